@@ -1,0 +1,38 @@
+/**
+ * The seam between the SDK's transport and its authentication strategies (bearer, client credentials,
+ * password, authorized + JWT bearer refresh). The transport asks for credentials before each request and,
+ * after a 401, asks for a refresh keyed by the credentials that failed.
+ */
+
+/** What a request is sent with. */
+export interface Credentials {
+  /** The access token, sent as `Authorization: Bearer <token>`. */
+  token: string;
+  /**
+   * Stable identity of whom the token acts for (e.g. `client:<id>:<scope>` or `user:<login>`); it stays the
+   * same across refreshes and partitions the HTTP cache so that two owners never share entries.
+   */
+  owner: string;
+}
+
+/** A new token, as handed to `onToken` so that the app can persist it. */
+export interface TokenInfo {
+  accessToken: string;
+  tokenType: 'Bearer';
+  /** Epoch ms at which the token expires, when known. */
+  expiresAt?: number;
+  /** Granted scopes. */
+  scopes: string[];
+}
+
+/** An authentication strategy. */
+export interface AuthStrategy {
+  /** Credentials for the next request, fetching a token first when needed; `undefined` sends no Authorization. */
+  credentials(signal?: AbortSignal): Promise<Credentials | undefined>;
+  /**
+   * Called after a 401 to a request sent with `failed`. Concurrent calls for the same failed token share one
+   * token request (single flight). Resolves with credentials to retry once with; rejects with a typed error
+   * when no refresh is possible. Absent when the strategy cannot refresh (a plain bearer token).
+   */
+  refresh?(failed: Credentials, signal?: AbortSignal): Promise<Credentials>;
+}

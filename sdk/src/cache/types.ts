@@ -1,0 +1,38 @@
+/**
+ * The seam between the SDK's transport and its HTTP cache. The transport consults the cache around GETs
+ * (adding `If-None-Match` / `If-Modified-Since`, answering a 304 from the stored copy) and tells it which
+ * URLs an unsafe request touched.
+ */
+
+/** A stored GET response. */
+export interface CacheEntry {
+  /** Absolute URL the response was fetched from. */
+  url: string;
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The body as text. */
+  body: string;
+  /** Epoch ms when stored or last revalidated. */
+  storedAt: number;
+}
+
+/**
+ * Pluggable storage for cache entries (the default is an in-memory LRU bounded by entries and bytes).
+ * Implement it over Redis, IndexedDB or anything async. Keys are opaque strings built by the cache.
+ */
+export interface CacheStore {
+  get(key: string): Promise<CacheEntry | undefined>;
+  set(key: string, entry: CacheEntry): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** What the transport needs from the HTTP cache. `owner` partitions entries per token owner. */
+export interface HttpCache {
+  /** The stored response for a GET of `url` by `owner`, if any. */
+  get(owner: string, url: string): Promise<CacheEntry | undefined>;
+  /** Stores a 200 GET response that carries validators (`ETag` and/or `Last-Modified`). */
+  put(owner: string, entry: CacheEntry): Promise<void>;
+  /** Drops what an unsafe request touched: the URLs given and the collections above them. */
+  invalidate(owner: string, urls: readonly string[]): Promise<void>;
+}

@@ -1,0 +1,78 @@
+/**
+ * HAL+JSON building blocks shared by the SDK and the reference server (spec §2.1, §2.2).
+ * Type-only: the server imports these with `import type`, so the two sides cannot drift.
+ */
+
+/** HTTP verbs a link may declare in `method` (absent means GET). */
+export type LinkMethod = 'put' | 'post' | 'delete';
+
+/** A link object (spec §2.2). */
+export interface Link {
+  /** Target URL, or an RFC 6570 URI template when `templated` is true. May be relative to the document URL. */
+  href: string;
+  /** Lower-case verb to use; when absent the link is followed with GET. */
+  method?: LinkMethod;
+  /** True when `href` is a URI template. */
+  templated?: boolean;
+  /** Human-readable description. */
+  title?: string;
+  /** Media type of the target when it is not JSON (e.g. `text/html`, `image/png`). */
+  type?: string;
+  /** Name of the relation. */
+  name?: string;
+  /** Documentation of the relation. */
+  docs?: string;
+}
+
+/** A curie: `href` is a template containing `{rel}` that expands to the relation's documentation. */
+export interface Curie {
+  name: string;
+  href: string;
+  templated: true;
+}
+
+/** The `_links` member: relation name → link (or links); `curies` → the curie list. */
+export interface Links {
+  self?: Link;
+  curies?: Curie[];
+  [rel: string]: Link | Link[] | Curie[] | undefined;
+}
+
+/** Any HAL resource as it travels on the wire. */
+export interface HalResource {
+  _class?: string[];
+  _links?: Links;
+  _embedded?: Record<string, HalResource | HalResource[]>;
+  [member: string]: unknown;
+}
+
+/** One field's validation messages inside a 422 error. */
+export interface FieldError {
+  field: string;
+  messages: string[];
+}
+
+/** Error body of the resource API (wire contract, Errors). */
+export interface ErrorBody {
+  _class: ['errors'];
+  message: string;
+  _embedded?: { errors: FieldError[] };
+}
+
+/** Error body of the token endpoint (RFC 6749 §5.2). */
+export interface OAuthErrorBody {
+  error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | (string & {});
+  error_description?: string;
+}
+
+/** Success body of the token endpoint (spec §5.2 plus RFC 6749's `scope`). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  /** Lifetime in seconds. */
+  expires_in: number;
+  /** Comma-separated granted scopes (the spec's form). */
+  scopes: string;
+  /** Space-separated granted scopes (RFC 6749 §5.1). */
+  scope: string;
+}

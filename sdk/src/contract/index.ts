@@ -1,0 +1,3 @@
+export type * from './hal.js';
+export type * from './relations.js';
+export type * from './resources.js';

@@ -1,0 +1,226 @@
+/**
+ * What every representation holds and what each of its relations does: the typed map that lets
+ * `entity.follow('svc:create_template', body)` check its body and know what comes back.
+ * The server's relation registry is declared against these names, so a relation cannot exist on one side only.
+ */
+import type {
+  OrderFields,
+  OrderLineItemFields,
+  OrderStatus,
+  OrderSummaryFields,
+  ProductFields,
+  ProductStatus,
+  ProductSummaryFields,
+  ProductVariantFields,
+  RootFields,
+  ShopFields,
+  ShopSummaryFields,
+  TemplateFields,
+  ThemeAssetFields,
+  ThemeFields,
+} from './resources.js';
+
+/** Verbs used to follow a relation. */
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete';
+
+/**
+ * What following a relation yields: a representation, a results entity of a representation,
+ * nothing (204), or a non-JSON document (an HTML page, a file).
+ */
+export type Target = RepresentationName | `results:${RepresentationName}` | 'none' | 'document';
+
+/**
+ * One relation: its verb, the variables of its URI template, its JSON body and its target.
+ * `V` and `B` are `never` when the relation takes none.
+ */
+export interface Relation<M extends HttpMethod, T extends Target, V = never, B = never> {
+  method: M;
+  target: T;
+  vars: V;
+  body: B;
+}
+
+/** Variables of a results link. */
+export interface PagingVars {
+  page?: number;
+  /** 1–100, default 30. */
+  per_page?: number;
+}
+
+/** Sort orders accepted by the product list. */
+export type ProductSort =
+  | 'updated_on.desc'
+  | 'updated_on.asc'
+  | 'created_on.desc'
+  | 'created_on.asc'
+  | 'title.asc'
+  | 'title.desc'
+  | 'price.asc'
+  | 'price.desc';
+
+/** Sort orders accepted by the order list. */
+export type OrderSort = 'updated_on.desc' | 'updated_on.asc' | 'created_on.desc' | 'created_on.asc' | 'total.asc' | 'total.desc';
+
+/** A value or a list, for comma-separated query parameters such as `shop_ids`. */
+export type OneOrMany<T> = T | readonly T[];
+
+/** Query of the product list (`svc:all_products`, `svc:products`). */
+export interface ProductQuery extends PagingVars {
+  /** Matches title, vendor and tags. */
+  q?: string;
+  shop_ids?: OneOrMany<string | number>;
+  status?: ProductStatus;
+  tags?: OneOrMany<string>;
+  sort?: ProductSort;
+}
+
+/** Query of the order list (`svc:all_orders`, `svc:orders`). */
+export interface OrderQuery extends PagingVars {
+  /** Matches the order code or the contact's name or email. */
+  q?: string;
+  shop_ids?: OneOrMany<string | number>;
+  status?: OrderStatus;
+  sort?: OrderSort;
+}
+
+/** Query of the public shop list (`svc:shops`). */
+export interface ShopQuery extends PagingVars {
+  q?: string;
+}
+
+/** Body of `svc:update_theme`. */
+export interface UpdateThemeBody {
+  title?: string;
+  settings?: Record<string, unknown>;
+}
+
+/** Body of `svc:create_template` (an existing file name makes it an update). */
+export interface CreateTemplateBody {
+  file_name: string;
+  body: string;
+  /** Epoch seconds of the `updated_on` last seen; a mismatch is a 422 on `updated_on` (lost-update guard). */
+  last_updated_on?: number;
+}
+
+/** Body of `svc:update_template`. */
+export interface UpdateTemplateBody {
+  body?: string;
+  file_name?: string;
+  /** Epoch seconds of the `updated_on` last seen; a mismatch is a 422 on `updated_on` (lost-update guard). */
+  last_updated_on?: number;
+}
+
+/** Body of `svc:create_theme_asset`: the file as base64 (a `data:*;base64,` prefix is tolerated). */
+export interface CreateThemeAssetBody {
+  file_name: string;
+  data: string;
+}
+
+type Self<R extends RepresentationName> = { self: Relation<'get', R> };
+
+/** Relations of the root resource. */
+export interface RootRelations extends Self<'root'> {
+  'svc:all_products': Relation<'get', 'results:productSummary', ProductQuery>;
+  'svc:product': Relation<'get', 'product', { shop_id: string | number; id: string | number }>;
+  'svc:shops': Relation<'get', 'results:shopSummary', ShopQuery>;
+  'svc:shop': Relation<'get', 'shop', { id: string | number }>;
+  /** Admin tokens only. */
+  'svc:all_orders': Relation<'get', 'results:orderSummary', OrderQuery>;
+  /** Admin tokens only. */
+  'svc:order': Relation<'get', 'order', { shop_id: string | number; id: string | number }>;
+}
+
+/** Relations of a shop. */
+export interface ShopRelations extends Self<'shop'> {
+  'svc:products': Relation<'get', 'results:productSummary', Omit<ProductQuery, 'shop_ids'>>;
+  /** The production theme; admin tokens of the shop's administrators only. */
+  'svc:theme': Relation<'get', 'theme'>;
+  /** Admin tokens of the shop's administrators only. */
+  'svc:orders': Relation<'get', 'results:orderSummary', Omit<OrderQuery, 'shop_ids'>>;
+  /** The storefront's web page (`text/html`). */
+  'svc:web': Relation<'get', 'document'>;
+}
+
+/** Relations of a product's detail. */
+export interface ProductRelations extends Self<'product'> {
+  'svc:shop': Relation<'get', 'shop'>;
+}
+
+/** Relations of an order's detail. */
+export interface OrderRelations extends Self<'order'> {
+  'svc:shop': Relation<'get', 'shop'>;
+}
+
+/** Relations of a theme (spec §2.3). */
+export interface ThemeRelations extends Self<'theme'> {
+  'svc:update_theme': Relation<'put', 'theme', never, UpdateThemeBody>;
+  'svc:create_template': Relation<'post', 'themeTemplate', never, CreateTemplateBody>;
+  'svc:create_theme_asset': Relation<'post', 'themeAsset', never, CreateThemeAssetBody>;
+  /** An HTML preview of the theme (`text/html`). */
+  'svc:theme_preview': Relation<'get', 'document'>;
+  /** Present only when the shop has a development theme. */
+  'svc:dev_theme': Relation<'get', 'theme'>;
+  /** Present only when the shop has no development theme. */
+  'svc:create_dev_theme': Relation<'post', 'theme'>;
+  'svc:shop': Relation<'get', 'shop'>;
+}
+
+/** Relations of a template (spec §2.4). */
+export interface TemplateRelations extends Self<'themeTemplate'> {
+  'svc:update_template': Relation<'put', 'themeTemplate', never, UpdateTemplateBody>;
+  /** Present only on deletable templates, for admin tokens. */
+  'svc:delete_template': Relation<'delete', 'none'>;
+}
+
+/** Relations of a theme asset (spec §2.5): no `self`. */
+export interface ThemeAssetRelations {
+  /** The file's bytes on `{static_url}`. */
+  file: Relation<'get', 'document'>;
+  'svc:delete_theme_asset': Relation<'delete', 'none'>;
+}
+
+/** Paging relations of a results entity (IANA names, unprefixed). */
+export interface ResultsRelations {
+  self: Relation<'get', Target>;
+  next: Relation<'get', Target>;
+  prev: Relation<'get', Target>;
+  first: Relation<'get', Target>;
+  last: Relation<'get', Target>;
+}
+
+/**
+ * One representation: its `_class`, its fields, what it embeds (name → representation) and its relations.
+ */
+export interface Representation<C extends string, F, E extends Record<string, RepresentationName>, R> {
+  class: C;
+  fields: F;
+  embedded: E;
+  relations: R;
+}
+
+/** Every representation of the API, by name. Summaries share the `_class` of their detail. */
+export interface Representations {
+  root: Representation<'root', RootFields, { shops: 'shopSummary' }, RootRelations>;
+  shopSummary: Representation<'shop', ShopSummaryFields, {}, Self<'shop'>>;
+  shop: Representation<'shop', ShopFields, {}, ShopRelations>;
+  productSummary: Representation<'product', ProductSummaryFields, {}, Self<'product'>>;
+  product: Representation<
+    'product',
+    ProductFields,
+    { variants: 'productVariant'; shop: 'shopSummary' },
+    ProductRelations
+  >;
+  productVariant: Representation<'productVariant', ProductVariantFields, {}, {}>;
+  orderSummary: Representation<'order', OrderSummaryFields, {}, Self<'order'>>;
+  order: Representation<'order', OrderFields, { line_items: 'orderLineItem' }, OrderRelations>;
+  orderLineItem: Representation<'orderLineItem', OrderLineItemFields, {}, {}>;
+  theme: Representation<'theme', ThemeFields, { templates: 'themeTemplate'; assets: 'themeAsset' }, ThemeRelations>;
+  themeTemplate: Representation<'themeTemplate', TemplateFields, {}, TemplateRelations>;
+  themeAsset: Representation<'themeAsset', ThemeAssetFields, {}, ThemeAssetRelations>;
+}
+
+/** Name of a representation in {@link Representations}. */
+export type RepresentationName = keyof Representations;
+
+/** Relation names of a representation. */
+export type RelationName<R extends RepresentationName> = keyof Representations[R]['relations'] & string;

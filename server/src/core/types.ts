@@ -1,0 +1,65 @@
+/**
+ * The shape of the one server core that Express and MSW both wrap. It is deliberately leaner than
+ * `Request`/`Response` so that the Express shell pays no conversion cost on the hot path; `toFetchHandler`
+ * gives the fetch-standard `(request: Request) => Promise<Response>` form.
+ */
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Store } from '../store/types.js';
+
+/** Request headers, by case-insensitive name (`Headers` satisfies this). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+export interface CoreRequest {
+  /** Upper-case method. */
+  method: string;
+  /** Absolute URL as the client sent it. */
+  url: URL;
+  headers: HeaderReader;
+  /** The body's bytes (empty when none). Read at most once. */
+  body(): Promise<Uint8Array>;
+}
+
+export interface CoreResponse {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export type CoreHandler = (request: CoreRequest) => Promise<CoreResponse>;
+
+/** Milliseconds since the epoch; injectable so that tests can move time. */
+export interface Clock {
+  now(): number;
+}
+
+/** Where the server is reached, as clients see it (may be a public URL behind a proxy). */
+export interface Addresses {
+  /** e.g. `http://localhost:4000`, no trailing slash. */
+  origin: string;
+  /** `{origin}/v1` */
+  baseUrl: string;
+  /** `{origin}` */
+  authUrl: string;
+  /** `{origin}/static` */
+  staticUrl: string;
+}
+
+/** Everything a part of the core needs. */
+export interface CoreContext {
+  store: Store;
+  clock: Clock;
+  addresses: Addresses;
+  /** Lifetime of issued access tokens, in seconds. */
+  tokenTtl: number;
+}
+
+/** The caller behind a valid bearer token. */
+export interface Principal {
+  tokenId: string;
+  userId: string;
+  appId: string;
+  scopes: Scope[];
+}

@@ -1,0 +1,229 @@
+/**
+ * The reference server's data model and the small interface every store adapter implements.
+ * Rows are plain JSON. Timestamps are ISO 8601 strings with milliseconds; instants used only for
+ * arithmetic (token expiry) are epoch milliseconds.
+ */
+import type {
+  OrderAddress,
+  OrderContact,
+  OrderStatus,
+  ProductStatus,
+  Scope,
+} from '../../../sdk/src/contract/index.js';
+
+/** A person who logs in (password grant, authorization page). */
+export interface UserRow {
+  id: string;
+  login: string;
+  name: string;
+  /** `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>`; never the password itself. */
+  password_hash: string;
+  /** Platform role reported by the root resource. */
+  role: string;
+}
+
+/** A registered OAuth client. */
+export interface AppRow {
+  id: string;
+  name: string;
+  client_id: string;
+  /** Kept as issued: it is the HMAC key of the app's JWT bearer assertions. */
+  client_secret: string;
+  redirect_uris: string[];
+  /** Client-credentials tokens act as this user. */
+  owner_id: string;
+}
+
+/** An issued access token. Only its hash is stored. */
+export interface TokenRow {
+  id: string;
+  /** SHA-256 of the token, base64url. */
+  token_hash: string;
+  app_id: string;
+  user_id: string;
+  scopes: Scope[];
+  /** Epoch ms. */
+  issued_at: number;
+  /** Epoch ms. */
+  expires_at: number;
+  /** Epoch ms when exchanged through the JWT bearer grant (one exchange per token). */
+  revoked_at?: number;
+}
+
+/** An authorization code awaiting exchange (authorization code grant + PKCE). */
+export interface AuthCodeRow {
+  id: string;
+  /** SHA-256 of the code, base64url. */
+  code_hash: string;
+  app_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: Scope[];
+  /** S256 challenge; absent when the client sent none. */
+  code_challenge?: string;
+  /** Epoch ms. */
+  expires_at: number;
+  /** Epoch ms; a used code cannot be used again. */
+  used_at?: number;
+}
+
+export interface ShopRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  subdomain: string;
+  description: string;
+  locale: string;
+  currency_code: string;
+  /** Listed in the public shop list and readable with `public` tokens. */
+  public: boolean;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface VariantRow {
+  id: string;
+  title: string;
+  sku: string;
+  stock: number;
+  price: number;
+}
+
+export interface ProductRow {
+  id: string;
+  shop_id: string;
+  title: string;
+  slug: string;
+  description: string;
+  price: number;
+  price_comparison: number | null;
+  status: ProductStatus;
+  vendor: string;
+  tags: string[];
+  variants: VariantRow[];
+  created_on: string;
+  updated_on: string;
+}
+
+export interface LineItemRow {
+  id: string;
+  product_id: string;
+  variant_id: string;
+  title: string;
+  quantity: number;
+  unit_price: number;
+}
+
+export interface OrderRow {
+  id: string;
+  shop_id: string;
+  code: string;
+  status: OrderStatus;
+  currency_code: string;
+  contact: OrderContact;
+  address: OrderAddress;
+  line_items: LineItemRow[];
+  created_on: string;
+  updated_on: string;
+}
+
+export interface ThemeRow {
+  id: string;
+  shop_id: string;
+  title: string;
+  /** One production theme per shop; at most one development theme (production: false). */
+  production: boolean;
+  settings: Record<string, unknown>;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface TemplateRow {
+  id: string;
+  theme_id: string;
+  file_name: string;
+  body: string;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface AssetRow {
+  id: string;
+  theme_id: string;
+  file_name: string;
+  content_type: string;
+  /** MD5 hex of the bytes. */
+  digest: string;
+  file_size: number;
+  created_on: string;
+  updated_on: string;
+}
+
+/** An asset's bytes, apart from its metadata so that listing assets never loads files. */
+export interface AssetFileRow {
+  /** Same id as the asset. */
+  id: string;
+  /** The bytes, base64. */
+  data: string;
+}
+
+/** Every collection of the store and the row type it holds. */
+export interface Collections {
+  users: UserRow;
+  apps: AppRow;
+  tokens: TokenRow;
+  codes: AuthCodeRow;
+  shops: ShopRow;
+  products: ProductRow;
+  orders: OrderRow;
+  themes: ThemeRow;
+  templates: TemplateRow;
+  assets: AssetRow;
+  files: AssetFileRow;
+}
+
+export type CollectionName = keyof Collections;
+
+/** A row about to be inserted: the store assigns `id` when it is absent. */
+export type NewRow<C extends CollectionName> = Omit<Collections[C], 'id'> & { id?: string };
+
+/** The whole data set, as the seed generator produces it and as `createServer({ data })` accepts it. */
+export type Dataset = { [C in CollectionName]: Collections[C][] };
+
+/**
+ * Writes staged inside {@link Store.write}. Reads see the committed state plus this transaction's own
+ * staged changes. Nothing is applied unless the write function returns normally.
+ */
+export interface Transaction {
+  get<C extends CollectionName>(collection: C, id: string): Collections[C] | undefined;
+  where<C extends CollectionName, K extends keyof Collections[C] & string>(
+    collection: C,
+    field: K,
+    value: Collections[C][K],
+  ): readonly Collections[C][];
+  insert<C extends CollectionName>(collection: C, row: NewRow<C>): Collections[C];
+  update<C extends CollectionName>(collection: C, id: string, patch: Partial<Omit<Collections[C], 'id'>>): Collections[C];
+  delete<C extends CollectionName>(collection: C, id: string): void;
+}
+
+/**
+ * The store: reads are synchronous from memory; writes are serialised through one queue and
+ * acknowledged only once durable (on disk for the JSON adapter).
+ */
+export interface Store {
+  get<C extends CollectionName>(collection: C, id: string): Collections[C] | undefined;
+  /** All rows in insertion order. The array and rows are the store's own: never mutate them. */
+  all<C extends CollectionName>(collection: C): readonly Collections[C][];
+  /** Rows whose `field` equals `value`, through an index kept by the store (O(1) per lookup). */
+  where<C extends CollectionName, K extends keyof Collections[C] & string>(
+    collection: C,
+    field: K,
+    value: Collections[C][K],
+  ): readonly Collections[C][];
+  /** Bumped on every committed change of the collection; lets callers cache derived views. */
+  revision(collection: CollectionName): number;
+  /** Runs `fn` alone in the write queue; resolves with its result once the changes are durable. */
+  write<T>(fn: (tx: Transaction) => T): Promise<T>;
+  /** Waits for queued writes, then releases the store. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests import the package by its public name, resolved to the sources (no build needed).
+    alias: [
+      { find: /^storefront-sdk\/server$/, replacement: src('./server/src/index.ts') },
+      { find: /^storefront-sdk\/msw$/, replacement: src('./server/src/msw/index.ts') },
+      { find: /^storefront-sdk$/, replacement: src('./sdk/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['sdk/test/**/*.test.ts', 'server/test/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'dist/**'],
+    typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
