@@ -61,7 +61,14 @@ export interface ErrorBody {
 
 /** Error body of the token endpoint (RFC 6749 §5.2). */
 export interface OAuthErrorBody {
-  error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | (string & {});
+  error:
+    | 'invalid_request'
+    | 'invalid_client'
+    | 'invalid_grant'
+    | 'unauthorized_client'
+    | 'unsupported_grant_type'
+    | 'invalid_scope'
+    | (string & {});
   error_description?: string;
 }
 

@@ -59,7 +59,13 @@ export type ProductSort =
   | 'price.desc';
 
 /** Sort orders accepted by the order list. */
-export type OrderSort = 'updated_on.desc' | 'updated_on.asc' | 'created_on.desc' | 'created_on.asc' | 'total.asc' | 'total.desc';
+export type OrderSort =
+  | 'updated_on.desc'
+  | 'updated_on.asc'
+  | 'created_on.desc'
+  | 'created_on.asc'
+  | 'total.asc'
+  | 'total.desc';
 
 /** A value or a list, for comma-separated query parameters such as `shop_ids`. */
 export type OneOrMany<T> = T | readonly T[];

@@ -3,13 +3,7 @@
  * Rows are plain JSON. Timestamps are ISO 8601 strings with milliseconds; instants used only for
  * arithmetic (token expiry) are epoch milliseconds.
  */
-import type {
-  OrderAddress,
-  OrderContact,
-  OrderStatus,
-  ProductStatus,
-  Scope,
-} from '../../../sdk/src/contract/index.js';
+import type { OrderAddress, OrderContact, OrderStatus, ProductStatus, Scope } from '../../../sdk/src/contract/index.js';
 
 /** A person who logs in (password grant, authorization page). */
 export interface UserRow {
@@ -202,7 +196,11 @@ export interface Transaction {
     value: Collections[C][K],
   ): readonly Collections[C][];
   insert<C extends CollectionName>(collection: C, row: NewRow<C>): Collections[C];
-  update<C extends CollectionName>(collection: C, id: string, patch: Partial<Omit<Collections[C], 'id'>>): Collections[C];
+  update<C extends CollectionName>(
+    collection: C,
+    id: string,
+    patch: Partial<Omit<Collections[C], 'id'>>,
+  ): Collections[C];
   delete<C extends CollectionName>(collection: C, id: string): void;
 }
 

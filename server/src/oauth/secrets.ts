@@ -1,0 +1,51 @@
+/**
+ * Secrets of the authorization service: random tokens, their stored hashes, password hashes.
+ * Platform-neutral (Web Crypto + @noble/hashes) because the same core runs inside MSW in a browser.
+ */
+import { scrypt } from '@noble/hashes/scrypt.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { base64UrlToBytes, bytesToBase64Url } from './base64url.js';
+
+/** scrypt cost: 2^14 is the interactive-login setting of RFC 7914 and costs ~80 ms in pure JS. */
+const SCRYPT = { N: 2 ** 14, r: 8, p: 1, dkLen: 32 } as const;
+
+const encoder = new TextEncoder();
+
+/** `n` random bytes, base64url: 32 for access tokens, client secrets and codes. */
+export function randomSecret(n = 32): string {
+  return bytesToBase64Url(crypto.getRandomValues(new Uint8Array(n)));
+}
+
+/** What is stored for a token or code: SHA-256, base64url. A leaked data file then grants nothing. */
+export function hashSecret(secret: string): string {
+  return bytesToBase64Url(sha256(encoder.encode(secret)));
+}
+
+/** A password hash in the form `scrypt$N$r$p$salt$hash`. */
+export function hashPassword(password: string, salt: Uint8Array = crypto.getRandomValues(new Uint8Array(16))): string {
+  const hash = scrypt(encoder.encode(password), salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, bytesToBase64Url(salt), bytesToBase64Url(hash)].join('$');
+}
+
+/** Checks a password against {@link hashPassword}'s output, in constant time. */
+export function verifyPassword(password: string, stored: string): boolean {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = base64UrlToBytes(hash);
+  const actual = scrypt(encoder.encode(password), base64UrlToBytes(salt), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    dkLen: expected.length,
+  });
+  return timingSafeEqual(actual, expected);
+}
+
+/** Compares two secrets without leaking, through timing, where they first differ. */
+export function timingSafeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  const x = typeof a === 'string' ? encoder.encode(a) : a;
+  const y = typeof b === 'string' ? encoder.encode(b) : b;
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i % x.length] ?? 0) ^ (y[i % y.length] ?? 0);
+  return diff === 0;
+}
