@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Packs the tarball, installs it into a scratch project outside the repo and imports every entry point there,
+# from plain ESM and from TypeScript compiled with moduleResolution nodenext; then publint and attw on the tarball.
+set -euo pipefail
+repo=$(pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+npm run build
+tarball=$(npm pack --silent --pack-destination "$scratch" | tail -n 1)
+tarball="$scratch/$tarball"
+echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
+
+npx publint run "$tarball" --strict
+npx attw "$tarball" --profile esm-only
+
+cd "$scratch"
+npm init -y >/dev/null
+npm pkg set type=module
+msw=$(node -p "require('$repo/package.json').devDependencies.msw")
+npm install --no-audit --no-fund "$tarball" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+
+cat > smoke.mjs <<'JS'
+const sdk = await import('storefront-sdk');
+const server = await import('storefront-sdk/server');
+const msw = await import('storefront-sdk/msw');
+for (const [name, mod, member] of [
+  ['storefront-sdk', sdk, 'createClient'],
+  ['storefront-sdk/server', server, 'createServer'],
+  ['storefront-sdk/msw', msw, 'createHandlers'],
+]) {
+  if (typeof mod[member] !== 'function') throw new Error(`${name} does not export ${member}`);
+}
+// An error class must keep one identity across entry points (shared chunks).
+if (sdk.StorefrontError && server.StorefrontError && sdk.StorefrontError !== server.StorefrontError) {
+  throw new Error('StorefrontError differs between entry points');
+}
+const { version } = (await import('storefront-sdk/package.json', { with: { type: 'json' } })).default;
+console.log(`plain ESM: all entry points import (storefront-sdk ${version})`);
+JS
+node smoke.mjs
+
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "strict": true,
+  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke.ts"] }
+JSON
+cat > smoke.ts <<'TS'
+import { createClient } from 'storefront-sdk';
+import { createHandlers } from 'storefront-sdk/msw';
+import { createServer } from 'storefront-sdk/server';
+
+const client: ReturnType<typeof createClient> = createClient({ baseUrl: 'http://localhost:4000/v1' });
+export { client, createHandlers, createServer };
+TS
+npx tsc -p tsconfig.json
+echo "TypeScript (nodenext): all entry points type-check"
