@@ -1,0 +1,70 @@
+/**
+ * The store logic every adapter shares: tables in memory, synchronous reads, one write queue, staged
+ * transactions. An adapter adds durability through {@link Persistence}. Platform-neutral.
+ */
+import { COLLECTIONS } from './collections.js';
+import { StoreError } from './errors.js';
+import { type Row, Table } from './table.js';
+import { StagedTransaction, type Tables } from './transaction.js';
+import type { CollectionName, Collections, Dataset, Store, Transaction } from './types.js';
+
+/** How an adapter makes a write durable before it is applied in memory and acknowledged. */
+export interface Persistence {
+  /**
+   * Stores the collections a write changed. `rows(name)` gives a changed collection's rows as they will be
+   * once the write is applied. Rejecting aborts the write: memory stays as it was and the writer sees the error.
+   */
+  persist(
+    changed: readonly CollectionName[],
+    rows: <C extends CollectionName>(name: C) => Collections[C][],
+  ): Promise<void>;
+  /** Called once by `close()` after the last write. */
+  close?(): Promise<void>;
+}
+
+/** A store over `data`; without `persistence` it lives in memory only. */
+export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): Store {
+  const tables = Object.fromEntries(
+    COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])]),
+  ) as unknown as Tables;
+  let tail: Promise<unknown> = Promise.resolve();
+  let closing: Promise<void> | undefined;
+
+  async function run<T>(fn: (tx: Transaction) => T): Promise<T> {
+    const tx = new StagedTransaction(tables);
+    let result: T;
+    try {
+      // An async function is awaited too, but it holds the queue while it waits: keep writes synchronous.
+      result = await fn(tx);
+    } finally {
+      tx.close();
+    }
+    const changed = [...tx.staged].filter(([, changes]) => changes.size > 0);
+    if (changed.length === 0) return result;
+    if (persistence) {
+      await persistence.persist(
+        changed.map(([name]) => name),
+        (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
+      );
+    }
+    for (const [name, changes] of changed) tables[name].apply(changes as Map<string, never>);
+    return result;
+  }
+
+  return {
+    get: (collection, id) => tables[collection].get(id),
+    all: (collection) => tables[collection].all(),
+    where: (collection, field, value) => tables[collection].where(field, value),
+    revision: (collection) => tables[collection].revision,
+    write(fn) {
+      if (closing) return Promise.reject(new StoreError('The store is closed'));
+      const result = tail.then(() => run(fn));
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    close() {
+      closing ??= tail.then(() => persistence?.close?.());
+      return closing;
+    },
+  };
+}
