@@ -1,0 +1,55 @@
+import type { ErrorCode } from './codes.js';
+import { redactUrl } from './redact.js';
+import { StorefrontError } from './storefront-error.js';
+
+/** What an HTTP error is built from. `url` may hold secrets: the error keeps only its redacted form. */
+export interface HttpErrorInit {
+  /** Upper-case method of the failed request. */
+  method: string;
+  url: string;
+  status: number;
+  statusText?: string;
+  /** Response headers, lower-case names. */
+  headers?: Record<string, string>;
+  /** The parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
+  body?: unknown;
+  cause?: unknown;
+}
+
+function serverMessage(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const { message, error_description: description, error } = body as Record<string, unknown>;
+    for (const candidate of [message, description, error]) if (typeof candidate === 'string') return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * A response with a non-2xx status. Subclasses exist for each status the API documents; other statuses
+ * (e.g. 409, 429) come as a plain `HttpError` with code `HTTP_ERROR`.
+ */
+export class HttpError extends StorefrontError {
+  override name = 'HttpError';
+  /** Upper-case method of the failed request. */
+  readonly method: string;
+  /** The request URL with credentials redacted. */
+  readonly url: string;
+  readonly status: number;
+  /** Response headers (lower-case names), e.g. `www-authenticate`, `allow`, `retry-after`. */
+  readonly headers: Record<string, string>;
+  /** The parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
+  readonly body: unknown;
+
+  constructor(init: HttpErrorInit, code: ErrorCode = 'HTTP_ERROR') {
+    const url = redactUrl(init.url);
+    const reason = serverMessage(init.body) ?? init.statusText;
+    super(code, `${init.method} ${url} failed with ${init.status}${reason ? `: ${reason}` : ''}`, {
+      cause: init.cause,
+    });
+    this.method = init.method;
+    this.url = url;
+    this.status = init.status;
+    this.headers = init.headers ?? {};
+    this.body = init.body;
+  }
+}

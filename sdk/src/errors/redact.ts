@@ -1,0 +1,72 @@
+/**
+ * Secrets never reach an error message, an event or a log line: query and fragment parameters that carry
+ * credentials and the headers that do are replaced by a marker before anything keeps them.
+ */
+
+/** What replaces a secret. */
+export const REDACTED = '[REDACTED]';
+
+/** Query/fragment/form parameters that carry credentials (OAuth 2.0 requests and the JSONP `access_token`). */
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'client_assertion',
+  'assertion',
+  'code',
+  'code_verifier',
+  'password',
+]);
+
+/** Headers that carry credentials. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
+
+function paramName(pair: string): string {
+  const raw = pair.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A form-encoded string (`a=1&b=2`, as in a query, a fragment or a token request body) with the values of
+ * secret parameters replaced; every other pair is kept byte for byte.
+ */
+export function redactForm(form: string): string {
+  return form
+    .split('&')
+    .map((pair) => (SECRET_PARAMS.has(paramName(pair)) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair))
+    .join('&');
+}
+
+/** `url` with secret query and fragment parameters and any userinfo password replaced. */
+export function redactUrl(url: string | URL): string {
+  const text = String(url);
+  const hashAt = text.indexOf('#');
+  const beforeHash = hashAt === -1 ? text : text.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  let head = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  head = head.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#@]*@/i, `$1:${REDACTED}@`);
+  const query = queryAt === -1 ? '' : `?${redactForm(beforeHash.slice(queryAt + 1))}`;
+  const hash = hashAt === -1 ? '' : `#${redactForm(text.slice(hashAt + 1))}`;
+  return head + query + hash;
+}
+
+/** A plain record of `headers` (lower-case names) with credential-bearing values replaced. */
+export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+  const entries = headers instanceof Headers ? [...headers] : Object.entries(headers);
+  const record: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    const key = name.toLowerCase();
+    record[key] = SECRET_HEADERS.has(key) ? REDACTED : value;
+  }
+  return record;
+}

@@ -1,0 +1,28 @@
+import type { FieldError } from '../contract/index.js';
+import { HttpError, type HttpErrorInit } from './http-error.js';
+
+function fieldErrors(body: unknown): FieldError[] {
+  const embedded = (body as { _embedded?: { errors?: unknown } } | undefined)?._embedded?.errors;
+  if (!Array.isArray(embedded)) return [];
+  return embedded.filter(
+    (item): item is FieldError =>
+      typeof item?.field === 'string' &&
+      Array.isArray(item.messages) &&
+      item.messages.every((m: unknown) => typeof m === 'string'),
+  );
+}
+
+/** 422: the body was understood but a field is invalid (including a field the endpoint does not know). */
+export class ValidationError extends HttpError {
+  override name = 'ValidationError';
+  declare readonly code: 'VALIDATION_FAILED';
+  /** One entry per invalid field, e.g. `{ field: 'updated_on', messages: ['…'] }`. */
+  readonly errors: readonly FieldError[];
+
+  constructor(init: HttpErrorInit) {
+    super(init, 'VALIDATION_FAILED');
+    this.errors = fieldErrors(init.body);
+    const details = this.errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; ');
+    if (details) this.message += ` (${details})`;
+  }
+}
