@@ -19,7 +19,38 @@ export interface CacheEntry {
 
 /**
  * Pluggable storage for cache entries (the default is an in-memory LRU bounded by entries and bytes).
- * Implement it over Redis, IndexedDB or anything async. Keys are opaque strings built by the cache.
+ * Implement it over Redis, IndexedDB or anything async. Keys are opaque strings built by the cache (the
+ * owner, then the URL); values are plain JSON-safe objects. The cache never lists keys: writes find the entries
+ * they invalidate through an in-memory index, so a store only needs these three calls. Bound its size yourself
+ * (a TTL or the backend's own eviction): an entry that disappears is simply fetched again.
+ *
+ * @example Redis (node-redis v4), shared by several processes; every entry expires after a day
+ * ```ts
+ * const store: CacheStore = {
+ *   async get(key) {
+ *     const text = await redis.get(`sf:${key}`);
+ *     return text === null ? undefined : JSON.parse(text);
+ *   },
+ *   async set(key, entry) {
+ *     await redis.set(`sf:${key}`, JSON.stringify(entry), { EX: 86_400 });
+ *   },
+ *   async delete(key) {
+ *     await redis.del(`sf:${key}`);
+ *   },
+ * };
+ * const client = createClient({ baseUrl, auth, cache: createHttpCache({ store }) });
+ * ```
+ *
+ * @example IndexedDB in a browser, with the `idb-keyval` package
+ * ```ts
+ * import { createStore, del, get, set } from 'idb-keyval';
+ * const db = createStore('storefront-cache', 'entries');
+ * const store: CacheStore = {
+ *   get: (key) => get(key, db),
+ *   set: (key, entry) => set(key, entry, db),
+ *   delete: (key) => del(key, db),
+ * };
+ * ```
  */
 export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;

@@ -1,0 +1,89 @@
+import type { CacheEntry, CacheStore } from './types.js';
+
+/** Bounds of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** Most entries kept; the least recently used go first. Default 500. */
+  maxEntries?: number;
+  /** Most bytes kept (UTF-8 size of key, URL, headers and body); the least recently used go first. Default 5 MiB. */
+  maxBytes?: number;
+}
+
+/** A {@link CacheStore} that also reports what it holds (for tests, metrics and benchmarks). */
+export interface MemoryStore extends CacheStore {
+  /** Entries held. */
+  readonly size: number;
+  /** Bytes held, as counted against `maxBytes`. */
+  readonly bytes: number;
+}
+
+/** UTF-8 length without encoding: the store is on the hot path of every cached GET. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      // A surrogate pair is one 4-byte code point.
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function sizeOf(key: string, entry: CacheEntry): number {
+  let bytes = utf8Length(key) + utf8Length(entry.url) + utf8Length(entry.body);
+  for (const [name, value] of Object.entries(entry.headers)) bytes += utf8Length(name) + utf8Length(value);
+  return bytes;
+}
+
+/**
+ * The default cache store: in memory, least recently used first out, bounded by entries and by bytes.
+ * An entry larger than `maxBytes` on its own is not kept.
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxEntries = options.maxEntries ?? 500;
+  const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+  if (!(maxEntries >= 1) || !(maxBytes >= 1)) throw new RangeError('memoryStore: maxEntries and maxBytes must be ≥ 1');
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+  const entries = new Map<string, { entry: CacheEntry; bytes: number }>();
+  let bytes = 0;
+
+  const remove = (key: string) => {
+    const held = entries.get(key);
+    if (!held) return;
+    entries.delete(key);
+    bytes -= held.bytes;
+  };
+
+  return {
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+    async get(key) {
+      const held = entries.get(key);
+      if (!held) return undefined;
+      entries.delete(key);
+      entries.set(key, held);
+      return held.entry;
+    },
+    async set(key, entry) {
+      remove(key);
+      const size = sizeOf(key, entry);
+      if (size > maxBytes) return;
+      entries.set(key, { entry, bytes: size });
+      bytes += size;
+      for (const oldest of entries.keys()) {
+        if (entries.size <= maxEntries && bytes <= maxBytes) break;
+        remove(oldest);
+      }
+    },
+    async delete(key) {
+      remove(key);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * HTTP caching rules the transport applies around the {@link HttpCache} (RFC 9111): what may be stored,
+ * which validators a revalidation sends, and how a 304 refreshes a stored copy.
+ */
+import type { CacheEntry } from './types.js';
+
+function directives(cacheControl: string | undefined): Set<string> {
+  return new Set(
+    (cacheControl ?? '')
+      .split(',')
+      .map((part) => part.split('=', 1)[0]!.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/**
+ * Whether a GET response may be stored: a 200 that carries a validator (`ETag` or `Last-Modified`) and neither
+ * `Cache-Control: no-store` nor `Vary: *`. `private` is fine: this cache belongs to one client and is partitioned
+ * per token owner.
+ */
+export function isStorable(status: number, headers: Readonly<Record<string, string>>): boolean {
+  if (status !== 200) return false;
+  if (headers.etag === undefined && headers['last-modified'] === undefined) return false;
+  if (directives(headers['cache-control']).has('no-store')) return false;
+  return !(headers.vary ?? '').split(',').some((name) => name.trim() === '*');
+}
+
+/**
+ * The headers that revalidate a stored copy: both validators whenever the copy has them. `If-None-Match` is what
+ * catches a change made within the same second as the copy (`Last-Modified` has one-second granularity), and
+ * `If-Modified-Since` serves servers that only compare dates.
+ */
+export function conditionalHeaders(entry: CacheEntry): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (entry.headers.etag !== undefined) headers['if-none-match'] = entry.headers.etag;
+  if (entry.headers['last-modified'] !== undefined) headers['if-modified-since'] = entry.headers['last-modified'];
+  return headers;
+}
+
+/** Headers a 304 must not overwrite on the stored copy: they describe the stored body, not the validation. */
+const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'content-type', 'transfer-encoding']);
+
+/**
+ * The stored copy refreshed by a 304 (RFC 9111 §4.3.4): the 304's headers replace the stored ones (new `Date`,
+ * validators, `X-OAuth-Scopes`…) except those that describe the body, and `storedAt` becomes `now`.
+ */
+export function revalidated(entry: CacheEntry, notModified: Readonly<Record<string, string>>, now: number): CacheEntry {
+  const headers = { ...entry.headers };
+  for (const [name, value] of Object.entries(notModified)) {
+    const key = name.toLowerCase();
+    if (!BODY_HEADERS.has(key)) headers[key] = value;
+  }
+  return { ...entry, headers, storedAt: now };
+}
