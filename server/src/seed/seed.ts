@@ -4,6 +4,7 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { encodeBase64 } from '../api/themes/base64.js';
 import { hashPassword, randomSecret } from '../oauth/secrets.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
@@ -147,10 +148,6 @@ const SHOPS: readonly ShopPlan[] = [
   },
 ];
 
-function base64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
-
 function count(value: number | undefined, fallback: number, name: string): number {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
@@ -267,7 +264,7 @@ export function seed(options: SeedOptions = {}): SeededData {
         created_on: stamp,
         updated_on: stamp,
       });
-      data.files.push({ id, data: base64(image.bytes) });
+      data.files.push({ id, data: encodeBase64(image.bytes) });
     }
   }
   return { dataset: data, credentials };
