@@ -1,0 +1,45 @@
+/**
+ * Who may see what. A token's scopes decide which endpoints it may call (`admin` implies `public`);
+ * shops decide the rest: a public shop is visible to every token, any shop to its owner, and the
+ * administration of a shop (theme, orders, hidden products) to its owner's admin tokens. A shop the
+ * caller may not see is a 404, never a 403, so that nobody learns which shops exist.
+ */
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Principal } from '../core/types.js';
+import { notFound } from '../http/http-error.js';
+import type { Call } from '../http/route.js';
+import type { ShopRow } from '../store/types.js';
+
+/** Whether the token carries `scope` (`admin` implies `public`). */
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.scopes.includes(scope) || (scope === 'public' && principal.scopes.includes('admin'));
+}
+
+/** Whether the caller administers `shop` with this token. */
+export function administers(principal: Principal, shop: ShopRow): boolean {
+  return shop.owner_id === principal.userId && principal.scopes.includes('admin');
+}
+
+/** Whether the caller may see `shop` at all. */
+export function canSee(principal: Principal, shop: ShopRow): boolean {
+  return shop.public || shop.owner_id === principal.userId;
+}
+
+/** The shop `id` if the caller may see it, else 404. */
+export function visibleShop(call: Call, id: string): ShopRow {
+  const shop = call.context.store.get('shops', id);
+  if (!shop || !canSee(call.principal, shop)) throw notFound(`No shop ${id}`);
+  return shop;
+}
+
+/** The shop `id` if the caller administers it with this token, else 404. */
+export function administeredShop(call: Call, id: string): ShopRow {
+  const shop = call.context.store.get('shops', id);
+  if (!shop || !administers(call.principal, shop)) throw notFound(`No shop ${id}`);
+  return shop;
+}
+
+/** The shops the caller owns (listed by the root whatever the token's scopes). */
+export function ownShops(call: Call): readonly ShopRow[] {
+  return call.context.store.where('shops', 'owner_id', call.principal.userId);
+}

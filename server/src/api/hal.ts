@@ -1,0 +1,46 @@
+/** Building HAL representations: links from the relation registry, curies, resources. */
+import type { Curie, HalResource, Link, Links } from '../../../sdk/src/contract/index.js';
+import type { Addresses } from '../core/types.js';
+import { relationEntry } from './registry.js';
+import type { SvcRelationName } from './relation-entry.js';
+
+/** Relations without a curie prefix: the resource itself, an asset's file, and the IANA paging relations. */
+export type PlainRelationName = 'self' | 'file' | 'next' | 'prev' | 'first' | 'last';
+
+/** What a call site adds to a link besides what the registry says. */
+export interface LinkOptions {
+  templated?: boolean;
+  /** Media type of the target, for relations whose type varies (an asset's `file`). */
+  type?: string;
+}
+
+/** A link object for `rel`: `method`, `title` and `type` come from the registry. */
+export function link(rel: SvcRelationName | PlainRelationName, href: string, options?: LinkOptions): Link {
+  const out: Link = { href };
+  const entry = relationEntry(rel);
+  if (entry) {
+    if (entry.method !== 'get') out.method = entry.method;
+    if (entry.title) out.title = entry.title;
+    if (entry.type) out.type = entry.type;
+  }
+  if (options?.templated) out.templated = true;
+  if (options?.type) out.type = options.type;
+  return out;
+}
+
+/** The `curies` member: `svc:` expands to the relation's documentation page. */
+export function curies(addresses: Addresses): Curie[] {
+  return [{ name: 'svc', href: `${addresses.origin}/rels/{rel}`, templated: true }];
+}
+
+/** A HAL resource with its members in the usual order: `_class`, fields, `_links`, `_embedded`. */
+export function resource(
+  classes: string[],
+  fields: object,
+  links: Links,
+  embedded?: Record<string, HalResource | HalResource[]>,
+): HalResource {
+  return embedded
+    ? { _class: classes, ...fields, _links: links, _embedded: embedded }
+    : { _class: classes, ...fields, _links: links };
+}

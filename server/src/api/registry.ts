@@ -1,0 +1,15 @@
+/** THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. */
+import type { RelationEntry, SvcRelationName } from './relation-entry.js';
+import { coreRelations } from './relations.js';
+
+const registry: Partial<Record<string, RelationEntry>> = { ...coreRelations };
+
+/** The entry of a relation, by its full name (`svc:update_theme`); `undefined` for unknown or plain names. */
+export function relationEntry(rel: string): RelationEntry | undefined {
+  return Object.hasOwn(registry, rel) ? registry[rel] : undefined;
+}
+
+/** Every documented relation name, sorted. */
+export function relationNames(): SvcRelationName[] {
+  return (Object.keys(registry) as SvcRelationName[]).sort();
+}

@@ -1,0 +1,39 @@
+/**
+ * The relation registry's shape. One table per domain (this directory's {@link coreRelations}, the themes'
+ * `themeRelations`) drives both the links the server emits and the `/rels/{rel}` documentation pages, and is
+ * typed against the SDK's contract so that a relation cannot exist on one side only.
+ */
+import type { LinkMethod, RelationName, RepresentationName } from '../../../sdk/src/contract/index.js';
+
+/** Every curied relation name of the contract (`svc:…`). */
+export type SvcRelationName = Extract<
+  { [R in RepresentationName]: RelationName<R> }[RepresentationName],
+  `svc:${string}`
+>;
+
+/** Relations of the root, shops, products and orders: documented in `./relations.ts`. */
+export type CoreRelationName = Extract<RelationName<'root' | 'shop' | 'product' | 'order'>, `svc:${string}`>;
+
+/** Relations of themes, templates and assets: documented in `./themes/relations.ts`. */
+export type ThemeRelationName = Exclude<SvcRelationName, CoreRelationName>;
+
+/** What the registry knows about one relation. */
+export interface RelationEntry {
+  /** Verb to follow it with; `get` is left out of links (absent means GET). */
+  method: 'get' | LinkMethod;
+  /** Copied into the link's `title` where the wire contract shows one. */
+  title?: string;
+  /** Media type of the target when it is not JSON; copied into the link's `type`. */
+  type?: string;
+  /** One sentence for the documentation page: what the relation is for. */
+  summary: string;
+  /** What the target is (a representation, a results entity, a document), for the documentation page. */
+  target: string;
+  /** The request body, when the relation takes one. */
+  payload?: string;
+  /** A sample exchange (request line, body, response status) for the documentation page. */
+  example: string;
+}
+
+/** A domain's part of the registry. */
+export type RelationTable<K extends SvcRelationName> = { readonly [N in K]: RelationEntry };

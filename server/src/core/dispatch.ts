@@ -1,0 +1,99 @@
+/**
+ * The request pipeline shared by every route: CORS preflight, the OAuth service, then the mounts
+ * (API, static files, relation pages) with routing, authentication, scopes, JSONP and error rendering.
+ */
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import { hasScope } from '../api/access.js';
+import { CORS_HEADERS, preflightHeaders } from '../http/cors.js';
+import { HttpError, notFound } from '../http/http-error.js';
+import { jsonpCallback } from '../http/jsonp.js';
+import type { RepresentationCache } from '../http/representation-cache.js';
+import { type Exchange, respond, respondError } from '../http/respond.js';
+import type { Call, Reply, Route } from '../http/route.js';
+import type { Router } from '../http/router.js';
+import { BodyTooLargeError } from './body-limit.js';
+import type { CoreContext, CoreHandler, CoreRequest, CoreResponse, Principal } from './types.js';
+
+/** Resolves the caller of an API request: a principal, or the 401 to answer with. */
+export type Authenticator = (request: CoreRequest, allowQueryToken: boolean) => Principal | HttpError;
+
+/** A router serving every path under `prefix` (a URL path without trailing slash, e.g. `/v1`). */
+export interface Mount {
+  prefix: string;
+  router: Router;
+}
+
+/** What the pipeline is built from. */
+export interface Pipeline {
+  context: CoreContext;
+  cache: RepresentationCache;
+  authenticate: Authenticator;
+  /** The 403 for a token that lacks `scope`. */
+  insufficientScope: (scope: Scope) => HttpError;
+  /** Handles `/oauth/*`. */
+  oauth: CoreHandler;
+  mounts: readonly Mount[];
+}
+
+function within(path: string, prefix: string): string | undefined {
+  if (!path.startsWith(prefix)) return undefined;
+  const rest = path.slice(prefix.length);
+  return rest === '' || rest[0] === '/' || rest[0] === '.' ? rest : undefined;
+}
+
+/** Builds the core's handler. */
+export function createPipeline(pipeline: Pipeline): CoreHandler {
+  const mounts = [...pipeline.mounts].sort((a, b) => b.prefix.length - a.prefix.length);
+  const { context } = pipeline;
+
+  async function run(request: CoreRequest, exchange: Exchange): Promise<Reply> {
+    const path = request.url.pathname;
+    let match: ReturnType<Router['match']>;
+    for (const mount of mounts) {
+      const rest = within(path, mount.prefix);
+      if (rest === undefined) continue;
+      match = mount.router.match(request.method, rest);
+      break;
+    }
+    if (!match) throw notFound(`No resource at ${path}`);
+    if (!match.route) {
+      throw new HttpError(405, `Method ${request.method} not allowed here`, undefined, { allow: match.allow });
+    }
+    const query = request.url.searchParams;
+    if (match.jsonp) exchange.jsonp = jsonpCallback(query);
+    const route: Route = match.route;
+    const base = { context, request, params: match.params, query, cache: pipeline.cache };
+    if (route.scope === null) return route.handle({ ...base, principal: undefined });
+    exchange.acceptedScopes = route.scope;
+    const principal = pipeline.authenticate(request, match.jsonp);
+    if (principal instanceof HttpError) throw principal;
+    exchange.scopes = principal.scopes.join(',');
+    if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
+    const call: Call = { ...base, principal };
+    return route.handle(call);
+  }
+
+  return async (request) => {
+    if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
+    const path = request.url.pathname;
+    if (path === '/oauth' || path.startsWith('/oauth/')) {
+      const response: CoreResponse = await pipeline.oauth(request);
+      return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
+    }
+    const exchange: Exchange = { method: request.method, headers: request.headers, scopes: '', acceptedScopes: '' };
+    try {
+      return respond(exchange, await run(request, exchange));
+    } catch (error) {
+      return respondError(exchange, toHttpError(error), context.clock.now());
+    }
+  };
+}
+
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof BodyTooLargeError)
+    return new HttpError(413, `Request body too large: at most ${error.limit} bytes`);
+  // A bug, not bad input: keep the details in the server's log, out of the response.
+  console.error(error);
+  return new HttpError(500, 'Internal server error');
+}

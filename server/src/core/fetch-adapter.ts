@@ -1,0 +1,48 @@
+/** The fetch-standard form of the core, `(request: Request) => Promise<Response>`, for MSW and tests. */
+import { BodyTooLargeError, MAX_BODY_BYTES } from './body-limit.js';
+import type { CoreHandler, CoreRequest } from './types.js';
+
+/** Reads a body stream up to the shell cap, so that an endless upload is refused rather than buffered. */
+async function readCapped(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new BodyTooLargeError();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Adapts a {@link CoreHandler} to `fetch`'s `Request`/`Response`. */
+export function toFetchHandler(handle: CoreHandler): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const core: CoreRequest = {
+      method: request.method.toUpperCase(),
+      url: new URL(request.url),
+      headers: request.headers,
+      body: () => readCapped(request),
+    };
+    const response = await handle(core);
+    const empty = response.body === undefined || response.status === 204 || response.status === 304;
+    return new Response(empty ? null : (response.body as BodyInit), {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
+}

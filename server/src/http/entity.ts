@@ -1,0 +1,40 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toSeconds } from './http-date.js';
+
+/** Media type of every JSON representation. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A representation ready to send: serialised and hashed once, then served as often as it is asked for.
+ */
+export interface Entity {
+  body: string | Uint8Array;
+  /** `Content-Type` header value. */
+  contentType: string;
+  /** Strong validator, quoted (`"…"`). */
+  etag: string;
+  /** Epoch ms, whole seconds (the precision of `Last-Modified`). */
+  lastModified: number;
+}
+
+const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A strong ETag for these bytes: the first 128 bits of their SHA-256, hex. */
+export function strongEtag(body: string | Uint8Array): string {
+  const digest = sha256(typeof body === 'string' ? encoder.encode(body) : body);
+  let hex = '"';
+  for (let i = 0; i < 16; i++) hex += HEX[digest[i]!];
+  return hex + '"';
+}
+
+/** Serialises a JSON value into an {@link Entity}. */
+export function jsonEntity(value: unknown, lastModified: number): Entity {
+  const body = JSON.stringify(value);
+  return { body, contentType: JSON_TYPE, etag: strongEtag(body), lastModified: toSeconds(lastModified) };
+}
+
+/** An {@link Entity} of any other media type (an HTML page, a file). */
+export function documentEntity(body: string | Uint8Array, contentType: string, lastModified: number): Entity {
+  return { body, contentType, etag: strongEtag(body), lastModified: toSeconds(lastModified) };
+}

@@ -1,0 +1,106 @@
+/**
+ * Reading a JSON request body against a tiny declarative field spec: the media type (415), the size
+ * (413), the syntax (400), then each member (422 on the field: unknown, missing or of the wrong type).
+ */
+import { BodyTooLargeError } from '../core/body-limit.js';
+import type { CoreRequest } from '../core/types.js';
+import { badRequest, HttpError, validationError } from './http-error.js';
+
+/** JSON types a body member may have. */
+export type FieldType = 'string' | 'integer' | 'boolean' | 'object';
+
+/** One member of a body: its type and whether it must be present. */
+export interface FieldRule {
+  type: FieldType;
+  required?: boolean;
+}
+
+/** Body members by name. */
+export type BodySpec = Readonly<Record<string, FieldRule>>;
+
+interface TypeOf {
+  string: string;
+  integer: number;
+  boolean: boolean;
+  object: Record<string, unknown>;
+}
+
+/** The typed body a spec describes. */
+export type BodyOf<S extends BodySpec> = {
+  [K in keyof S as S[K]['required'] extends true ? K : never]: TypeOf[S[K]['type']];
+} & {
+  [K in keyof S as S[K]['required'] extends true ? never : K]?: TypeOf[S[K]['type']];
+};
+
+const CHECKS: Record<FieldType, (value: unknown) => boolean> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isSafeInteger(value),
+  boolean: (value) => typeof value === 'boolean',
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+};
+
+const ARTICLE: Record<FieldType, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+};
+
+/** Whether a `Content-Type` value names JSON (`application/json`, `application/*+json`). */
+export function isJsonType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
+}
+
+/** The body's bytes, 413 past `limit` (also when the shell's own cap stopped reading). */
+export async function readBytes(request: CoreRequest, limit: number): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await request.body();
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge(limit);
+    throw error;
+  }
+  if (bytes.byteLength > limit) throw tooLarge(limit);
+  return bytes;
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body too large: at most ${limit} bytes`);
+}
+
+/**
+ * Reads and validates a JSON object body. The result holds only the spec's members, on an object without
+ * a prototype, so that keys such as `__proto__` (rejected as unknown anyway) can never reach one.
+ */
+export async function readJson<S extends BodySpec>(request: CoreRequest, spec: S, limit: number): Promise<BodyOf<S>> {
+  if (!isJsonType(request.headers.get('content-type'))) {
+    throw new HttpError(415, 'Unsupported body type: send application/json');
+  }
+  const bytes = await readBytes(request, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw badRequest('Malformed JSON body');
+  }
+  if (!CHECKS.object(value)) throw badRequest('The body must be a JSON object');
+  return checkFields(value as Record<string, unknown>, spec);
+}
+
+/** Validates an already parsed object against a spec (also used for multipart form fields). */
+export function checkFields<S extends BodySpec>(value: Record<string, unknown>, spec: S): BodyOf<S> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) {
+    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
+    if (!rule) throw validationError(key, `unknown field; accepted: ${Object.keys(spec).join(', ')}`);
+    const member = value[key];
+    if (!CHECKS[rule.type](member)) throw validationError(key, `must be ${ARTICLE[rule.type]}`);
+    out[key] = member;
+  }
+  for (const [key, rule] of Object.entries(spec)) {
+    if (rule.required && !(key in out)) throw validationError(key, 'is required');
+  }
+  return out as BodyOf<S>;
+}

@@ -1,0 +1,91 @@
+/**
+ * Serialise and hash a representation once per change, not once per request. Entries are keyed by the
+ * resource and the viewer variant, and stamped with the store revisions of the collections they were
+ * built from: a changed revision rebuilds the entry on next use.
+ */
+import type { Clock } from '../core/types.js';
+import type { Entity } from './entity.js';
+import { toSeconds } from './http-date.js';
+
+/** Store revisions of the collections a value was derived from, in a fixed order per key. */
+export type Revisions = readonly number[];
+
+interface Slot<T> {
+  revisions: Revisions;
+  value: T;
+}
+
+function same(a: Revisions, b: Revisions): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A bounded map of derived values, least recently used out first. */
+class Memo<T> {
+  private readonly slots = new Map<string, Slot<T>>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, revisions: Revisions): Slot<T> | undefined {
+    const slot = this.slots.get(key);
+    if (!slot) return undefined;
+    this.slots.delete(key);
+    this.slots.set(key, slot);
+    return same(slot.revisions, revisions) ? slot : undefined;
+  }
+
+  /** The last value stored under `key`, whatever its revisions. */
+  previous(key: string): T | undefined {
+    return this.slots.get(key)?.value;
+  }
+
+  set(key: string, revisions: Revisions, value: T): void {
+    this.slots.delete(key);
+    this.slots.set(key, { revisions: [...revisions], value });
+    if (this.slots.size > this.capacity) this.slots.delete(this.slots.keys().next().value!);
+  }
+}
+
+/** One per core: the representations and derived data (filtered id lists) of the running server. */
+export class RepresentationCache {
+  private readonly entities: Memo<Entity>;
+  private readonly values: Memo<unknown>;
+
+  constructor(
+    private readonly clock: Clock,
+    capacity = 5000,
+  ) {
+    this.entities = new Memo(capacity);
+    this.values = new Memo(capacity);
+  }
+
+  /**
+   * The entity under `key` as of `revisions`, built by `build` when missing or stale.
+   * A rebuilt entity whose bytes changed gets a `Last-Modified` no older than now, so that validators move
+   * forward even when the change left no newer timestamp in the data (a deleted member of a collection).
+   */
+  cached(key: string, revisions: Revisions, build: () => Entity): Entity {
+    const hit = this.entities.get(key, revisions);
+    if (hit) return hit.value;
+    let entity = build();
+    const before = this.entities.previous(key);
+    if (before) {
+      if (before.etag === entity.etag) entity = before;
+      else if (entity.lastModified <= before.lastModified) {
+        entity = { ...entity, lastModified: Math.max(before.lastModified + 1000, toSeconds(this.clock.now())) };
+      }
+    }
+    this.entities.set(key, revisions, entity);
+    return entity;
+  }
+
+  /** Any derived value (e.g. a filtered, sorted id list) under `key` as of `revisions`. */
+  memo<T>(key: string, revisions: Revisions, compute: () => T): T {
+    const hit = this.values.get(key, revisions);
+    if (hit) return hit.value as T;
+    const value = compute();
+    this.values.set(key, revisions, value);
+    return value;
+  }
+}

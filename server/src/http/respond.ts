@@ -1,0 +1,74 @@
+/**
+ * Turns a handler's {@link Reply} (or an error) into the wire response: the common headers of every API
+ * response, 304 for a satisfied conditional GET, the JSONP wrapping, and no body for HEAD.
+ */
+import type { CoreResponse, HeaderReader } from '../core/types.js';
+import { isNotModified } from './conditional.js';
+import { CORS_HEADERS } from './cors.js';
+import { type Entity, JSON_TYPE, jsonEntity } from './entity.js';
+import { formatHttpDate } from './http-date.js';
+import type { HttpError } from './http-error.js';
+import { JSONP_TYPE, wrapJsonp } from './jsonp.js';
+import type { Reply } from './route.js';
+
+/** What the core knows about the exchange besides the reply. */
+export interface Exchange {
+  method: string;
+  headers: HeaderReader;
+  /** Scopes of the caller's token (`X-OAuth-Scopes`), empty when none. */
+  scopes: string;
+  /** Scope the endpoint needs (`X-Accepted-OAuth-Scopes`), empty when none. */
+  acceptedScopes: string;
+  /** Set for a `.jsonp` request with a valid callback. */
+  jsonp?: string;
+}
+
+const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
+const decoder = new TextDecoder();
+
+function commonHeaders(exchange: Exchange): Record<string, string> {
+  return {
+    ...CORS_HEADERS,
+    'cache-control': CACHE_CONTROL,
+    vary: 'Accept-Encoding',
+    'x-oauth-scopes': exchange.scopes,
+    'x-accepted-oauth-scopes': exchange.acceptedScopes,
+  };
+}
+
+/** The response for a reply. */
+export function respond(exchange: Exchange, reply: Reply): CoreResponse {
+  const headers = commonHeaders(exchange);
+  const status = reply.status ?? 200;
+  const entity = reply.entity;
+  if (!entity) {
+    if (reply.headers) Object.assign(headers, reply.headers);
+    return { status, headers };
+  }
+  headers.etag = entity.etag;
+  headers['last-modified'] = formatHttpDate(entity.lastModified);
+  if (reply.headers) Object.assign(headers, reply.headers);
+  const read = exchange.method === 'GET' || exchange.method === 'HEAD';
+  if (read && status === 200 && isNotModified(exchange.headers, entity)) return { status: 304, headers };
+  return withBody(exchange, status, headers, entity);
+}
+
+/** The response for an error, with the same common headers (a 401 adds its `WWW-Authenticate`). */
+export function respondError(exchange: Exchange, error: HttpError, now: number): CoreResponse {
+  const headers = commonHeaders(exchange);
+  const entity = jsonEntity(error.toBody(), now);
+  headers.etag = entity.etag;
+  headers['last-modified'] = formatHttpDate(entity.lastModified);
+  if (error.headers) Object.assign(headers, error.headers);
+  return withBody(exchange, error.status, headers, entity);
+}
+
+function withBody(exchange: Exchange, status: number, headers: Record<string, string>, entity: Entity): CoreResponse {
+  let body = entity.body;
+  if (exchange.jsonp !== undefined && entity.contentType === JSON_TYPE) {
+    body = wrapJsonp(exchange.jsonp, typeof body === 'string' ? body : decoder.decode(body));
+    headers['content-type'] = JSONP_TYPE;
+    headers['x-content-type-options'] = 'nosniff';
+  } else headers['content-type'] = entity.contentType;
+  return exchange.method === 'HEAD' ? { status, headers } : { status, headers, body };
+}
