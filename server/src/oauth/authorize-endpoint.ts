@@ -1,0 +1,113 @@
+import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
+import { consentPage, errorPage } from './authorize-page.js';
+import {
+  AuthorizeError,
+  type AuthorizeRequest,
+  parseAuthorizeRequest,
+  type RedirectTarget,
+} from './authorize-request.js';
+import { issueCode } from './codes.js';
+import { OAuthError } from './errors.js';
+import { htmlResponse } from './html.js';
+import { readForm } from './params.js';
+import { assertScopesAllowed, formatScopes } from './scopes.js';
+import { issueToken } from './tokens.js';
+import { verifyLogin } from './users.js';
+
+/**
+ * `{auth_url}/oauth/authorize`: GET shows the login + consent page for a validated request; POST (the form)
+ * checks the user's credentials and redirects back to the client with a code, a token (implicit grant) or an error.
+ */
+export async function handleAuthorizeRequest(context: CoreContext, request: CoreRequest): Promise<CoreResponse> {
+  switch (request.method) {
+    case 'GET':
+    case 'HEAD': {
+      const response = show(context, request.url.searchParams);
+      return request.method === 'HEAD' ? { ...response, body: undefined } : response;
+    }
+    case 'POST':
+      return submit(context, request);
+    default:
+      return htmlResponse(405, errorPage('This page accepts GET and POST requests only.'), {
+        allow: 'GET, HEAD, POST',
+      });
+  }
+}
+
+function show(context: CoreContext, params: URLSearchParams): CoreResponse {
+  try {
+    return htmlResponse(200, consentPage(parseAuthorizeRequest(context.store, params)));
+  } catch (error) {
+    return refusal(error, 302);
+  }
+}
+
+async function submit(context: CoreContext, request: CoreRequest): Promise<CoreResponse> {
+  let authorization: AuthorizeRequest;
+  let form: URLSearchParams;
+  try {
+    form = await readForm(request);
+    authorization = parseAuthorizeRequest(context.store, form);
+  } catch (error) {
+    return refusal(error instanceof OAuthError ? new AuthorizeError(error) : error, 303);
+  }
+  const decision = form.get('decision');
+  if (decision === 'deny') {
+    return redirect(authorization, { error: 'access_denied', error_description: 'The user denied the request' });
+  }
+  if (decision !== 'approve') {
+    return redirect(authorization, { error: 'invalid_request', error_description: 'The form had no decision' });
+  }
+  const login = form.get('login') ?? '';
+  const user = verifyLogin(context.store, login, form.get('password') ?? '');
+  // A failed login shows the form again (200: the page itself is fine) so that the user can retry.
+  if (!user)
+    return htmlResponse(200, consentPage(authorization, { login, message: 'The login or password is incorrect.' }));
+  try {
+    assertScopesAllowed(context.store, user.id, authorization.scopes);
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    return redirect(authorization, { error: error.code, error_description: error.description });
+  }
+
+  if (authorization.responseType === 'code') {
+    const code = await issueCode(context, {
+      app: authorization.app,
+      userId: user.id,
+      redirectUri: authorization.redirectUri,
+      scopes: authorization.scopes,
+      ...(authorization.codeChallenge === undefined ? {} : { codeChallenge: authorization.codeChallenge }),
+    });
+    return redirect(authorization, { code });
+  }
+  const issued = await issueToken(context, {
+    appId: authorization.app.id,
+    userId: user.id,
+    scopes: authorization.scopes,
+  });
+  return redirect(authorization, {
+    access_token: issued.token,
+    token_type: 'Bearer',
+    expires_in: String(context.tokenTtl),
+    scope: formatScopes(issued.row.scopes).scope,
+  });
+}
+
+function refusal(error: unknown, status: 302 | 303): CoreResponse {
+  if (!(error instanceof AuthorizeError)) throw error;
+  if (!error.target) return htmlResponse(400, errorPage(error.error.description));
+  return redirect(error.target, { error: error.error.code, error_description: error.error.description }, status);
+}
+
+/**
+ * Back to the client with `params` and the request's `state`. Existing query parameters of the redirect URI are
+ * kept (RFC 6749 §3.1.2). 303 after the form so that the client's endpoint is fetched with GET (RFC 9700 §4.11).
+ */
+function redirect(target: RedirectTarget, params: Record<string, string>, status: 302 | 303 = 303): CoreResponse {
+  const added = new URLSearchParams(params);
+  if (target.state !== undefined) added.set('state', target.state);
+  const url = new URL(target.redirectUri);
+  if (target.fragment) url.hash = added.toString();
+  else url.search = url.search ? `${url.search}&${added}` : `?${added}`;
+  return { status, headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } };
+}

@@ -1,0 +1,89 @@
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { CoreContext } from '../core/types.js';
+import type { AppRow } from '../store/types.js';
+import { OAuthError } from './errors.js';
+import { isPkceValue, verifierMatches } from './pkce.js';
+import { hashSecret, randomSecret } from './secrets.js';
+import { type IssuedToken, insertToken } from './tokens.js';
+
+/** Lifetime of an authorization code: RFC 6749 §4.1.2 asks for short-lived codes (10 minutes at most). */
+export const CODE_TTL_MS = 60_000;
+
+/** What the user approved on the consent page. */
+export interface CodeGrant {
+  app: AppRow;
+  userId: string;
+  redirectUri: string;
+  scopes: readonly Scope[];
+  /** S256 challenge, when the client sent one. */
+  codeChallenge?: string;
+}
+
+/** The code to exchange at the token endpoint, as the redirect hands it to the client. */
+export async function issueCode(context: CoreContext, grant: CodeGrant): Promise<string> {
+  const code = randomSecret();
+  await context.store.write((tx) =>
+    tx.insert('codes', {
+      code_hash: hashSecret(code),
+      app_id: grant.app.id,
+      user_id: grant.userId,
+      redirect_uri: grant.redirectUri,
+      scopes: [...grant.scopes],
+      ...(grant.codeChallenge === undefined ? {} : { code_challenge: grant.codeChallenge }),
+      expires_at: context.clock.now() + CODE_TTL_MS,
+    }),
+  );
+  return code;
+}
+
+/** The token request's side of the authorization code grant. */
+export interface CodeRedemption {
+  code: string;
+  redirectUri: string;
+  codeVerifier?: string;
+}
+
+/** Exchanges a code for a token, once (RFC 6749 §4.1.3, RFC 7636 §4.6). Every refusal is `invalid_grant`. */
+export async function redeemCode(context: CoreContext, app: AppRow, redemption: CodeRedemption): Promise<IssuedToken> {
+  const { store } = context;
+  const row = store.where('codes', 'code_hash', hashSecret(redemption.code))[0];
+  if (!row || row.app_id !== app.id) {
+    throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
+  }
+  if (row.used_at !== undefined) throw new OAuthError('invalid_grant', 'The authorization code was already used');
+  if (row.expires_at <= context.clock.now())
+    throw new OAuthError('invalid_grant', 'The authorization code has expired');
+  if (row.redirect_uri !== redemption.redirectUri) {
+    throw new OAuthError('invalid_grant', 'The redirect_uri differs from the one of the authorization request');
+  }
+  const verifier = redemption.codeVerifier;
+  if (verifier !== undefined && !isPkceValue(verifier)) {
+    throw new OAuthError('invalid_request', 'The code_verifier must be 43 to 128 unreserved characters (RFC 7636)');
+  }
+  if (row.code_challenge !== undefined) {
+    if (verifier === undefined) {
+      throw new OAuthError(
+        'invalid_grant',
+        'The code_verifier is required: the authorization request had a code_challenge',
+      );
+    }
+    if (!verifierMatches(verifier, row.code_challenge)) {
+      throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge');
+    }
+  } else if (verifier !== undefined) {
+    throw new OAuthError(
+      'invalid_grant',
+      'A code_verifier was sent but the authorization request had no code_challenge',
+    );
+  }
+  if (!store.get('users', row.user_id)) throw new OAuthError('invalid_grant', 'The user of this code no longer exists');
+  return store.write((tx) => {
+    // Checked again inside the write queue: of two concurrent redemptions only the first may succeed.
+    const current = tx.get('codes', row.id);
+    if (!current || current.used_at !== undefined) {
+      throw new OAuthError('invalid_grant', 'The authorization code was already used');
+    }
+    tx.update('codes', row.id, { used_at: context.clock.now() });
+    return insertToken(tx, context, { appId: app.id, userId: row.user_id, scopes: row.scopes });
+  });
+}

@@ -1,0 +1,56 @@
+import type { CoreContext } from '../../core/types.js';
+import { verifyAssertion } from '../assertion.js';
+import { authenticateClient, type ClientCredentials } from '../clients.js';
+import { OAuthError } from '../errors.js';
+import { requireParam } from '../params.js';
+import { assertScopesAllowed, parseScopes } from '../scopes.js';
+import { findToken, type IssuedToken, insertToken } from '../tokens.js';
+
+/** The grant type of RFC 7523, also the `assertion_type` of the legacy `grant_type=assertion` form. */
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * RFC 7523 §2.1: exchanges an access token (expired or not) named by a signed assertion for a new one with the
+ * same user and scopes, and revokes the old one, so that each token can be exchanged once.
+ *
+ * The assertion's MAC authenticates the client, so no client authentication is needed (spec §5.1). When a client
+ * does authenticate, it must succeed (otherwise `invalid_client`) and be the assertion's issuer (otherwise
+ * `invalid_grant`): a request never carries two different client identities.
+ *
+ * A `scope` parameter may narrow the scopes, never widen them.
+ */
+export async function jwtBearerGrant(
+  context: CoreContext,
+  params: Map<string, string>,
+  client: ClientCredentials | undefined,
+): Promise<IssuedToken> {
+  const { store } = context;
+  const authenticated = client && authenticateClient(store, client);
+  const { app, subject } = await verifyAssertion(context, requireParam(params, 'assertion'));
+  if (authenticated && authenticated.id !== app.id) {
+    throw new OAuthError('invalid_grant', 'The assertion was issued by another client than the authenticated one');
+  }
+  const old = findToken(store, subject);
+  if (!old || old.app_id !== app.id) {
+    throw new OAuthError('invalid_grant', 'The assertion subject is not an access token issued to this client');
+  }
+  if (old.revoked_at !== undefined) {
+    throw new OAuthError('invalid_grant', 'The access token was already exchanged; each token can be exchanged once');
+  }
+  if (!store.get('users', old.user_id))
+    throw new OAuthError('invalid_grant', 'The user of this token no longer exists');
+  const scopes = params.has('scope') ? parseScopes(params.get('scope')) : old.scopes;
+  const widened = scopes.find((scope) => !old.scopes.includes(scope));
+  if (widened) throw new OAuthError('invalid_scope', `The scope "${widened}" was not granted to the exchanged token`);
+  assertScopesAllowed(store, old.user_id, scopes);
+
+  return store.write((tx) => {
+    // Checked again inside the write queue: of two concurrent exchanges only the first may succeed.
+    const current = tx.get('tokens', old.id);
+    if (!current || current.revoked_at !== undefined) {
+      throw new OAuthError('invalid_grant', 'The access token was already exchanged; each token can be exchanged once');
+    }
+    tx.update('tokens', old.id, { revoked_at: context.clock.now() });
+    return insertToken(tx, context, { appId: app.id, userId: old.user_id, scopes });
+  });
+}

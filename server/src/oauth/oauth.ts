@@ -1,0 +1,24 @@
+import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
+import { handleAuthorizeRequest } from './authorize-endpoint.js';
+import { handleTokenRequest } from './token-endpoint.js';
+
+/** The authorization service as one part of the server core. */
+export interface OAuthService {
+  /** Answers the service's own paths (`/oauth/token`, `/oauth/authorize` under `auth_url`); `undefined` for any other. */
+  handle(request: CoreRequest): Promise<CoreResponse | undefined>;
+}
+
+/** The authorization service over a context's store, clock and addresses. */
+export function createOAuth(context: CoreContext): OAuthService {
+  const base = new URL(context.addresses.authUrl).pathname.replace(/\/+$/, '');
+  const tokenPath = `${base}/oauth/token`;
+  const authorizePath = `${base}/oauth/authorize`;
+  return {
+    async handle(request) {
+      const path = request.url.pathname;
+      if (path === tokenPath) return handleTokenRequest(context, request);
+      if (path === authorizePath) return handleAuthorizeRequest(context, request);
+      return undefined;
+    },
+  };
+}

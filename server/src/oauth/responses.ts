@@ -1,0 +1,44 @@
+import type { CoreContext, CoreResponse } from '../core/types.js';
+import type { OAuthError } from './errors.js';
+import { formatScopes } from './scopes.js';
+import type { IssuedToken } from './tokens.js';
+
+/** RFC 6749 §5.1: token responses, errors included, must not be cached. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+
+/** The challenge sent with `invalid_client`. */
+export const CLIENT_CHALLENGE = 'Basic realm="storefront"';
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** RFC 6749 §5.1 plus the API's comma-separated `scopes`. */
+export function tokenResponse(context: CoreContext, issued: IssuedToken): CoreResponse {
+  return json(200, {
+    access_token: issued.token,
+    token_type: 'Bearer',
+    expires_in: context.tokenTtl,
+    ...formatScopes(issued.row.scopes),
+  });
+}
+
+/** RFC 6749 §5.2; `invalid_client` is a 401 with a Basic challenge. */
+export function tokenErrorResponse(error: OAuthError): CoreResponse {
+  const headers: Record<string, string> =
+    error.code === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
+  return json(error.status, { error: error.code, error_description: error.description }, headers);
+}
+
+/** A method other than POST on the token endpoint. */
+export function tokenMethodNotAllowed(): CoreResponse {
+  return json(
+    405,
+    { error: 'invalid_request', error_description: 'The token endpoint accepts POST requests only' },
+    { allow: 'POST' },
+  );
+}
