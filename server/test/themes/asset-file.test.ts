@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { assetDigest, checkAssetFile, MAX_ASSET_BYTES } from '../../src/api/themes/asset-file.js';
 import { decodeBase64, encodeBase64 } from '../../src/api/themes/base64.js';
+import { HttpError } from '../../src/http/http-error.js';
+
+/** The field errors of the 422 that `fn` throws. */
+function fieldErrors(fn: () => unknown) {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 422) return error.fieldErrors;
+    throw error;
+  }
+  throw new Error('expected a 422');
+}
 
 const bytes = (...parts: (number[] | string)[]) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? Array.from(p, (c) => c.charCodeAt(0)) : p)));
@@ -36,9 +48,9 @@ describe('asset files', () => {
   });
 
   it('refuses a PNG named .gif, on the content field', () => {
-    expect(checkAssetFile('a.gif', PNG, 'file')).toEqual({
-      errors: [{ field: 'file', messages: ['is not a .gif file (image/gif)'] }],
-    });
+    expect(fieldErrors(() => checkAssetFile('a.gif', PNG, 'file'))).toEqual([
+      { field: 'file', messages: ['is not a .gif file (image/gif)'] },
+    ]);
   });
 
   it.each([
@@ -49,21 +61,21 @@ describe('asset files', () => {
     ['a.otf', bytes('wOFF')],
     ['a.png', bytes([0x89, 0x50])],
   ])('refuses %s with other content', (name, data) => {
-    expect(checkAssetFile(name, data, 'data')).toHaveProperty('errors.0.field', 'data');
+    expect(fieldErrors(() => checkAssetFile(name, data, 'data'))).toHaveProperty('0.field', 'data');
   });
 
   it.each(['a.exe', 'a.html', '../a.png', 'a%2Fb.png', 'a\\b.png', 'a\0.png', '/a.png', ''])(
     'refuses the name %j',
     (name) => {
-      expect(checkAssetFile(name, PNG, 'data')).toHaveProperty('errors.0.field', 'file_name');
+      expect(fieldErrors(() => checkAssetFile(name, PNG, 'data'))).toHaveProperty('0.field', 'file_name');
     },
   );
 
   it('refuses empty files and files over 1 MiB', () => {
-    expect(checkAssetFile('a.png', new Uint8Array(0), 'data')).toHaveProperty('errors.0.field', 'data');
+    expect(fieldErrors(() => checkAssetFile('a.png', new Uint8Array(0), 'data'))).toHaveProperty('0.field', 'data');
     const big = new Uint8Array(MAX_ASSET_BYTES + 1);
     big.set(PNG);
-    expect(checkAssetFile('a.png', big, 'data')).toBe('too_large');
+    expect(() => checkAssetFile('a.png', big, 'data')).toThrow(expect.objectContaining({ status: 413 }));
     expect(checkAssetFile('a.png', big.subarray(0, MAX_ASSET_BYTES), 'data')).toHaveProperty(
       'file_size',
       MAX_ASSET_BYTES,

@@ -4,7 +4,7 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { FieldError } from '../../../../sdk/src/contract/index.js';
+import { HttpError, validationError } from '../../http/http-error.js';
 import { ASSET_EXTENSIONS, assetTypeOf } from './asset-types.js';
 import { parseFilePath } from './file-path.js';
 
@@ -27,25 +27,19 @@ export function assetDigest(bytes: Uint8Array): string {
 }
 
 /**
- * Checks a file; the field errors name `file_name` for the name and `dataField` for the content (`data`
- * in a JSON upload, `file` in a multipart one). An oversize file is reported apart because it is a 413.
+ * Checks a file, throwing 413 past {@link MAX_ASSET_BYTES} and 422 on `file_name` for the name or on
+ * `dataField` for the content (`data` in a JSON upload, `file` in a multipart one).
  */
-export function checkAssetFile(
-  fileName: unknown,
-  bytes: Uint8Array,
-  dataField: 'data' | 'file',
-): AssetFile | { errors: FieldError[] } | 'too_large' {
-  if (bytes.byteLength > MAX_ASSET_BYTES) return 'too_large';
+export function checkAssetFile(fileName: unknown, bytes: Uint8Array, dataField: 'data' | 'file'): AssetFile {
+  if (bytes.byteLength > MAX_ASSET_BYTES) {
+    throw new HttpError(413, `Asset file too large: at most ${MAX_ASSET_BYTES} bytes`);
+  }
   const path = parseFilePath(fileName);
-  if (typeof path === 'string') return { errors: [{ field: 'file_name', messages: [path] }] };
+  if (typeof path === 'string') throw validationError('file_name', path);
   const type = assetTypeOf(path.extension);
-  if (!type) {
-    return { errors: [{ field: 'file_name', messages: [`must end with one of .${ASSET_EXTENSIONS.join(', .')}`] }] };
-  }
-  if (bytes.byteLength === 0) return { errors: [{ field: dataField, messages: ['must not be empty'] }] };
-  if (!type.matches(bytes)) {
-    return { errors: [{ field: dataField, messages: [`is not a .${path.extension} file (${type.mediaType})`] }] };
-  }
+  if (!type) throw validationError('file_name', `must end with one of .${ASSET_EXTENSIONS.join(', .')}`);
+  if (bytes.byteLength === 0) throw validationError(dataField, 'must not be empty');
+  if (!type.matches(bytes)) throw validationError(dataField, `is not a .${path.extension} file (${type.mediaType})`);
   return {
     file_name: path.fileName,
     content_type: type.mediaType,

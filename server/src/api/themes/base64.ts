@@ -5,7 +5,7 @@
  */
 
 const DATA_URL_PREFIX = /^data:[^,]*;base64,/i;
-const CHUNK = 0x8000;
+const CHUNK = 0x1000;
 
 /**
  * Decodes base64, tolerating line breaks and a `data:<type>;base64,` prefix; `undefined` when `text`
@@ -26,9 +26,9 @@ export function decodeBase64(text: string): Uint8Array | undefined {
 /** Encodes bytes as padded standard base64. */
 export function encodeBase64(bytes: Uint8Array): string {
   let binary = '';
-  // Chunks keep `fromCharCode`'s argument list under engines' limits on 1 MiB files.
+  // Small chunks through `apply` keep the argument list short: spreading large ones is several times slower.
   for (let i = 0; i < bytes.length; i += CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
   }
   return btoa(binary);
 }

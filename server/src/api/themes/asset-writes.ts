@@ -1,0 +1,43 @@
+/**
+ * Writes of theme assets: metadata in `assets`, bytes in `files` under the same id, so that listing
+ * assets never loads files.
+ */
+import type { AssetRow, ThemeRow, Transaction } from '../../store/types.js';
+import type { AssetFile } from './asset-file.js';
+import { encodeBase64 } from './base64.js';
+import { nextTimestamp, touchTheme } from './touch.js';
+
+/** Stores a file as a new asset, or replaces the asset with the same file name; `created` tells which. */
+export function saveAsset(
+  tx: Transaction,
+  theme: ThemeRow,
+  file: AssetFile,
+  now: number,
+): { asset: AssetRow; created: boolean } {
+  const data = encodeBase64(file.bytes);
+  const fields = { content_type: file.content_type, digest: file.digest, file_size: file.file_size };
+  const existing = tx.where('assets', 'theme_id', theme.id).find((a) => a.file_name === file.file_name);
+  touchTheme(tx, theme, now);
+  if (existing) {
+    const asset = tx.update('assets', existing.id, { ...fields, updated_on: nextTimestamp(existing.updated_on, now) });
+    tx.update('files', existing.id, { data });
+    return { asset, created: false };
+  }
+  const stamp = new Date(now).toISOString();
+  const asset = tx.insert('assets', {
+    theme_id: theme.id,
+    file_name: file.file_name,
+    ...fields,
+    created_on: stamp,
+    updated_on: stamp,
+  });
+  tx.insert('files', { id: asset.id, data });
+  return { asset, created: true };
+}
+
+/** Deletes an asset and its bytes. */
+export function deleteAsset(tx: Transaction, theme: ThemeRow, asset: AssetRow, now: number): void {
+  touchTheme(tx, theme, now);
+  tx.delete('assets', asset.id);
+  if (tx.get('files', asset.id)) tx.delete('files', asset.id);
+}

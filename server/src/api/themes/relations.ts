@@ -1,0 +1,97 @@
+/**
+ * The registry entries of the theme, template and asset relations: they give the links' `method`,
+ * `title` and `type`, and the `/rels/{rel}` documentation pages.
+ */
+import type { RelationName } from '../../../../sdk/src/contract/index.js';
+import type { CoreRelationName, RelationTable } from '../relation-entry.js';
+
+type ThemeRepresentation = 'theme' | 'themeTemplate' | 'themeAsset';
+
+/**
+ * The curied relations of themes, templates and assets that the core's table does not document
+ * (a theme's `svc:shop` is the shop's). Mapped per representation: `keyof` over a union would keep only
+ * the names common to all of them.
+ */
+export type ThemeOwnRelationName = Exclude<
+  Extract<{ [R in ThemeRepresentation]: RelationName<R> }[ThemeRepresentation], `svc:${string}`>,
+  CoreRelationName | 'svc:shop'
+>;
+
+/** The registry entries of the theme, template and asset relations. */
+export const themeRelations: RelationTable<ThemeOwnRelationName> = {
+  'svc:update_theme': {
+    method: 'put',
+    title: 'Update theme',
+    summary: 'Change the theme’s title or settings.',
+    target: 'The updated theme (`_class ["theme"]`), 200.',
+    payload:
+      'JSON `{"title"?: string, "settings"?: object}`. `settings` replaces the whole settings object (at most 64 KiB as JSON). Any other member is a 422.',
+    example: 'PUT /v1/themes/3 {"settings":{"accent":"#0a7"}} → 200 theme',
+  },
+  'svc:create_template': {
+    method: 'post',
+    title: 'Create template',
+    summary: 'Add an HTML, CSS or JavaScript template to the theme, or replace the one with the same file name.',
+    target: 'The template (`_class ["themeTemplate"]`): 201 with `Location` when created, 200 when it replaced one.',
+    payload:
+      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8. `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written.',
+    example:
+      'POST /v1/themes/3/templates {"file_name":"partials/footer.html","body":"<footer>…</footer>"} → 201 template',
+  },
+  'svc:create_theme_asset': {
+    method: 'post',
+    title: 'Upload asset',
+    summary: 'Upload a file (image or font) for the theme, or replace the one with the same file name.',
+    target: 'The asset (`_class ["themeAsset"]`): 201 when created, 200 when it replaced one.',
+    payload:
+      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part. At most 1 MiB. Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422).',
+    example: 'POST /v1/themes/3/assets {"file_name":"images/logo.png","data":"iVBORw0KGgo…"} → 201 asset',
+  },
+  'svc:theme_preview': {
+    method: 'get',
+    type: 'text/html',
+    summary:
+      'An HTML preview of the theme: its layout.html, with the stylesheets, scripts and images it references by relative path served alongside it.',
+    target:
+      'An HTML page (`text/html`) on `{static_url}`, openable in a browser without a token. The address is stable per theme and always shows the theme’s current templates and assets; it is known only from the theme’s representation.',
+    example: 'GET /static/themes/3/preview/5f2c…/ → 200 text/html',
+  },
+  'svc:dev_theme': {
+    method: 'get',
+    title: 'Development theme',
+    summary: 'The shop’s development theme, where changes are tried before they reach the production theme.',
+    target: 'A theme (`_class ["theme"]`, `production: false`).',
+    example: 'GET /v1/themes/4 → 200 theme',
+  },
+  'svc:create_dev_theme': {
+    method: 'post',
+    title: 'Create development theme',
+    summary: 'Create the shop’s development theme as a copy of its production theme (templates, assets, settings).',
+    target: 'The development theme: 201 with `Location` when created, 200 when the shop already has one.',
+    payload: 'None.',
+    example: 'POST /v1/shops/1/themes → 201 theme',
+  },
+  'svc:update_template': {
+    method: 'put',
+    title: 'Update template',
+    summary: 'Change a template’s body or file name.',
+    target: 'The updated template (`_class ["themeTemplate"]`), 200.',
+    payload:
+      'JSON `{"body"?: string, "file_name"?: string, "last_updated_on"?: integer}`, same rules as `svc:create_template`. A file name taken by another template of the theme is a 422; `layout.html` cannot be renamed.',
+    example: 'PUT /v1/themes/3/templates/12 {"body":"…","last_updated_on":1795080612} → 200 template',
+  },
+  'svc:delete_template': {
+    method: 'delete',
+    title: 'Delete template',
+    summary: 'Delete a template. Present only on deletable templates (every one but `layout.html`).',
+    target: 'Nothing: 204.',
+    example: 'DELETE /v1/themes/3/templates/12 → 204',
+  },
+  'svc:delete_theme_asset': {
+    method: 'delete',
+    title: 'Delete asset',
+    summary: 'Delete a theme asset and its file.',
+    target: 'Nothing: 204.',
+    example: 'DELETE /v1/themes/3/assets/5 → 204',
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * Writes of templates, inside one store transaction each: create or upsert by file name, update, delete.
+ * All checks run before the first staged change, and a thrown error discards the transaction anyway.
+ */
+import { validationError } from '../../http/http-error.js';
+import type { TemplateRow, ThemeRow, Transaction } from '../../store/types.js';
+import { isDeletableTemplate, LAYOUT_FILE_NAME } from './template-file.js';
+import { nextTimestamp, touchTheme } from './touch.js';
+
+/** A checked create/upsert request. */
+export interface TemplateCreate {
+  file_name: string;
+  body: string;
+  /** Epoch seconds of the `updated_on` the client last saw. */
+  last_updated_on?: number;
+}
+
+/** A checked update request. */
+export interface TemplateUpdate {
+  file_name?: string;
+  body?: string;
+  last_updated_on?: number;
+}
+
+/** The lost-update guard: the client saw this template as it is now (to the second), or it is a 422. */
+function checkLastSeen(template: TemplateRow, lastUpdatedOn: number | undefined): void {
+  if (lastUpdatedOn === undefined) return;
+  const current = Math.floor(Date.parse(template.updated_on) / 1000);
+  if (lastUpdatedOn !== current) {
+    throw validationError(
+      'updated_on',
+      `the template changed since you last saw it (now ${current}, you sent ${lastUpdatedOn}); reload it and retry`,
+    );
+  }
+}
+
+function findByName(tx: Transaction, themeId: string, fileName: string): TemplateRow | undefined {
+  return tx.where('templates', 'theme_id', themeId).find((t) => t.file_name === fileName);
+}
+
+/** Creates a template, or updates the one with that file name; `created` tells which (201 or 200). */
+export function saveTemplate(
+  tx: Transaction,
+  theme: ThemeRow,
+  input: TemplateCreate,
+  now: number,
+): { template: TemplateRow; created: boolean } {
+  const existing = findByName(tx, theme.id, input.file_name);
+  if (existing) {
+    checkLastSeen(existing, input.last_updated_on);
+    touchTheme(tx, theme, now);
+    const template = tx.update('templates', existing.id, {
+      body: input.body,
+      updated_on: nextTimestamp(existing.updated_on, now),
+    });
+    return { template, created: false };
+  }
+  touchTheme(tx, theme, now);
+  const stamp = new Date(now).toISOString();
+  const template = tx.insert('templates', {
+    theme_id: theme.id,
+    file_name: input.file_name,
+    body: input.body,
+    created_on: stamp,
+    updated_on: stamp,
+  });
+  return { template, created: true };
+}
+
+/** Updates a template's body and/or renames it; file names stay unique and `layout.html` stays. */
+export function updateTemplate(
+  tx: Transaction,
+  theme: ThemeRow,
+  template: TemplateRow,
+  input: TemplateUpdate,
+  now: number,
+): TemplateRow {
+  checkLastSeen(template, input.last_updated_on);
+  const patch: Partial<TemplateRow> = { updated_on: nextTimestamp(template.updated_on, now) };
+  if (input.body !== undefined) patch.body = input.body;
+  if (input.file_name !== undefined && input.file_name !== template.file_name) {
+    if (template.file_name === LAYOUT_FILE_NAME) {
+      throw validationError('file_name', `${LAYOUT_FILE_NAME} is required and cannot be renamed`);
+    }
+    if (findByName(tx, theme.id, input.file_name)) {
+      throw validationError('file_name', `another template is already named ${input.file_name}`);
+    }
+    patch.file_name = input.file_name;
+  }
+  touchTheme(tx, theme, now);
+  return tx.update('templates', template.id, patch);
+}
+
+/** Deletes a template; `layout.html` is a 422. */
+export function deleteTemplate(tx: Transaction, theme: ThemeRow, template: TemplateRow, now: number): void {
+  if (!isDeletableTemplate(template.file_name)) {
+    throw validationError('file_name', `${LAYOUT_FILE_NAME} is required and cannot be deleted`);
+  }
+  touchTheme(tx, theme, now);
+  tx.delete('templates', template.id);
+}
