@@ -1,0 +1,59 @@
+import { jwtAssertion } from './jwt-assertion.js';
+import { tokenOwner } from './owner.js';
+import {
+  type ClientCredentials,
+  endpoint,
+  requestToken,
+  type TokenEndpointOptions,
+  tokenUrl,
+} from './token-endpoint.js';
+import { type OnToken, TokenKeeper } from './token-keeper.js';
+import type { AuthStrategy } from './types.js';
+
+/** The grant type of RFC 7523 §2.1. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** Options of {@link authorized}. */
+export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptions {
+  /** The access token the app holds (from the authorization code or implicit flow, or persisted by `onToken`). */
+  accessToken: string;
+  /** Epoch ms at which `accessToken` expires, when known: it is then exchanged shortly before, not after a 401. */
+  expiresAt?: number;
+  /**
+   * Cache partition of this authorization's requests, stable across refreshes. Default: derived from a digest of
+   * the first `accessToken`; pass the user's id to share a persistent cache across restarts.
+   */
+  owner?: string;
+  /** Called once per new token: persist it, since the one it replaces is revoked. */
+  onToken?: OnToken;
+}
+
+/**
+ * An existing authorization, kept alive through the JWT bearer grant (spec §5.1): on a 401 (or shortly before a
+ * known expiry) the expired token is exchanged for a new one with the same user and scopes, in a JWT signed with
+ * the client secret. The server accepts one exchange per token, so concurrent 401s share one exchange, and a
+ * refused exchange is final: every later request fails with the same `OAuthError` until the user authorizes again.
+ */
+export function authorized(options: AuthorizedOptions): AuthStrategy {
+  if (options.accessToken === '') throw new TypeError('authorized: the access token is empty');
+  const now = options.now ?? Date.now;
+  const audience = tokenUrl(options.authUrl);
+  return new TokenKeeper({
+    owner: options.owner ?? tokenOwner(`token:${options.clientId}`, options.accessToken),
+    standalone: false,
+    initial: { accessToken: options.accessToken, tokenType: 'Bearer', scopes: [], expiresAt: options.expiresAt },
+    obtain: (previous) =>
+      requestToken({
+        ...endpoint(options),
+        params: {
+          grant_type: JWT_BEARER_GRANT,
+          assertion: jwtAssertion(
+            { issuer: options.clientId, audience, subject: previous ?? options.accessToken, now: now() },
+            options.clientSecret,
+          ),
+        },
+      }),
+    onToken: options.onToken,
+    now,
+  });
+}

@@ -1,0 +1,22 @@
+import { OAuthError } from '../errors/index.js';
+import { checkCallback } from './callback.js';
+import { tokenInfoFrom } from './token-endpoint.js';
+import type { TokenInfo } from './types.js';
+
+/**
+ * Reads the token of the implicit flow from the URL the browser came back to
+ * (`#access_token=…&token_type=Bearer&expires_in=…&scope=…&state=…`), checking `state` against the one sent.
+ * `now` (epoch ms) dates the expiry. Clear the fragment from the address bar afterwards.
+ */
+export function readImplicitFragment(callbackUrl: string, state: string, now: number = Date.now()): TokenInfo {
+  const params = new URLSearchParams(new URL(callbackUrl).hash.slice(1));
+  checkCallback(callbackUrl, params, state);
+  const token = tokenInfoFrom(Object.fromEntries(params), now);
+  if (token) return token;
+  throw new OAuthError({
+    method: 'GET',
+    url: callbackUrl,
+    status: 302,
+    body: { error: 'invalid_response', error_description: 'the fragment carries no bearer access token' },
+  });
+}

@@ -1,0 +1,31 @@
+import { type ClientCredentials, endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
+import { type OnToken, TokenKeeper } from './token-keeper.js';
+import type { AuthStrategy } from './types.js';
+
+/** Options of {@link password}. */
+export interface PasswordOptions extends ClientCredentials, TokenEndpointOptions {
+  /** The user's login. */
+  username: string;
+  password: string;
+  /** Scope to request (`admin`, `public`); the server's default when absent. */
+  scope?: string;
+  /** Called once per new token. */
+  onToken?: OnToken;
+}
+
+/**
+ * The resource owner password credentials grant (spec §5.1), for trusted apps only. Tokens are fetched like
+ * {@link clientCredentials}'s: on first use, shortly before expiry, and once after a 401.
+ */
+export function password(options: PasswordOptions): AuthStrategy {
+  const { clientId, clientSecret, username, scope } = options;
+  const params: Record<string, string> = { grant_type: 'password', username, password: options.password };
+  if (scope !== undefined) params.scope = scope;
+  return new TokenKeeper({
+    owner: `user:${username}:${scope ?? ''}`,
+    standalone: true,
+    obtain: () => requestToken({ ...endpoint(options), client: { clientId, clientSecret }, params }),
+    onToken: options.onToken,
+    now: options.now ?? Date.now,
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * The client of `POST {auth_url}/oauth/token` (spec §5.1, RFC 6749 §3.2): form-encoded grants, HTTP Basic client
+ * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
+ * carry no secret.
+ */
+import { createHttpError, InvalidResponseError, NetworkError, OAuthError, REDACTED } from '../errors/index.js';
+import type { TokenInfo } from './types.js';
+
+/** What every token-requesting helper accepts besides its grant. */
+export interface TokenEndpointOptions {
+  /** The authorization service, `{auth_url}` of the spec (e.g. `http://localhost:4000`); the token endpoint is `/oauth/token` below it. */
+  authUrl: string;
+  /** The `fetch` to use; defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Epoch ms now; injectable so that tests can move time. Defaults to `Date.now`. */
+  now?: () => number;
+}
+
+/** Only the endpoint options of a strategy's options, so that nothing else travels further. */
+export function endpoint({ authUrl, fetch, now }: TokenEndpointOptions): TokenEndpointOptions {
+  return { authUrl, fetch, now };
+}
+
+/** A client's registration, as issued by the platform. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** One call to the token endpoint. */
+export interface TokenRequest extends TokenEndpointOptions {
+  /** Grant parameters, `grant_type` included. */
+  params: Record<string, string>;
+  /** Authenticates the client with HTTP Basic; absent for grants that prove themselves (the JWT bearer grant). */
+  client?: ClientCredentials;
+  signal?: AbortSignal;
+}
+
+/** `{authUrl}/oauth/token`, whether or not `authUrl` ends with a slash. */
+export function tokenUrl(authUrl: string): string {
+  return `${authUrl.replace(/\/+$/, '')}/oauth/token`;
+}
+
+/** The `application/x-www-form-urlencoded` form of one value. */
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
+
+/** HTTP Basic credentials of a client: id and secret form-urlencoded before base64 (RFC 6749 §2.3.1, App. B). */
+export function basicAuthorization({ clientId, clientSecret }: ClientCredentials): string {
+  // Form-encoding leaves only ASCII, which btoa accepts.
+  return `Basic ${btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`)}`;
+}
+
+/** A copy of `value` in which every string has each secret replaced by the redaction marker. */
+function scrub(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), value);
+  if (Array.isArray(value)) return value.map((item) => scrub(item, secrets));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, secrets)]));
+  }
+  return value;
+}
+
+const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
+function grantedScopes(body: Record<string, unknown>): string[] {
+  if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
+  if (typeof body.scope === 'string') return body.scope.split(' ').filter(Boolean);
+  return [];
+}
+
+/** The token of a successful response, or `undefined` when the body is not a bearer token response. */
+export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const fields = body as Record<string, unknown>;
+  const { access_token: accessToken, token_type: tokenType, expires_in: expiresIn } = fields;
+  if (typeof accessToken !== 'string' || accessToken === '') return undefined;
+  if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') return undefined;
+  // The implicit grant's fragment carries numbers as text.
+  const lifetime = typeof expiresIn === 'string' && expiresIn !== '' ? Number(expiresIn) : expiresIn;
+  const info: TokenInfo = { accessToken, tokenType: 'Bearer', scopes: grantedScopes(fields) };
+  if (lifetime === undefined) return info;
+  if (typeof lifetime !== 'number' || !Number.isFinite(lifetime) || lifetime < 0) return undefined;
+  info.expiresAt = now + lifetime * 1000;
+  return info;
+}
+
+/**
+ * Sends one grant to the token endpoint. Resolves with the new token; rejects with an {@link OAuthError} (the
+ * server's `error` and `error_description`) when the server refuses, a `ServerError` on a 5xx without an OAuth
+ * body, an {@link InvalidResponseError} when a 2xx is not a bearer token, a {@link NetworkError} without response.
+ * No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
+ */
+export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
+  const url = tokenUrl(request.authUrl);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/x-www-form-urlencoded',
+  };
+  if (request.client) headers.authorization = basicAuthorization(request.client);
+  const secrets = SECRET_GRANT_PARAMS.map((name) => request.params[name]).filter((value) => !!value) as string[];
+  if (request.client) secrets.push(request.client.clientSecret);
+
+  let response: Response;
+  try {
+    response = await (request.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(request.params).toString(),
+      signal: request.signal,
+    });
+  } catch (cause) {
+    if (request.signal?.aborted) throw request.signal.reason;
+    throw new NetworkError({ method: 'POST', url, cause });
+  }
+  const text = await response.text();
+  const received: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    received[name] = value;
+  });
+  const parsed = parseJson(text);
+  const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
+  if (token) return token;
+
+  if (typeof parsed === 'object' && parsed !== null && 'access_token' in parsed) {
+    const leaked = (parsed as { access_token: unknown }).access_token;
+    if (typeof leaked === 'string' && leaked !== '') secrets.push(leaked);
+  }
+  const init = {
+    method: 'POST',
+    url,
+    status: response.status,
+    statusText: response.statusText,
+    headers: received,
+    body: scrub(parsed, secrets),
+  };
+  if (response.ok) throw new InvalidResponseError(init);
+  const isOAuth =
+    typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: unknown }).error === 'string';
+  throw isOAuth ? new OAuthError(init) : createHttpError(init);
+}
