@@ -1,0 +1,132 @@
+/**
+ * A seeded in-memory authorization service for the OAuth tests, driven through fetch-standard requests,
+ * with a clock the tests move by hand.
+ */
+import { SignJWT } from 'jose';
+import { expect } from 'vitest';
+import { toFetchHandler } from '../../src/core/fetch-adapter.js';
+import type { CoreContext } from '../../src/core/types.js';
+import { createOAuth } from '../../src/oauth/index.js';
+import { hashPassword } from '../../src/oauth/secrets.js';
+import { seed } from '../../src/seed/index.js';
+import { createMemoryStore } from '../../src/store/memory.js';
+import type { Dataset } from '../../src/store/types.js';
+
+export const ORIGIN = 'http://localhost:4000';
+export const TOKEN_URL = `${ORIGIN}/oauth/token`;
+export const AUTHORIZE_URL = `${ORIGIN}/oauth/authorize`;
+export const REDIRECT_URI = 'http://localhost:8080/callback';
+export const START = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+/** A user who administers no shop, so may not hold `admin`, and the app of that user. */
+export const VISITOR = { login: 'visitor', password: 'visitor password: "quoted" & spaced' };
+export const OTHER_APP = { clientId: 'other-app', clientSecret: 'other:secret+with/odd chars=' };
+
+const seeded = seed({ products: 6, orders: 2, password: 'demo password', redirectUris: [REDIRECT_URI] });
+seeded.dataset.users.push({
+  id: 'visitor',
+  login: VISITOR.login,
+  name: 'Vic Visitor',
+  password_hash: hashPassword(VISITOR.password),
+  role: 'merchant',
+});
+seeded.dataset.apps.push({
+  id: 'other',
+  name: 'Other <b>app</b>',
+  client_id: OTHER_APP.clientId,
+  client_secret: OTHER_APP.clientSecret,
+  redirect_uris: ['https://other.example/cb?keep=1'],
+  owner_id: 'visitor',
+});
+
+export const DEMO = seeded.credentials;
+
+/** A clock that moves only when told to. */
+export interface FakeClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function fakeClock(start = START): FakeClock {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
+}
+
+export interface Harness {
+  context: CoreContext;
+  clock: FakeClock;
+  /** The service as `fetch`; paths it does not own answer 404 here. */
+  fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  /** `POST /oauth/token` with form parameters and, optionally, HTTP Basic credentials (form-urlencoded first). */
+  token(params: Record<string, string>, basic?: { id: string; secret: string } | false): Promise<Response>;
+}
+
+/** A fresh service over its own copy of the seeded data. */
+export function harness(options: { tokenTtl?: number } = {}): Harness {
+  const clock = fakeClock();
+  const data: Dataset = structuredClone(seeded.dataset);
+  const context: CoreContext = {
+    store: createMemoryStore(data),
+    clock,
+    addresses: { origin: ORIGIN, baseUrl: `${ORIGIN}/v1`, authUrl: ORIGIN, staticUrl: `${ORIGIN}/static` },
+    tokenTtl: options.tokenTtl ?? 3600,
+  };
+  const oauth = createOAuth(context);
+  const handler = toFetchHandler(async (request) => (await oauth.handle(request)) ?? { status: 404, headers: {} });
+  const fetch = (input: string | URL, init?: RequestInit) => handler(new Request(input, init));
+  return {
+    context,
+    clock,
+    fetch,
+    token: (params, basic = { id: DEMO.clientId, secret: DEMO.clientSecret }) =>
+      fetch(TOKEN_URL, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(basic ? { authorization: basicAuth(basic.id, basic.secret) } : {}),
+        },
+        body: new URLSearchParams(params),
+      }),
+  };
+}
+
+/** RFC 6749 Appendix B: each part form-urlencoded, then joined and base64-encoded. */
+export function basicAuth(id: string, secret: string): string {
+  const form = (text: string) => new URLSearchParams({ x: text }).toString().slice(2);
+  return `Basic ${btoa(`${form(id)}:${form(secret)}`)}`;
+}
+
+/** A JWT bearer assertion signed HS256 with `secret`; `claims` override the defaults (null removes one). */
+export async function assertion(
+  subject: string,
+  claims: Record<string, unknown> = {},
+  options: { secret?: string; now?: number; alg?: string } = {},
+): Promise<string> {
+  const now = Math.floor((options.now ?? START) / 1000);
+  const payload: Record<string, unknown> = { iss: DEMO.clientId, aud: 'storefront', exp: now + 60, sub: subject };
+  for (const [name, value] of Object.entries(claims)) {
+    if (value === null) delete payload[name];
+    else payload[name] = value;
+  }
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode(options.secret ?? DEMO.clientSecret));
+}
+
+/** Reads a token endpoint response that must be a success. */
+export async function tokenOf(response: Response): Promise<string> {
+  const body = (await response.json()) as { access_token?: string };
+  expect({ status: response.status, body }).toMatchObject({ status: 200, body: { access_token: expect.any(String) } });
+  return body.access_token!;
+}
+
+/** Expects an RFC 6749 §5.2 error (uncacheable, JSON) and returns its description. */
+export async function expectOAuthError(response: Response, status: number, error: string): Promise<string> {
+  const body = (await response.json()) as { error?: string; error_description?: string };
+  expect({ status: response.status, error: body.error }).toEqual({ status, error });
+  expect(typeof body.error_description).toBe('string');
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('pragma')).toBe('no-cache');
+  return body.error_description!;
+}
