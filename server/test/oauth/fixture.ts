@@ -49,7 +49,12 @@ export interface FakeClock {
 
 export function fakeClock(start = START): FakeClock {
   let now = start;
-  return { now: () => now, advance: (ms) => void (now += ms) };
+  return {
+    now: () => now,
+    advance(ms) {
+      now += ms;
+    },
+  };
 }
 
 export interface Harness {
