@@ -1,0 +1,79 @@
+import type { AuthStrategy } from './auth/types.js';
+import type { HttpCache } from './cache/types.js';
+import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
+import { type RetryOptions, retryPolicy } from './http/retry.js';
+import { Transport } from './http/transport.js';
+import { Entity } from './resource/entity.js';
+import { Navigator } from './resource/navigator.js';
+import type { Root } from './resource/representations.js';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** The API root (`{base_url}`, e.g. `https://api.example.com/v1`): the only URL the client is given. */
+  baseUrl: string | URL;
+  /** The `fetch` to use (tests, proxies, instrumentation). Default: the global `fetch`, looked up at each call. */
+  fetch?: typeof fetch;
+  /** How requests are authenticated; without it no `Authorization` header is sent. */
+  auth?: AuthStrategy;
+  /** HTTP cache for conditional GETs; without it every GET goes to the server in full. */
+  cache?: HttpCache;
+  /** Event listeners, as a shorthand for `client.on(...)`. */
+  on?: ClientEventHandlers;
+  /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
+  userAgent?: string;
+  /** Limit per attempt in ms, covering the response and a JSON body; 0 disables it. Default 30 000. */
+  timeout?: number;
+  /** Retries of idempotent requests on 5xx, network errors and timeouts. `false` disables them. Default: 2 retries. */
+  retry?: RetryOptions | number | false;
+  /** Send `If-Match` with the cached ETag on PUT and DELETE (needs `cache`); a 412 then rejects. Default false. */
+  ifMatch?: boolean;
+}
+
+/** A client of one API root. */
+export interface Client {
+  /** The root resource at `baseUrl`: where every navigation starts. */
+  root(options?: { signal?: AbortSignal }): Promise<Root>;
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<E extends ClientEventName>(name: E, listener: ClientEventListener<E>): () => void;
+  off<E extends ClientEventName>(name: E, listener: ClientEventListener<E>): void;
+}
+
+/** Creates a client for the API at `options.baseUrl`. */
+export function createClient(options: ClientOptions): Client {
+  const emitter = new Emitter();
+  for (const [name, listener] of Object.entries(options.on ?? {})) {
+    if (listener) emitter.on(name as ClientEventName, listener as ClientEventListener<ClientEventName>);
+  }
+  const navigator = new Navigator(
+    new Transport({
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      emitter,
+      retry: retryPolicy(options.retry),
+      timeout: options.timeout ?? 30_000,
+      auth: options.auth,
+      cache: options.cache,
+      userAgent: options.userAgent,
+      ifMatch: options.ifMatch ?? false,
+    }),
+  );
+  const baseUrl = new URL(options.baseUrl).href;
+
+  return {
+    async root({ signal } = {}) {
+      const root = await navigator.load({ method: 'GET', url: baseUrl, signal });
+      if (!(root instanceof Entity)) {
+        throw new InvalidResponseError({
+          method: 'GET',
+          url: baseUrl,
+          status: 200,
+          body: root,
+          statusText: 'the API root is not a HAL resource',
+        });
+      }
+      return root as unknown as Root;
+    },
+    on: (name, listener) => emitter.on(name, listener),
+    off: (name, listener) => emitter.off(name, listener),
+  };
+}

@@ -1,0 +1,300 @@
+import type { AuthStrategy, Credentials } from '../auth/types.js';
+import type { CacheEntry, HttpCache } from '../cache/types.js';
+import { createHttpError } from '../errors/error-from-response.js';
+import type { HttpError } from '../errors/http-error.js';
+import { InvalidResponseError } from '../errors/invalid-response-error.js';
+import { NetworkError } from '../errors/network-error.js';
+import { redactHeaders, redactUrl } from '../errors/redact.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import type { Emitter } from './events.js';
+import { headerRecord, isJsonType } from './media-type.js';
+import { type RetryPolicy, retryDelay, sleep } from './retry.js';
+
+/** Cache partition of requests sent without credentials. */
+const ANONYMOUS = 'anonymous';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const DEFAULT_ACCEPT = 'application/hal+json, application/json';
+
+/** How the transport is wired; built by `createClient`. */
+export interface TransportOptions {
+  fetch: typeof fetch;
+  emitter: Emitter;
+  retry: RetryPolicy;
+  /** Per-attempt limit in ms; 0 disables it. */
+  timeout: number;
+  auth?: AuthStrategy;
+  cache?: HttpCache;
+  userAgent?: string;
+  /** Send `If-Match` with the cached ETag on PUT and DELETE. */
+  ifMatch: boolean;
+}
+
+/** One logical request (the transport may send it several times). */
+export interface TransportRequest {
+  /** Any case; sent upper-case. */
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  /** Sent as JSON when defined. */
+  body?: unknown;
+  /** Overrides the default `Accept` (`application/hal+json, application/json`). */
+  accept?: string;
+  /** Overrides the client's `ifMatch` for this request. */
+  ifMatch?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What a request resolved to. */
+export interface Reply {
+  /** Upper-case method sent. */
+  method: string;
+  /** URL of the response (after redirects), against which relative links resolve. */
+  url: string;
+  /** 2xx; a 304 answered from the cache reports the stored status (200). */
+  status: number;
+  headers: Headers;
+  /** The parsed body when it is JSON; `undefined` when empty or not JSON. */
+  data: unknown;
+  /** The response with its body unread when the body is not JSON (an HTML page, an image). */
+  document?: Response;
+  /** True when the server answered 304 and the body came from the cache. */
+  revalidated: boolean;
+}
+
+interface Attempt {
+  response: Response;
+  /** Body text, read within the attempt's timeout, when the body is JSON. */
+  text?: string;
+}
+
+/**
+ * Sends requests the way the API expects: credentials from the auth strategy, conditional GETs from the HTTP
+ * cache, one retry after a refreshed token, retries with backoff for idempotent requests, a timeout per
+ * attempt, typed errors, and events for each step. Without `auth` or `cache` those steps are skipped.
+ */
+export class Transport {
+  readonly #options: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+  }
+
+  async request(request: TransportRequest): Promise<Reply> {
+    const { auth, cache, emitter, retry } = this.#options;
+    const method = request.method.toUpperCase();
+    let credentials = await auth?.credentials(request.signal);
+    const owner = credentials?.owner ?? ANONYMOUS;
+    const wantsIfMatch = (request.ifMatch ?? this.#options.ifMatch) && (method === 'PUT' || method === 'DELETE');
+    const stored = cache && (method === 'GET' || wantsIfMatch) ? await cache.get(owner, request.url) : undefined;
+    if (stored && method === 'GET') {
+      emitter.emit('cache:hit', {
+        url: redactUrl(request.url),
+        etag: stored.headers.etag,
+        lastModified: stored.headers['last-modified'],
+      });
+    }
+
+    let refreshed = false;
+    let retries = 0;
+    for (let attempt = 1; ; attempt++) {
+      const headers = this.#headers(method, request, credentials, stored);
+      let result: Attempt;
+      try {
+        result = await this.#send(method, request, headers, attempt);
+      } catch (error) {
+        if (!(error instanceof NetworkError || error instanceof TimeoutError) || !this.#mayRetry(method, retries)) {
+          throw error;
+        }
+        retries++;
+        await this.#wait(method, request, attempt, retries, null, error);
+        continue;
+      }
+      const { response } = result;
+
+      if (response.status === 401 && auth?.refresh && credentials && !refreshed) {
+        await response.body?.cancel();
+        credentials = await auth.refresh(credentials, request.signal);
+        refreshed = true;
+        emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
+        continue;
+      }
+      if (response.status === 304 && stored && method === 'GET') {
+        return this.#fromCache(owner, stored, response);
+      }
+      if (!response.ok) {
+        const error = await this.#error(method, request.url, result);
+        if (retry.statuses.includes(response.status) && this.#mayRetry(method, retries)) {
+          retries++;
+          await this.#wait(method, request, attempt, retries, response.headers.get('retry-after'), error);
+          continue;
+        }
+        throw error;
+      }
+      const reply = this.#reply(method, request.url, result);
+      if (cache) await this.#updateCache(cache, owner, request.url, reply, result.text);
+      return reply;
+    }
+  }
+
+  #headers(method: string, request: TransportRequest, credentials?: Credentials, stored?: CacheEntry): Headers {
+    const headers = new Headers({ accept: request.accept ?? DEFAULT_ACCEPT });
+    if (this.#options.userAgent) headers.set('user-agent', this.#options.userAgent);
+    if (credentials) headers.set('authorization', `Bearer ${credentials.token}`);
+    if (request.body !== undefined) headers.set('content-type', 'application/json');
+    if (stored && method === 'GET') {
+      if (stored.headers.etag) headers.set('if-none-match', stored.headers.etag);
+      if (stored.headers['last-modified']) headers.set('if-modified-since', stored.headers['last-modified']);
+    } else if (stored?.headers.etag) {
+      headers.set('if-match', stored.headers.etag);
+    }
+    return headers;
+  }
+
+  /** One attempt, bounded by the timeout; a JSON body is read inside it so that a stalled body also times out. */
+  async #send(method: string, request: TransportRequest, headers: Headers, attempt: number): Promise<Attempt> {
+    const { emitter, timeout } = this.#options;
+    const url = request.url;
+    const timer = new AbortController();
+    const timeoutId = timeout > 0 ? setTimeout(() => timer.abort(), timeout) : undefined;
+    const signal = request.signal ? AbortSignal.any([request.signal, timer.signal]) : timer.signal;
+    if (emitter.wants('request')) {
+      emitter.emit('request', { method, url: redactUrl(url), headers: redactHeaders(headers), attempt });
+    }
+    const started = performance.now();
+    try {
+      const response = await this.#options.fetch(url, {
+        method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal,
+      });
+      if (emitter.wants('response')) {
+        emitter.emit('response', {
+          method,
+          url: redactUrl(url),
+          status: response.status,
+          headers: redactHeaders(response.headers),
+          attempt,
+          duration: performance.now() - started,
+        });
+      }
+      const json = method !== 'HEAD' && isJsonType(response.headers.get('content-type'));
+      return json ? { response, text: await response.text() } : { response };
+    } catch (error) {
+      request.signal?.throwIfAborted();
+      if (timer.signal.aborted) throw new TimeoutError({ method, url, timeout, cause: error });
+      throw new NetworkError({ method, url, cause: error });
+    } finally {
+      clearTimeout(timeoutId);
+    }
+  }
+
+  #mayRetry(method: string, retries: number): boolean {
+    const { retry } = this.#options;
+    return retries < retry.limit && retry.methods.includes(method);
+  }
+
+  async #wait(
+    method: string,
+    request: TransportRequest,
+    attempt: number,
+    retries: number,
+    retryAfter: string | null,
+    error: Error,
+  ): Promise<void> {
+    const delay = retryDelay(this.#options.retry, retries, retryAfter);
+    this.#options.emitter.emit('retry', { method, url: redactUrl(request.url), attempt, delay, error });
+    await sleep(delay, request.signal);
+  }
+
+  async #error(method: string, url: string, { response, text }: Attempt): Promise<HttpError> {
+    let body: unknown = text;
+    if (text === undefined) body = (await response.text().catch(() => '')) || undefined;
+    else if (text === '') body = undefined;
+    else {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // A JSON content type with a broken body: keep the text so that the error still shows it.
+      }
+    }
+    return createHttpError({
+      method,
+      url,
+      status: response.status,
+      statusText: response.statusText,
+      headers: headerRecord(response.headers),
+      body,
+    });
+  }
+
+  #reply(method: string, url: string, { response, text }: Attempt): Reply {
+    const reply: Reply = {
+      method,
+      url: response.url || url,
+      status: response.status,
+      headers: response.headers,
+      data: undefined,
+      revalidated: false,
+    };
+    if (text === undefined) {
+      if (method !== 'HEAD' && response.body && response.status !== 204) reply.document = response;
+    } else if (text !== '') {
+      try {
+        reply.data = JSON.parse(text);
+      } catch (cause) {
+        throw new InvalidResponseError({
+          method,
+          url,
+          status: response.status,
+          headers: headerRecord(response.headers),
+          body: text,
+          cause,
+        });
+      }
+    }
+    return reply;
+  }
+
+  async #fromCache(owner: string, stored: CacheEntry, notModified: Response): Promise<Reply> {
+    const { cache, emitter } = this.#options;
+    // A 304 carries the current validators (RFC 9110 §15.4.5); they replace the stored ones.
+    const headers = { ...stored.headers, ...headerRecord(notModified.headers) };
+    delete headers['content-length'];
+    await cache?.put(owner, { ...stored, headers, storedAt: Date.now() });
+    emitter.emit('cache:revalidated', { url: redactUrl(stored.url) });
+    return {
+      method: 'GET',
+      url: stored.url,
+      status: stored.status,
+      headers: new Headers(headers),
+      data: stored.body === '' ? undefined : JSON.parse(stored.body),
+      revalidated: true,
+    };
+  }
+
+  async #updateCache(cache: HttpCache, owner: string, url: string, reply: Reply, text?: string): Promise<void> {
+    const { emitter } = this.#options;
+    if (reply.method === 'GET') {
+      const validated = reply.headers.has('etag') || reply.headers.has('last-modified');
+      if (reply.status !== 200 || text === undefined || !validated) return;
+      await cache.put(owner, {
+        url,
+        status: 200,
+        headers: headerRecord(reply.headers),
+        body: text,
+        storedAt: Date.now(),
+      });
+      emitter.emit('cache:stored', { url: redactUrl(url) });
+      return;
+    }
+    if (SAFE_METHODS.has(reply.method)) return;
+    const urls = new Set([url]);
+    const self = (reply.data as { _links?: { self?: { href?: unknown } } } | undefined)?._links?.self?.href;
+    for (const href of [self, reply.headers.get('location')]) {
+      if (typeof href === 'string') urls.add(new URL(href, reply.url).href);
+    }
+    await cache.invalidate(owner, [...urls]);
+    emitter.emit('cache:invalidated', { urls: [...urls].map((u) => redactUrl(u)) });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * storefront-sdk: a typed HAL client of the Storefront Platform API. Start with `createClient({ baseUrl })`,
+ * then `client.root()` and `follow` relations by name.
+ */
+export { type Client, type ClientOptions, createClient } from './client.js';
+export type * from './contract/index.js';
+export type { Link as HalLink } from './contract/index.js';
+export * from './errors/index.js';
+export type {
+  ClientEventHandlers,
+  ClientEventListener,
+  ClientEventName,
+  ClientEvents,
+} from './http/events.js';
+export type { RetryOptions } from './http/retry.js';
+export { Entity, type ResponseInfo } from './resource/entity.js';
+export { Link, type LinkVerb } from './resource/link.js';
+export type * from './resource/representations.js';
+export { Results } from './resource/results.js';
+export type {
+  Edge,
+  FollowArgs,
+  FollowOptions,
+  FollowResult,
+  RelationKey,
+  ResultsShape,
+  Shape,
+  ShapeOf,
+  UnknownShape,
+} from './resource/shape.js';
+export type { TemplateValue } from './resource/uri-template.js';

@@ -1,0 +1,155 @@
+import type { Link as HalLink, HalResource } from '../contract/index.js';
+import { TemplateVariableError } from '../errors/template-variable-error.js';
+import { UnknownRelationError } from '../errors/unknown-relation-error.js';
+import type { Curies } from './curies.js';
+import { Link } from './link.js';
+import type { Navigator } from './navigator.js';
+import type { EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape, UnknownShape } from './shape.js';
+
+/** How the response that produced an entity went; absent on embedded entities. */
+export interface ResponseInfo {
+  /** URL of the response, against which relative links resolve. */
+  url: string;
+  status: number;
+  headers: Headers;
+  /** True when the server answered 304 and the entity was built from the cached copy. */
+  revalidated: boolean;
+}
+
+/** Member names of a HAL document that are not properties. */
+const RESERVED = new Set(['_links', '_embedded', '_class']);
+
+/**
+ * A HAL resource: its properties, `_class`, links and embedded resources, and `follow` to move along a relation
+ * by name. Typed by shape `S` (see `ShapeOf`); resources of an unknown `_class` are `Entity<UnknownShape>`.
+ */
+export class Entity<S extends Shape = UnknownShape> {
+  /** The resource's own members (everything but `_links`, `_embedded` and `_class`). */
+  readonly properties: S['fields'];
+  /** Kinds of the resource, e.g. `['theme']` or `['results', 'product']`. */
+  readonly _class: readonly string[];
+  /** The response this entity came from; `undefined` for embedded entities. */
+  readonly response: ResponseInfo | undefined;
+  readonly #document: HalResource;
+  readonly #base: string;
+  readonly #curies: Curies;
+  readonly #navigator: Navigator;
+  #links?: Map<string, Link[]>;
+
+  /** @internal Entities are made by the client (`root()`, `follow`); see `createClient`. */
+  constructor(navigator: Navigator, document: HalResource, base: string, curies: Curies, response?: ResponseInfo) {
+    this.#navigator = navigator;
+    this.#document = document;
+    this.#base = base;
+    this.#curies = curies;
+    this.response = response;
+    this._class = Array.isArray(document._class) ? document._class : [];
+    const properties: Record<string, unknown> = {};
+    for (const key in document) if (!RESERVED.has(key)) properties[key] = document[key];
+    this.properties = properties as S['fields'];
+  }
+
+  /** Every link, by relation as written in the document (`curies` excluded). */
+  get links(): ReadonlyMap<string, readonly Link[]> {
+    if (!this.#links) {
+      this.#links = new Map();
+      for (const [rel, value] of Object.entries(this.#document._links ?? {})) {
+        if (rel === 'curies' || !value) continue;
+        const list = (Array.isArray(value) ? value : [value]) as HalLink[];
+        this.#links.set(
+          rel,
+          list.filter((link) => typeof link?.href === 'string').map((link) => new Link(rel, link, this.#base)),
+        );
+      }
+    }
+    return this.#links;
+  }
+
+  /** True when the resource has a property or an embedded resource called `name`. */
+  has(name: (keyof S['fields'] & string) | (keyof S['embedded'] & string) | (string & {})): boolean {
+    return (
+      (name in this.#document && !RESERVED.has(name)) ||
+      (this.#document._embedded !== undefined && name in this.#document._embedded)
+    );
+  }
+
+  /** True when the resource has the relation (under any prefix). Links depend on permissions: check before acting. */
+  can(rel: RelationKey<S> | (string & {})): boolean {
+    return this.#find(rel) !== undefined;
+  }
+
+  /** The (first) link of a relation, found whatever its prefix; throws `UnknownRelationError` listing those present. */
+  link(rel: RelationKey<S> | (string & {})): Link {
+    const found = this.#find(rel);
+    if (!found) throw new UnknownRelationError(rel, [...this.links.keys()], this._class.join(', ') || undefined);
+    return found;
+  }
+
+  /** The embedded resources called `name` (always a list; empty when absent). */
+  embedded<K extends keyof S['embedded'] & string>(name: K): Entity<S['embedded'][K] & Shape>[] {
+    const value = this.#document._embedded?.[name];
+    if (!value) return [];
+    const list = Array.isArray(value) ? value : [value];
+    return list.map(
+      (document) => this.#navigator.entity(document, this.#base, this.#curies) as Entity<S['embedded'][K] & Shape>,
+    );
+  }
+
+  /**
+   * Follows a relation by name (`svc:update_theme`, `update_theme` or its IRI). Template variables are taken
+   * from `args`; for a non-GET link the remaining arguments are the JSON body. Resolves to the target entity,
+   * a `Results` page, `undefined` for a 204, the parsed data for JSON that is not HAL, or the `Response`
+   * (body unread) when the target is not JSON (an HTML page, a file).
+   */
+  follow<K extends RelationKey<S>>(
+    rel: K,
+    ...[args, options]: FollowArgs<EdgeFor<S, K>>
+  ): Promise<FollowResult<EdgeFor<S, K>>> {
+    return this.#follow(rel, args as Record<string, unknown> | undefined, options) as Promise<
+      FollowResult<EdgeFor<S, K>>
+    >;
+  }
+
+  /** The document as received (for serialization). */
+  toJSON(): HalResource {
+    return this.#document;
+  }
+
+  async #follow(rel: string, args: Record<string, unknown> = {}, options: FollowOptions = {}): Promise<unknown> {
+    const link = this.link(rel);
+    const { url, unused } = link.resolve(args);
+    const extra = Object.keys(unused);
+    if (link.method === 'GET' && extra.length) {
+      throw new TemplateVariableError({
+        reason: 'undeclared',
+        variables: extra,
+        template: link.href,
+        declared: link.variables,
+      });
+    }
+    return this.#navigator.load({
+      method: link.method,
+      url,
+      body: link.method !== 'GET' && extra.length ? unused : undefined,
+      accept: link.type ? `${link.type}, */*;q=0.8` : undefined,
+      signal: options.signal,
+      ifMatch: options.ifMatch,
+    });
+  }
+
+  /** Exact name first, then the same IRI through the curies in scope, then the same name without prefix. */
+  #find(rel: string): Link | undefined {
+    const links = this.links;
+    const exact = links.get(rel)?.[0];
+    if (exact) return exact;
+    const curies = this.#curies;
+    const iri = curies.expand(rel);
+    const local = curies.split(rel)?.[1] ?? (iri ? undefined : rel.slice(rel.indexOf(':') + 1));
+    let byLocal: Link | undefined;
+    for (const [name, list] of links) {
+      if (iri !== undefined && curies.expand(name) === iri) return list[0];
+      if (!byLocal && local !== undefined && (curies.split(name)?.[1] ?? name) === local) byLocal = list[0];
+    }
+    return byLocal;
+  }
+}

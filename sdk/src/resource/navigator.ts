@@ -1,0 +1,49 @@
+import type { HalResource } from '../contract/index.js';
+import type { Transport, TransportRequest } from '../http/transport.js';
+import { Curies } from './curies.js';
+import { Entity, type ResponseInfo } from './entity.js';
+import { Results } from './results.js';
+
+function isHal(data: unknown): data is HalResource {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    !Array.isArray(data) &&
+    ('_links' in data || '_class' in data || '_embedded' in data)
+  );
+}
+
+function isResults(document: HalResource): boolean {
+  return document._class?.includes('results') === true || Array.isArray(document._embedded?.items);
+}
+
+/** Turns replies into entities, results pages, data or documents; shared by every entity of one client. */
+export class Navigator {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Sends `request` and returns what `follow` resolves to. */
+  async load(request: TransportRequest): Promise<unknown> {
+    const reply = await this.#transport.request(request);
+    if (reply.document) return reply.document;
+    if (!isHal(reply.data)) return reply.data;
+    const info: ResponseInfo = {
+      url: reply.url,
+      status: reply.status,
+      headers: reply.headers,
+      revalidated: reply.revalidated,
+    };
+    return this.entity(reply.data, reply.url, Curies.none, info);
+  }
+
+  /** The entity for a HAL document found at `base`, inside the curie scope `parent`. */
+  entity(document: HalResource, base: string, parent: Curies, response?: ResponseInfo): Entity | Results {
+    const curies = Curies.of(document._links?.curies, base, parent);
+    return isResults(document)
+      ? new Results(this, document, base, curies, response)
+      : new Entity(this, document, base, curies, response);
+  }
+}

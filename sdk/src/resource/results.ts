@@ -1,0 +1,50 @@
+import { Entity } from './entity.js';
+import type { FollowOptions, ResultsShape, Shape, UnknownShape } from './shape.js';
+
+/**
+ * A results entity: one page of a list (`_class` `['results', kind]`, `total_items`, `page`, `per_page`,
+ * `_embedded.items`, links `next`/`prev`/`first`/`last`). Walks the whole list through `next`.
+ */
+export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape<I>> {
+  /** The items of this page only. */
+  get pageItems(): Entity<I>[] {
+    const names = this.toJSON()._embedded ? Object.keys(this.toJSON()._embedded ?? {}) : [];
+    // The wire contract names them `items`; a list that embeds under one other name is read the same way.
+    const name = names.includes('items') || names.length !== 1 ? 'items' : names[0];
+    return (this as Results<UnknownShape>).embedded(name as 'items') as Entity<I>[];
+  }
+
+  /** This page, then each following page through `next`, one request per page, as they are consumed. */
+  async *pages(options: Pick<FollowOptions, 'signal'> = {}): AsyncGenerator<Results<I>, void, undefined> {
+    let page: Results<I> = this;
+    yield page;
+    while (page.can('next')) {
+      options.signal?.throwIfAborted();
+      const next: unknown = await page.follow('next', undefined, options);
+      if (!(next instanceof Results)) return;
+      page = next as Results<I>;
+      yield page;
+    }
+  }
+
+  /** Every item of the list from this page on, fetching pages as the loop advances. */
+  async *items(options: Pick<FollowOptions, 'signal'> = {}): AsyncGenerator<Entity<I>, void, undefined> {
+    for await (const page of this.pages(options)) {
+      for (const item of page.pageItems) {
+        options.signal?.throwIfAborted();
+        yield item;
+      }
+    }
+  }
+
+  /** The first `count` items from this page on, fetching no more pages than needed. */
+  async take(count: number, options: Pick<FollowOptions, 'signal'> = {}): Promise<Entity<I>[]> {
+    const taken: Entity<I>[] = [];
+    if (count <= 0) return taken;
+    for await (const item of this.items(options)) {
+      taken.push(item);
+      if (taken.length >= count) break;
+    }
+    return taken;
+  }
+}

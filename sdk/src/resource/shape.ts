@@ -1,0 +1,90 @@
+/**
+ * The type-level view of entities: what the contract (`Representations`) says each one holds and where each
+ * relation leads, turned into the shapes `Entity<S>` is typed with. Type-only: nothing here exists at runtime.
+ */
+import type { PagingVars, Relation, RepresentationName, Representations, ResultsFields } from '../contract/index.js';
+import type { Entity } from './entity.js';
+import type { Results } from './results.js';
+
+/** One relation as `follow` sees it: the arguments it takes (template variables and body) and what it returns. */
+export interface Edge<A, R> {
+  args: A;
+  result: R;
+}
+
+/** What an entity's type knows: its fields, what it embeds (name → shape) and its relations (name → edge). */
+export interface Shape {
+  fields: object;
+  embedded: object;
+  relations: object;
+}
+
+/** A resource the contract does not describe (an unknown `_class`): any field, any relation, untyped. */
+export interface UnknownShape {
+  fields: Record<string, unknown>;
+  embedded: Record<string, UnknownShape>;
+  relations: Record<string, Edge<Record<string, unknown> | undefined, Entity>>;
+}
+
+/** Arguments of a relation: its template variables and its body together, `undefined` when it takes none. */
+type ArgsOf<V, B> = [V] extends [never] ? ([B] extends [never] ? undefined : B) : [B] extends [never] ? V : V & B;
+
+/** What following a relation whose contract target is `T` resolves to. */
+export type ResultOf<T> = T extends `results:${infer N extends RepresentationName}`
+  ? Results<ShapeOf<N>>
+  : T extends RepresentationName
+    ? Entity<ShapeOf<T>>
+    : T extends 'none'
+      ? undefined
+      : T extends 'document'
+        ? Response
+        : unknown;
+
+type EdgeOf<R> = R extends Relation<infer _M, infer T, infer V, infer B> ? Edge<ArgsOf<V, B>, ResultOf<T>> : never;
+
+/** The shape of a representation of the contract, by name. */
+export interface ShapeOf<N extends RepresentationName> {
+  fields: Representations[N]['fields'];
+  embedded: {
+    [K in keyof Representations[N]['embedded']]: ShapeOf<Representations[N]['embedded'][K] & RepresentationName>;
+  };
+  relations: { [K in keyof Representations[N]['relations']]: EdgeOf<Representations[N]['relations'][K]> };
+}
+
+/** The shape of a results entity (a page of a list) whose items have shape `I`. */
+export interface ResultsShape<I extends Shape> {
+  fields: ResultsFields;
+  embedded: { items: I };
+  relations: Record<'self' | 'next' | 'prev' | 'first' | 'last', Edge<PagingVars | undefined, Results<I>>>;
+}
+
+type Unprefixed<K> = K extends `${string}:${infer Local}` ? Local : never;
+
+/** Names `follow` accepts on shape `S`: each relation as declared (`svc:update_theme`) and without its prefix. */
+export type RelationKey<S extends Shape> = (keyof S['relations'] & string) | Unprefixed<keyof S['relations'] & string>;
+
+/** The edge a relation name (prefixed or not) designates on shape `S`. */
+export type EdgeFor<S extends Shape, K extends string> = K extends keyof S['relations']
+  ? S['relations'][K]
+  : { [P in keyof S['relations']]: P extends `${string}:${K}` ? S['relations'][P] : never }[keyof S['relations']];
+
+/** Per-call options of `follow`. */
+export interface FollowOptions {
+  /** Aborts the request (and the retries, and a page walk). */
+  signal?: AbortSignal;
+  /** Send `If-Match` with the cached ETag (PUT/DELETE); overrides the client's `ifMatch`. */
+  ifMatch?: boolean;
+}
+
+type ArgsOfEdge<E> = E extends Edge<infer A, infer _R> ? A : never;
+
+/** `follow`'s parameters after the relation name: arguments (required when the relation has required ones), options. */
+export type FollowArgs<E> =
+  undefined extends ArgsOfEdge<E>
+    ? [args?: ArgsOfEdge<E>, options?: FollowOptions]
+    : Partial<ArgsOfEdge<E>> extends ArgsOfEdge<E>
+      ? [args?: ArgsOfEdge<E>, options?: FollowOptions]
+      : [args: ArgsOfEdge<E>, options?: FollowOptions];
+
+/** What `follow` resolves to for edge `E`. */
+export type FollowResult<E> = E extends Edge<infer _A, infer R> ? R : never;
