@@ -1,0 +1,73 @@
+/**
+ * The Express 5 shell around the core: it listens, converts, compresses and logs; the core decides
+ * everything else (routes, auth, caching headers, errors, static files).
+ */
+import compression from 'compression';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { CoreHandler, CoreResponse } from '../core/types.js';
+import { bodyLeftUnread, toCoreRequest } from './core-request.js';
+
+/** Options of {@link createExpressApp}. */
+export interface ExpressAppOptions {
+  /** The core. */
+  handle: CoreHandler;
+  /** The server's origin, e.g. `http://127.0.0.1:4000`; request URLs are made absolute against it. */
+  origin: string;
+  /** Receives one line per finished request (`GET /v1/ 200 1.2ms`); absent: no request log. */
+  log?: (line: string) => void;
+}
+
+const BAD_TARGET: CoreResponse = {
+  status: 400,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ _class: ['errors'], message: 'The request target is not a valid URL' }),
+};
+
+const INTERNAL_ERROR: CoreResponse = {
+  status: 500,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ _class: ['errors'], message: 'Internal server error' }),
+};
+
+function send(req: Request, res: Response, response: CoreResponse): void {
+  res.statusCode = response.status;
+  for (const name in response.headers) res.setHeader(name, response.headers[name]!);
+  // A body we did not read to its end (too large, or ignored) would be taken for the next request.
+  if (bodyLeftUnread(req)) res.setHeader('connection', 'close');
+  const empty = response.body === undefined || response.status === 204 || response.status === 304;
+  res.end(empty ? undefined : response.body);
+}
+
+function requestLog(log: (line: string) => void) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const start = performance.now();
+    res.once('finish', () => {
+      log(`${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
+    });
+    next();
+  };
+}
+
+/** An Express application serving the core. */
+export function createExpressApp(options: ExpressAppOptions): Express {
+  const { handle, origin, log } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  if (log) app.use(requestLog(log));
+  app.use(compression());
+  app.use(async (req: Request, res: Response) => {
+    const request = toCoreRequest(req, origin);
+    if (!request) return send(req, res, BAD_TARGET);
+    let response: CoreResponse;
+    try {
+      response = await handle(request);
+    } catch (error) {
+      // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
+      console.error(error);
+      response = INTERNAL_ERROR;
+    }
+    send(req, res, response);
+  });
+  return app;
+}

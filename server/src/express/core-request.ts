@@ -1,0 +1,91 @@
+/**
+ * An Express request as the core's {@link CoreRequest}: a header reader over Node's own header object
+ * and a body read on demand. No `Request` object per call: this is the hot path.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Request as ExpressRequest } from 'express';
+import { BodyTooLargeError, MAX_BODY_BYTES } from '../core/body-limit.js';
+import type { CoreRequest, HeaderReader } from '../core/types.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** Node lower-cases header names and keeps repeated ones (other than a few) joined; arrays only for `set-cookie`. */
+function headerReader(headers: IncomingHttpHeaders): HeaderReader {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** Buffers the body up to the shell cap; past it, stops reading and throws {@link BodyTooLargeError}. */
+function readBody(req: ExpressRequest): Promise<Uint8Array> {
+  const declared = req.headers['content-length'];
+  if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
+  if (Number(declared) > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        req.pause();
+        reject(new BodyTooLargeError());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/**
+ * The core request of `req`. `origin` (the server's own, e.g. `http://127.0.0.1:4000`) makes the URL
+ * absolute; the Host header is not trusted for it. `undefined` when the request target is not a URL.
+ */
+export function toCoreRequest(req: ExpressRequest, origin: string): CoreRequest | undefined {
+  let url: URL;
+  try {
+    // Origin-form targets are appended, not resolved, so that `//host/path` stays a path on this server.
+    url = new URL(req.url.startsWith('/') ? origin + req.url : req.url);
+  } catch {
+    return undefined;
+  }
+  let body: Promise<Uint8Array> | undefined;
+  return {
+    method: req.method,
+    url,
+    headers: headerReader(req.headers),
+    body: () => {
+      body ??= readBody(req);
+      return body;
+    },
+  };
+}
+
+/** Whether the body was left (partly) unread, so that the connection must not be reused. */
+export function bodyLeftUnread(req: ExpressRequest): boolean {
+  return (
+    !req.readableEnded &&
+    (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
+  );
+}

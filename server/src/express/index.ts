@@ -1,0 +1,1 @@
+export { createExpressApp, type ExpressAppOptions } from './app.js';
