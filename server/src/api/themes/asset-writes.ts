@@ -4,7 +4,6 @@
  */
 import type { AssetRow, ThemeRow, Transaction } from '../../store/types.js';
 import type { AssetFile } from './asset-file.js';
-import { encodeBase64 } from './base64.js';
 import { nextTimestamp, touchTheme } from './touch.js';
 
 /** Stores a file as a new asset, or replaces the asset with the same file name; `created` tells which. */
@@ -12,9 +11,10 @@ export function saveAsset(
   tx: Transaction,
   theme: ThemeRow,
   file: AssetFile,
+  /** The bytes in base64, as stored. */
+  data: string,
   now: number,
 ): { asset: AssetRow; created: boolean } {
-  const data = encodeBase64(file.bytes);
   const fields = { content_type: file.content_type, digest: file.digest, file_size: file.file_size };
   const existing = tx.where('assets', 'theme_id', theme.id).find((a) => a.file_name === file.file_name);
   touchTheme(tx, theme, now);

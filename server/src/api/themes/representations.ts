@@ -79,7 +79,7 @@ export function themeResource(a: Addresses, store: Store, theme: ThemeRow, shopU
     'svc:update_theme': link('svc:update_theme', href),
     'svc:create_template': link('svc:create_template', templatesUrl(a, theme.id)),
     'svc:create_theme_asset': link('svc:create_theme_asset', assetsUrl(a, theme.id)),
-    'svc:theme_preview': link('svc:theme_preview', previewUrl(a, theme.id)),
+    'svc:theme_preview': link('svc:theme_preview', previewUrl(a, theme)),
   };
   const dev = devThemeOf(store, theme.shop_id);
   if (dev) links['svc:dev_theme'] = { ...link('svc:dev_theme', themeUrl(a, dev.id)), title: dev.title };

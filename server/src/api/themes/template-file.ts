@@ -2,6 +2,7 @@
  * What a template's file name and body may be (wire contract, "Themes, templates, assets").
  */
 import type { TemplateContentType } from '../../../../sdk/src/contract/index.js';
+import { HttpError } from '../../http/http-error.js';
 import { parseFilePath } from './file-path.js';
 
 /** Every theme has this template and it cannot be deleted: the preview and the storefront render it. */
@@ -31,14 +32,12 @@ export function parseTemplateFileName(value: unknown): TemplateFile | string {
 
 const encoder = new TextEncoder();
 
-/** Checks a template body; a string is the message of a 422 on `body`. */
-export function checkTemplateBody(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'must be a string';
+/** Throws 413 when a template body is over {@link MAX_TEMPLATE_BYTES}. */
+export function checkTemplateBody(body: string): void {
   // UTF-8 takes at most 3 bytes per UTF-16 unit, so short bodies skip the encoding.
-  if (value.length * 3 > MAX_TEMPLATE_BYTES && encoder.encode(value).byteLength > MAX_TEMPLATE_BYTES) {
-    return `must be at most ${MAX_TEMPLATE_BYTES} bytes (UTF-8)`;
+  if (body.length * 3 > MAX_TEMPLATE_BYTES && encoder.encode(body).byteLength > MAX_TEMPLATE_BYTES) {
+    throw new HttpError(413, `Template body too large: at most ${MAX_TEMPLATE_BYTES} bytes (UTF-8)`);
   }
-  return undefined;
 }
 
 /** Whether a template may be deleted. */

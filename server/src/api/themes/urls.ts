@@ -12,7 +12,6 @@ export const templatesUrl = (a: Addresses, themeId: string) => `${themeUrl(a, th
 export const templateUrl = (a: Addresses, themeId: string, id: string) => `${templatesUrl(a, themeId)}/${id}`;
 export const assetsUrl = (a: Addresses, themeId: string) => `${themeUrl(a, themeId)}/assets`;
 export const assetUrl = (a: Addresses, themeId: string, id: string) => `${assetsUrl(a, themeId)}/${id}`;
-export const previewUrl = (a: Addresses, themeId: string) => `${themeUrl(a, themeId)}/preview`;
 export const shopThemesUrl = (a: Addresses, shopId: string) => `${a.baseUrl}/shops/${shopId}/themes`;
 
 /** Static files of a theme: `{static_url}/themes/{theme_id}/…`. */
@@ -27,18 +26,17 @@ export function assetFileUrl(a: Addresses, asset: AssetRow): string {
 }
 
 /**
- * A version of the theme's whole file set, part of the preview's file URLs. Every write moves the theme's
- * `updated_on`, so the version changes with any template or asset and those URLs never serve other content.
- * It is derived from timestamps only the shop's administrators see, so that the URLs are hard to guess.
+ * The key in a theme's preview address: stable for the theme's life, so that a preview tab can be reloaded,
+ * and derived from data only the shop's administrators see, so that the address is not guessed from the id.
  */
-export function themeVersion(theme: ThemeRow): string {
-  return bytesToHex(sha256(new TextEncoder().encode(`${theme.id}\n${theme.created_on}\n${theme.updated_on}`))).slice(
-    0,
-    20,
-  );
+export function previewKey(theme: ThemeRow): string {
+  return bytesToHex(sha256(new TextEncoder().encode(`${theme.id}\n${theme.created_on}`))).slice(0, 24);
 }
 
-/** The folder the preview page resolves relative references against (its `<base href>`). */
-export function previewFilesUrl(a: Addresses, theme: ThemeRow): string {
-  return `${staticThemeUrl(a, theme.id)}/preview/${themeVersion(theme)}/`;
+/**
+ * The theme's preview page, a folder on `{static_url}`: the layout is its index, and the references of the
+ * layout and stylesheets resolve by relative path to the theme's current templates and assets under it.
+ */
+export function previewUrl(a: Addresses, theme: ThemeRow): string {
+  return `${staticThemeUrl(a, theme.id)}/preview/${previewKey(theme)}/`;
 }

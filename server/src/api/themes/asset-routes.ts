@@ -1,0 +1,41 @@
+/** Theme asset endpoints: upload (create or replace by file name) and delete. */
+import { assertPreconditions } from '../../http/conditional.js';
+import type { Route } from '../../http/route.js';
+import { readAssetUpload } from './asset-upload.js';
+import { deleteAsset, saveAsset } from './asset-writes.js';
+import { encodeBase64 } from './base64.js';
+import { assetEntity } from './entities.js';
+import { administeredTheme, themeAsset } from './lookup.js';
+
+export const assetRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/themes/:theme_id/assets',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = administeredTheme(call, call.params.theme_id!);
+      const file = await readAssetUpload(call.request);
+      // Encoded before the write so that the queue is held only for the bookkeeping.
+      const data = encodeBase64(file.bytes);
+      const { asset, created } = await call.context.store.write((tx) =>
+        saveAsset(tx, theme, file, data, call.context.clock.now()),
+      );
+      return { status: created ? 201 : 200, entity: assetEntity(call, asset) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/themes/:theme_id/assets/:asset_id',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = administeredTheme(call, call.params.theme_id!);
+      themeAsset(call, theme, call.params.asset_id!);
+      await call.context.store.write((tx) => {
+        const current = themeAsset(call, theme, call.params.asset_id!);
+        assertPreconditions(call.request.headers, assetEntity(call, current));
+        deleteAsset(tx, theme, current, call.context.clock.now());
+      });
+      return { status: 204 };
+    },
+  },
+];

@@ -1,0 +1,43 @@
+/**
+ * The JSON entities of themes and templates, serialised and hashed once per change through the core's
+ * representation cache, keyed by the store revisions they are built from.
+ */
+import { type Entity, jsonEntity } from '../../http/entity.js';
+import type { Call } from '../../http/route.js';
+import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
+import { assetResource, templateResource, themeResource } from './representations.js';
+
+/** The shop's detail URL, the target of a theme's `svc:shop`. */
+export function shopUrl(call: Call, shopId: string): string {
+  return `${call.context.addresses.baseUrl}/shops/${shopId}`;
+}
+
+/**
+ * A theme's entity. It embeds the templates and assets and links the shop's other theme, so it depends on
+ * those three collections; every write to them also moves the theme's own `updated_on`.
+ */
+export function themeEntity(call: Call, theme: ThemeRow): Entity {
+  const { store, addresses } = call.context;
+  const revisions = [store.revision('themes'), store.revision('templates'), store.revision('assets')];
+  return call.cache.cached(`theme:${theme.id}`, revisions, () => {
+    const current = store.get('themes', theme.id) ?? theme;
+    return jsonEntity(
+      themeResource(addresses, store, current, shopUrl(call, current.shop_id)),
+      Date.parse(current.updated_on),
+    );
+  });
+}
+
+/** A template's entity. */
+export function templateEntity(call: Call, template: TemplateRow): Entity {
+  const { store, addresses } = call.context;
+  return call.cache.cached(`template:${template.id}`, [store.revision('templates')], () => {
+    const current = store.get('templates', template.id) ?? template;
+    return jsonEntity(templateResource(addresses, current, true), Date.parse(current.updated_on));
+  });
+}
+
+/** An asset's entity (sent after an upload; assets have no address of their own to read). */
+export function assetEntity(call: Call, asset: AssetRow): Entity {
+  return jsonEntity(assetResource(call.context.addresses, asset, true), Date.parse(asset.updated_on));
+}

@@ -1,0 +1,121 @@
+/**
+ * Theme files on `{static_url}`, open without a token like any storefront's files: an asset's bytes at
+ * its immutable `file` address, and the preview folder of a theme (its layout as index, then every
+ * template and asset by file name).
+ */
+import { documentEntity, type Entity } from '../../http/entity.js';
+import { notFound } from '../../http/http-error.js';
+import type { Call, Reply, Route } from '../../http/route.js';
+import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
+import { decodeBase64 } from './base64.js';
+import { previewPage } from './preview.js';
+import { LAYOUT_FILE_NAME, parseTemplateFileName } from './template-file.js';
+import { previewKey, previewUrl } from './urls.js';
+
+type OpenCall = Call<undefined>;
+
+const TEXT_TYPES = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
+const YEAR = 'public, max-age=31536000, immutable';
+/** Preview files change with the theme: always revalidated, answered 304 while unchanged. */
+const REVALIDATE = 'no-cache';
+/**
+ * Theme HTML runs in a sandbox (an opaque origin): its scripts work, but cannot act as the server's origin.
+ * SVG files get the same, without scripts, in case one is opened directly.
+ */
+const HTML_POLICY = 'sandbox allow-scripts allow-forms allow-popups';
+const SVG_POLICY = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+function fileHeaders(contentType: string, cacheControl: string): Record<string, string> {
+  const headers: Record<string, string> = { 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' };
+  if (contentType.startsWith('text/html')) headers['content-security-policy'] = HTML_POLICY;
+  else if (contentType.startsWith('image/svg+xml')) headers['content-security-policy'] = SVG_POLICY;
+  return headers;
+}
+
+/** An asset's bytes, decoded once per change of the files. */
+function assetFileEntity(call: OpenCall, asset: AssetRow): Entity {
+  const { store } = call.context;
+  return call.cache.cached(`asset-file:${asset.id}`, [store.revision('assets'), store.revision('files')], () => {
+    const current = store.get('assets', asset.id) ?? asset;
+    const bytes = decodeBase64(store.get('files', asset.id)?.data ?? '');
+    if (!bytes) throw notFound(`No file for asset ${asset.id}`);
+    return {
+      body: bytes,
+      contentType: current.content_type,
+      // The MD5 of the bytes is a strong validator already, and the one clients compare.
+      etag: `"${current.digest}"`,
+      lastModified: Math.floor(Date.parse(current.updated_on) / 1000) * 1000,
+    };
+  });
+}
+
+function fileReply(entity: Entity, cacheControl: string): Reply {
+  return { entity, headers: fileHeaders(entity.contentType, cacheControl) };
+}
+
+function findAsset(call: OpenCall, themeId: string, fileName: string): AssetRow | undefined {
+  return call.context.store.where('assets', 'theme_id', themeId).find((a) => a.file_name === fileName);
+}
+
+function findTemplate(call: OpenCall, themeId: string, fileName: string): TemplateRow | undefined {
+  return call.context.store.where('templates', 'theme_id', themeId).find((t) => t.file_name === fileName);
+}
+
+function templateFileEntity(call: OpenCall, theme: ThemeRow, template: TemplateRow): Entity {
+  const { store, addresses } = call.context;
+  const revisions = [store.revision('templates'), store.revision('themes')];
+  return call.cache.cached(`preview-file:${template.id}`, revisions, () => {
+    const current = store.get('templates', template.id) ?? template;
+    const parsed = parseTemplateFileName(current.file_name);
+    const type = typeof parsed === 'string' ? 'text/plain; charset=utf-8' : TEXT_TYPES[parsed.content_type];
+    const body =
+      current.file_name === LAYOUT_FILE_NAME ? previewPage(current.body, previewUrl(addresses, theme)) : current.body;
+    return documentEntity(body, type, Date.parse(current.updated_on));
+  });
+}
+
+/** The theme whose preview folder this is; a wrong key is a 404 like an unknown theme. */
+function previewTheme(call: OpenCall): ThemeRow {
+  const theme = call.context.store.get('themes', call.params.theme_id!);
+  if (!theme || previewKey(theme) !== call.params.key) throw notFound('No such preview');
+  return theme;
+}
+
+function previewFile(call: OpenCall, fileName: string): Reply {
+  const theme = previewTheme(call);
+  const template = findTemplate(call, theme.id, fileName);
+  if (template) return fileReply(templateFileEntity(call, theme, template), REVALIDATE);
+  const asset = findAsset(call, theme.id, fileName);
+  if (asset) return fileReply(assetFileEntity(call, asset), REVALIDATE);
+  throw notFound(`No file ${fileName} in this theme`);
+}
+
+export const staticRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/themes/:theme_id/assets/:digest/*file_name',
+    scope: null,
+    handle(call) {
+      // The rest of the path is still percent-encoded; stored names never contain `%`, so an encoded one misses.
+      const asset = findAsset(call, call.params.theme_id!, call.params.file_name!);
+      if (!asset || asset.digest !== call.params.digest) throw notFound('No such file');
+      return fileReply(assetFileEntity(call, asset), YEAR);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/themes/:theme_id/preview/:key',
+    scope: null,
+    handle: (call) => previewFile(call, LAYOUT_FILE_NAME),
+  },
+  {
+    method: 'GET',
+    path: '/themes/:theme_id/preview/:key/*file_name',
+    scope: null,
+    handle: (call) => previewFile(call, call.params.file_name!),
+  },
+];

@@ -1,0 +1,96 @@
+/** Template endpoints (spec §4.2, §4.3): read, create or upsert by file name, update, delete. */
+import { assertPreconditions } from '../../http/conditional.js';
+import { validationError } from '../../http/http-error.js';
+import { type BodySpec, readJson } from '../../http/json-body.js';
+import type { Call, Route } from '../../http/route.js';
+import { templateEntity } from './entities.js';
+import { administeredTheme, themeTemplate } from './lookup.js';
+import { checkTemplateBody, MAX_TEMPLATE_BYTES, parseTemplateFileName } from './template-file.js';
+import { deleteTemplate, saveTemplate, updateTemplate } from './template-writes.js';
+import { templateUrl } from './urls.js';
+
+/** JSON escapes can make a body up to six times its text; past this the request is refused unread. */
+const MAX_REQUEST_BYTES = MAX_TEMPLATE_BYTES * 6 + 4096;
+
+const CREATE = {
+  file_name: { type: 'string', required: true },
+  body: { type: 'string', required: true },
+  last_updated_on: { type: 'integer' },
+} as const satisfies BodySpec;
+
+const UPDATE = {
+  file_name: { type: 'string' },
+  body: { type: 'string' },
+  last_updated_on: { type: 'integer' },
+} as const satisfies BodySpec;
+
+function checkedFileName(value: string): string {
+  const parsed = parseTemplateFileName(value);
+  if (typeof parsed === 'string') throw validationError('file_name', parsed);
+  return parsed.file_name;
+}
+
+function target(call: Call) {
+  const { theme } = administeredTheme(call, call.params.theme_id!);
+  return { theme, template: themeTemplate(call, theme, call.params.template_id!) };
+}
+
+export const templateRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/themes/:theme_id/templates/:template_id',
+    scope: 'admin',
+    handle(call) {
+      return { entity: templateEntity(call, target(call).template) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/themes/:theme_id/templates',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = administeredTheme(call, call.params.theme_id!);
+      const input = await readJson(call.request, CREATE, MAX_REQUEST_BYTES);
+      const file_name = checkedFileName(input.file_name);
+      checkTemplateBody(input.body);
+      const { template, created } = await call.context.store.write((tx) =>
+        saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now()),
+      );
+      const entity = templateEntity(call, template);
+      if (!created) return { entity };
+      return { status: 201, entity, headers: { location: templateUrl(call.context.addresses, theme.id, template.id) } };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/themes/:theme_id/templates/:template_id',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = target(call);
+      const body = await readJson(call.request, UPDATE, MAX_REQUEST_BYTES);
+      const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
+      if (input.body !== undefined) checkTemplateBody(input.body);
+      const template = await call.context.store.write((tx) => {
+        // Inside the write queue, so that no other write lands between the check and the change.
+        const current = themeTemplate(call, theme, call.params.template_id!);
+        assertPreconditions(call.request.headers, templateEntity(call, current));
+        return updateTemplate(tx, theme, current, input, call.context.clock.now());
+      });
+      return { entity: templateEntity(call, template) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/themes/:theme_id/templates/:template_id',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = target(call);
+      await call.context.store.write((tx) => {
+        const current = themeTemplate(call, theme, call.params.template_id!);
+        assertPreconditions(call.request.headers, templateEntity(call, current));
+        deleteTemplate(tx, theme, current, call.context.clock.now());
+      });
+      return { status: 204 };
+    },
+  },
+];

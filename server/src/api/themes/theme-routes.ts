@@ -1,0 +1,66 @@
+/** Theme endpoints: the production theme, a theme by id, its update, and the development theme's creation. */
+
+import { assertPreconditions } from '../../http/conditional.js';
+import { type BodySpec, readJson } from '../../http/json-body.js';
+import type { Route } from '../../http/route.js';
+import { administeredShop } from '../access.js';
+import { ensureDevTheme } from './dev-theme.js';
+import { themeEntity } from './entities.js';
+import { administeredTheme, productionTheme } from './lookup.js';
+import { checkSettings, checkTitle, MAX_SETTINGS_BYTES } from './theme-settings.js';
+import { touchTheme } from './touch.js';
+import { themeUrl } from './urls.js';
+
+const UPDATE = { title: { type: 'string' }, settings: { type: 'object' } } as const satisfies BodySpec;
+
+export const themeRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/shops/:shop_id/theme',
+    scope: 'admin',
+    handle(call) {
+      const shop = administeredShop(call, call.params.shop_id!);
+      return { entity: themeEntity(call, productionTheme(call, shop)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/themes/:theme_id',
+    scope: 'admin',
+    handle(call) {
+      return { entity: themeEntity(call, administeredTheme(call, call.params.theme_id!).theme) };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/themes/:theme_id',
+    scope: 'admin',
+    async handle(call) {
+      const { theme } = administeredTheme(call, call.params.theme_id!);
+      const input = await readJson(call.request, UPDATE, MAX_SETTINGS_BYTES * 2);
+      const patch: { title?: string; settings?: Record<string, unknown> } = {};
+      if (input.title !== undefined) patch.title = checkTitle(input.title);
+      if (input.settings !== undefined) patch.settings = checkSettings(input.settings);
+      const updated = await call.context.store.write((tx) => {
+        assertPreconditions(call.request.headers, themeEntity(call, theme));
+        const touched = touchTheme(tx, theme, call.context.clock.now());
+        return tx.update('themes', touched.id, patch);
+      });
+      return { entity: themeEntity(call, updated) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/shops/:shop_id/themes',
+    scope: 'admin',
+    async handle(call) {
+      const shop = administeredShop(call, call.params.shop_id!);
+      const { theme, created } = await call.context.store.write((tx) =>
+        ensureDevTheme(tx, shop, call.context.clock.now()),
+      );
+      const entity = themeEntity(call, theme);
+      if (!created) return { entity };
+      return { status: 201, entity, headers: { location: themeUrl(call.context.addresses, theme.id) } };
+    },
+  },
+];
