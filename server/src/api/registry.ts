@@ -1,12 +1,13 @@
 /** THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. */
-import type { RelationEntry, SvcRelationName } from './relation-entry.js';
+import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
 import { coreRelations } from './relations.js';
+import { themeRelations } from './themes/relations.js';
 
-const registry: Partial<Record<string, RelationEntry>> = { ...coreRelations };
+const registry: RelationTable<SvcRelationName> = { ...coreRelations, ...themeRelations };
 
 /** The entry of a relation, by its full name (`svc:update_theme`); `undefined` for unknown or plain names. */
 export function relationEntry(rel: string): RelationEntry | undefined {
-  return Object.hasOwn(registry, rel) ? registry[rel] : undefined;
+  return Object.hasOwn(registry, rel) ? registry[rel as SvcRelationName] : undefined;
 }
 
 /** Every documented relation name, sorted. */

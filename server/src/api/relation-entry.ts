@@ -5,14 +5,14 @@
  */
 import type { LinkMethod, RelationName, RepresentationName } from '../../../sdk/src/contract/index.js';
 
-/** Every curied relation name of the contract (`svc:…`). */
-export type SvcRelationName = Extract<
-  { [R in RepresentationName]: RelationName<R> }[RepresentationName],
-  `svc:${string}`
->;
+/** The curied relation names (`svc:…`) of some representations. */
+type SvcRelationOf<R extends RepresentationName> = Extract<{ [N in R]: RelationName<N> }[R], `svc:${string}`>;
+
+/** Every curied relation name of the contract. */
+export type SvcRelationName = SvcRelationOf<RepresentationName>;
 
 /** Relations of the root, shops, products and orders: documented in `./relations.ts`. */
-export type CoreRelationName = Extract<RelationName<'root' | 'shop' | 'product' | 'order'>, `svc:${string}`>;
+export type CoreRelationName = SvcRelationOf<'root' | 'shop' | 'product' | 'order'>;
 
 /** Relations of themes, templates and assets: documented in `./themes/relations.ts`. */
 export type ThemeRelationName = Exclude<SvcRelationName, CoreRelationName>;

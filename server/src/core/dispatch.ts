@@ -30,8 +30,8 @@ export interface Pipeline {
   authenticate: Authenticator;
   /** The 403 for a token that lacks `scope`. */
   insufficientScope: (scope: Scope) => HttpError;
-  /** Handles `/oauth/*`. */
-  oauth: CoreHandler;
+  /** Answers the authorization service's paths; `undefined` for any other path. */
+  oauth: (request: CoreRequest) => Promise<CoreResponse | undefined>;
   mounts: readonly Mount[];
 }
 
@@ -75,10 +75,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
 
   return async (request) => {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
-    const path = request.url.pathname;
-    if (path === '/oauth' || path.startsWith('/oauth/')) {
-      const response: CoreResponse = await pipeline.oauth(request);
-      return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
+    if (request.url.pathname.includes('/oauth/')) {
+      const response = await pipeline.oauth(request);
+      if (response) return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
     }
     const exchange: Exchange = { method: request.method, headers: request.headers, scopes: '', acceptedScopes: '' };
     try {

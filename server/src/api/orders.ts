@@ -1,0 +1,129 @@
+/** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
+import type { HalResource, OrderSort, OrderStatus } from '../../../sdk/src/contract/index.js';
+import type { Addresses } from '../core/types.js';
+import { jsonEntity } from '../http/entity.js';
+import { notFound } from '../http/http-error.js';
+import type { Call, Route } from '../http/route.js';
+import type { OrderRow } from '../store/types.js';
+import { administeredShop, administers, ownShops } from './access.js';
+import { link, resource } from './hal.js';
+import { list, oneOf, search } from './query.js';
+import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
+import { ordersUrl, orderUrl, shopUrl } from './urls.js';
+
+const STATUSES: readonly OrderStatus[] = ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'];
+const SORTS: readonly OrderSort[] = [
+  'updated_on.desc',
+  'updated_on.asc',
+  'created_on.desc',
+  'created_on.asc',
+  'total.asc',
+  'total.desc',
+];
+
+const orderTotal = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
+
+const SORT_KEYS: Record<string, (row: OrderRow) => string | number> = {
+  updated_on: (row) => row.updated_on,
+  created_on: (row) => row.created_on,
+  total: orderTotal,
+};
+
+function summaryFields(row: OrderRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    status: row.status,
+    total: orderTotal(row),
+    currency_code: row.currency_code,
+    created_on: row.created_on,
+    updated_on: row.updated_on,
+  };
+}
+
+function orderSummary(addresses: Addresses, row: OrderRow): HalResource {
+  return resource(['order'], summaryFields(row), { self: link('self', orderUrl(addresses, row.shop_id, row.id)) });
+}
+
+function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
+  const links = {
+    self: link('self', orderUrl(addresses, row.shop_id, row.id)),
+    'svc:shop': link('svc:shop', shopUrl(addresses, row.shop_id)),
+  };
+  const lineItems = row.line_items.map((item) =>
+    resource(
+      ['orderLineItem'],
+      {
+        id: item.id,
+        product_id: item.product_id,
+        variant_id: item.variant_id,
+        title: item.title,
+        quantity: item.quantity,
+        unit_price: item.unit_price,
+        total: item.quantity * item.unit_price,
+      },
+      {},
+    ),
+  );
+  const fields = { ...summaryFields(row), contact: row.contact, address: row.address };
+  return resource(['order'], fields, links, { line_items: lineItems });
+}
+
+function matches(row: OrderRow, q: string): boolean {
+  return `${row.code}\n${row.contact.name}\n${row.contact.email}`.toLowerCase().includes(q);
+}
+
+function listOrders(call: Call) {
+  const { context, query, cache, principal } = call;
+  const { store, addresses } = context;
+  const shopIds = list(query, 'shop_ids');
+  const status = oneOf(query, 'status', STATUSES);
+  const q = search(query);
+  const sort = oneOf(query, 'sort', SORTS);
+  const paging = readPaging(query);
+
+  const params: [string, string][] = [];
+  if (shopIds) params.push(['shop_ids', shopIds.join(',')]);
+  if (status) params.push(['status', status]);
+  if (q) params.push(['q', q]);
+  if (sort) params.push(['sort', sort]);
+
+  const revisions = [store.revision('orders'), store.revision('shops')];
+  const filterKey = `orders:${principal.userId}:${new URLSearchParams(params)}`;
+  const listing = cache.memo(filterKey, revisions, (): Listing<OrderRow> => {
+    const mine = ownShops(call)
+      .filter((shop) => administers(principal, shop))
+      .map((shop) => shop.id);
+    const shops = shopIds ? mine.filter((id) => shopIds.includes(id)) : mine;
+    const candidates = shops.flatMap((id) => store.where('orders', 'shop_id', id));
+    const rows = candidates.filter((row) => (!status || row.status === status) && (!q || matches(row, q)));
+    const [field, direction] = (sort ?? 'updated_on.desc').split('.') as [string, string];
+    return {
+      kind: 'order',
+      href: ordersUrl(addresses),
+      params,
+      rows: sortRows(rows, SORT_KEYS[field]!, direction === 'desc'),
+      lastModified: newest(rows),
+      summary: (row) => orderSummary(addresses, row),
+    };
+  });
+  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
+  return { entity: cache.cached(key, revisions, () => resultsEntity(listing, paging)) };
+}
+
+export const orderRoutes: Route[] = [
+  { method: 'GET', path: '/orders', scope: 'admin', handle: listOrders },
+  {
+    method: 'GET',
+    path: '/shops/:shop_id/orders/:id',
+    scope: 'admin',
+    handle(call) {
+      const shop = administeredShop(call, call.params.shop_id!);
+      const { store, addresses } = call.context;
+      const row = store.get('orders', call.params.id!);
+      if (!row || row.shop_id !== shop.id) throw notFound(`No order ${call.params.id} in shop ${shop.id}`);
+      const build = () => jsonEntity(orderDetail(addresses, row), Date.parse(row.updated_on));
+      return { entity: call.cache.cached(`order:${row.id}`, [store.revision('orders')], build) };
+    },
+  },
+];

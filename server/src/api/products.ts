@@ -1,0 +1,162 @@
+/** Products: the filtered, sorted, paged list and a product's detail. */
+import type { HalResource, ProductSort } from '../../../sdk/src/contract/index.js';
+import type { Addresses, Principal } from '../core/types.js';
+import { jsonEntity } from '../http/entity.js';
+import { notFound } from '../http/http-error.js';
+import type { Call, Route } from '../http/route.js';
+import type { ProductRow, ShopRow, Store } from '../store/types.js';
+import { administers, canSee, visibleShop } from './access.js';
+import { link, resource } from './hal.js';
+import { list, oneOf, search } from './query.js';
+import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
+import { shopSummary } from './shops.js';
+import { productsUrl, productUrl, shopUrl } from './urls.js';
+
+const SORTS: readonly ProductSort[] = [
+  'updated_on.desc',
+  'updated_on.asc',
+  'created_on.desc',
+  'created_on.asc',
+  'title.asc',
+  'title.desc',
+  'price.asc',
+  'price.desc',
+];
+
+const SORT_KEYS: Record<string, (row: ProductRow) => string | number> = {
+  updated_on: (row) => row.updated_on,
+  created_on: (row) => row.created_on,
+  title: (row) => row.title.toLowerCase(),
+  price: (row) => row.price,
+};
+
+function productSummary(addresses: Addresses, row: ProductRow): HalResource {
+  const fields = {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    price: row.price,
+    status: row.status,
+    updated_on: row.updated_on,
+  };
+  return resource(['product'], fields, { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
+}
+
+function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
+  const fields = {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    price: row.price,
+    status: row.status,
+    updated_on: row.updated_on,
+    description: row.description,
+    price_comparison: row.price_comparison,
+    vendor: row.vendor,
+    tags: row.tags,
+    stock: row.variants.reduce((sum, variant) => sum + variant.stock, 0),
+    created_on: row.created_on,
+    currency_code: shop.currency_code,
+  };
+  const links = {
+    self: link('self', productUrl(addresses, row.shop_id, row.id)),
+    'svc:shop': link('svc:shop', shopUrl(addresses, shop.id)),
+  };
+  const variants = row.variants.map((variant) =>
+    resource(
+      ['productVariant'],
+      { id: variant.id, title: variant.title, sku: variant.sku, stock: variant.stock, price: variant.price },
+      {},
+    ),
+  );
+  return resource(['product'], fields, links, { variants, shop: shopSummary(addresses, shop) });
+}
+
+/**
+ * What the caller may see of the catalogue: products of shops visible to them, hidden ones only in
+ * the shops they administer. Callers who own no shop all see the same, and share cache entries.
+ */
+function viewer(store: Store, principal: Principal) {
+  const own = store.where('shops', 'owner_id', principal.userId);
+  const visible = new Set(
+    store
+      .all('shops')
+      .filter((shop) => canSee(principal, shop))
+      .map((shop) => shop.id),
+  );
+  const administered = new Set(own.filter((shop) => administers(principal, shop)).map((shop) => shop.id));
+  const variant = own.length === 0 ? 'anyone' : `${principal.userId}:${administered.size ? 'admin' : 'public'}`;
+  return { visible, administered, variant };
+}
+
+function listProducts(call: Call) {
+  const { context, query, cache, principal } = call;
+  const { store, addresses } = context;
+  const shopIds = list(query, 'shop_ids');
+  const q = search(query);
+  const status = oneOf(query, 'status', ['visible', 'hidden'] as const);
+  const tags = list(query, 'tags')?.map((tag) => tag.toLowerCase());
+  const sort = oneOf(query, 'sort', SORTS);
+  const paging = readPaging(query);
+
+  const params: [string, string][] = [];
+  if (shopIds) params.push(['shop_ids', shopIds.join(',')]);
+  if (q) params.push(['q', q]);
+  if (status) params.push(['status', status]);
+  if (tags) params.push(['tags', tags.join(',')]);
+  if (sort) params.push(['sort', sort]);
+
+  const revisions = [store.revision('products'), store.revision('shops')];
+  const { visible, administered, variant } = viewer(store, principal);
+  const filterKey = `products:${variant}:${new URLSearchParams(params)}`;
+  const listing = cache.memo(filterKey, revisions, (): Listing<ProductRow> => {
+    const [field, direction] = (sort ?? 'updated_on.desc').split('.') as [string, string];
+    const sorted = cache.memo(`products:sorted:${field}`, revisions.slice(0, 1), () =>
+      sortRows(store.all('products'), SORT_KEYS[field]!, false),
+    );
+    const wanted = shopIds ? new Set(shopIds.filter((id) => visible.has(id))) : visible;
+    const rows = sorted.filter(
+      (row) =>
+        wanted.has(row.shop_id) &&
+        (row.status === 'visible' || administered.has(row.shop_id)) &&
+        (!status || row.status === status) &&
+        (!tags || tags.every((tag) => row.tags.some((t) => t.toLowerCase() === tag))) &&
+        (!q || `${row.title}\n${row.vendor}\n${row.tags.join('\n')}`.toLowerCase().includes(q)),
+    );
+    if (direction === 'desc') rows.reverse();
+    return {
+      kind: 'product',
+      href: productsUrl(addresses),
+      params,
+      rows,
+      lastModified: newest(rows),
+      summary: (row) => productSummary(addresses, row),
+    };
+  });
+  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
+  return { entity: cache.cached(key, revisions, () => resultsEntity(listing, paging)) };
+}
+
+export const productRoutes: Route[] = [
+  { method: 'GET', path: '/products', scope: 'public', handle: listProducts },
+  {
+    method: 'GET',
+    path: '/shops/:shop_id/products/:id',
+    scope: 'public',
+    handle(call) {
+      const shop = visibleShop(call, call.params.shop_id!);
+      const { store, addresses } = call.context;
+      const row = store.get('products', call.params.id!);
+      if (!row || row.shop_id !== shop.id || (row.status === 'hidden' && !administers(call.principal, shop))) {
+        throw notFound(`No product ${call.params.id} in shop ${shop.id}`);
+      }
+      const revisions = [store.revision('products'), store.revision('shops')];
+      const build = () =>
+        jsonEntity(
+          productDetail(addresses, row, shop),
+          Math.max(Date.parse(row.updated_on), Date.parse(shop.updated_on)),
+        );
+      return { entity: call.cache.cached(`product:${row.id}`, revisions, build) };
+    },
+  },
+];

@@ -1,0 +1,58 @@
+/** The entry point at `{base_url}`: who the caller is, and links to everything their token may use. */
+import type { Links } from '../../../sdk/src/contract/index.js';
+import { jsonEntity } from '../http/entity.js';
+import { notFound } from '../http/http-error.js';
+import type { Route } from '../http/route.js';
+import { hasScope, ownShops } from './access.js';
+import { curies, link, resource } from './hal.js';
+import { newest } from './results.js';
+import { shopSummary } from './shops.js';
+
+export const rootRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/',
+    scope: 'public',
+    handle(call) {
+      const { context, principal, cache } = call;
+      const { store, addresses } = context;
+      const base = addresses.baseUrl;
+      const scopes = principal.scopes.join(',');
+      const key = `root:${principal.userId}:${scopes}`;
+      const build = () => {
+        const user = store.get('users', principal.userId);
+        if (!user) throw notFound('No such user');
+        const admin = hasScope(principal, 'admin');
+        const links: Links = {
+          self: link('self', base),
+          curies: curies(addresses),
+          'svc:all_products': link(
+            'svc:all_products',
+            `${base}/products.json{?q,shop_ids,status,tags,sort,page,per_page}`,
+            {
+              templated: true,
+            },
+          ),
+          'svc:product': link('svc:product', `${base}/shops/{shop_id}/products/{id}.json`, { templated: true }),
+          'svc:shops': link('svc:shops', `${base}/shops.json{?q,page,per_page}`, { templated: true }),
+          'svc:shop': link('svc:shop', `${base}/shops/{id}.json`, { templated: true }),
+        };
+        if (admin) {
+          links['svc:all_orders'] = link(
+            'svc:all_orders',
+            `${base}/orders.json{?shop_ids,status,q,sort,page,per_page}`,
+            {
+              templated: true,
+            },
+          );
+          links['svc:order'] = link('svc:order', `${base}/shops/{shop_id}/orders/{id}.json`, { templated: true });
+        }
+        const shops = ownShops(call);
+        const fields = { user_name: user.name, role: user.role, scopes };
+        const embedded = { shops: shops.map((shop) => shopSummary(addresses, shop)) };
+        return jsonEntity(resource(['root'], fields, links, embedded), newest(shops));
+      };
+      return { entity: cache.cached(key, [store.revision('users'), store.revision('shops')], build) };
+    },
+  },
+];

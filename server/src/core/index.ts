@@ -1,0 +1,53 @@
+/**
+ * The one server core that Express and MSW both wrap: CORS preflight, the OAuth service, the resource API
+ * under `{base_url}`, theme files under `{static_url}` and the relation pages under `{origin}/rels`.
+ */
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import { apiRoutes, relationRoutes, staticRoutes } from '../api/routes.js';
+import { HttpError } from '../http/http-error.js';
+import { RepresentationCache } from '../http/representation-cache.js';
+import { Router } from '../http/router.js';
+import { authenticate, bearerChallenge, createOAuth } from '../oauth/index.js';
+import { type Authenticator, createPipeline } from './dispatch.js';
+import { toFetchHandler } from './fetch-adapter.js';
+import type { CoreContext, CoreHandler } from './types.js';
+
+/** The server core. */
+export interface Core {
+  /** The core's own lean request/response form (the Express shell calls this). */
+  handle: CoreHandler;
+  /** The same as a fetch-standard handler (MSW, tests). */
+  fetch(request: Request): Promise<Response>;
+}
+
+const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
+
+/** Builds the core over a store, a clock and the addresses clients see. */
+export function createCore(context: CoreContext): Core {
+  const authenticateCall: Authenticator = (request, allowQueryToken) => {
+    const result = authenticate(context, request, { allowQueryToken });
+    if (result.ok) return result.principal;
+    return new HttpError(result.status, result.message, undefined, { 'www-authenticate': bearerChallenge(result) });
+  };
+  const insufficientScope = (scope: Scope) =>
+    new HttpError(403, `This request needs a token with the "${scope}" scope`, undefined, {
+      'www-authenticate': bearerChallenge({ reason: 'insufficient_scope', scope }),
+    });
+  const oauth = createOAuth(context);
+  const { addresses } = context;
+  const handle = createPipeline({
+    context,
+    cache: new RepresentationCache(context.clock),
+    authenticate: authenticateCall,
+    insufficientScope,
+    oauth: (request) => oauth.handle(request),
+    mounts: [
+      { prefix: pathOf(addresses.baseUrl), router: new Router(apiRoutes, true) },
+      { prefix: pathOf(addresses.staticUrl), router: new Router(staticRoutes, false) },
+      { prefix: `${pathOf(addresses.origin)}/rels`, router: new Router(relationRoutes, false) },
+    ],
+  });
+  return { handle, fetch: toFetchHandler(handle) };
+}
+
+export type { CoreContext, CoreHandler, CoreRequest, CoreResponse, Principal } from './types.js';
