@@ -1,7 +1,7 @@
 /** THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. */
 import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
 import { coreRelations } from './relations.js';
-import { themeRelations } from './themes/relations.js';
+import { themeRelations } from './themes/index.js';
 
 const registry: RelationTable<SvcRelationName> = { ...coreRelations, ...themeRelations };
 

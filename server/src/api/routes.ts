@@ -1,14 +1,21 @@
-/** Every route of the resource API under `{base_url}`, and the mounts beside it. */
+/** Every route of the core's mounts: the resource API under `{base_url}`, theme files, relation pages. */
 import type { Route } from '../http/route.js';
 import { orderRoutes } from './orders.js';
 import { productRoutes } from './products.js';
 import { rootRoutes } from './root.js';
 import { shopRoutes } from './shops.js';
+import { themeApiRoutes, themeStaticRoutes } from './themes/index.js';
 
 /** The routes under `{base_url}`. */
-export const apiRoutes: readonly Route[] = [...rootRoutes, ...shopRoutes, ...productRoutes, ...orderRoutes];
+export const apiRoutes: readonly Route[] = [
+  ...rootRoutes,
+  ...shopRoutes,
+  ...productRoutes,
+  ...orderRoutes,
+  ...themeApiRoutes,
+];
 
 /** The routes under `{static_url}`: theme files. */
-export const staticRoutes: readonly Route[] = [];
+export const staticRoutes: readonly Route[] = themeStaticRoutes;
 
 export { relationRoutes } from './rels.js';
