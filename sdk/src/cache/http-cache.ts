@@ -36,8 +36,12 @@ export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
   const ownerTag = (owner: string, tag: string) => `${encodeURIComponent(owner)} ${tag}`;
 
   const track = async (owner: string, key: string, entry: CacheEntry) => {
+    // A strong ETag names one representation: after a 304 its tags are known without parsing the body again.
+    const etag = entry.headers.etag;
+    const version = etag !== undefined && !etag.startsWith('W/') ? etag : undefined;
+    if (version !== undefined && index.version(key) === version) return index.touch(key);
     const tags = entryTags(entry.url, entry.body, entry.headers['content-type']).map((tag) => ownerTag(owner, tag));
-    await Promise.all(index.add(key, tags).map((evicted) => store.delete(evicted)));
+    await Promise.all(index.add(key, tags, version).map((evicted) => store.delete(evicted)));
   };
 
   return {

@@ -7,6 +7,8 @@ export class TagIndex {
   readonly #maxKeys: number;
   /** Key → its tags, least recently used first. */
   readonly #tagsByKey = new Map<string, readonly string[]>();
+  /** Key → the validator of the representation its tags were read from. */
+  readonly #versions = new Map<string, string>();
   readonly #keysByTag = new Map<string, Set<string>>();
 
   constructor(maxKeys: number) {
@@ -17,6 +19,11 @@ export class TagIndex {
     return this.#tagsByKey.has(key);
   }
 
+  /** The `version` given when `key` was indexed, if it still is. */
+  version(key: string): string | undefined {
+    return this.#versions.get(key);
+  }
+
   /** Marks `key` as just used. */
   touch(key: string): void {
     const tags = this.#tagsByKey.get(key);
@@ -25,10 +32,14 @@ export class TagIndex {
     this.#tagsByKey.set(key, tags);
   }
 
-  /** Indexes `key` under `tags`; returns the keys pushed out of the index to make room. */
-  add(key: string, tags: readonly string[]): string[] {
+  /**
+   * Indexes `key` under `tags`, read from the representation `version` (a strong validator) when there is one;
+   * returns the keys pushed out of the index to make room.
+   */
+  add(key: string, tags: readonly string[], version?: string): string[] {
     this.remove(key);
     this.#tagsByKey.set(key, tags);
+    if (version !== undefined) this.#versions.set(key, version);
     for (const tag of tags) {
       const keys = this.#keysByTag.get(tag);
       if (keys === undefined) this.#keysByTag.set(tag, new Set([key]));
@@ -55,6 +66,7 @@ export class TagIndex {
     const tags = this.#tagsByKey.get(key);
     if (tags === undefined) return;
     this.#tagsByKey.delete(key);
+    this.#versions.delete(key);
     for (const tag of tags) {
       const keys = this.#keysByTag.get(tag);
       keys?.delete(key);

@@ -157,6 +157,22 @@ describe('createHttpCache: invalidation', () => {
     expect(await cache.get('u', search)).toBeUndefined();
   });
 
+  it('keeps the tags of a copy refreshed by a 304, and re-reads them when the representation changes', async () => {
+    const cache = createHttpCache();
+    const other = `${API}/themes/4`;
+    await cache.put('u', entry(themeJson, hal(theme)));
+    await cache.put('u', { ...entry(themeJson, hal(theme)), storedAt: 2 });
+    await cache.invalidate('u', [template]);
+    expect(await cache.get('u', themeJson)).toBeUndefined();
+
+    await cache.put('u', entry(themeJson, hal(theme)));
+    await cache.put('u', entry(themeJson, hal(other), { etag: '"v2"' }));
+    await cache.invalidate('u', [template]);
+    expect(await cache.get('u', themeJson)).toBeDefined();
+    await cache.invalidate('u', [`${other}/templates/1`]);
+    expect(await cache.get('u', themeJson)).toBeUndefined();
+  });
+
   it('finds entries a previous process left in a persistent store', async () => {
     const { store } = mapStore();
     await createHttpCache({ store }).put('u', entry(themeJson, hal(theme)));
