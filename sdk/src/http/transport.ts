@@ -1,5 +1,6 @@
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
+import { conditionalHeaders, isStorable, revalidated } from '../cache/validators.js';
 import { createHttpError } from '../errors/error-from-response.js';
 import type { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
@@ -112,7 +113,7 @@ export class Transport {
       const { response } = result;
 
       if (response.status === 401 && auth?.refresh && credentials && !refreshed) {
-        await response.body?.cancel();
+        if (!response.bodyUsed) await response.body?.cancel();
         credentials = await auth.refresh(credentials, request.signal);
         refreshed = true;
         emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
@@ -142,8 +143,7 @@ export class Transport {
     if (credentials) headers.set('authorization', `Bearer ${credentials.token}`);
     if (request.body !== undefined) headers.set('content-type', 'application/json');
     if (stored && method === 'GET') {
-      if (stored.headers.etag) headers.set('if-none-match', stored.headers.etag);
-      if (stored.headers['last-modified']) headers.set('if-modified-since', stored.headers['last-modified']);
+      for (const [name, value] of Object.entries(conditionalHeaders(stored))) headers.set(name, value);
     } else if (stored?.headers.etag) {
       headers.set('if-match', stored.headers.etag);
     }
@@ -258,17 +258,15 @@ export class Transport {
 
   async #fromCache(owner: string, stored: CacheEntry, notModified: Response): Promise<Reply> {
     const { cache, emitter } = this.#options;
-    // A 304 carries the current validators (RFC 9110 §15.4.5); they replace the stored ones.
-    const headers = { ...stored.headers, ...headerRecord(notModified.headers) };
-    delete headers['content-length'];
-    await cache?.put(owner, { ...stored, headers, storedAt: Date.now() });
-    emitter.emit('cache:revalidated', { url: redactUrl(stored.url) });
+    const entry = revalidated(stored, headerRecord(notModified.headers), Date.now());
+    await cache?.put(owner, entry);
+    emitter.emit('cache:revalidated', { url: redactUrl(entry.url) });
     return {
       method: 'GET',
-      url: stored.url,
-      status: stored.status,
-      headers: new Headers(headers),
-      data: stored.body === '' ? undefined : JSON.parse(stored.body),
+      url: entry.url,
+      status: entry.status,
+      headers: new Headers(entry.headers),
+      data: entry.body === '' ? undefined : JSON.parse(entry.body),
       revalidated: true,
     };
   }

@@ -1,0 +1,151 @@
+import {
+  BadRequestError,
+  createHttpError,
+  errorFromResponse,
+  ForbiddenError,
+  HttpError,
+  MethodNotAllowedError,
+  NetworkError,
+  NotFoundError,
+  OAuthError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  redactHeaders,
+  redactUrl,
+  ServerError,
+  StorefrontError,
+  TimeoutError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from 'storefront-sdk';
+import { describe, expect, it } from 'vitest';
+
+const request = { method: 'GET', url: 'http://api.test/v1/x?access_token=s3cret&page=2' };
+
+describe('createHttpError', () => {
+  it.each([
+    [400, BadRequestError, 'BAD_REQUEST'],
+    [401, UnauthorizedError, 'UNAUTHORIZED'],
+    [403, ForbiddenError, 'FORBIDDEN'],
+    [404, NotFoundError, 'NOT_FOUND'],
+    [405, MethodNotAllowedError, 'METHOD_NOT_ALLOWED'],
+    [412, PreconditionFailedError, 'PRECONDITION_FAILED'],
+    [413, PayloadTooLargeError, 'PAYLOAD_TOO_LARGE'],
+    [415, UnsupportedMediaTypeError, 'UNSUPPORTED_MEDIA_TYPE'],
+    [422, ValidationError, 'VALIDATION_FAILED'],
+    [409, HttpError, 'HTTP_ERROR'],
+    [429, HttpError, 'HTTP_ERROR'],
+    [500, ServerError, 'SERVER_ERROR'],
+    [503, ServerError, 'SERVER_ERROR'],
+  ] as const)('maps %i to %o with code %s', (status, ErrorClass, code) => {
+    const body = { _class: ['errors'], message: 'Something about it' };
+    const error = createHttpError({ ...request, status, body, headers: { allow: 'GET' } });
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toBeInstanceOf(StorefrontError);
+    expect(error.constructor).toBe(ErrorClass);
+    expect(error).toMatchObject({ code, status, method: 'GET', body, headers: { allow: 'GET' } });
+    expect(error.name).toBe(ErrorClass.name);
+    expect(error.url).toBe('http://api.test/v1/x?access_token=[REDACTED]&page=2');
+    expect(error.message).toBe(`GET ${error.url} failed with ${status}: Something about it`);
+  });
+
+  it('lists the field errors of a 422', () => {
+    const error = createHttpError({
+      method: 'PUT',
+      url: 'http://api.test/v1/themes/1/templates/2',
+      status: 422,
+      body: {
+        _class: ['errors'],
+        message: 'Validation failed',
+        _embedded: { errors: [{ field: 'updated_on', messages: ['was changed by someone else'] }, { bad: 1 }] },
+      },
+    });
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toEqual([
+      { field: 'updated_on', messages: ['was changed by someone else'] },
+    ]);
+    expect(error.message).toMatch(/\(updated_on: was changed by someone else\)$/);
+  });
+
+  it('recognises token-endpoint bodies as OAuth errors', () => {
+    const error = createHttpError({
+      method: 'POST',
+      url: 'http://api.test/oauth/token',
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'exp is required' },
+    });
+    expect(error).toBeInstanceOf(OAuthError);
+    expect(error).toMatchObject({ code: 'OAUTH_ERROR', error: 'invalid_grant', errorDescription: 'exp is required' });
+    expect(error.message).toMatch(/exp is required$/);
+  });
+});
+
+describe('errorFromResponse', () => {
+  it('reads a JSON body, a text body and an empty body', async () => {
+    const jsonError = await errorFromResponse(
+      new Response('{"_class":["errors"],"message":"nope"}', {
+        status: 403,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer error="x"' },
+      }),
+      'delete',
+      'http://api.test/v1/a',
+    );
+    expect(jsonError).toBeInstanceOf(ForbiddenError);
+    expect(jsonError).toMatchObject({ method: 'DELETE', body: { message: 'nope' } });
+    expect(jsonError.headers['www-authenticate']).toBe('Bearer error="x"');
+
+    const textError = await errorFromResponse(
+      new Response('upstream broke', {
+        status: 502,
+        statusText: 'Bad Gateway',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      'GET',
+      'http://api.test/v1/a',
+    );
+    expect(textError).toMatchObject({ code: 'SERVER_ERROR', body: 'upstream broke' });
+    const empty = await errorFromResponse(
+      new Response(null, { status: 404, statusText: 'Not Found' }),
+      'GET',
+      'http://a.test/',
+    );
+    expect(empty.body).toBeUndefined();
+    expect(empty.message).toBe('GET http://a.test/ failed with 404: Not Found');
+  });
+});
+
+describe('redaction', () => {
+  it('redacts every credential-bearing query and fragment parameter and userinfo passwords', () => {
+    const url =
+      'https://u:pw@api.test/cb?code=abc&state=ok&client_secret=s&assertion=jwt&password=p&refresh_token=r#access_token=t&token_type=Bearer';
+    const redacted = redactUrl(url);
+    for (const secret of ['abc', '=s&', 'jwt', '=p&', '=r#', '=t&', ':pw@']) expect(redacted).not.toContain(secret);
+    expect(redacted).toBe(
+      'https://u:[REDACTED]@api.test/cb?code=[REDACTED]&state=ok&client_secret=[REDACTED]&assertion=[REDACTED]&password=[REDACTED]&refresh_token=[REDACTED]#access_token=[REDACTED]&token_type=Bearer',
+    );
+    expect(redactUrl('/relative?access_token=x')).toBe('/relative?access_token=[REDACTED]');
+  });
+
+  it('redacts authorization and cookie headers', () => {
+    expect(
+      redactHeaders(new Headers({ Authorization: 'Bearer abc', Accept: 'application/json', Cookie: 'a=b' })),
+    ).toEqual({
+      authorization: '[REDACTED]',
+      accept: 'application/json',
+      cookie: '[REDACTED]',
+    });
+  });
+
+  it('keeps secrets out of network and timeout errors', () => {
+    const network = new NetworkError({
+      method: 'GET',
+      url: 'http://a.test/?access_token=t',
+      cause: new Error('refused'),
+    });
+    expect(network).toMatchObject({ code: 'NETWORK_ERROR', url: 'http://a.test/?access_token=[REDACTED]' });
+    expect(network.message).toBe('GET http://a.test/?access_token=[REDACTED] failed without a response: refused');
+    const timeout = new TimeoutError({ method: 'PUT', url: 'http://a.test/?password=p', timeout: 50 });
+    expect(timeout.message).toBe('PUT http://a.test/?password=[REDACTED] timed out after 50 ms');
+  });
+});

@@ -1,0 +1,217 @@
+import { createClient, Entity, Results, TemplateVariableError, UnknownRelationError } from 'storefront-sdk';
+import { describe, expect, it } from 'vitest';
+import { fakeFetch, json } from './helpers/fake-fetch.js';
+
+const base = 'http://api.test/v1/';
+
+/** A root in the spirit of the API but written by hand: another curie prefix, relative hrefs, integer ids. */
+const root = {
+  _class: ['root'],
+  user_name: 'Ada',
+  _links: {
+    self: { href: '/v1/' },
+    curies: [{ name: 'acme', href: '/docs/rels/{rel}', templated: true }],
+    'acme:shop': { href: 'shops/{id}', templated: true },
+    'acme:product': { href: '/v1/shops/{shop_id}/products/{id}.json', templated: true },
+    'acme:all_products': { href: 'products.json?shop_ids=1{&q,page}', templated: true },
+    'acme:search': { href: 'search{?q,tags}', templated: true },
+    'acme:ping': { href: 'ping', method: 'post' },
+    'acme:stats': { href: 'stats' },
+    'acme:web': { href: 'https://shop.test/', type: 'text/html' },
+    'http://api.test/docs/rels/by_iri': { href: 'by-iri' },
+  },
+  _embedded: {
+    shops: [
+      {
+        _class: ['shop'],
+        id: 7,
+        name: 'Seven',
+        _links: { self: { href: 'shops/7' }, 'acme:theme': { href: 'shops/7/theme.json' } },
+      },
+    ],
+  },
+  _actions: [{ name: 'not-hal', href: 'ignored' }],
+};
+
+const theme = {
+  _class: ['theme'],
+  id: 't1',
+  title: 'Main',
+  _links: {
+    self: { href: '/v1/themes/t1' },
+    curies: [{ name: 'x', href: 'http://api.test/docs/rels/{rel}', templated: true }],
+    'x:update_theme': { href: '/v1/themes/t1', method: 'put' },
+    'x:create_template': { href: 'themes/t1/templates', method: 'post' },
+    'x:delete_all': { href: '/v1/themes/t1/templates', method: 'delete' },
+    'x:templates_of': { href: '/v1/themes/t1/templates{?page}', templated: true, method: 'post' },
+  },
+  _embedded: {
+    templates: [
+      { _class: ['themeTemplate'], id: 'a', _links: { 'x:update_template': { href: 'templates/a', method: 'put' } } },
+    ],
+  },
+};
+
+function setup(extra: Record<string, object> = {}) {
+  const api = fakeFetch({
+    [`GET ${base}`]: root,
+    'GET http://api.test/v1/shops/7/theme.json': theme,
+    ...extra,
+  });
+  return { api, client: createClient({ baseUrl: base, fetch: api.fetch, retry: false }) };
+}
+
+describe('entities', () => {
+  it('exposes properties, _class, links and embedded entities, keeping extra members as properties', async () => {
+    const { client } = setup();
+    const entity = await client.root();
+    expect(entity._class).toEqual(['root']);
+    expect(entity.properties.user_name).toBe('Ada');
+    expect((entity.properties as Record<string, unknown>)._actions).toEqual(root._actions);
+    expect(entity.properties).not.toHaveProperty('_links');
+    expect([...entity.links.keys()]).toContain('acme:shop');
+    const [shop] = entity.embedded('shops');
+    expect(shop).toBeInstanceOf(Entity);
+    expect(shop?.properties.id).toBe(7);
+    expect(entity.has('user_name')).toBe(true);
+    expect(entity.has('shops')).toBe(true);
+    expect(entity.has('nothing')).toBe(false);
+    expect(entity.response?.status).toBe(200);
+  });
+
+  it('finds a relation by its prefixed name, a foreign prefix, no prefix, or its IRI', async () => {
+    const { client } = setup();
+    const entity = await client.root();
+    for (const name of ['acme:stats', 'svc:stats', 'stats', 'http://api.test/docs/rels/stats']) {
+      expect(entity.link(name as 'self').href, name).toBe('stats');
+    }
+    expect(entity.can('acme:by_iri')).toBe(true);
+    expect(entity.can('update_theme')).toBe(false);
+  });
+
+  it('throws an error listing the relations present for an unknown one', async () => {
+    const { client } = setup();
+    const entity = await client.root();
+    const error = (() => {
+      try {
+        entity.link('svc:nope' as 'self');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(UnknownRelationError);
+    expect(error).toMatchObject({ code: 'UNKNOWN_RELATION', relation: 'svc:nope' });
+    expect((error as UnknownRelationError).available).toContain('acme:shop');
+    expect((error as Error).message).toMatch(/acme:stats/);
+  });
+
+  it('resolves relative hrefs against the document URL and embedded links against their document', async () => {
+    const { client, api } = setup();
+    const entity = await client.root();
+    expect(entity.link('acme:stats' as 'self').expand()).toBe('http://api.test/v1/stats');
+    const [shop] = entity.embedded('shops');
+    await shop!.follow('theme' as never);
+    expect(api.requests.at(-1)?.url).toBe('http://api.test/v1/shops/7/theme.json');
+  });
+
+  it('lets embedded resources inherit curies and their own curies override', async () => {
+    const { client } = setup();
+    const shop = (await client.root()).embedded('shops')[0]!;
+    expect(shop.link('http://api.test/docs/rels/theme' as never).href).toBe('shops/7/theme.json');
+    const themeEntity = (await shop.follow('svc:theme' as never)) as Entity;
+    const [template] = themeEntity.embedded('templates');
+    expect(template!.can('http://api.test/docs/rels/update_template')).toBe(true);
+  });
+});
+
+describe('templates', () => {
+  it('expands integer and string ids into path variables', async () => {
+    const { client } = setup();
+    const entity = await client.root();
+    expect(entity.link('svc:product').expand({ shop_id: 7, id: 'p-1' })).toBe(
+      'http://api.test/v1/shops/7/products/p-1.json',
+    );
+    expect(entity.link('svc:shop').expand({ id: 7 })).toBe('http://api.test/v1/shops/7');
+  });
+
+  it('continues a form query and joins lists with commas', async () => {
+    const { client } = setup();
+    const entity = await client.root();
+    const link = entity.link('svc:all_products');
+    expect(link.variables).toEqual(['q', 'page']);
+    expect(link.expand({ q: 'red shoes', page: 2 })).toBe(
+      'http://api.test/v1/products.json?shop_ids=1&q=red%20shoes&page=2',
+    );
+    expect(link.expand({})).toBe('http://api.test/v1/products.json?shop_ids=1');
+    expect(entity.link('search' as never).expand({ tags: ['a', 'b'] })).toBe('http://api.test/v1/search?tags=a,b');
+  });
+
+  it('rejects a missing path variable and an undeclared variable with a clear error', async () => {
+    const { client, api } = setup();
+    const entity = await client.root();
+    expect(() => entity.link('svc:product').expand({ shop_id: 7 } as never)).toThrowError(
+      /Missing required variable\(s\) id/,
+    );
+    const undeclared = entity.follow('svc:all_products', { qq: 'typo' } as never);
+    await expect(undeclared).rejects.toBeInstanceOf(TemplateVariableError);
+    await expect(undeclared).rejects.toMatchObject({
+      reason: 'undeclared',
+      variables: ['qq'],
+      declared: ['q', 'page'],
+    });
+    await expect(entity.follow('stats' as never, { x: 1 } as never)).rejects.toMatchObject({
+      code: 'TEMPLATE_VARIABLE',
+    });
+    expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('following', () => {
+  it("uses the link's method and sends the arguments the template does not use as the JSON body", async () => {
+    const { client, api } = setup({
+      'PUT http://api.test/v1/themes/t1': (request) => json({ ...theme, title: JSON.parse(request.body!).title }),
+      'POST http://api.test/v1/themes/t1/templates?page=2': { _class: ['themeTemplate'], id: 'n' },
+    });
+    const shop = (await client.root()).embedded('shops')[0]!;
+    const themeEntity = (await shop.follow('svc:theme' as never)) as Entity;
+    const updated = (await themeEntity.follow('update_theme', { title: 'New' })) as Entity;
+    expect(updated.properties.title).toBe('New');
+    const put = api.requests.at(-1)!;
+    expect(put.method).toBe('PUT');
+    expect(put.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(put.body!)).toEqual({ title: 'New' });
+
+    await themeEntity.follow('templates_of', { page: 2, file_name: 'a.html' });
+    expect(api.requests.at(-1)).toMatchObject({ method: 'POST', body: '{"file_name":"a.html"}' });
+  });
+
+  it('resolves a 204 to undefined and JSON that is not HAL to the data itself', async () => {
+    const { client } = setup({
+      'POST http://api.test/v1/ping': () => new Response(null, { status: 204 }),
+      'GET http://api.test/v1/stats': () => json([1, 2, 3], { type: 'application/json' }),
+      'DELETE http://api.test/v1/themes/t1/templates': () => new Response(null, { status: 204 }),
+    });
+    const entity = await client.root();
+    await expect(entity.follow('ping' as never)).resolves.toBeUndefined();
+    await expect(entity.follow('stats' as never)).resolves.toEqual([1, 2, 3]);
+  });
+
+  it('returns a non-JSON target as the Response, body unread, asking for its media type', async () => {
+    const { client, api } = setup({
+      'GET https://shop.test/': () => new Response('<h1>Shop</h1>', { headers: { 'content-type': 'text/html' } }),
+    });
+    const page = await (await client.root()).follow('web' as never);
+    expect(page).toBeInstanceOf(Response);
+    await expect((page as Response).text()).resolves.toBe('<h1>Shop</h1>');
+    expect(api.requests.at(-1)?.headers.get('accept')).toBe('text/html, */*;q=0.8');
+  });
+
+  it('builds a Results entity for a list', async () => {
+    const { client } = setup({
+      'GET http://api.test/v1/products.json?shop_ids=1': { _class: ['results', 'product'], total_items: 0, _links: {} },
+    });
+    const list = await (await client.root()).follow('svc:all_products');
+    expect(list).toBeInstanceOf(Results);
+    expect(list.properties.total_items).toBe(0);
+  });
+});

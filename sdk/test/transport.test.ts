@@ -1,0 +1,322 @@
+import {
+  type AuthStrategy,
+  type ClientEvents,
+  type Credentials,
+  createClient,
+  type HttpCache,
+  NetworkError,
+  PreconditionFailedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+} from 'storefront-sdk';
+import { describe, expect, it } from 'vitest';
+import { createHttpCache } from '../src/cache/index.js';
+import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
+
+const base = 'http://api.test/v1/';
+const rootDoc = {
+  _class: ['root'],
+  _links: {
+    self: { href: base },
+    'svc:shop': { href: 'shops/{id}', templated: true },
+    'svc:update': { href: 'things/1', method: 'put' },
+    'svc:create': { href: 'things', method: 'post' },
+    'svc:remove': { href: 'things/1', method: 'delete' },
+    'svc:thing': { href: 'things/1' },
+  },
+};
+
+function statuses(...sequence: (number | 'network' | Route)[]): Route {
+  let call = 0;
+  return (request) => {
+    const next = sequence[Math.min(call++, sequence.length - 1)]!;
+    if (next === 'network') throw new TypeError('fetch failed');
+    if (typeof next === 'function') return next(request);
+    return next === 200
+      ? json({ _class: ['thing'], id: '1' })
+      : json({ _class: ['errors'], message: 'x' }, { status: next });
+  };
+}
+
+function recordEvents() {
+  const seen: { name: keyof ClientEvents; event: unknown }[] = [];
+  const on = Object.fromEntries(
+    (
+      [
+        'request',
+        'response',
+        'cache:hit',
+        'cache:revalidated',
+        'cache:stored',
+        'cache:invalidated',
+        'token:refreshed',
+        'retry',
+      ] as const
+    ).map((name) => [name, (event: unknown) => seen.push({ name, event })]),
+  );
+  return { seen, on, names: () => seen.map((s) => s.name) };
+}
+
+/** A strategy whose tokens are `t1`, `t2`…; refresh hands out the next one. */
+function countingAuth(canRefresh = true) {
+  const calls = { credentials: 0, refresh: [] as string[] };
+  let token = 't1';
+  const strategy: AuthStrategy = {
+    async credentials() {
+      calls.credentials++;
+      return { token, owner: 'user:ada' };
+    },
+  };
+  if (canRefresh) {
+    strategy.refresh = async (failed: Credentials) => {
+      calls.refresh.push(failed.token);
+      token = `t${Number(failed.token.slice(1)) + 1}`;
+      return { token, owner: 'user:ada' };
+    };
+  }
+  return { strategy, calls };
+}
+
+describe('headers', () => {
+  it('sends the default Accept, a User-Agent when configured, and the bearer token', async () => {
+    const auth = countingAuth();
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc });
+    await createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy, userAgent: 'app/1.0' }).root();
+    const [sent] = api.requests;
+    expect(sent?.headers.get('accept')).toBe('application/hal+json, application/json');
+    expect(sent?.headers.get('user-agent')).toBe('app/1.0');
+    expect(sent?.headers.get('authorization')).toBe('Bearer t1');
+  });
+
+  it('sends no Authorization and no conditional headers without auth and cache', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc });
+    const client = createClient({ baseUrl: base, fetch: api.fetch });
+    await client.root();
+    await client.root();
+    for (const sent of api.requests) {
+      expect([...sent.headers.keys()]).toEqual(['accept']);
+    }
+  });
+});
+
+describe('token refresh', () => {
+  it('refreshes once after a 401, with the credentials that failed, and retries', async () => {
+    const auth = countingAuth();
+    const events = recordEvents();
+    const api = fakeFetch({
+      [`GET ${base}`]: (request) =>
+        request.headers.get('authorization') === 'Bearer t2'
+          ? json(rootDoc)
+          : json({ _class: ['errors'], message: 'expired' }, { status: 401 }),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy, on: events.on });
+    await client.root();
+    expect(auth.calls.refresh).toEqual(['t1']);
+    expect(api.requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer t1', 'Bearer t2']);
+    expect(events.names()).toContain('token:refreshed');
+  });
+
+  it('does not loop: a second 401 becomes an UnauthorizedError', async () => {
+    const auth = countingAuth();
+    const api = fakeFetch({ [`GET ${base}`]: statuses(401) });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy });
+    await expect(client.root()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(api.requests).toHaveLength(2);
+    expect(auth.calls.refresh).toHaveLength(1);
+  });
+
+  it('surfaces the 401 at once when the strategy cannot refresh', async () => {
+    const auth = countingAuth(false);
+    const api = fakeFetch({ [`GET ${base}`]: statuses(401) });
+    await expect(createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy }).root()).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('retries', () => {
+  it('retries an idempotent request on 5xx, honouring Retry-After, then succeeds', async () => {
+    const events = recordEvents();
+    const api = fakeFetch({
+      [`GET ${base}`]: statuses(
+        () => json({ _class: ['errors'], message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } }),
+        502,
+        () => json(rootDoc),
+      ),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 2, delay: 1 }, on: events.on });
+    await client.root();
+    expect(api.requests).toHaveLength(3);
+    const retries = events.seen.filter((s) => s.name === 'retry').map((s) => s.event as ClientEvents['retry']);
+    expect(retries.map((r) => [r.attempt, r.delay, r.error.constructor])).toEqual([
+      [1, 0, ServerError],
+      [2, 2, ServerError],
+    ]);
+  });
+
+  it('gives up after the limit with the typed error of the last attempt', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: statuses(500) });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 1, delay: 1 } });
+    await expect(client.root()).rejects.toMatchObject({ code: 'SERVER_ERROR', status: 500 });
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('retries network errors of idempotent requests, never a POST', async () => {
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'GET http://api.test/v1/things/1': statuses('network', 200),
+      'POST http://api.test/v1/things': statuses('network', 200),
+      'PUT http://api.test/v1/things/1': statuses(503, 200),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { delay: 1 } });
+    const root = await client.root();
+    await expect(root.follow('svc:thing' as never)).resolves.toBeDefined();
+    await expect(root.follow('svc:update' as never, { a: 1 } as never)).resolves.toBeDefined();
+    const post = root.follow('svc:create' as never);
+    await expect(post).rejects.toBeInstanceOf(NetworkError);
+    await expect(post).rejects.toMatchObject({ cause: expect.any(TypeError) });
+    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PUT', 'PUT', 'POST']);
+  });
+
+  it('stops waiting between retries as soon as the signal aborts', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: statuses(503) });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 5, delay: 60_000 } });
+    const controller = new AbortController();
+    const pending = client.root({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user left')), 5);
+    await expect(pending).rejects.toThrow('user left');
+    expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('timeouts', () => {
+  it('turns a slow attempt into a TimeoutError, retried for idempotent requests', async () => {
+    const never = (_: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    let calls = 0;
+    const fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      return never(input, init);
+    }) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: base, fetch, timeout: 10, retry: { limit: 1, delay: 1 } });
+    const error = await client.root().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 10, url: base });
+    expect(calls).toBe(2);
+  });
+});
+
+describe('HTTP cache', () => {
+  function validated(body: unknown, etag: string): Route {
+    return (request) =>
+      request.headers.get('if-none-match') === etag
+        ? new Response(null, { status: 304, headers: { etag, 'x-oauth-scopes': 'admin' } })
+        : json(body, { headers: { etag, 'last-modified': 'Sat, 21 Nov 2026 09:00:00 GMT' } });
+  }
+
+  it('revalidates a stored GET and answers a 304 from the store, marked as revalidated', async () => {
+    const events = recordEvents();
+    const api = fakeFetch({ [`GET ${base}`]: validated(rootDoc, '"v1"') });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: createHttpCache(), on: events.on });
+    const first = await client.root();
+    const second = await client.root();
+    expect(first.response?.revalidated).toBe(false);
+    expect(second.response).toMatchObject({ status: 200, revalidated: true });
+    expect(second.response?.headers.get('x-oauth-scopes')).toBe('admin');
+    expect(second.toJSON()).toEqual(rootDoc);
+    expect(api.requests[1]?.headers.get('if-none-match')).toBe('"v1"');
+    expect(api.requests[1]?.headers.get('if-modified-since')).toBe('Sat, 21 Nov 2026 09:00:00 GMT');
+    expect(events.names().filter((n) => n.startsWith('cache:'))).toEqual([
+      'cache:stored',
+      'cache:hit',
+      'cache:revalidated',
+    ]);
+  });
+
+  it('keeps owners apart', async () => {
+    let token = 'a';
+    const strategy: AuthStrategy = { credentials: async () => ({ token, owner: `user:${token}` }) };
+    const api = fakeFetch({ [`GET ${base}`]: validated(rootDoc, '"v1"') });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: createHttpCache(), auth: strategy });
+    await client.root();
+    token = 'b';
+    await client.root();
+    expect(api.requests[1]?.headers.has('if-none-match')).toBe(false);
+  });
+
+  it('invalidates the target, its self and Location after an unsafe request', async () => {
+    const invalidated: string[][] = [];
+    const inner = createHttpCache();
+    const cache: HttpCache = {
+      ...inner,
+      invalidate: async (owner, urls) => {
+        invalidated.push([...urls]);
+        return inner.invalidate(owner, urls);
+      },
+    };
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'POST http://api.test/v1/things': () =>
+        json(
+          { _class: ['thing'], _links: { self: { href: '/v1/things/9' } } },
+          { status: 201, headers: { location: '/v1/things/9?x=1' } },
+        ),
+      'DELETE http://api.test/v1/things/1': () => new Response(null, { status: 204 }),
+      'GET http://api.test/v1/things/1': validated({ _class: ['thing'] }, '"t"'),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache });
+    const root = await client.root();
+    await root.follow('svc:thing' as never);
+    await root.follow('svc:create' as never, { name: 'x' } as never);
+    await root.follow('svc:remove' as never);
+    await root.follow('svc:thing' as never);
+    expect(invalidated).toEqual([
+      ['http://api.test/v1/things', 'http://api.test/v1/things/9', 'http://api.test/v1/things/9?x=1'],
+      ['http://api.test/v1/things/1'],
+    ]);
+    expect(api.requests.at(-1)?.headers.has('if-none-match')).toBe(false);
+  });
+
+  it('sends If-Match from the cached ETag when asked, and maps a 412', async () => {
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'GET http://api.test/v1/things/1': validated({ _class: ['thing'] }, '"t1"'),
+      'PUT http://api.test/v1/things/1': () => json({ _class: ['errors'], message: 'changed' }, { status: 412 }),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: createHttpCache(), ifMatch: true });
+    const root = await client.root();
+    await root.follow('svc:thing' as never);
+    await expect(root.follow('svc:update' as never, { a: 1 } as never)).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(api.requests.at(-1)?.headers.get('if-match')).toBe('"t1"');
+    expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+});
+
+describe('events', () => {
+  it('reports requests and responses with redacted headers', async () => {
+    const events = recordEvents();
+    const auth = countingAuth();
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc });
+    await createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy, on: events.on }).root();
+    const [request, response] = events.seen;
+    expect(request).toMatchObject({ name: 'request', event: { method: 'GET', url: base, attempt: 1 } });
+    expect((request?.event as ClientEvents['request']).headers.authorization).toBe('[REDACTED]');
+    expect(response).toMatchObject({ name: 'response', event: { status: 200, attempt: 1 } });
+    expect((response?.event as ClientEvents['response']).duration).toBeGreaterThanOrEqual(0);
+  });
+
+  it('unsubscribes', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc });
+    const client = createClient({ baseUrl: base, fetch: api.fetch });
+    const seen: string[] = [];
+    const off = client.on('request', (event) => seen.push(event.url));
+    await client.root();
+    off();
+    await client.root();
+    expect(seen).toEqual([base]);
+  });
+});
