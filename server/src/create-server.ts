@@ -1,0 +1,250 @@
+/**
+ * `createServer()`: the reference server on a port, over a JSON file, in-memory demo data, a ready
+ * data set or a ready store.
+ */
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCore } from './core/index.js';
+import type { Addresses, Clock } from './core/types.js';
+import { createExpressApp } from './express/app.js';
+import { hashPassword } from './oauth/secrets.js';
+import { type DemoCredentials, seed } from './seed/index.js';
+import { createJsonStore } from './store/json-file.js';
+import { createMemoryStore } from './store/memory.js';
+import type { Dataset, Store } from './store/types.js';
+
+/** Demo credentials to use instead of generated ones. */
+export type DemoOptions = Partial<DemoCredentials>;
+
+/** Options of {@link createServer}. Every field is optional. */
+export interface ServerOptions {
+  /** TCP port; 0 picks a free one. Default 4000. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /**
+   * Where the data lives: a JSON file path (created and seeded when missing, see `createJsonStore`),
+   * a ready {@link Dataset} (kept in memory), or a ready {@link Store}. Default: seeded demo data in memory.
+   */
+  data?: string | Partial<Dataset> | Store;
+  /** Re-seed the JSON file even if it exists. */
+  reset?: boolean;
+  /** Products to seed when seeding. Default 300. */
+  products?: number;
+  /**
+   * Origin clients reach the server at (behind a proxy), e.g. `https://shop-api.example`; links and
+   * token URLs use it. Default: the listening address.
+   */
+  publicUrl?: string;
+  /** Lifetime of access tokens, in seconds. Default 3600. */
+  tokenTtl?: number;
+  /** Source of the current time (tests move it by hand). Default `Date.now`. */
+  clock?: Clock;
+  /**
+   * Fixed demo credentials. When seeding they go into the seed; over existing data the given ones
+   * replace those of the demo app and user (the first app and its owner).
+   */
+  demo?: DemoOptions;
+  /** Receives one line per request; `true` logs to stdout. Default: no request log. */
+  log?: boolean | ((line: string) => void);
+}
+
+/** The demo credentials of a running server. */
+export interface ServerCredentials extends Omit<DemoCredentials, 'password'> {
+  /** `undefined` when the data already existed and no password was given: only its hash is stored. */
+  password: string | undefined;
+}
+
+/** A running reference server. */
+export interface StorefrontServer {
+  /** Where it listens, e.g. `http://127.0.0.1:4000`. */
+  url: string;
+  /** Origin as clients see it: `publicUrl`, else `url`. The token endpoint is `{origin}/oauth/token`. */
+  origin: string;
+  /** The API root, `{origin}/v1`. */
+  baseUrl: string;
+  store: Store;
+  /** The demo app and user; `undefined` when the data holds no app. */
+  credentials: ServerCredentials | undefined;
+  /** Whether this start seeded the data (in memory, or a JSON file that was missing or reset). */
+  seeded: boolean;
+  /** Stops listening, lets in-flight requests finish, then closes the store (unless it was given ready). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_PORT = 4000;
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_TOKEN_TTL = 3600;
+
+function isStore(data: ServerOptions['data']): data is Store {
+  return typeof data === 'object' && data !== null && typeof (data as Store).write === 'function';
+}
+
+/** The origin of a public URL; only an origin is accepted, as the server's paths are not relocatable. */
+function publicOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`publicUrl must be an absolute URL, got "${value}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new TypeError(`publicUrl must be an http(s) origin without path, query or fragment, got "${value}"`);
+  }
+  return url.origin;
+}
+
+function listeningOrigin(address: AddressInfo): string {
+  const host =
+    address.address === '0.0.0.0'
+      ? '127.0.0.1'
+      : address.address === '::'
+        ? '[::1]'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+function checkOptions(options: ServerOptions): void {
+  const { port, tokenTtl } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
+  }
+  if (tokenTtl !== undefined && (!Number.isInteger(tokenTtl) || tokenTtl <= 0)) {
+    throw new RangeError(`tokenTtl must be a positive whole number of seconds, got ${tokenTtl}`);
+  }
+}
+
+interface OpenedData {
+  store: Store;
+  ownsStore: boolean;
+  seeded: boolean;
+  credentials: ServerCredentials | undefined;
+}
+
+async function openData(options: ServerOptions): Promise<OpenedData> {
+  const { data, demo = {} } = options;
+  const fresh = () => seed({ ...demo, ...(options.products === undefined ? {} : { products: options.products }) });
+  if (data === undefined) {
+    const { dataset, credentials } = fresh();
+    return { store: createMemoryStore(dataset), ownsStore: true, seeded: true, credentials };
+  }
+  if (typeof data === 'string') {
+    let seeded: DemoCredentials | undefined;
+    const store = await createJsonStore(data, {
+      reset: options.reset,
+      initial: () => {
+        const result = fresh();
+        seeded = result.credentials;
+        return result.dataset;
+      },
+    });
+    if (seeded) return { store, ownsStore: true, seeded: true, credentials: seeded };
+    return { store, ownsStore: true, seeded: false, credentials: await applyDemo(store, demo) };
+  }
+  if (isStore(data)) return { store: data, ownsStore: false, seeded: false, credentials: await applyDemo(data, demo) };
+  const store = createMemoryStore(data);
+  return { store, ownsStore: true, seeded: false, credentials: await applyDemo(store, demo) };
+}
+
+/** Puts the given demo credentials into existing data, and reads back the rest. */
+async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
+  const app = store.all('apps')[0];
+  const user = app && store.get('users', app.owner_id);
+  if (!app || !user) return undefined;
+  const appPatch = {
+    ...(demo.clientId === undefined ? {} : { client_id: demo.clientId }),
+    ...(demo.clientSecret === undefined ? {} : { client_secret: demo.clientSecret }),
+    ...(demo.redirectUris === undefined ? {} : { redirect_uris: demo.redirectUris }),
+  };
+  const userPatch = {
+    ...(demo.login === undefined ? {} : { login: demo.login }),
+    // Hashed outside the write so that the ~80 ms of scrypt do not hold the write queue.
+    ...(demo.password === undefined ? {} : { password_hash: hashPassword(demo.password) }),
+  };
+  if (Object.keys(appPatch).length || Object.keys(userPatch).length) {
+    await store.write((tx) => {
+      if (Object.keys(appPatch).length) tx.update('apps', app.id, appPatch);
+      if (Object.keys(userPatch).length) tx.update('users', user.id, userPatch);
+    });
+  }
+  const current = store.get('apps', app.id)!;
+  return {
+    clientId: current.client_id,
+    clientSecret: current.client_secret,
+    login: store.get('users', user.id)!.login,
+    password: demo.password,
+    redirectUris: current.redirect_uris,
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Starts the reference server. */
+export async function createServer(options: ServerOptions = {}): Promise<StorefrontServer> {
+  checkOptions(options);
+  const origin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
+  const opened = await openData(options);
+  const http = createHttpServer();
+  let address: AddressInfo;
+  try {
+    address = await listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  } catch (error) {
+    if (opened.ownsStore) await opened.store.close();
+    throw error;
+  }
+  const url = listeningOrigin(address);
+  const addresses: Addresses = {
+    origin: origin ?? url,
+    baseUrl: `${origin ?? url}/v1`,
+    authUrl: origin ?? url,
+    staticUrl: `${origin ?? url}/static`,
+  };
+  const core = createCore({
+    store: opened.store,
+    clock: options.clock ?? { now: () => Date.now() },
+    addresses,
+    tokenTtl: options.tokenTtl ?? DEFAULT_TOKEN_TTL,
+  });
+  const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
+  // While closing, answer on keep-alive connections with `Connection: close`, so that they end with their
+  // response instead of idling until their timeout and holding `close()` open.
+  const active = new Set<ServerResponse>();
+  let stopping = false;
+  http.on('request', (_req, res: ServerResponse) => {
+    if (stopping) res.setHeader('connection', 'close');
+    active.add(res);
+    res.once('close', () => active.delete(res));
+  });
+  // The app is attached once the core exists, which needs the port the server got.
+  http.on('request', createExpressApp({ handle: core.handle, origin: addresses.origin, ...(log ? { log } : {}) }));
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    origin: addresses.origin,
+    baseUrl: addresses.baseUrl,
+    store: opened.store,
+    credentials: opened.credentials,
+    seeded: opened.seeded,
+    close() {
+      stopping = true;
+      for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
+      closing ??= new Promise<void>((resolve, reject) => {
+        http.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections with no request in flight would hold `close` open for their timeout.
+        http.closeIdleConnections();
+      }).then(() => (opened.ownsStore ? opened.store.close() : undefined));
+      return closing;
+    },
+  };
+}

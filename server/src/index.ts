@@ -1,0 +1,19 @@
+/**
+ * `storefront-sdk/server`: the reference server (`createServer`), its parts for embedding (the core, the
+ * Express shell) and its data (stores, demo seed).
+ */
+export { type Core, createCore } from './core/index.js';
+export type { Addresses, Clock, CoreContext, CoreHandler, CoreRequest, CoreResponse } from './core/types.js';
+export {
+  createServer,
+  type DemoOptions,
+  type ServerCredentials,
+  type ServerOptions,
+  type StorefrontServer,
+} from './create-server.js';
+export { createExpressApp, type ExpressAppOptions } from './express/app.js';
+export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
+export { StoreError, StoreFileError } from './store/errors.js';
+export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json-file.js';
+export { createMemoryStore } from './store/memory.js';
+export type * from './store/types.js';

@@ -1,0 +1,196 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Store, type StorefrontServer, seed } from '../src/index.js';
+import { createMemoryStore } from '../src/store/memory.js';
+import { useTempDir } from './helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const servers: StorefrontServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function start(options: Parameters<typeof createServer>[0] = {}): Promise<StorefrontServer> {
+  const server = await createServer({ port: 0, products: 30, ...options });
+  servers.push(server);
+  return server;
+}
+
+async function clientCredentials(server: StorefrontServer): Promise<string> {
+  const { clientId, clientSecret } = server.credentials!;
+  const response = await fetch(`${server.origin}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials&scope=admin',
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()).access_token;
+}
+
+function passwordGrant(server: StorefrontServer, login: string, password: string): Promise<Response> {
+  const { clientId, clientSecret } = server.credentials!;
+  return fetch(`${server.origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: login,
+      password,
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+}
+
+const root = (server: StorefrontServer, token: string) =>
+  fetch(`${server.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
+
+describe('createServer', () => {
+  it('serves seeded demo data from memory on a free port', async () => {
+    const server = await start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url).not.toBe('http://127.0.0.1:0');
+    expect(server.origin).toBe(server.url);
+    expect(server.baseUrl).toBe(`${server.url}/v1`);
+    expect(server.seeded).toBe(true);
+    expect(server.store.all('products')).toHaveLength(30);
+    const token = await clientCredentials(server);
+    expect((await root(server, token)).status).toBe(200);
+    expect((await passwordGrant(server, server.credentials!.login, server.credentials!.password!)).status).toBe(200);
+  });
+
+  it('keeps tokens and data in the JSON file across a restart', async () => {
+    const data = join(await tempDir(), 'db.json');
+    const first = await createServer({ port: 0, data, products: 30, demo: { password: 'pw-1' } });
+    expect(first.seeded).toBe(true);
+    const token = await clientCredentials(first);
+    const theme = first.store.all('themes')[0]!;
+    const created = await fetch(`${first.baseUrl}/themes/${theme.id}/templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ file_name: 'restart.html', body: '<p>kept</p>' }),
+    });
+    expect(created.status).toBe(201);
+    const credentials = first.credentials!;
+    await first.close();
+
+    const second = await createServer({ port: 0, data, products: 999 });
+    servers.push(second);
+    expect(second.seeded).toBe(false);
+    expect(second.store.all('products')).toHaveLength(30);
+    expect(second.credentials).toEqual({ ...credentials, password: undefined });
+    expect((await root(second, token)).status).toBe(200);
+    expect(second.store.where('templates', 'file_name', 'restart.html').map((t) => t.body)).toEqual(['<p>kept</p>']);
+    expect((await passwordGrant(second, credentials.login, 'pw-1')).status).toBe(200);
+  });
+
+  it('applies given demo credentials over existing data, and re-seeds on reset', async () => {
+    const data = join(await tempDir(), 'db.json');
+    await (await createServer({ port: 0, data, products: 3 })).close();
+    const server = await start({ data, demo: { password: 'new password', clientSecret: 'new-secret' } });
+    expect(server.credentials).toMatchObject({ password: 'new password', clientSecret: 'new-secret' });
+    expect((await passwordGrant(server, server.credentials!.login, 'new password')).status).toBe(200);
+    await clientCredentials(server);
+    await server.close();
+
+    const reset = await start({ data, reset: true, products: 7 });
+    expect(reset.seeded).toBe(true);
+    expect(reset.store.all('products')).toHaveLength(7);
+    expect(reset.credentials?.clientSecret).not.toBe('new-secret');
+  });
+
+  it('links with the public URL when given one', async () => {
+    const server = await start({ publicUrl: 'https://shop-api.example' });
+    expect(server.origin).toBe('https://shop-api.example');
+    expect(server.baseUrl).toBe('https://shop-api.example/v1');
+    const response = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: server.credentials!.clientId,
+        client_secret: server.credentials!.clientSecret,
+      }),
+    });
+    const token = (await response.json()).access_token;
+    const body = await (await root({ ...server, baseUrl: `${server.url}/v1` }, token)).text();
+    expect(body).toContain('https://shop-api.example/v1');
+    expect(body).not.toContain(server.url);
+  });
+
+  it('uses the given clock and token lifetime', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const server = await start({ clock: { now: () => now }, tokenTtl: 60 });
+    const token = await clientCredentials(server);
+    expect((await root(server, token)).status).toBe(200);
+    now += 61_000;
+    const expired = await root(server, token);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('serves a ready store without closing it, and a ready data set', async () => {
+    const store = createMemoryStore();
+    const server = await start({ data: store });
+    expect(server.credentials).toBeUndefined();
+    expect(server.seeded).toBe(false);
+    await server.close();
+    await expect(store.write(() => 1)).resolves.toBe(1);
+
+    const withData = await start({ data: { shops: [] } });
+    expect(withData.store.all('shops')).toEqual([]);
+  });
+
+  it('rejects bad options before listening, and a port in use', async () => {
+    await expect(createServer({ port: -1 })).rejects.toThrow(/port/);
+    await expect(createServer({ port: 0, tokenTtl: 0 })).rejects.toThrow(/tokenTtl/);
+    await expect(createServer({ port: 0, publicUrl: 'https://x.example/api' })).rejects.toThrow(/publicUrl/);
+    await expect(createServer({ port: 0, publicUrl: 'not a url' })).rejects.toThrow(/publicUrl/);
+    const taken = await start();
+    await expect(createServer({ port: Number(new URL(taken.url).port) })).rejects.toThrow(/EADDRINUSE/);
+  });
+
+  it('lets an in-flight request finish on close', async () => {
+    const { dataset, credentials } = seed({ products: 3 });
+    const store = createMemoryStore(dataset);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let writes = 0;
+    // Holds the token write in the queue so that the request is surely in flight when close() is called.
+    const gated: Store = {
+      ...store,
+      write: async (fn) => {
+        writes++;
+        await gate;
+        return store.write(fn);
+      },
+    };
+    const server = await createServer({ port: 0, data: gated });
+    const pending = fetch(`${server.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      }),
+    });
+    while (writes === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    release();
+    expect((await pending).status).toBe(200);
+    await closing;
+    expect(store.all('tokens')).toHaveLength(1);
+    await expect(fetch(`${server.url}/v1/`)).rejects.toThrow();
+  });
+});
