@@ -2,6 +2,43 @@
  * storefront-sdk: a typed HAL client of the Storefront Platform API. Start with `createClient({ baseUrl })`,
  * then `client.root()` and `follow` relations by name.
  */
+export {
+  type AuthorizedOptions,
+  type AuthorizeRequest,
+  type AuthorizeUrlOptions,
+  type AuthStrategy,
+  authorized,
+  authorizeUrl,
+  type BearerOptions,
+  bearer,
+  type ClientCredentials,
+  type ClientCredentialsOptions,
+  type Credentials,
+  clientCredentials,
+  type ExchangeCodeOptions,
+  exchangeCode,
+  JWT_BEARER_GRANT,
+  type OnToken,
+  type PasswordOptions,
+  password,
+  pkceChallenge,
+  pkceVerifier,
+  readImplicitFragment,
+  requestToken,
+  type TokenEndpointOptions,
+  type TokenInfo,
+  type TokenRequest,
+} from './auth/index.js';
+export {
+  type CacheEntry,
+  type CacheStore,
+  createHttpCache,
+  type HttpCache,
+  type HttpCacheOptions,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  memoryStore,
+} from './cache/index.js';
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type * from './contract/index.js';
 export type { Link as HalLink } from './contract/index.js';

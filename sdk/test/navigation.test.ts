@@ -1,6 +1,6 @@
 import { createClient, Entity, Results, TemplateVariableError, UnknownRelationError } from 'storefront-sdk';
 import { describe, expect, it } from 'vitest';
-import { fakeFetch, json } from './helpers/fake-fetch.js';
+import { fakeFetch, json, type SentRequest } from './helpers/fake-fetch.js';
 
 const base = 'http://api.test/v1/';
 
@@ -67,7 +67,7 @@ describe('entities', () => {
     const entity = await client.root();
     expect(entity._class).toEqual(['root']);
     expect(entity.properties.user_name).toBe('Ada');
-    expect((entity.properties as Record<string, unknown>)._actions).toEqual(root._actions);
+    expect((entity.properties as unknown as Record<string, unknown>)._actions).toEqual(root._actions);
     expect(entity.properties).not.toHaveProperty('_links');
     expect([...entity.links.keys()]).toContain('acme:shop');
     const [shop] = entity.embedded('shops');
@@ -169,7 +169,8 @@ describe('templates', () => {
 describe('following', () => {
   it("uses the link's method and sends the arguments the template does not use as the JSON body", async () => {
     const { client, api } = setup({
-      'PUT http://api.test/v1/themes/t1': (request) => json({ ...theme, title: JSON.parse(request.body!).title }),
+      'PUT http://api.test/v1/themes/t1': (request: SentRequest) =>
+        json({ ...theme, title: JSON.parse(request.body!).title }),
       'POST http://api.test/v1/themes/t1/templates?page=2': { _class: ['themeTemplate'], id: 'n' },
     });
     const shop = (await client.root()).embedded('shops')[0]!;

@@ -3,6 +3,7 @@ import {
   type ClientEvents,
   type Credentials,
   createClient,
+  createHttpCache,
   type HttpCache,
   NetworkError,
   PreconditionFailedError,
@@ -11,7 +12,6 @@ import {
   UnauthorizedError,
 } from 'storefront-sdk';
 import { describe, expect, it } from 'vitest';
-import { createHttpCache } from '../src/cache/index.js';
 import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
 
 const base = 'http://api.test/v1/';
@@ -302,11 +302,13 @@ describe('events', () => {
     const auth = countingAuth();
     const api = fakeFetch({ [`GET ${base}`]: rootDoc });
     await createClient({ baseUrl: base, fetch: api.fetch, auth: auth.strategy, on: events.on }).root();
-    const [request, response] = events.seen;
-    expect(request).toMatchObject({ name: 'request', event: { method: 'GET', url: base, attempt: 1 } });
-    expect((request?.event as ClientEvents['request']).headers.authorization).toBe('[REDACTED]');
-    expect(response).toMatchObject({ name: 'response', event: { status: 200, attempt: 1 } });
-    expect((response?.event as ClientEvents['response']).duration).toBeGreaterThanOrEqual(0);
+    expect(events.names()).toEqual(['request', 'response']);
+    const request = events.seen[0]!.event as ClientEvents['request'];
+    const response = events.seen[1]!.event as ClientEvents['response'];
+    expect(request).toMatchObject({ method: 'GET', url: base, attempt: 1 });
+    expect(request.headers.authorization).toBe('[REDACTED]');
+    expect(response).toMatchObject({ method: 'GET', url: base, status: 200, attempt: 1 });
+    expect(response.duration).toBeGreaterThanOrEqual(0);
   });
 
   it('unsubscribes', async () => {

@@ -274,16 +274,11 @@ export class Transport {
   async #updateCache(cache: HttpCache, owner: string, url: string, reply: Reply, text?: string): Promise<void> {
     const { emitter } = this.#options;
     if (reply.method === 'GET') {
-      const validated = reply.headers.has('etag') || reply.headers.has('last-modified');
-      if (reply.status !== 200 || text === undefined || !validated) return;
-      await cache.put(owner, {
-        url,
-        status: 200,
-        headers: headerRecord(reply.headers),
-        body: text,
-        storedAt: Date.now(),
-      });
-      emitter.emit('cache:stored', { url: redactUrl(url) });
+      if (reply.status !== 200 || text === undefined) return;
+      const headers = headerRecord(reply.headers);
+      // The cache decides what it keeps; a response that may no longer be stored also drops the older copy.
+      await cache.put(owner, { url, status: 200, headers, body: text, storedAt: Date.now() });
+      if (isStorable(200, headers)) emitter.emit('cache:stored', { url: redactUrl(url) });
       return;
     }
     if (SAFE_METHODS.has(reply.method)) return;
