@@ -1,0 +1,198 @@
+import { jwtVerify } from 'jose';
+import { createClient, OAuthError, UnauthorizedError } from 'storefront-sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authorized } from '../../src/auth/authorized.js';
+import { bearer } from '../../src/auth/bearer.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
+import { password } from '../../src/auth/password.js';
+import { requestToken } from '../../src/auth/token-endpoint.js';
+import type { TokenInfo } from '../../src/auth/types.js';
+import { type Harness, recordingFetch, startServer } from './reference-server.js';
+
+const TTL = 60;
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startServer(TTL);
+});
+afterAll(() => h.server.close());
+
+/** A token of the demo user, obtained outside the client under test. */
+async function userToken(): Promise<TokenInfo> {
+  const { clientId, clientSecret, login, password: secret } = h.credentials;
+  return requestToken({
+    authUrl: h.server.origin,
+    now: h.clock.now,
+    client: { clientId, clientSecret },
+    params: { grant_type: 'password', username: login, password: secret, scope: 'admin' },
+  });
+}
+
+function expireTokens() {
+  h.clock.advance((TTL + 1) * 1000);
+}
+
+describe('strategies against the reference server', () => {
+  it('client credentials: one token for 50 concurrent first requests, a new one before expiry', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const recorder = recordingFetch();
+    const auth = clientCredentials({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      scope: 'admin',
+      fetch: recorder.fetch,
+      now: h.clock.now,
+    });
+    const client = createClient({ baseUrl: h.server.baseUrl, auth, fetch: recorder.fetch });
+    const roots = await Promise.all(Array.from({ length: 50 }, () => client.root()));
+    expect(roots.every((root) => root.properties.scopes === 'admin')).toBe(true);
+    expect(recorder.tokenRequests()).toHaveLength(1);
+
+    expireTokens();
+    await client.root();
+    expect(recorder.tokenRequests()).toHaveLength(2);
+    // Renewed ahead of expiry: the API never saw an expired token.
+    expect(recorder.apiRequests().every((e) => e.status === 200)).toBe(true);
+  });
+
+  it('client credentials: a token the server no longer accepts is replaced after one 401, once for all', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const recorder = recordingFetch();
+    // The strategy's clock stands still, so it believes its token is fresh while the server's clock moves on.
+    const frozen = h.clock.now();
+    const auth = clientCredentials({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      fetch: recorder.fetch,
+      now: () => frozen,
+    });
+    const client = createClient({ baseUrl: h.server.baseUrl, auth, fetch: recorder.fetch });
+    await client.root();
+    expireTokens();
+    await Promise.all(Array.from({ length: 20 }, () => client.root()));
+    expect(recorder.tokenRequests()).toHaveLength(2);
+    const statuses = recorder.apiRequests().map((e) => e.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(21);
+  });
+
+  it('password: a wrong password is a typed OAuthError that does not show the password', async () => {
+    const { clientId, clientSecret, login } = h.credentials;
+    const auth = password({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      username: login,
+      password: 'wrong-pw-123',
+    });
+    const client = createClient({ baseUrl: h.server.baseUrl, auth });
+    const error = await client.root().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as OAuthError).error).toBe('invalid_grant');
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('wrong-pw-123');
+  });
+
+  it('bearer: an expired token surfaces as an UnauthorizedError, with no token request', async () => {
+    const recorder = recordingFetch();
+    const client = createClient({
+      baseUrl: h.server.baseUrl,
+      auth: bearer((await userToken()).accessToken),
+      fetch: recorder.fetch,
+    });
+    await client.root();
+    expireTokens();
+    await expect(client.root()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(recorder.tokenRequests()).toHaveLength(0);
+  });
+});
+
+describe('authorized: the JWT bearer grant against the reference server', () => {
+  it('exchanges an expired token once for 50 concurrent 401s; every request then succeeds', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const initial = await userToken();
+    const recorder = recordingFetch();
+    const onToken = vi.fn();
+    const auth = authorized({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      accessToken: initial.accessToken,
+      fetch: recorder.fetch,
+      now: h.clock.now,
+      onToken,
+    });
+    const client = createClient({ baseUrl: h.server.baseUrl, auth, fetch: recorder.fetch });
+    expect((await client.root()).properties.user_name).toBe('Dana Demo');
+    expireTokens();
+
+    const roots = await Promise.all(Array.from({ length: 50 }, () => client.root()));
+    expect(roots.every((root) => root.properties.scopes === 'admin')).toBe(true);
+    expect(recorder.tokenRequests()).toHaveLength(1);
+    expect(onToken).toHaveBeenCalledOnce();
+    const renewed = onToken.mock.calls[0]?.[0] as TokenInfo;
+    expect(renewed.scopes).toEqual(['admin']);
+    expect(renewed.accessToken).not.toBe(initial.accessToken);
+
+    const [exchange] = recorder.tokenRequests();
+    expect(exchange?.headers.get('authorization')).toBeNull();
+    const form = new URLSearchParams(exchange?.body);
+    expect(form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    const { payload } = await jwtVerify(form.get('assertion') ?? '', new TextEncoder().encode(clientSecret), {
+      currentDate: new Date(h.clock.now()),
+      issuer: clientId,
+      subject: initial.accessToken,
+    });
+    expect(payload.aud).toBe(`${h.server.origin}/oauth/token`);
+
+    // The old token was revoked by the exchange; the new one keeps working until it expires in turn.
+    const old = createClient({ baseUrl: h.server.baseUrl, auth: bearer(initial.accessToken) });
+    await expect(old.root()).rejects.toBeInstanceOf(UnauthorizedError);
+    expireTokens();
+    await client.root();
+    expect(recorder.tokenRequests()).toHaveLength(2);
+    expect(onToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('a token can be exchanged once: a second holder is refused, every waiter gets the OAuthError, no loop', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const initial = await userToken();
+    expireTokens();
+    const first = recordingFetch();
+    const winner = authorized({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      accessToken: initial.accessToken,
+      fetch: first.fetch,
+      now: h.clock.now,
+    });
+    await createClient({ baseUrl: h.server.baseUrl, auth: winner, fetch: first.fetch }).root();
+    expect(first.tokenRequests()).toHaveLength(1);
+
+    const second = recordingFetch();
+    const loser = authorized({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      accessToken: initial.accessToken,
+      fetch: second.fetch,
+      now: h.clock.now,
+    });
+    const client = createClient({ baseUrl: h.server.baseUrl, auth: loser, fetch: second.fetch });
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => client.root()));
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      const reason = (result as PromiseRejectedResult).reason as OAuthError;
+      expect(reason).toBeInstanceOf(OAuthError);
+      expect(reason.error).toBe('invalid_grant');
+      expect(reason.message).not.toContain(initial.accessToken);
+    }
+    expect(second.tokenRequests()).toHaveLength(1);
+    // Refused for good: the next request fails at once, without a token request nor an API request.
+    const before = second.exchanges.length;
+    await expect(client.root()).rejects.toBeInstanceOf(OAuthError);
+    expect(second.exchanges).toHaveLength(before);
+  });
+});
