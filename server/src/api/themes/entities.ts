@@ -5,12 +5,8 @@
 import { type Entity, jsonEntity } from '../../http/entity.js';
 import type { Call } from '../../http/route.js';
 import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
+import { shopUrl } from '../urls.js';
 import { assetResource, templateResource, themeResource } from './representations.js';
-
-/** The shop's detail URL, the target of a theme's `svc:shop`. */
-export function shopUrl(call: Call, shopId: string): string {
-  return `${call.context.addresses.baseUrl}/shops/${shopId}`;
-}
 
 /**
  * A theme's entity. It embeds the templates and assets and links the shop's other theme, so it depends on
@@ -22,7 +18,7 @@ export function themeEntity(call: Call, theme: ThemeRow): Entity {
   return call.cache.cached(`theme:${theme.id}`, revisions, () => {
     const current = store.get('themes', theme.id) ?? theme;
     return jsonEntity(
-      themeResource(addresses, store, current, shopUrl(call, current.shop_id)),
+      themeResource(addresses, store, current, shopUrl(addresses, current.shop_id)),
       Date.parse(current.updated_on),
     );
   });

@@ -1,0 +1,86 @@
+/**
+ * One reference server per test file, on a free port over the demo data, reached over real HTTP. The demo
+ * user (who administers shops 1 and 2) gets admin and public tokens through the client credentials grant;
+ * the owner of shop 3 gets an admin token through the password grant.
+ */
+import { createServer, type ServerOptions, type StorefrontServer, seed } from 'storefront-sdk/server';
+import { hashPassword } from '../../src/oauth/secrets.js';
+
+/** Password given to the owner of shop 3, who cannot log in with the seed's data. */
+const OTHER_PASSWORD = 'other-owner-password';
+
+/** A JSON document as tests read it: loosely, member by member. */
+// biome-ignore lint/suspicious/noExplicitAny: tests walk response documents whose shape they assert
+export type Doc = Record<string, any>;
+
+export interface ThemeServer {
+  server: StorefrontServer;
+  /** `{base_url}`. */
+  base: string;
+  /** The demo user's admin token (administers shops 1 and 2). */
+  admin: string;
+  /** The demo user's public token. */
+  publicToken: string;
+  /** An admin token of the owner of shop 3. */
+  otherAdmin: string;
+  /** Sends a request with `token` (default: the demo admin) as bearer; `json` becomes a JSON body. */
+  call(url: string, init?: CallInit): Promise<Response>;
+  /** `call`, then the JSON body (asserting the status when given). */
+  json<T = Doc>(url: string, init?: CallInit & { status?: number }): Promise<T>;
+}
+
+export interface CallInit extends RequestInit {
+  token?: string | null;
+  json?: unknown;
+}
+
+async function token(server: StorefrontServer, form: Record<string, string>): Promise<string> {
+  const { clientId, clientSecret } = server.credentials!;
+  const basic = btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`);
+  const response = await fetch(`${server.origin}/oauth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Demo data in which the owner of shop 3 can log in. */
+export function demoData(): ServerOptions['data'] {
+  const { dataset } = seed({ products: 30, orders: 6 });
+  const owner = dataset.shops.find((s) => s.id === '3')!.owner_id;
+  dataset.users = dataset.users.map((u) =>
+    u.id === owner ? { ...u, password_hash: hashPassword(OTHER_PASSWORD) } : u,
+  );
+  return dataset;
+}
+
+/** Starts a server (demo data in memory unless `options.data` says otherwise) and gets its tokens. */
+export async function startThemeServer(options: ServerOptions = {}): Promise<ThemeServer> {
+  const server = await createServer({ port: 0, data: demoData(), ...options });
+  const otherLogin = server.store.all('users').find((u) => u.id === server.store.get('shops', '3')!.owner_id)!.login;
+  const [admin, publicToken, otherAdmin] = await Promise.all([
+    token(server, { grant_type: 'client_credentials', scope: 'admin' }),
+    token(server, { grant_type: 'client_credentials', scope: 'public' }),
+    token(server, { grant_type: 'password', scope: 'admin', username: otherLogin, password: OTHER_PASSWORD }),
+  ]);
+  const call = (url: string, init: CallInit = {}) => {
+    const { token: bearer = admin, json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+    if (json !== undefined) headers.set('content-type', 'application/json');
+    const target = url.startsWith('http') ? url : `${server.baseUrl}${url}`;
+    return fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) });
+  };
+  const json = async <T>(url: string, init: CallInit & { status?: number } = {}): Promise<T> => {
+    const { status, ...rest } = init;
+    const response = await call(url, rest);
+    const text = await response.text();
+    if (status !== undefined && response.status !== status) {
+      throw new Error(`${rest.method ?? 'GET'} ${url}: expected ${status}, got ${response.status}: ${text}`);
+    }
+    return JSON.parse(text) as T;
+  };
+  return { server, base: server.baseUrl, admin, publicToken, otherAdmin, call, json };
+}
