@@ -269,7 +269,7 @@ describe('concurrency', () => {
     expect(responses.map((r) => r.status)).toEqual(names.map(() => 201));
     const theme = await t.json('/themes/1');
     const stored = new Map((theme._embedded.templates as Doc[]).map((x) => [x.file_name, x.body]));
-    names.forEach((name, i) => expect(stored.get(name)).toBe(`<p>${i}</p>`));
+    expect(names.map((name) => stored.get(name))).toEqual(names.map((_, i) => `<p>${i}</p>`));
     // And 200 concurrent updates of one template leave exactly one of them, intact.
     const target = (await templateNamed('load/t0.html'))!;
     const updates = await Promise.all(
