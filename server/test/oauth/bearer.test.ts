@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreRequest } from '../../src/core/types.js';
 import { authenticate, bearerChallenge, issueToken } from '../../src/oauth/index.js';
-import { harness, ORIGIN } from './fixture.js';
+import { harnessOver, ORIGIN } from './fixture.js';
+
+const harness = harnessOver('core');
 
 function request(path: string, headers: Record<string, string> = {}): CoreRequest {
   return {
@@ -13,7 +15,7 @@ function request(path: string, headers: Record<string, string> = {}): CoreReques
 }
 
 async function setup() {
-  const h = harness();
+  const h = await harness();
   const { token, row } = await issueToken(h.context, { appId: '1', userId: '1', scopes: ['admin'] });
   return { ...h, token, row };
 }
@@ -44,7 +46,10 @@ describe('authenticate', () => {
 
   it('reports a missing token without error attributes', async () => {
     const { context } = await setup();
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: '' }]) {
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: '' }] as Record<
+      string,
+      string
+    >[]) {
       const result = authenticate(context, request('/v1', headers));
       expect(result).toMatchObject({ ok: false, reason: 'missing', status: 401 });
       if (!result.ok) expect(bearerChallenge(result)).toBe('Bearer realm="storefront"');

@@ -1,20 +1,19 @@
 /**
- * A seeded in-memory authorization service for the OAuth tests, driven through fetch-standard requests,
- * with a clock the tests move by hand.
+ * The seeded authorization service the OAuth suites run against, through either transport (the core
+ * directly, or a real server over HTTP), with a clock the tests move by hand.
  */
 import { SignJWT } from 'jose';
-import { expect } from 'vitest';
+import { createServer } from 'storefront-sdk/server';
+import { expect, onTestFinished } from 'vitest';
 import { toFetchHandler } from '../../src/core/fetch-adapter.js';
-import type { CoreContext } from '../../src/core/types.js';
-import { createOAuth } from '../../src/oauth/index.js';
+import type { Addresses, CoreContext } from '../../src/core/types.js';
+import { authenticate, type BearerResult, createOAuth } from '../../src/oauth/index.js';
 import { hashPassword } from '../../src/oauth/secrets.js';
 import { seed } from '../../src/seed/index.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import type { Dataset } from '../../src/store/types.js';
 
 export const ORIGIN = 'http://localhost:4000';
-export const TOKEN_URL = `${ORIGIN}/oauth/token`;
-export const AUTHORIZE_URL = `${ORIGIN}/oauth/authorize`;
 export const REDIRECT_URI = 'http://localhost:8080/callback';
 export const START = Date.UTC(2026, 10, 21, 9, 0, 0);
 
@@ -57,42 +56,74 @@ export function fakeClock(start = START): FakeClock {
   };
 }
 
+/** The service under test, reached through one transport. */
 export interface Harness {
+  /** Store, clock and TTL the service runs with (for checks on stored rows). */
   context: CoreContext;
   clock: FakeClock;
-  /** The service as `fetch`; paths it does not own answer 404 here. */
-  fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
-  /** `POST /oauth/token` with form parameters and, optionally, HTTP Basic credentials (form-urlencoded first). */
+  /** `fetch` for a path of the service (e.g. `/oauth/token`); paths it does not own answer 404. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** `POST /oauth/token` with form parameters and, by default, the demo app's HTTP Basic credentials. */
   token(params: Record<string, string>, basic?: { id: string; secret: string } | false): Promise<Response>;
+  /** What the resource API makes of a token. */
+  check(token: string): BearerResult;
 }
 
-/** A fresh service over its own copy of the seeded data. */
-export function harness(options: { tokenTtl?: number } = {}): Harness {
-  const clock = fakeClock();
-  const data: Dataset = structuredClone(seeded.dataset);
-  const context: CoreContext = {
-    store: createMemoryStore(data),
-    clock,
-    addresses: { origin: ORIGIN, baseUrl: `${ORIGIN}/v1`, authUrl: ORIGIN, staticUrl: `${ORIGIN}/static` },
-    tokenTtl: options.tokenTtl ?? 3600,
+export interface HarnessOptions {
+  tokenTtl?: number;
+}
+
+/** Builds a fresh service over its own copy of the seeded data. */
+export type MakeHarness = (options?: HarnessOptions) => Promise<Harness>;
+
+/** `core`: `createOAuth(context).handle` called directly; `http`: `createServer` on port 0, closed after the test. */
+export type Transport = 'core' | 'http';
+
+export function harnessOver(transport: Transport): MakeHarness {
+  return async (options = {}) => {
+    const clock = fakeClock();
+    const data: Dataset = structuredClone(seeded.dataset);
+    const tokenTtl = options.tokenTtl ?? 3600;
+    let context: CoreContext;
+    let send: (request: Request) => Promise<Response>;
+    if (transport === 'core') {
+      context = { store: createMemoryStore(data), clock, addresses: addressesOf(ORIGIN), tokenTtl };
+      const oauth = createOAuth(context);
+      send = toFetchHandler(async (request) => (await oauth.handle(request)) ?? { status: 404, headers: {} });
+    } else {
+      const server = await createServer({ port: 0, data, clock, tokenTtl });
+      onTestFinished(() => server.close());
+      context = { store: server.store, clock, addresses: addressesOf(server.origin), tokenTtl };
+      send = (request) => fetch(request);
+    }
+    const origin = context.addresses.origin;
+    const harness: Harness = {
+      context,
+      clock,
+      fetch: (path, init) => send(new Request(new URL(path, origin), init)),
+      token: (params, basic = { id: DEMO.clientId, secret: DEMO.clientSecret }) =>
+        harness.fetch('/oauth/token', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(basic ? { authorization: basicAuth(basic.id, basic.secret) } : {}),
+          },
+          body: new URLSearchParams(params),
+        }),
+      check: (token) =>
+        authenticate(context, {
+          method: 'GET',
+          url: new URL('/v1', origin),
+          headers: new Headers({ authorization: `Bearer ${token}` }),
+          body: async () => new Uint8Array(),
+        }),
+    };
+    return harness;
   };
-  const oauth = createOAuth(context);
-  const handler = toFetchHandler(async (request) => (await oauth.handle(request)) ?? { status: 404, headers: {} });
-  const fetch = (input: string | URL, init?: RequestInit) => handler(new Request(input, init));
-  return {
-    context,
-    clock,
-    fetch,
-    token: (params, basic = { id: DEMO.clientId, secret: DEMO.clientSecret }) =>
-      fetch(TOKEN_URL, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(basic ? { authorization: basicAuth(basic.id, basic.secret) } : {}),
-        },
-        body: new URLSearchParams(params),
-      }),
-  };
+}
+
+function addressesOf(origin: string): Addresses {
+  return { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` };
 }
 
 /** RFC 6749 Appendix B: each part form-urlencoded, then joined and base64-encoded. */
