@@ -16,6 +16,11 @@ export interface ResponseInfo {
   revalidated: boolean;
 }
 
+/** The entity type of what shape `S` embeds under `K`. */
+type EmbeddedEntity<S extends Shape, K extends keyof S['embedded']> = S['embedded'][K] extends Shape
+  ? Entity<S['embedded'][K]>
+  : never;
+
 /** Member names of a HAL document that are not properties. */
 const RESERVED = new Set(['_links', '_embedded', '_class']);
 
@@ -86,13 +91,11 @@ export class Entity<S extends Shape = UnknownShape> {
   }
 
   /** The embedded resources called `name` (always a list; empty when absent). */
-  embedded<K extends keyof S['embedded'] & string>(name: K): Entity<S['embedded'][K] & Shape>[] {
+  embedded<K extends keyof S['embedded'] & string>(name: K): EmbeddedEntity<S, K>[] {
     const value = this.#document._embedded?.[name];
     if (!value) return [];
     const list = Array.isArray(value) ? value : [value];
-    return list.map(
-      (document) => this.#navigator.entity(document, this.#base, this.#curies) as Entity<S['embedded'][K] & Shape>,
-    );
+    return list.map((document) => this.#navigator.entity(document, this.#base, this.#curies) as EmbeddedEntity<S, K>);
   }
 
   /**
