@@ -33,14 +33,18 @@ export function curies(addresses: Addresses): Curie[] {
   return [{ name: 'svc', href: `${addresses.origin}/rels/{rel}`, templated: true }];
 }
 
-/** A HAL resource with its members in the usual order: `_class`, fields, `_links`, `_embedded`. */
+/**
+ * A HAL resource with its members in the usual order: `_class`, fields, `_links`, `_embedded`.
+ * Parts of a resource that are not resources of their own (a variant, a line item) have no links.
+ */
 export function resource(
   classes: string[],
   fields: object,
-  links: Links,
+  links?: Links,
   embedded?: Record<string, HalResource | HalResource[]>,
 ): HalResource {
-  return embedded
-    ? { _class: classes, ...fields, _links: links, _embedded: embedded }
-    : { _class: classes, ...fields, _links: links };
+  const out: HalResource = { _class: classes, ...fields };
+  if (links) out._links = links;
+  if (embedded) out._embedded = embedded;
+  return out;
 }

@@ -51,19 +51,15 @@ function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
     'svc:shop': link('svc:shop', shopUrl(addresses, row.shop_id)),
   };
   const lineItems = row.line_items.map((item) =>
-    resource(
-      ['orderLineItem'],
-      {
-        id: item.id,
-        product_id: item.product_id,
-        variant_id: item.variant_id,
-        title: item.title,
-        quantity: item.quantity,
-        unit_price: item.unit_price,
-        total: item.quantity * item.unit_price,
-      },
-      {},
-    ),
+    resource(['orderLineItem'], {
+      id: item.id,
+      product_id: item.product_id,
+      variant_id: item.variant_id,
+      title: item.title,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      total: item.quantity * item.unit_price,
+    }),
   );
   const fields = { ...summaryFields(row), contact: row.contact, address: row.address };
   return resource(['order'], fields, links, { line_items: lineItems });

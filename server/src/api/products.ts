@@ -63,11 +63,13 @@ function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): Ha
     'svc:shop': link('svc:shop', shopUrl(addresses, shop.id)),
   };
   const variants = row.variants.map((variant) =>
-    resource(
-      ['productVariant'],
-      { id: variant.id, title: variant.title, sku: variant.sku, stock: variant.stock, price: variant.price },
-      {},
-    ),
+    resource(['productVariant'], {
+      id: variant.id,
+      title: variant.title,
+      sku: variant.sku,
+      stock: variant.stock,
+      price: variant.price,
+    }),
   );
   return resource(['product'], fields, links, { variants, shop: shopSummary(addresses, shop) });
 }

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
+type Json = Record<string, any>;
+let t: ThemeServer;
+beforeAll(async () => {
+  t = await startThemeServer();
+});
+afterAll(() => t.server.close());
+
+describe('root', () => {
+  it('describes the user and links every resource an admin token may use', async () => {
+    const root = await t.json('', { status: 200 });
+    expect(root._class).toEqual(['root']);
+    expect(root).toMatchObject({ user_name: 'Dana Demo', role: 'admin', scopes: 'admin' });
+    const base = t.base;
+    expect(root._links).toEqual({
+      self: { href: base },
+      curies: [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }],
+      'svc:all_products': {
+        href: `${base}/products.json{?q,shop_ids,status,tags,sort,page,per_page}`,
+        templated: true,
+      },
+      'svc:product': { href: `${base}/shops/{shop_id}/products/{id}.json`, templated: true },
+      'svc:shops': { href: `${base}/shops.json{?q,page,per_page}`, templated: true },
+      'svc:shop': { href: `${base}/shops/{id}.json`, templated: true },
+      'svc:all_orders': { href: `${base}/orders.json{?shop_ids,status,q,sort,page,per_page}`, templated: true },
+      'svc:order': { href: `${base}/shops/{shop_id}/orders/{id}.json`, templated: true },
+    });
+  });
+
+  it('embeds the shops the user administers, public or not', async () => {
+    const root = await t.json('');
+    const shops = root._embedded.shops as Json[];
+    expect(shops.map((s) => s.id)).toEqual(['1', '2']);
+    expect(shops[1]).toEqual({
+      _class: ['shop'],
+      id: '2',
+      name: 'Copper Kettle Kitchen',
+      subdomain: 'copper-kettle',
+      url: 'https://copper-kettle.storefront.example/',
+      currency_code: 'EUR',
+      updated_on: t.server.store.get('shops', '2')!.updated_on,
+      _links: { self: { href: `${t.base}/shops/2.json` } },
+    });
+  });
+
+  it('leaves out the admin-only links for a public token', async () => {
+    const root = await t.json('', { token: t.publicToken, status: 200 });
+    expect(root.scopes).toBe('public');
+    expect(Object.keys(root._links)).toEqual([
+      'self',
+      'curies',
+      'svc:all_products',
+      'svc:product',
+      'svc:shops',
+      'svc:shop',
+    ]);
+  });
+
+  it('is the same with and without the .json suffix, and at {base_url}/', async () => {
+    const a = await t.call('');
+    const b = await t.call('.json');
+    const c = await t.call('/');
+    expect(b.status).toBe(200);
+    expect(c.status).toBe(200);
+    expect(await b.text()).toBe(await a.text());
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    expect(c.headers.get('etag')).toBe(a.headers.get('etag'));
+  });
+
+  it('differs per token scope: the representation and its validator', async () => {
+    const admin = await t.call('');
+    const pub = await t.call('', { token: t.publicToken });
+    expect(admin.headers.get('x-oauth-scopes')).toBe('admin');
+    expect(pub.headers.get('x-oauth-scopes')).toBe('public');
+    expect(pub.headers.get('etag')).not.toBe(admin.headers.get('etag'));
+  });
+
+  it('asks for a token (401) when none or a bad one is sent', async () => {
+    const none = await t.call('', { token: null });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="storefront"');
+    expect(await none.json()).toEqual({ _class: ['errors'], message: expect.stringContaining('access token') });
+
+    const bad = await t.call('', { token: 'not-a-token' });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="storefront", error="invalid_token"');
+    expect((await bad.json())._class).toEqual(['errors']);
+  });
+});
