@@ -14,8 +14,9 @@ const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex')
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-const PNG = png(20, 10, (x, y) => [x * 12, y * 25, 200]);
-const GIF = gif(
+// Copies typed on a plain ArrayBuffer, as `Blob` parts must be.
+const PNG = new Uint8Array(png(20, 10, (x, y) => [x * 12, y * 25, 200]));
+const GIF = new Uint8Array(gif(
   8,
   8,
   [
