@@ -16,14 +16,16 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 // Copies typed on a plain ArrayBuffer, as `Blob` parts must be.
 const PNG = new Uint8Array(png(20, 10, (x, y) => [x * 12, y * 25, 200]));
-const GIF = new Uint8Array(gif(
-  8,
-  8,
-  [
-    [255, 255, 255],
-    [0, 0, 0],
-  ],
-  (x, y) => (x + y) % 2,
+const GIF = new Uint8Array(
+  gif(
+    8,
+    8,
+    [
+      [255, 255, 255],
+      [0, 0, 0],
+    ],
+    (x, y) => (x + y) % 2,
+  ),
 );
 const SVG = utf8(
   '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>',
