@@ -145,14 +145,18 @@ export class Entity<S extends Shape = UnknownShape> {
     const links = this.links;
     const exact = links.get(rel)?.[0];
     if (exact) return exact;
-    const curies = this.#curies;
-    const iri = curies.expand(rel);
-    const local = curies.split(rel)?.[1] ?? (iri ? undefined : rel.slice(rel.indexOf(':') + 1));
+    const iri = this.#curies.expand(rel);
+    const local = localName(rel);
     let byLocal: Link | undefined;
     for (const [name, list] of links) {
-      if (iri !== undefined && curies.expand(name) === iri) return list[0];
-      if (!byLocal && local !== undefined && (curies.split(name)?.[1] ?? name) === local) byLocal = list[0];
+      if (iri !== undefined && this.#curies.expand(name) === iri) return list[0];
+      if (!byLocal && localName(name) === local) byLocal = list[0];
     }
     return byLocal;
   }
+}
+
+/** `update_theme` for `svc:update_theme` or `update_theme`, whether the prefix is declared or not; IRIs stay whole. */
+function localName(rel: string): string {
+  return rel.replace(/^[a-z_][\w.-]*:(?!\/\/)/i, '');
 }
