@@ -1,0 +1,118 @@
+import {
+  authorized,
+  authorizeUrl,
+  createClient,
+  exchangeCode,
+  OAuthError,
+  readImplicitFragment,
+  type TokenInfo,
+} from 'storefront-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, recordingFetch, startServer } from './reference-server.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startServer();
+});
+afterAll(() => h.server.close());
+
+const redirectUri = () => h.credentials.redirectUris[0]!;
+
+/** What a browser does on the consent page: post the form back with the user's login, and follow nowhere. */
+async function consent(url: string, decision: 'approve' | 'deny'): Promise<string> {
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  const form = new URLSearchParams(new URL(url).searchParams);
+  form.set('login', h.credentials.login);
+  form.set('password', h.credentials.password);
+  form.set('decision', decision);
+  const answer = await fetch(`${h.server.origin}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  expect(answer.status).toBeGreaterThanOrEqual(300);
+  expect(answer.status).toBeLessThan(400);
+  return answer.headers.get('location')!;
+}
+
+async function rootWith(token: TokenInfo) {
+  const { clientId, clientSecret } = h.credentials;
+  const auth = authorized({ authUrl: h.server.origin, clientId, clientSecret, accessToken: token.accessToken });
+  return createClient({ baseUrl: h.server.baseUrl, auth }).root();
+}
+
+describe('authorization flows against the reference server', () => {
+  it('authorization code with PKCE: authorize URL, consent, code exchange with the verifier', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const request = await authorizeUrl({
+      authUrl: h.server.origin,
+      clientId,
+      redirectUri: redirectUri(),
+      scope: 'admin',
+    });
+    const callbackUrl = await consent(request.url, 'approve');
+    expect(callbackUrl.startsWith(redirectUri())).toBe(true);
+
+    const recorder = recordingFetch();
+    const token = await exchangeCode({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      redirectUri: redirectUri(),
+      callbackUrl,
+      state: request.state,
+      codeVerifier: request.codeVerifier!,
+      fetch: recorder.fetch,
+    });
+    expect(token.scopes).toEqual(['admin']);
+    expect(new URLSearchParams(recorder.tokenRequests()[0]?.body).get('code_verifier')).toBe(request.codeVerifier);
+    expect((await rootWith(token)).properties.user_name).toBe('Dana Demo');
+  });
+
+  it('a code exchanged with the wrong verifier is refused with a typed invalid_grant', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const callbackUrl = await consent(request.url, 'approve');
+    const exchange = exchangeCode({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      redirectUri: redirectUri(),
+      callbackUrl,
+      state: request.state,
+      codeVerifier: 'x'.repeat(43),
+    });
+    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_grant' });
+  });
+
+  it('implicit grant: the token comes back in the fragment, checked against the state', async () => {
+    const { clientId } = h.credentials;
+    const request = await authorizeUrl({
+      authUrl: h.server.origin,
+      clientId,
+      redirectUri: redirectUri(),
+      scope: 'public',
+      responseType: 'token',
+    });
+    const callbackUrl = await consent(request.url, 'approve');
+    const token = readImplicitFragment(callbackUrl, request.state, h.clock.now());
+    expect(token.scopes).toEqual(['public']);
+    expect(token.expiresAt).toBe(h.clock.now() + 60_000);
+    expect((await rootWith(token)).properties.scopes).toBe('public');
+    expect(() => readImplicitFragment(callbackUrl, 'another state')).toThrow(OAuthError);
+  });
+
+  it('a denied consent comes back as a typed access_denied', async () => {
+    const { clientId, clientSecret } = h.credentials;
+    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const callbackUrl = await consent(request.url, 'deny');
+    const exchange = exchangeCode({
+      authUrl: h.server.origin,
+      clientId,
+      clientSecret,
+      redirectUri: redirectUri(),
+      callbackUrl,
+      state: request.state,
+      codeVerifier: request.codeVerifier!,
+    });
+    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'access_denied' });
+  });
+});
