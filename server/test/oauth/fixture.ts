@@ -166,3 +166,21 @@ export async function expectOAuthError(response: Response, status: number, error
   expect(response.headers.get('pragma')).toBe('no-cache');
   return body.error_description!;
 }
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** The hidden fields of the consent form, as a browser would submit them. */
+export function hiddenFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    fields[decodeEntities(match[1]!)] = decodeEntities(match[2]!);
+  }
+  return fields;
+}

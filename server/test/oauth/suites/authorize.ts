@@ -5,6 +5,7 @@ import {
   DEMO,
   expectOAuthError,
   type Harness,
+  hiddenFields,
   type MakeHarness,
   OTHER_APP,
   REDIRECT_URI,
@@ -28,24 +29,6 @@ const codeRequest = {
   code_challenge: CHALLENGE,
   code_challenge_method: 'S256',
 };
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** The hidden fields of the consent form, as a browser would submit them. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    fields[decodeEntities(match[1]!)] = decodeEntities(match[2]!);
-  }
-  return fields;
-}
 
 /** Loads the page, fills the form and submits it like a browser (without following the redirect). */
 async function consent(
