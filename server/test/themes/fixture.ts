@@ -47,7 +47,7 @@ async function token(server: StorefrontServer, form: Record<string, string>): Pr
 }
 
 /** Demo data in which the owner of shop 3 can log in. */
-export function demoData(): ServerOptions['data'] {
+export function demoData(): Dataset {
   const { dataset } = seed({ products: 30, orders: 6 });
   const owner = dataset.shops.find((s) => s.id === '3')!.owner_id;
   dataset.users = dataset.users.map((u) =>
