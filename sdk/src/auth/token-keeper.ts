@@ -59,7 +59,8 @@ export class TokenKeeper implements Required<AuthStrategy> {
     const current = this.#current;
     // Already replaced since that request left: retry with the new token, no token request.
     if (current && current.info.accessToken !== failed.token) return this.#credentialsOf(current.info);
-    return this.#credentialsOf(await abortable(this.#renew(failed.token), signal));
+    // Already forgotten after a failed renewal: join the fresh start other requests may have begun.
+    return this.#credentialsOf(await abortable(this.#renew(current ? failed.token : undefined), signal));
   }
 
   async #credentialsOf(info: TokenInfo): Promise<Credentials> {
@@ -79,8 +80,8 @@ export class TokenKeeper implements Required<AuthStrategy> {
     const key = previous ?? '';
     let flight = this.#flights.get(key);
     if (flight) return flight;
-    flight = this.#options
-      .obtain(previous)
+    // Built with `new Promise` so that a synchronous throw of `obtain` also reaches every waiter.
+    flight = new Promise<TokenInfo>((resolve) => resolve(this.#options.obtain(previous)))
       .then(
         async (info) => {
           this.#hold(info);

@@ -113,6 +113,18 @@ describe('clientCredentials', () => {
     expect(endpoint.calls).toHaveLength(3);
   });
 
+  it('after a failed refresh, late 401s and new requests share one fresh token request', async () => {
+    const endpoint = fakeTokenEndpoint((_, index) =>
+      index === 1 ? { status: 503, body: { message: 'busy' } } : { body: tokenBody(`T${index + 1}`) },
+    );
+    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
+    const first = (await auth.credentials()) as Credentials;
+    await expect(auth.refresh!(first)).rejects.toMatchObject({ code: 'SERVER_ERROR' });
+    const all = await Promise.all([auth.refresh!(first), auth.credentials(), auth.refresh!(first)]);
+    expect(all.map((c) => c?.token)).toEqual(['T3', 'T3', 'T3']);
+    expect(endpoint.calls).toHaveLength(3);
+  });
+
   it('a waiter that aborts gives up alone; the shared token request completes for the others', async () => {
     const endpoint = fakeTokenEndpoint(() => ({ body: tokenBody('T1'), delay: 30 }));
     const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
