@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+/**
+ * `storefront-server`: the reference server on a JSON file with demo data. Every flag is also read from
+ * the environment as `STOREFRONT_<NAME>` (`--token-ttl` → `STOREFRONT_TOKEN_TTL`); a flag wins over its
+ * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start, 2 for bad flags.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createServer, type StorefrontServer } from './create-server.js';
+import { DEFAULT_PRODUCTS } from './seed/index.js';
+
+const USAGE = `Usage: storefront-server [options]
+
+Starts the Storefront Platform API reference server with demo data.
+
+Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
+  --port N                  port to listen on; 0 picks a free one (default 4000)
+  --host HOST               interface to listen on (default 127.0.0.1)
+  --data FILE               JSON data file, created and seeded when missing
+                            (default ./storefront-data/db.json)
+  --reset                   re-seed the data file even if it exists
+  --products N              products to seed (default ${DEFAULT_PRODUCTS})
+  --public-url URL          origin clients reach the server at, used in links
+  --token-ttl SECONDS       lifetime of access tokens (default 3600)
+  --demo-client-id ID       fix the demo app's client id
+  --demo-client-secret S    fix the demo app's client secret
+  --demo-login LOGIN        fix the demo user's login
+  --demo-password PASSWORD  fix the demo user's password
+  --quiet                   no request log
+  --help                    show this help
+`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  reset: { type: 'boolean' },
+  products: { type: 'string' },
+  'public-url': { type: 'string' },
+  'token-ttl': { type: 'string' },
+  'demo-client-id': { type: 'string' },
+  'demo-client-secret': { type: 'string' },
+  'demo-login': { type: 'string' },
+  'demo-password': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type Name = keyof typeof OPTIONS;
+
+/** A bad flag or variable: reported with the usage hint, exit code 2. */
+class UsageError extends Error {}
+
+const envName = (name: Name) => `STOREFRONT_${name.toUpperCase().replaceAll('-', '_')}`;
+
+/** The flags merged over their environment variables. */
+function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Name, string | boolean>> {
+  let values: Partial<Record<Name, string | boolean>>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const merged: Partial<Record<Name, string | boolean>> = {};
+  for (const name of Object.keys(OPTIONS) as Name[]) {
+    const fromEnv = env[envName(name)];
+    if (values[name] !== undefined) merged[name] = values[name];
+    else if (fromEnv !== undefined) merged[name] = OPTIONS[name].type === 'boolean' ? flag(name, fromEnv) : fromEnv;
+  }
+  return merged;
+}
+
+function flag(name: Name, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off|)$/i.test(value)) return false;
+  throw new UsageError(`${envName(name)} must be true or false, got "${value}"`);
+}
+
+function integer(name: Name, value: string | boolean | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function text(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Reports a bad flag; the exit code of that case. */
+function usage(message: string): number {
+  console.error(`storefront-server: ${message}\nRun storefront-server --help for the options.`);
+  return 2;
+}
+
+/** Single-quotes a value for a POSIX shell. */
+const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+function banner(server: StorefrontServer, data: string, products: number | undefined): string {
+  const lines = [
+    `Storefront reference server listening on ${server.url}`,
+    `  Base URL:      ${server.baseUrl}`,
+    `  Token URL:     ${server.origin}/oauth/token`,
+    `  Data:          ${data} (${server.seeded ? `seeded, ${products ?? DEFAULT_PRODUCTS} products` : 'existing data'})`,
+  ];
+  const credentials = server.credentials;
+  if (!credentials) return [...lines, '  No demo app in this data.'].join('\n');
+  const tokenCall =
+    `curl -s ${server.origin}/oauth/token -d grant_type=client_credentials -d scope=admin` +
+    ` --data-urlencode ${quote(`client_id=${credentials.clientId}`)}` +
+    ` --data-urlencode ${quote(`client_secret=${credentials.clientSecret}`)}`;
+  return [
+    ...lines,
+    `  Client id:     ${credentials.clientId}`,
+    `  Client secret: ${credentials.clientSecret}`,
+    `  Login:         ${credentials.login}`,
+    `  Password:      ${credentials.password ?? '(set when the data was created; choose a new one with --demo-password)'}`,
+    '',
+    'Get a token, then use it:',
+    `  TOKEN=$(${tokenCall} | sed -E 's/.*"access_token":"([^"]*)".*/\\1/')`,
+    `  curl -s -H "Authorization: Bearer $TOKEN" ${server.baseUrl}/`,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof readOptions>;
+  let port: number | undefined;
+  let products: number | undefined;
+  let tokenTtl: number | undefined;
+  try {
+    options = readOptions(process.argv.slice(2), process.env);
+    port = integer('port', options.port, 0, 65535);
+    products = integer('products', options.products, 0, 10_000_000);
+    tokenTtl = integer('token-ttl', options['token-ttl'], 1, 10 * 365 * 86_400);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usage(error.message);
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const data = resolve(text(options.data) ?? 'storefront-data/db.json');
+  const demo = {
+    clientId: text(options['demo-client-id']),
+    clientSecret: text(options['demo-client-secret']),
+    login: text(options['demo-login']),
+    password: text(options['demo-password']),
+  };
+  let server: StorefrontServer;
+  try {
+    server = await createServer({
+      port: port ?? 4000,
+      host: text(options.host) ?? '127.0.0.1',
+      data,
+      reset: options.reset === true,
+      products,
+      publicUrl: text(options['public-url']),
+      tokenTtl,
+      demo: Object.fromEntries(Object.entries(demo).filter(([, value]) => value !== undefined)),
+      log: options.quiet !== true,
+    });
+  } catch (error) {
+    // createServer checks its options before anything else: a TypeError or RangeError is a bad flag.
+    if (error instanceof TypeError || error instanceof RangeError) return usage(error.message);
+    console.error(`storefront-server: ${(error as Error).message}`);
+    return 1;
+  }
+  // Handlers first: a signal that arrives right after the banner must not find the default (kill) action.
+  const stopped = new Promise<number>((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      // A second signal while stopping gives up waiting.
+      process.once(signal, () => done(1));
+      if (options.quiet !== true) console.log(`${signal}: finishing in-flight requests and writes…`);
+      server.close().then(
+        () => done(0),
+        (error) => {
+          console.error(`storefront-server: ${(error as Error).message}`);
+          done(1);
+        },
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  console.log(banner(server, data, products));
+  return stopped;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

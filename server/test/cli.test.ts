@@ -1,0 +1,202 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CliProcess, startCli } from './helpers/cli-process.js';
+import { useTempDir } from './helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const running: CliProcess[] = [];
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    await cli.exited;
+  }
+});
+
+function cli(args: string[], options: Parameters<typeof startCli>[1] = {}): CliProcess {
+  const process = startCli(args, options);
+  running.push(process);
+  return process;
+}
+
+/** Starts the CLI and waits until it has printed its banner. */
+async function started(args: string[], options: Parameters<typeof startCli>[1] = {}) {
+  const process = cli(args, options);
+  await process.waitFor(/curl -s -H .*\n/);
+  const origin = process.stdout().match(/listening on (http:\/\/\S+)/)![1]!;
+  return { process, origin };
+}
+
+async function tokenFor(origin: string, output: string): Promise<Response> {
+  const field = (name: string) => output.match(new RegExp(`${name}:\\s+(\\S+)`))![1]!;
+  return fetch(`${origin}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: field('Client id'),
+      client_secret: field('Client secret'),
+    }),
+  });
+}
+
+describe('storefront-server', () => {
+  it('prints its options with --help', async () => {
+    const help = cli(['--help']);
+    expect(await help.exited).toBe(0);
+    for (const flag of ['--port', '--host', '--data', '--reset', '--products', '--public-url', '--token-ttl']) {
+      expect(help.stdout()).toContain(flag);
+    }
+    expect(help.stdout()).toContain('STOREFRONT_');
+    expect(help.stdout()).toContain('--demo-password');
+  });
+
+  it.each([
+    [['--nope'], {}, /'--nope'/],
+    [['--port', 'abc'], {}, /--port must be a whole number/],
+    [['--port', '70000'], {}, /--port must be/],
+    [['--products', '-5'], {}, /--products/],
+    [['--token-ttl', '0'], {}, /--token-ttl/],
+    [['--public-url', 'ftp://x'], {}, /publicUrl must be an http\(s\) origin/],
+    [['stray'], {}, /positional/],
+    [[], { STOREFRONT_PORT: 'abc' }, /--port must be/],
+    [[], { STOREFRONT_QUIET: 'maybe' }, /STOREFRONT_QUIET must be true or false/],
+  ] as const)('exits 2 with a clear message for %j %j', async (args, env, message) => {
+    const dir = await tempDir();
+    const bad = cli([...args], { cwd: dir, env: { ...env } });
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toMatch(message);
+    expect(bad.stderr()).toContain('--help');
+  });
+
+  it('creates and seeds the default data file, prints working curl lines, logs requests, and stops on SIGINT', async () => {
+    const dir = await tempDir();
+    const { process, origin } = await started(['--port', '0', '--products', '12'], { cwd: dir });
+    expect(process.stdout()).toMatch(/Base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(process.stdout()).toContain(join(dir, 'storefront-data', 'db.json'));
+    const lines = process
+      .stdout()
+      .split('\n')
+      .filter((line) => line.trim().startsWith('TOKEN=') || line.includes('$TOKEN'));
+    expect(lines).toHaveLength(2);
+    const { stdout } = await promisify(execFile)('sh', ['-c', lines.join('\n')]);
+    expect(JSON.parse(stdout)).toMatchObject({ _class: ['root'], scopes: 'admin' });
+    await process.waitFor(/GET \/v1\/ 200/);
+    process.child.kill('SIGINT');
+    expect(await process.exited).toBe(0);
+    const products = JSON.parse(await readFile(join(dir, 'storefront-data', 'db.products.json'), 'utf8'));
+    expect(products).toHaveLength(12);
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('reads every setting from STOREFRONT_ variables, flags winning over them', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'custom.json');
+    const { process, origin } = await started(['--products', '5'], {
+      env: {
+        STOREFRONT_PORT: '0',
+        STOREFRONT_DATA: data,
+        STOREFRONT_PRODUCTS: '9',
+        STOREFRONT_TOKEN_TTL: '120',
+        STOREFRONT_DEMO_CLIENT_ID: 'env-app',
+        STOREFRONT_DEMO_CLIENT_SECRET: 'env-secret',
+        STOREFRONT_DEMO_LOGIN: 'env-user',
+        STOREFRONT_DEMO_PASSWORD: 'env password',
+        STOREFRONT_QUIET: 'true',
+        STOREFRONT_PUBLIC_URL: 'http://public.example:8080',
+      },
+    });
+    const output = process.stdout();
+    expect(output).toMatch(/Client id:\s+env-app/);
+    expect(output).toMatch(/Login:\s+env-user/);
+    expect(output).toMatch(/Password:\s+env password/);
+    expect(output).toContain('Base URL:      http://public.example:8080/v1');
+    expect(output).toContain('(seeded, 5 products)');
+    const response = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: 'env-user',
+        password: 'env password',
+        client_id: 'env-app',
+        client_secret: 'env-secret',
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).expires_in).toBe(120);
+    process.child.kill('SIGTERM');
+    expect(await process.exited).toBe(0);
+    // --quiet: the banner only, no request log.
+    expect(process.stdout()).not.toContain('POST /oauth/token');
+    expect(JSON.parse(await readFile(join(dir, 'custom.products.json'), 'utf8'))).toHaveLength(5);
+  });
+
+  it('keeps existing data on restart and re-seeds it with --reset', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'db.json');
+    const first = await started(['--port', '0', '--data', data, '--products', '4', '--quiet']);
+    first.process.child.kill('SIGTERM');
+    expect(await first.process.exited).toBe(0);
+
+    const again = await started(['--port', '0', '--data', data, '--products', '8', '--quiet']);
+    expect(again.process.stdout()).toContain('(existing data)');
+    expect(again.process.stdout()).toMatch(/Password:\s+\(set when the data was created/);
+    expect((await tokenFor(again.origin, again.process.stdout())).status).toBe(200);
+    again.process.child.kill('SIGTERM');
+    expect(await again.process.exited).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'db.products.json'), 'utf8'))).toHaveLength(4);
+    expect(JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'))).toHaveLength(1);
+
+    const reset = await started(['--port', '0', '--data', data, '--products', '8', '--reset', '--quiet']);
+    expect(reset.process.stdout()).toContain('(seeded, 8 products)');
+    reset.process.child.kill('SIGTERM');
+    expect(await reset.process.exited).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'))).toEqual([]);
+  });
+
+  it('finishes the writes in flight when stopped, so that every issued token is on disk', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'db.json');
+    const { process, origin } = await started(['--port', '0', '--data', data, '--products', '3', '--quiet']);
+    const output = process.stdout();
+    const requests = Array.from({ length: 30 }, () =>
+      tokenFor(origin, output).then(
+        (r) => r.status,
+        () => 'failed',
+      ),
+    );
+    await Promise.race(requests);
+    process.child.kill('SIGTERM');
+    const statuses = await Promise.all(requests);
+    expect(await process.exited).toBe(0);
+    const issued = statuses.filter((status) => status === 200).length;
+    expect(issued).toBeGreaterThan(0);
+    const tokens = JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'));
+    expect(tokens.length).toBeGreaterThanOrEqual(issued);
+  });
+
+  it('exits 1 with a clear message on a corrupt data file, leaving it untouched', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'db.json');
+    await writeFile(data, '{ broken');
+    const bad = cli(['--port', '0', '--data', data]);
+    expect(await bad.exited).toBe(1);
+    expect(bad.stderr()).toContain(`${data}: not valid JSON`);
+    expect(await readFile(data, 'utf8')).toBe('{ broken');
+  });
+
+  it('exits 1 when the port is taken', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const taken = cli(['--port', String(port), '--data', join(await tempDir(), 'db.json')]);
+      expect(await taken.exited).toBe(1);
+      expect(taken.stderr()).toContain('EADDRINUSE');
+    } finally {
+      blocker.close();
+    }
+  });
+});
