@@ -1,11 +1,12 @@
-import { parse } from 'uri-template';
+import type { Expression, Template, Variable } from 'uri-template/dist/ast.js';
+import { expandTemplate as expandAst } from 'uri-template/dist/expander.js';
 import { TemplateVariableError } from '../errors/template-variable-error.js';
 
 /** Values a template variable takes: lists become comma-separated (RFC 6570 §2.4); `null`/`undefined` are omitted. */
 export type TemplateValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 interface CompiledTemplate {
-  expand(values: Record<string, unknown>): string;
+  ast: Template;
   /** Every variable, in order. */
   declared: string[];
   /** Variables of simple, reserved, label and path expansions: the URL is wrong without them. */
@@ -17,10 +18,44 @@ const PATH_OPERATORS = new Set(['', '+', '/', '.']);
 const compiled = new Map<string, CompiledTemplate>();
 const COMPILED_LIMIT = 500;
 
+const EXPRESSION = /\{([+#./;?&]?)([^{}]*)\}/g;
+/** RFC 6570 §2.3 varspec: a varname (ALPHA / DIGIT / _ / pct-encoded, dot-separated) and a prefix or explode modifier. */
+const VARSPEC = /^((?:\w|%[\da-f]{2})(?:\.?(?:\w|%[\da-f]{2}))*)(?::([1-9]\d{0,3})|(\*))?$/i;
+
+/**
+ * Parses an RFC 6570 template into the AST that `uri-template` expands. The parsing is ours because the
+ * package's generated parser alone weighs more than half of it in a browser bundle; the expansion (operators,
+ * encoding, lists) is the package's.
+ */
+function parseTemplate(template: string): Template {
+  const invalid = (why: string) => new TypeError(`Invalid URI template ${template}: ${why}`);
+  const parts: Template['parts'] = [];
+  let literalStart = 0;
+  const literal = (end: number) => {
+    const value = template.slice(literalStart, end);
+    if (/[{}]/.test(value)) throw invalid('unbalanced braces');
+    if (value) parts.push({ type: 'literal', value });
+  };
+  for (const match of template.matchAll(EXPRESSION)) {
+    literal(match.index);
+    const variables = (match[2] ?? '').split(',').map((spec): Variable => {
+      const parsed = VARSPEC.exec(spec);
+      if (!parsed) throw invalid(`bad variable "${spec}"`);
+      const [, name = '', prefix, explode] = parsed;
+      if (prefix) return { type: 'variable', name, modifier: { type: 'substr', length: Number(prefix) } };
+      return explode ? { type: 'variable', name, modifier: { type: 'explode' } } : { type: 'variable', name };
+    });
+    parts.push({ type: 'expression', operator: (match[1] ?? '') as Expression['operator'], variables });
+    literalStart = match.index + match[0].length;
+  }
+  literal(template.length);
+  return { type: 'template', parts };
+}
+
 function compile(template: string): CompiledTemplate {
   let entry = compiled.get(template);
   if (entry) return entry;
-  const { ast, expand } = parse(template);
+  const ast = parseTemplate(template);
   const declared: string[] = [];
   const required: string[] = [];
   for (const part of ast.parts) {
@@ -30,7 +65,7 @@ function compile(template: string): CompiledTemplate {
       if (PATH_OPERATORS.has(part.operator)) required.push(variable.name);
     }
   }
-  entry = { expand, declared, required };
+  entry = { ast, declared, required };
   if (compiled.size >= COMPILED_LIMIT) compiled.clear();
   compiled.set(template, entry);
   return entry;
@@ -55,7 +90,7 @@ export function expandTemplate(
   template: string,
   args: Readonly<Record<string, unknown>>,
 ): { url: string; unused: Record<string, unknown> } {
-  const { expand, declared, required } = compile(template);
+  const { ast, declared, required } = compile(template);
   const missing = required.filter((name) => args[name] === undefined || args[name] === null || args[name] === '');
   if (missing.length) throw new TemplateVariableError({ reason: 'missing', variables: missing, template, declared });
   const values: Record<string, unknown> = {};
@@ -64,5 +99,5 @@ export function expandTemplate(
     if (declared.includes(name)) values[name] = stringify(value);
     else unused[name] = value;
   }
-  return { url: expand(values), unused };
+  return { url: expandAst(ast, values), unused };
 }
