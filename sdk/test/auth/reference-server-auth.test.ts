@@ -1,5 +1,6 @@
 import { jwtVerify } from 'jose';
 import { createClient, OAuthError, UnauthorizedError } from 'storefront-sdk';
+import { createServer } from 'storefront-sdk/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorized } from '../../src/auth/authorized.js';
 import { bearer } from '../../src/auth/bearer.js';
@@ -76,6 +77,18 @@ describe('strategies against the reference server', () => {
     const statuses = recorder.apiRequests().map((e) => e.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(20);
     expect(statuses.filter((s) => s === 200)).toHaveLength(21);
+  });
+
+  it('client credentials with characters that HTTP Basic needs form-encoded (RFC 6749 App. B)', async () => {
+    const odd = { clientId: 'my app:1', clientSecret: 'odd:secret+with/chars= é%' };
+    const server = await createServer({ port: 0, products: 3, demo: odd });
+    try {
+      const auth = clientCredentials({ authUrl: server.origin, ...odd, scope: 'admin' });
+      const root = await createClient({ baseUrl: server.baseUrl, auth }).root();
+      expect(root.properties.scopes).toBe('admin');
+    } finally {
+      await server.close();
+    }
   });
 
   it('password: a wrong password is a typed OAuthError that does not show the password', async () => {
