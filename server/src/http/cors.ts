@@ -1,9 +1,14 @@
 /** CORS: open to every origin, without credentials (tokens travel in `Authorization`, not cookies). */
 
+/** `Access-Control-Allow-Origin` of every response. */
+export const ALLOW_ORIGIN = '*';
+/** `Access-Control-Expose-Headers` of every response: what scripts may read besides the safelisted headers. */
+export const EXPOSE_HEADERS = 'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes';
+
 /** Headers added to every response. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes',
+  'access-control-allow-origin': ALLOW_ORIGIN,
+  'access-control-expose-headers': EXPOSE_HEADERS,
 };
 
 const ALLOWED_HEADERS =

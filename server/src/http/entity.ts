@@ -28,13 +28,17 @@ export function strongEtag(body: string | Uint8Array): string {
   return hex + '"';
 }
 
-/** Serialises a JSON value into an {@link Entity}. */
+/**
+ * Serialises a JSON value into an {@link Entity}. The body is kept as UTF-8 bytes: encoded once here,
+ * not on every send.
+ */
 export function jsonEntity(value: unknown, lastModified: number): Entity {
-  const body = JSON.stringify(value);
+  const body = encoder.encode(JSON.stringify(value));
   return { body, contentType: JSON_TYPE, etag: strongEtag(body), lastModified: toSeconds(lastModified) };
 }
 
 /** An {@link Entity} of any other media type (an HTML page, a file). */
 export function documentEntity(body: string | Uint8Array, contentType: string, lastModified: number): Entity {
-  return { body, contentType, etag: strongEtag(body), lastModified: toSeconds(lastModified) };
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  return { body: bytes, contentType, etag: strongEtag(bytes), lastModified: toSeconds(lastModified) };
 }

@@ -1,0 +1,270 @@
+/**
+ * Reference server throughput and list latency.
+ *
+ * 1. `GET /v1/shops/1/theme.json` (admin token, 14 templates) against our server, a bare Express 5 app and a
+ *    bare `node:http` server that answer the same bytes and headers. The load generator is this same file in
+ *    a child process (`--load`), pinned to the other core when `taskset` exists, with keep-alive connections
+ *    at a fixed concurrency for a fixed duration over loopback. Rounds alternate the targets; each target's
+ *    best round counts. Pass: our requests per second ≥ 0.7 × bare Express.
+ * 2. Pages of 30 products from a 100 000-product store, one request at a time over HTTP: the first request
+ *    of each query (a cold list: filter and sort of every product) and the median over many pages.
+ *    Pass: median < 10 ms.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { Agent, createServer as createHttpServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { createServer, type StorefrontServer } from '../server/src/index.js';
+
+/** What the load generator runs against one target. */
+interface LoadPlan {
+  url: string;
+  headers: Record<string, string>;
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+}
+
+interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+const CONCURRENCY = 32;
+const WARMUP_MS = 1000;
+const DURATION_MS = 4000;
+const ROUNDS = 3;
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : Number.NaN;
+
+/** Child process: `CONCURRENCY` loops of keep-alive GETs; prints a {@link LoadResult} as JSON. */
+async function generateLoad(plan: LoadPlan): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: plan.concurrency });
+  const start = performance.now();
+  const measureFrom = start + plan.warmupMs;
+  const end = measureFrom + plan.durationMs;
+  const latencies: number[] = [];
+  let failures = 0;
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const sent = performance.now();
+      const req = request(plan.url, { agent, headers: plan.headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - sent : -1));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const loop = async () => {
+    for (;;) {
+      const sent = performance.now();
+      if (sent >= end) return;
+      const ms = await once();
+      if (sent < measureFrom) continue;
+      if (ms < 0) failures++;
+      else latencies.push(ms);
+    }
+  };
+  await Promise.all(Array.from({ length: plan.concurrency }, loop));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const result: LoadResult = {
+    requests: latencies.length,
+    rps: latencies.length / (plan.durationMs / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures,
+  };
+  process.stdout.write(JSON.stringify(result));
+}
+
+const self = fileURLToPath(import.meta.url);
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the load generator in its own process (on CPU 1 when pinning works) and returns its figures. */
+function runLoad(plan: LoadPlan, pin: boolean): Promise<LoadResult> {
+  const node = [process.execPath, '--import', 'tsx', self, '--load', JSON.stringify(plan)];
+  const [command, ...args] = pin ? ['taskset', '-c', '1', ...node] : node;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(JSON.parse(out) as LoadResult);
+      else reject(new Error(`load generator exited with ${code}`));
+    });
+  });
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+async function adminToken(server: StorefrontServer): Promise<string> {
+  const { clientId, clientSecret } = server.credentials!;
+  const response = await fetch(`${server.origin}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'admin' }),
+  });
+  if (!response.ok) throw new Error(`token request failed: ${response.status}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** What the bare servers send: our response's bytes and headers, minus those each server adds itself. */
+async function captureThemeResponse(url: string, token: string) {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } });
+  if (response.status !== 200) throw new Error(`theme.json answered ${response.status}`);
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  const added = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  response.headers.forEach((value, name) => {
+    if (!added.has(name)) headers[name] = value;
+  });
+  return { body, headers };
+}
+
+async function throughput(pin: boolean): Promise<void> {
+  const server = await createServer({ port: 0 });
+  const token = await adminToken(server);
+  const path = '/v1/shops/1/theme.json';
+  const { body, headers } = await captureThemeResponse(`${server.url}${path}`, token);
+  const templates = (JSON.parse(body.toString()) as { _embedded: { templates: unknown[] } })._embedded.templates;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.get(path, (_req, res) => {
+    res.status(200).set(headers).end(body);
+  });
+  const bareExpress = createHttpServer(app);
+  const bareNode = createHttpServer((_req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  const targets = {
+    ours: server.url,
+    express: `http://127.0.0.1:${await listen(bareExpress)}`,
+    'node:http': `http://127.0.0.1:${await listen(bareNode)}`,
+  };
+
+  console.log(
+    `GET ${path}: ${body.length.toLocaleString('en')} bytes, ${templates.length} templates; ${CONCURRENCY} connections, ` +
+      `${DURATION_MS / 1000} s per round after ${WARMUP_MS / 1000} s warm-up, ${ROUNDS} rounds, ` +
+      `load generator ${pin ? 'pinned to CPU 1, servers to CPU 0' : 'not pinned (no taskset)'}`,
+  );
+  const best: Record<string, LoadResult> = {};
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, origin] of Object.entries(targets)) {
+      const result = await runLoad(
+        {
+          url: `${origin}${path}`,
+          headers: { authorization: `Bearer ${token}` },
+          concurrency: CONCURRENCY,
+          warmupMs: WARMUP_MS,
+          durationMs: DURATION_MS,
+        },
+        pin,
+      );
+      if (result.failures) throw new Error(`${name}: ${result.failures} requests failed`);
+      console.log(
+        `  round ${round} ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms`,
+      );
+      if (!best[name] || result.rps > best[name].rps) best[name] = result;
+    }
+  }
+  await server.close();
+  await new Promise((resolve) => bareExpress.close(resolve));
+  await new Promise((resolve) => bareNode.close(resolve));
+
+  const ours = best.ours!;
+  console.log('best round per target:');
+  for (const [name, result] of Object.entries(best)) {
+    console.log(
+      `  ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms  ` +
+        `ours/${name} rps ${(ours.rps / result.rps).toFixed(2)}  p99 ${(ours.p99 / result.p99).toFixed(2)}`,
+    );
+  }
+  const ratio = ours.rps / best.express!.rps;
+  const ok = ratio >= 0.7;
+  console.log(`ours / bare Express: ${ratio.toFixed(2)}× requests per second (need ≥ 0.70): ${ok ? 'PASS' : 'FAIL'}`);
+  if (!ok) process.exitCode = 1;
+}
+
+async function productPages(): Promise<void> {
+  const seedStarted = performance.now();
+  const server = await createServer({ port: 0, products: 100_000 });
+  const seeded = performance.now() - seedStarted;
+  const token = await adminToken(server);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (search: string) =>
+    new Promise<number>((resolve, reject) => {
+      const sent = performance.now();
+      const req = request(
+        `${server.baseUrl}/products.json?${search}`,
+        { agent, headers: { authorization: `Bearer ${token}` } },
+        (res) => {
+          res.on('data', () => {});
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(performance.now() - sent)
+              : reject(new Error(`${search}: ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  const queries = ['', 'sort=price.asc', 'shop_ids=1', 'q=jacket&sort=title.asc', 'status=visible&tags=sale'];
+  console.log(`\nproducts: 100 000 in the store (seeded and started in ${seeded.toFixed(0)} ms), pages of 30`);
+  for (const query of queries)
+    console.log(`  first request, ${query || 'default'}: ${(await get(query)).toFixed(1)} ms`);
+  // Many pages of each query, in a fixed pseudo-random order: most are pages not served before.
+  const times: number[] = [];
+  let x = 7;
+  for (let i = 0; i < 1000; i++) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    const query = queries[i % queries.length]!;
+    const page = 1 + (x % 300);
+    times.push(await get(`${query}${query ? '&' : ''}page=${page}&per_page=30`));
+  }
+  agent.destroy();
+  await server.close();
+  times.sort((a, b) => a - b);
+  const median = percentile(times, 50);
+  const ok = median < 10;
+  console.log(
+    `  1000 pages over ${queries.length} queries: median ${median.toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms ` +
+      `(need median < 10 ms): ${ok ? 'PASS' : 'FAIL'}`,
+  );
+  if (!ok) process.exitCode = 1;
+}
+
+if (process.argv[2] === '--load') {
+  await generateLoad(JSON.parse(process.argv[3]!) as LoadPlan);
+} else {
+  const pin = hasTaskset();
+  if (pin) execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  await throughput(pin);
+  await productPages();
+}
