@@ -14,16 +14,21 @@ export type OAuthErrorCode =
  * `error_description`. The endpoints turn it into a JSON error (token endpoint) or a redirect (authorize).
  */
 export class OAuthError extends Error {
+  /** RFC 6749 §5.2: 400 for every error but a failed client authentication (401), unless told otherwise (413). */
+  readonly status: number;
+
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
+    status?: number,
   ) {
     super(`${code}: ${description}`);
     this.name = 'OAuthError';
+    this.status = status ?? (code === 'invalid_client' ? 401 : 400);
   }
+}
 
-  /** RFC 6749 §5.2: 400 for every error but a failed client authentication, which is 401. */
-  get status(): 400 | 401 {
-    return this.code === 'invalid_client' ? 401 : 400;
-  }
+/** Client input quoted in a description, cut short so that a huge parameter does not make a huge error. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }

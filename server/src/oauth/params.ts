@@ -1,5 +1,6 @@
+import { BodyTooLargeError } from '../core/body-limit.js';
 import type { CoreRequest } from '../core/types.js';
-import { OAuthError } from './errors.js';
+import { OAuthError, quoted } from './errors.js';
 
 /** The most bytes of form data an OAuth endpoint accepts; real requests are a few hundred bytes. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -14,7 +15,8 @@ export function singleParams(params: URLSearchParams): Map<string, string> {
   const out = new Map<string, string>();
   const seen = new Set<string>();
   for (const [name, value] of params) {
-    if (seen.has(name)) throw new OAuthError('invalid_request', `The parameter "${name}" is included more than once`);
+    if (seen.has(name))
+      throw new OAuthError('invalid_request', `The parameter ${quoted(name)} is included more than once`);
     seen.add(name);
     if (value !== '') out.set(name, value);
   }
@@ -36,10 +38,15 @@ export async function readForm(request: CoreRequest): Promise<URLSearchParams> {
   if (!isFormContentType(request.headers.get('content-type'))) {
     throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded');
   }
-  const bytes = await request.body();
-  if (bytes.byteLength > MAX_FORM_BYTES) {
-    throw new OAuthError('invalid_request', `The request body exceeds ${MAX_FORM_BYTES} bytes`);
+  const tooLarge = () => new OAuthError('invalid_request', `The request body exceeds ${MAX_FORM_BYTES} bytes`, 413);
+  let bytes: Uint8Array;
+  try {
+    bytes = await request.body();
+  } catch (error) {
+    // The shell's own cap, far above ours: the same refusal.
+    throw error instanceof BodyTooLargeError ? tooLarge() : error;
   }
+  if (bytes.byteLength > MAX_FORM_BYTES) throw tooLarge();
   try {
     return new URLSearchParams(utf8.decode(bytes));
   } catch {

@@ -1,6 +1,6 @@
 import type { Scope } from '../../../sdk/src/contract/index.js';
 import type { Store } from '../store/types.js';
-import { OAuthError } from './errors.js';
+import { OAuthError, quoted } from './errors.js';
 
 /** Every scope the service knows, in the order responses list them. */
 const SCOPES: readonly Scope[] = ['admin', 'public'];
@@ -21,7 +21,7 @@ export function parseScopes(value: string | undefined): Scope[] {
   if (names.length === 0) return [...DEFAULT_SCOPES];
   const unknown = names.find((name) => !isScope(name));
   if (unknown !== undefined) {
-    throw new OAuthError('invalid_scope', `Unknown scope "${unknown}"; known scopes: ${SCOPES.join(', ')}`);
+    throw new OAuthError('invalid_scope', `Unknown scope ${quoted(unknown)}; known scopes: ${SCOPES.join(', ')}`);
   }
   return SCOPES.filter((scope) => names.includes(scope));
 }

@@ -27,18 +27,23 @@ export function hashPassword(password: string, salt: Uint8Array = crypto.getRand
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, bytesToBase64Url(salt), bytesToBase64Url(hash)].join('$');
 }
 
-/** Checks a password against {@link hashPassword}'s output, in constant time. */
+/** Checks a password against {@link hashPassword}'s output, in constant time. A malformed hash matches nothing. */
 export function verifyPassword(password: string, stored: string): boolean {
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
-  const expected = base64UrlToBytes(hash);
-  const actual = scrypt(encoder.encode(password), base64UrlToBytes(salt), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    dkLen: expected.length,
-  });
-  return timingSafeEqual(actual, expected);
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  // Costs come from the data file: refuse anything a corrupted or hostile row could use to stall the server.
+  if (!(params.N > 1 && params.N <= 2 ** 20 && params.r >= 1 && params.r <= 32 && params.p >= 1 && params.p <= 16)) {
+    return false;
+  }
+  try {
+    const expected = base64UrlToBytes(hash);
+    const actual = scrypt(encoder.encode(password), base64UrlToBytes(salt), { ...params, dkLen: expected.length });
+    return timingSafeEqual(actual, expected);
+  } catch {
+    // A salt or hash that is not base64, or costs scrypt refuses (N not a power of two).
+    return false;
+  }
 }
 
 /** Compares two secrets without leaking, through timing, where they first differ. */

@@ -1,6 +1,6 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
 import { type ClientCredentials, readClientCredentials } from './clients.js';
-import { OAuthError } from './errors.js';
+import { OAuthError, quoted } from './errors.js';
 import { authorizationCodeGrant } from './grants/authorization-code.js';
 import { clientCredentialsGrant } from './grants/client-credentials.js';
 import { JWT_BEARER, jwtBearerGrant } from './grants/jwt-bearer.js';
@@ -42,15 +42,10 @@ function grantOf(params: Map<string, string>): Grant {
   if (grantType === 'assertion') {
     grantType = requireParam(params, 'assertion_type');
     if (grantType !== JWT_BEARER) {
-      throw new OAuthError('unsupported_grant_type', `The assertion type "${clip(grantType)}" is not supported`);
+      throw new OAuthError('unsupported_grant_type', `The assertion type ${quoted(grantType)} is not supported`);
     }
   }
   const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
-  if (!grant) throw new OAuthError('unsupported_grant_type', `The grant type "${clip(grantType)}" is not supported`);
+  if (!grant) throw new OAuthError('unsupported_grant_type', `The grant type ${quoted(grantType)} is not supported`);
   return grant;
-}
-
-/** Echoes of client input stay short in descriptions. */
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

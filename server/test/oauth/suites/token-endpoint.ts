@@ -77,6 +77,29 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
       await expectOAuthError(response, 400, 'invalid_request');
     });
 
+    it.each([
+      ['over the endpoint limit', 20 * 1024],
+      ['over the shell cap', 3 * 1024 * 1024],
+    ])('answers 413 to a form body %s', async (_, size) => {
+      const { fetch } = await harness();
+      const response = await fetch('/oauth/token', {
+        method: 'POST',
+        headers: { ...form, authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) },
+        body: `grant_type=client_credentials&pad=${'x'.repeat(size)}`,
+      });
+      expect(await expectOAuthError(response, 413, 'invalid_request')).toContain('exceeds');
+    });
+
+    it('keeps descriptions short whatever the client sends', async () => {
+      const { token } = await harness();
+      const description = await expectOAuthError(
+        await token({ grant_type: 'g'.repeat(5000) }),
+        400,
+        'unsupported_grant_type',
+      );
+      expect(description.length).toBeLessThan(200);
+    });
+
     it('refuses a repeated parameter with invalid_request', async () => {
       const { fetch } = await harness();
       const response = await fetch('/oauth/token', {
