@@ -23,8 +23,9 @@ export interface HttpCacheOptions {
  * touched (the resource, the collections above it, the documents that show it).
  *
  * Every stored response is revalidated by the transport (the API sends `max-age=0, must-revalidate`), so the cache
- * saves bodies, not round trips: a 304 costs headers only. Invalidation is what keeps a stale copy from being
- * offered as a base for `If-Match` and frees space early; the server's validators decide freshness.
+ * saves bodies, not round trips: a 304 costs headers only. Invalidation makes the next read of what a write touched
+ * unconditional (a full 200), so that a change is seen even from a server whose validators would not move, and
+ * frees space early.
  *
  * A GET answered before a write but stored after it may survive that write's invalidation; its next
  * revalidation replaces it, since its `ETag` no longer matches.
