@@ -271,6 +271,22 @@ describe('deleting an asset', () => {
     expect((await t.call(asset._links['svc:delete_theme_asset'].href, { method: 'DELETE' })).status).toBe(404);
   });
 
+  it('honours If-Match against the file’s ETag (412 when the file was replaced)', async () => {
+    const asset = await upload('images/guarded.png', PNG);
+    const { response } = await fetchFile(asset);
+    const etag = response.headers.get('etag')!;
+    await upload(
+      'images/guarded.png',
+      png(2, 2, () => [9, 9, 9]),
+      200,
+    );
+    const url = asset._links['svc:delete_theme_asset'].href;
+    expect((await t.call(url, { method: 'DELETE', headers: { 'if-match': etag } })).status).toBe(412);
+    expect(await assetNamed('images/guarded.png')).toBeDefined();
+    const current = (await assetNamed('images/guarded.png'))!;
+    expect((await t.call(url, { method: 'DELETE', headers: { 'if-match': `"${current.digest}"` } })).status).toBe(204);
+  });
+
   it('is 404 for other people’s assets and through another theme', async () => {
     const theirs = (await t.json('/shops/3/theme.json', { token: t.otherAdmin }))._embedded.assets[0] as Doc;
     expect((await t.call(theirs._links['svc:delete_theme_asset'].href, { method: 'DELETE' })).status).toBe(404);

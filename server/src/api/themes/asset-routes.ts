@@ -1,6 +1,7 @@
 /** Theme asset endpoints: upload (create or replace by file name) and delete. */
 import { assertPreconditions } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
+import { assetFileEntity } from './asset-file-entity.js';
 import { readAssetUpload } from './asset-upload.js';
 import { deleteAsset, saveAsset } from './asset-writes.js';
 import { encodeBase64 } from './base64.js';
@@ -32,7 +33,7 @@ export const assetRoutes: Route[] = [
       themeAsset(call, theme, call.params.asset_id!);
       await call.context.store.write((tx) => {
         const current = themeAsset(call, theme, call.params.asset_id!);
-        assertPreconditions(call.request.headers, assetEntity(call, current));
+        assertPreconditions(call.request.headers, assetFileEntity(call.cache, call.context.store, current));
         deleteAsset(tx, theme, current, call.context.clock.now());
       });
       return { status: 204 };

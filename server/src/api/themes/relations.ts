@@ -2,23 +2,10 @@
  * The registry entries of the theme, template and asset relations: they give the links' `method`,
  * `title` and `type`, and the `/rels/{rel}` documentation pages.
  */
-import type { RelationName } from '../../../../sdk/src/contract/index.js';
-import type { CoreRelationName, RelationTable } from '../relation-entry.js';
-
-type ThemeRepresentation = 'theme' | 'themeTemplate' | 'themeAsset';
-
-/**
- * The curied relations of themes, templates and assets that the core's table does not document
- * (a theme's `svc:shop` is the shop's). Mapped per representation: `keyof` over a union would keep only
- * the names common to all of them.
- */
-export type ThemeOwnRelationName = Exclude<
-  Extract<{ [R in ThemeRepresentation]: RelationName<R> }[ThemeRepresentation], `svc:${string}`>,
-  CoreRelationName | 'svc:shop'
->;
+import type { RelationTable, ThemeRelationName } from '../relation-entry.js';
 
 /** The registry entries of the theme, template and asset relations. */
-export const themeRelations: RelationTable<ThemeOwnRelationName> = {
+export const themeRelations: RelationTable<ThemeRelationName> = {
   'svc:update_theme': {
     method: 'put',
     title: 'Update theme',

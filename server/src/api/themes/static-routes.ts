@@ -7,7 +7,7 @@ import { documentEntity, type Entity } from '../../http/entity.js';
 import { notFound } from '../../http/http-error.js';
 import type { Call, Reply, Route } from '../../http/route.js';
 import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
-import { decodeBase64 } from './base64.js';
+import { assetFileEntity } from './asset-file-entity.js';
 import { previewPage } from './preview.js';
 import { LAYOUT_FILE_NAME, parseTemplateFileName } from './template-file.js';
 import { previewKey, previewUrl } from './urls.js';
@@ -34,23 +34,6 @@ function fileHeaders(contentType: string, cacheControl: string): Record<string, 
   if (contentType.startsWith('text/html')) headers['content-security-policy'] = HTML_POLICY;
   else if (contentType.startsWith('image/svg+xml')) headers['content-security-policy'] = SVG_POLICY;
   return headers;
-}
-
-/** An asset's bytes, decoded once per change of the files. */
-function assetFileEntity(call: OpenCall, asset: AssetRow): Entity {
-  const { store } = call.context;
-  return call.cache.cached(`asset-file:${asset.id}`, [store.revision('assets'), store.revision('files')], () => {
-    const current = store.get('assets', asset.id) ?? asset;
-    const bytes = decodeBase64(store.get('files', asset.id)?.data ?? '');
-    if (!bytes) throw notFound(`No file for asset ${asset.id}`);
-    return {
-      body: bytes,
-      contentType: current.content_type,
-      // The MD5 of the bytes is a strong validator already, and the one clients compare.
-      etag: `"${current.digest}"`,
-      lastModified: Math.floor(Date.parse(current.updated_on) / 1000) * 1000,
-    };
-  });
 }
 
 function fileReply(entity: Entity, cacheControl: string): Reply {
@@ -90,7 +73,7 @@ function previewFile(call: OpenCall, fileName: string): Reply {
   const template = findTemplate(call, theme.id, fileName);
   if (template) return fileReply(templateFileEntity(call, theme, template), REVALIDATE);
   const asset = findAsset(call, theme.id, fileName);
-  if (asset) return fileReply(assetFileEntity(call, asset), REVALIDATE);
+  if (asset) return fileReply(assetFileEntity(call.cache, call.context.store, asset), REVALIDATE);
   throw notFound(`No file ${fileName} in this theme`);
 }
 
@@ -103,7 +86,7 @@ export const staticRoutes: Route[] = [
       // The rest of the path is still percent-encoded; stored names never contain `%`, so an encoded one misses.
       const asset = findAsset(call, call.params.theme_id!, call.params.file_name!);
       if (!asset || asset.digest !== call.params.digest) throw notFound('No such file');
-      return fileReply(assetFileEntity(call, asset), YEAR);
+      return fileReply(assetFileEntity(call.cache, call.context.store, asset), YEAR);
     },
   },
   {
