@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '../server/src/create-server.js';
 import { hashSecret, randomSecret } from '../server/src/oauth/secrets.js';
-import type { Store } from '../server/src/store/types.js';
 
 const SIZES = [1_000, 100_000];
 const WRITES = 200;
@@ -26,7 +25,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
-async function timeWrites(store: Store, write: (i: number) => Promise<unknown>): Promise<number[]> {
+async function timeWrites(write: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < 10; i++) await write(-1 - i); // warm-up
   const times: number[] = [];
   for (let i = 0; i < WRITES; i++) {
@@ -34,7 +33,6 @@ async function timeWrites(store: Store, write: (i: number) => Promise<unknown>):
     await write(i);
     times.push(performance.now() - start);
   }
-  void store;
   return times.sort((a, b) => a - b);
 }
 
@@ -54,7 +52,7 @@ async function measure(products: number): Promise<Figures> {
     const dataMiB = (await stat(join(dir, 'db.products.json'))).size / 2 ** 20;
 
     const template = store.all('templates')[0]!;
-    const templateTimes = await timeWrites(store, (i) =>
+    const templateTimes = await timeWrites((i) =>
       store.write((tx) =>
         tx.update('templates', template.id, {
           body: `${template.body}<!-- edit ${i} -->`,
@@ -63,7 +61,7 @@ async function measure(products: number): Promise<Figures> {
       ),
     );
     const app = store.all('apps')[0]!;
-    const tokenTimes = await timeWrites(store, () => {
+    const tokenTimes = await timeWrites(() => {
       const now = Date.now();
       return store.write((tx) =>
         tx.insert('tokens', {
