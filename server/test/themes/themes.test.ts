@@ -198,6 +198,7 @@ describe('PUT {base}/themes/{id}', () => {
     ['settings that are not an object', JSON.stringify({ settings: [1] }), 422, 'settings'],
     ['a number as title', JSON.stringify({ title: 5 }), 422, 'title'],
     ['an empty title', JSON.stringify({ title: '  ' }), 422, 'title'],
+    ['settings nested 60 000 deep', `{"settings":{"a":${'['.repeat(60_000)}${']'.repeat(60_000)}}}`, 422, 'settings'],
     ['settings over 64 KiB', JSON.stringify({ settings: { big: 'x'.repeat(70_000) } }), 413, undefined],
   ])('refuses %s (%i) and stores nothing', async (_, body, status, field) => {
     const before = await t.call('/themes/2');

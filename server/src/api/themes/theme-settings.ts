@@ -21,10 +21,7 @@ export function checkTitle(title: string): string {
  * any depth, which a client merging settings into its own objects could mistake for the prototype (422).
  */
 export function checkSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  const json = JSON.stringify(settings);
-  if (new TextEncoder().encode(json).byteLength > MAX_SETTINGS_BYTES) {
-    throw new HttpError(413, `Theme settings too large: at most ${MAX_SETTINGS_BYTES} bytes as JSON`);
-  }
+  // Depth first: serialising a deeply nested value would overflow the stack.
   const walk = (value: unknown, depth: number): void => {
     if (typeof value !== 'object' || value === null) return;
     if (depth > MAX_SETTINGS_DEPTH)
@@ -35,6 +32,10 @@ export function checkSettings(settings: Record<string, unknown>): Record<string,
     }
   };
   walk(settings, 1);
+  const json = JSON.stringify(settings);
+  if (new TextEncoder().encode(json).byteLength > MAX_SETTINGS_BYTES) {
+    throw new HttpError(413, `Theme settings too large: at most ${MAX_SETTINGS_BYTES} bytes as JSON`);
+  }
   // A fresh parse: the stored object shares nothing with the request's.
   return JSON.parse(json) as Record<string, unknown>;
 }
