@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyTooLargeError, MAX_BODY_BYTES } from '../src/core/body-limit.js';
-import type { CoreHandler } from '../src/core/types.js';
+import type { CoreHandler, CoreResponse } from '../src/core/types.js';
 import { createExpressApp } from '../src/express/app.js';
 
 let server: Server | undefined;
@@ -19,12 +19,12 @@ async function start(handle: CoreHandler, log?: (line: string) => void): Promise
 }
 
 /** Echoes what the core saw. */
-const echo: CoreHandler = async (request) => {
+const echo: CoreHandler = async (request): Promise<CoreResponse> => {
   let body: string;
   try {
     body = new TextDecoder().decode(await request.body());
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return { status: 413, headers: {} as Record<string, string> };
+    if (error instanceof BodyTooLargeError) return { status: 413, headers: {} };
     throw error;
   }
   return {

@@ -5,6 +5,46 @@ import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/oauth/secrets.js';
 import { seed } from '../src/seed/index.js';
 
+/**
+ * The pixel indexes of a single-image GIF with a global colour table (GIF89a spec, appendix F), decoded
+ * independently of the encoder under test.
+ */
+function decodeGifPixels(bytes: Buffer): number[] {
+  const tableSize = bytes[10]! & 0x80 ? 3 * 2 ** ((bytes[10]! & 7) + 1) : 0;
+  let at = 13 + tableSize;
+  expect(bytes[at]).toBe(0x2c);
+  at += 10;
+  const minCodeSize = bytes[at++]!;
+  const data: number[] = [];
+  while (bytes[at]) {
+    const length = bytes[at]!;
+    data.push(...bytes.subarray(at + 1, at + 1 + length));
+    at += length + 1;
+  }
+  const clear = 1 << minCodeSize;
+  let table: number[][] = [];
+  let width = minCodeSize + 1;
+  let previous: number[] | undefined;
+  const out: number[] = [];
+  for (let bit = 0; bit + width <= data.length * 8; ) {
+    let code = 0;
+    for (let i = 0; i < width; i++, bit++) code |= ((data[bit >> 3]! >> (bit & 7)) & 1) << i;
+    if (code === clear) {
+      table = Array.from({ length: clear + 2 }, (_, i) => [i]);
+      width = minCodeSize + 1;
+      previous = undefined;
+      continue;
+    }
+    if (code === clear + 1) return out;
+    const entry = code < table.length ? table[code]! : [...previous!, previous![0]!];
+    out.push(...entry);
+    if (previous) table.push([...previous, entry[0]!]);
+    if (table.length === 1 << width && width < 12) width++;
+    previous = entry;
+  }
+  throw new Error('GIF data ended without an end code');
+}
+
 const fixed = { password: 'correct horse', clientSecret: 'not-so-secret' };
 
 describe('seed', () => {
@@ -114,6 +154,9 @@ describe('seed', () => {
         expect(asset.content_type).toBe('image/gif');
         expect(bytes.subarray(0, 6).toString('latin1')).toBe('GIF89a');
         expect(bytes.at(-1)).toBe(0x3b);
+        const width = bytes.readUInt16LE(6);
+        const height = bytes.readUInt16LE(8);
+        expect(decodeGifPixels(bytes)).toHaveLength(width * height);
       }
     }
     expect(types).toEqual(new Set(['image/png', 'image/gif']));
