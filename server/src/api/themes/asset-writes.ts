@@ -20,7 +20,8 @@ export function saveAsset(
   touchTheme(tx, theme, now);
   if (existing) {
     const asset = tx.update('assets', existing.id, { ...fields, updated_on: nextTimestamp(existing.updated_on, now) });
-    tx.update('files', existing.id, { data });
+    if (tx.get('files', existing.id)) tx.update('files', existing.id, { data });
+    else tx.insert('files', { id: existing.id, data });
     return { asset, created: false };
   }
   const stamp = new Date(now).toISOString();

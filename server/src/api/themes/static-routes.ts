@@ -50,8 +50,8 @@ function findTemplate(call: OpenCall, themeId: string, fileName: string): Templa
 
 function templateFileEntity(call: OpenCall, theme: ThemeRow, template: TemplateRow): Entity {
   const { store, addresses } = call.context;
-  const revisions = [store.revision('templates'), store.revision('themes')];
-  return call.cache.cached(`preview-file:${template.id}`, revisions, () => {
+  // The preview address in the layout's <base> never changes for a theme: templates are the only input.
+  return call.cache.cached(`preview-file:${template.id}`, [store.revision('templates')], () => {
     const current = store.get('templates', template.id) ?? template;
     const parsed = parseTemplateFileName(current.file_name);
     const type = typeof parsed === 'string' ? 'text/plain; charset=utf-8' : TEXT_TYPES[parsed.content_type];
