@@ -52,12 +52,16 @@ export class RepresentationCache {
   private readonly entities: Memo<Entity>;
   private readonly values: Memo<unknown>;
 
+  /**
+   * Bounds keep memory in check whatever clients ask for: a representation is tens of KiB, while a derived
+   * list may hold a reference per product of a large store (800 KiB for 100 000 products).
+   */
   constructor(
     private readonly clock: Clock,
-    capacity = 5000,
+    { entities = 2000, values = 100 }: { entities?: number; values?: number } = {},
   ) {
-    this.entities = new Memo(capacity);
-    this.values = new Memo(capacity);
+    this.entities = new Memo(entities);
+    this.values = new Memo(values);
   }
 
   /**
