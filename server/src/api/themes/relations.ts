@@ -12,7 +12,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Change the theme’s title or settings.',
     target: 'The updated theme (`_class ["theme"]`), 200.',
     payload:
-      'JSON `{"title"?: string, "settings"?: object}`. `settings` replaces the whole settings object (at most 64 KiB as JSON). Any other member is a 422.',
+      'JSON `{"title"?: string, "settings"?: object}`. `settings` replaces the whole settings object: at most 64 KiB as JSON (413 beyond), nested at most 16 deep, no `__proto__` keys. Any other member is a 422.',
     example: 'PUT /v1/themes/3 {"settings":{"accent":"#0a7"}} → 200 theme',
   },
   'svc:create_template': {
@@ -31,7 +31,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Upload a file (image or font) for the theme, or replace the one with the same file name.',
     target: 'The asset (`_class ["themeAsset"]`): 201 when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part. At most 1 MiB. Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422).',
+      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part (stored under its filename, or under an optional `file_name` field). At most 1 MiB (413 beyond). Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422).',
     example: 'POST /v1/themes/3/assets {"file_name":"images/logo.png","data":"iVBORw0KGgo…"} → 201 asset',
   },
   'svc:theme_preview': {
