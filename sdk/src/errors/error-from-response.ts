@@ -41,11 +41,13 @@ export function createHttpError(init: HttpErrorInit): HttpError {
   return new ErrorClass(init);
 }
 
-/** A response body as data: parsed JSON when the content type says JSON (text when it fails to parse), else text. */
-export async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/**
+ * An error body as data: parsed JSON when the content type says JSON, else (or when it does not parse) the
+ * text, so that the error still shows what came; `undefined` when empty.
+ */
+export function parseErrorBody(text: string, contentType: string | null): unknown {
   if (text === '') return undefined;
-  if (!/\bjson\b/i.test(response.headers.get('content-type') ?? '')) return text;
+  if (!/\bjson\b/i.test(contentType ?? '')) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -58,7 +60,8 @@ export async function readBody(response: Response): Promise<unknown> {
  * {@link OAuthError} for token-endpoint bodies, {@link ServerError} for 5xx. `url` defaults to `response.url`.
  */
 export async function errorFromResponse(response: Response, method: string, url = response.url): Promise<HttpError> {
-  const body = await readBody(response).catch(() => undefined);
+  const text = await response.text().catch(() => '');
+  const body = parseErrorBody(text, response.headers.get('content-type'));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

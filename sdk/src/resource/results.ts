@@ -8,7 +8,7 @@ import type { FollowOptions, ResultsShape, Shape, UnknownShape } from './shape.j
 export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape<I>> {
   /** The items of this page only. */
   get pageItems(): Entity<I>[] {
-    const names = this.toJSON()._embedded ? Object.keys(this.toJSON()._embedded ?? {}) : [];
+    const names = Object.keys(this.toJSON()._embedded ?? {});
     // The wire contract names them `items`; a list that embeds under one other name is read the same way.
     const name = names.includes('items') || names.length !== 1 ? 'items' : names[0];
     return (this as Results<UnknownShape>).embedded(name as 'items') as Entity<I>[];
