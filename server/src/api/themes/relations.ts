@@ -21,7 +21,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Add an HTML, CSS or JavaScript template to the theme, or replace the one with the same file name.',
     target: 'The template (`_class ["themeTemplate"]`): 201 with `Location` when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8. `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written.',
+      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written.',
     example:
       'POST /v1/themes/3/templates {"file_name":"partials/footer.html","body":"<footer>…</footer>"} → 201 template',
   },
