@@ -1,5 +1,8 @@
 import {
+  BadRequestError,
+  bearer,
   type Client,
+  createClient,
   createHttpCache,
   Entity,
   NotFoundError,
@@ -8,6 +11,7 @@ import {
   type Root,
   type Shop,
   type Theme,
+  UnauthorizedError,
   ValidationError,
 } from 'storefront-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,8 +94,14 @@ describe('root', () => {
     expect(byId.properties.code).toBe(order.properties.code);
   });
 
-  it('maps an unknown id to a NotFoundError', async () => {
+  it('maps the server refusals to typed errors', async () => {
     await expect(root.follow('svc:shop', { id: 'no-such-shop' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(root.follow('svc:all_products', { per_page: 1000 })).rejects.toBeInstanceOf(BadRequestError);
+    const stranger = createClient({ baseUrl: reference.server.baseUrl, auth: bearer('not-a-token'), retry: false });
+    const refused = await stranger.root().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UnauthorizedError);
+    expect((refused as UnauthorizedError).headers['www-authenticate']).toMatch(/invalid_token/);
+    expect((refused as UnauthorizedError).message).not.toContain('not-a-token');
   });
 });
 
@@ -161,9 +171,8 @@ describe('theme', () => {
 
   it('creates the development theme once, then links it', async () => {
     const production = await theme.follow('self');
-    const dev = production.can('svc:dev_theme')
-      ? await production.follow('svc:dev_theme')
-      : await production.follow('svc:create_dev_theme');
+    expect(production.can('svc:dev_theme')).toBe(false);
+    const dev = await production.follow('svc:create_dev_theme');
     expect(dev.properties.production).toBe(false);
     const after = await production.follow('self');
     expect(after.can('dev_theme')).toBe(true);
