@@ -1,0 +1,231 @@
+/**
+ * `createHandlers()`: the reference server's core as MSW request handlers over an in-memory store, so that an
+ * app's tests mocked with MSW see exactly what the real server sends.
+ */
+import { type HttpHandler, http } from 'msw';
+import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Clock } from '../core/types.js';
+import type { ServerCredentials } from '../create-server.js';
+import { OAuthError } from '../oauth/errors.js';
+import { assertScopesAllowed } from '../oauth/scopes.js';
+import { findToken, issueToken } from '../oauth/tokens.js';
+import type { SeedOptions } from '../seed/index.js';
+import type { Dataset, Store } from '../store/types.js';
+import { addressesOf, DEFAULT_ORIGIN } from './addresses.js';
+import {
+  type FailureOptions,
+  failureHandler,
+  networkFailure,
+  type ServerErrorOptions,
+  serverFailure,
+  slowFailure,
+} from './failures.js';
+import { initialData } from './initial-data.js';
+import { forwardingStore, liveCore } from './live-core.js';
+
+/** Options of {@link createHandlers}. Every field is optional. */
+export interface HandlersOptions {
+  /**
+   * Origin the mocked service answers at (MSW matches absolute URLs in Node). `{base_url}` is `{origin}/v1`,
+   * the token endpoint `{origin}/oauth/token`. Default `http://localhost:4000`, the reference server's.
+   */
+  origin?: string;
+  /**
+   * The data: seed options for the demo data (default: the demo seed, 300 products, with the fixed demo
+   * secrets `msw-demo-client-secret` and `msw-demo-password`), or a data set of the test's own, which replaces
+   * the demo data entirely (it is copied: the object given is never changed).
+   */
+  seed?: Partial<Dataset> | SeedOptions;
+  /** Source of the current time: token expiry, `updated_on` of writes, `Last-Modified` of errors. Default `Date.now`. */
+  clock?: Clock;
+  /** Lifetime of issued access tokens, in seconds. Default 3600. */
+  tokenTtl?: number;
+}
+
+/** Options of {@link StorefrontMock.issueToken}. */
+export interface IssueTokenOptions {
+  /** Scope(s) of the token. `admin` needs a user who administers a shop, as at the token endpoint. */
+  scope: Scope | readonly Scope[];
+  /** Login of the user the token acts for. Default: the demo app's owner (the demo user). */
+  user?: string;
+}
+
+/** A token issued by {@link StorefrontMock.issueToken}: the fields of the SDK's `TokenInfo`. */
+export interface MockToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  /** Epoch ms (by the mock's clock). */
+  expiresAt: number;
+  scopes: Scope[];
+}
+
+/** The mocked service: its handlers, its data and the failures a test can simulate. */
+export interface StorefrontMock {
+  /**
+   * The handlers: every method (HEAD and OPTIONS included) on every path under the origin, the resource API,
+   * the token and authorize endpoints, theme files and relation pages alike. Pass them to `setupServer` or
+   * `setupWorker`. Requests to other origins are not handled.
+   */
+  handlers: HttpHandler[];
+  /** The origin, e.g. `http://localhost:4000`. */
+  origin: string;
+  /** `{base_url}`, the API root: `{origin}/v1`. */
+  baseUrl: string;
+  /** The mock's data, for setting up and checking state. It always reaches the current data, across resets. */
+  store: Store;
+  /**
+   * The demo app and user (the first app of the data and its owner); `password` is `undefined` for a data set
+   * given ready, which holds only a hash. `undefined` when the data holds no app.
+   */
+  credentials: ServerCredentials | undefined;
+  /** Back to the initial data (tokens issued since are forgotten, ids start over). Call it in `afterEach`. */
+  reset(): void;
+  /**
+   * An access token of the demo app, straight into the store, without a token request.
+   *
+   * @example
+   * const { accessToken } = await mock.issueToken({ scope: 'admin' });
+   * const client = createClient({ baseUrl: mock.baseUrl, auth: bearer({ token: accessToken }) });
+   */
+  issueToken(options: IssueTokenOptions): Promise<MockToken>;
+  /**
+   * Makes a token expire now (by the mock's clock). The API then answers it with the reference server's 401
+   * (`WWW-Authenticate: Bearer realm="storefront", error="invalid_token"`), and it can still be exchanged
+   * through the JWT bearer grant, as a token that expired on its own. Rejects for a token the mock never issued.
+   *
+   * @example
+   * await mock.expireToken(accessToken);
+   * await client.root(); // 401, the `authorized(...)` strategy exchanges the token, then retries
+   */
+  expireToken(token: string): Promise<void>;
+  /**
+   * A handler that makes the bearer token of each matching request expire just before the mock answers it:
+   * for when the test does not hold the token (client credentials, a token the app stored). Default path: the
+   * whole API (`/v1/*`).
+   *
+   * @example
+   * server.use(mock.expiredToken({ times: 1 }));
+   * await app.syncTheme(); // one 401, one JWT bearer exchange, then success
+   */
+  expiredToken(options?: FailureOptions): HttpHandler;
+  /**
+   * A handler answering a 5xx with the API's error body and headers (`{"_class":["errors"],"message":…}`).
+   *
+   * @example
+   * server.use(mock.serverError({ status: 503, times: 1, retryAfter: 0 })); // one failure, then the mock answers
+   * server.use(mock.serverError({ path: '/v1/products.json' })); // every product list fails
+   */
+  serverError(options?: ServerErrorOptions): HttpHandler;
+  /**
+   * A handler that holds matching requests `ms` milliseconds, then lets the mock answer them: for timeouts,
+   * spinners and races.
+   *
+   * @example
+   * server.use(mock.slowResponse(2_000, { path: '/v1/shops/:shop_id/theme.json' }));
+   * await expect(app.loadTheme()).rejects.toBeInstanceOf(TimeoutError); // a client with `timeout: 500`
+   */
+  slowResponse(ms: number, options?: FailureOptions): HttpHandler;
+  /**
+   * A handler that fails matching requests at the network level: `fetch` rejects with a `TypeError`.
+   *
+   * @example
+   * server.use(mock.networkError({ method: 'GET', times: 1 })); // the SDK retries an idempotent request
+   */
+  networkError(options?: FailureOptions): HttpHandler;
+}
+
+const DEFAULT_TOKEN_TTL = 3600;
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Builds MSW handlers over the reference server's core and an in-memory copy of the demo data (or the test's).
+ * The same routes, headers, 304s, errors and token grants as `createServer()`, without a network. Works with
+ * msw 2 (`^2.7`) and 3, in Node (`setupServer`) and browsers (`setupWorker`).
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createHandlers } from 'storefront-sdk/msw';
+ *
+ * const mock = createHandlers();
+ * const server = setupServer(...mock.handlers);
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(() => {
+ *   server.resetHandlers();
+ *   mock.reset();
+ * });
+ * afterAll(() => server.close());
+ */
+export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
+  const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
+  if (!Number.isInteger(tokenTtl) || tokenTtl <= 0) {
+    throw new RangeError(`tokenTtl must be a positive whole number of seconds, got ${tokenTtl}`);
+  }
+  const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
+  const clock = options.clock ?? systemClock;
+  const { dataset, credentials } = initialData(options.seed);
+  const live = liveCore(dataset, { addresses, clock, tokenTtl });
+  const { origin } = addresses;
+
+  async function expire(token: string): Promise<boolean> {
+    const row = findToken(live.store, token);
+    if (!row) return false;
+    // Not past `now`: the clock may be one that tests move by hand, and an instant later is already expired.
+    await live.store.write((tx) => tx.update('tokens', row.id, { expires_at: Math.min(row.expires_at, clock.now()) }));
+    return true;
+  }
+
+  return {
+    handlers: [http.all(`${origin}/*`, ({ request }) => live.core.fetch(request))],
+    origin,
+    baseUrl: addresses.baseUrl,
+    store: forwardingStore(live),
+    credentials,
+    reset: () => live.reset(),
+
+    async issueToken({ scope, user }) {
+      const store = live.store;
+      const app = store.all('apps')[0];
+      if (!app) throw new Error('issueToken: the data holds no app to issue a token for');
+      const owner = user === undefined ? store.get('users', app.owner_id) : store.where('users', 'login', user)[0];
+      if (!owner) throw new Error(`issueToken: no user ${user === undefined ? 'owns the demo app' : `"${user}"`}`);
+      const scopes: Scope[] = typeof scope === 'string' ? [scope] : [...scope];
+      try {
+        assertScopesAllowed(store, owner.id, scopes);
+      } catch (error) {
+        if (error instanceof OAuthError) throw new Error(`issueToken: ${error.message}`);
+        throw error;
+      }
+      const issued = await issueToken(
+        { store, clock, addresses, tokenTtl },
+        { appId: app.id, userId: owner.id, scopes },
+      );
+      return { accessToken: issued.token, tokenType: 'Bearer', expiresAt: issued.row.expires_at, scopes };
+    },
+
+    async expireToken(token) {
+      if (!(await expire(token))) throw new Error('expireToken: the mock never issued this token');
+    },
+
+    expiredToken: (failure = {}) =>
+      failureHandler(origin, { path: '/v1/*', ...failure }, async (request) => {
+        const token = /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+        const queryToken = new URL(request.url).searchParams.get('access_token');
+        const held = token ?? queryToken;
+        if (held) await expire(held);
+        // The core answers, with its own 401 for the token now expired.
+        return undefined;
+      }),
+
+    serverError: (failure = {}) =>
+      failureHandler(
+        origin,
+        failure,
+        serverFailure(failure, () => clock.now()),
+      ),
+
+    slowResponse: (ms, failure = {}) => failureHandler(origin, failure, slowFailure(ms)),
+
+    networkError: (failure = {}) => failureHandler(origin, failure, networkFailure),
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * `storefront-sdk/msw`: MSW handlers over the reference server's core and an in-memory store, for app test
+ * suites in Node (`setupServer`) and browsers (`setupWorker`). Imports no `node:` module, Express or lowdb.
+ */
+export type { Clock } from '../core/types.js';
+export type { ServerCredentials } from '../create-server.js';
+export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
+export type * from '../store/types.js';
+export {
+  createHandlers,
+  type HandlersOptions,
+  type IssueTokenOptions,
+  type MockToken,
+  type StorefrontMock,
+} from './create-handlers.js';
+export type { FailureOptions, ServerErrorOptions } from './failures.js';
+export { MOCK_DEMO_SECRETS } from './initial-data.js';

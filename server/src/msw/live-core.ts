@@ -1,0 +1,56 @@
+/**
+ * The mock's current store and core, replaced as a whole by `reset()`, and a {@link Store} that always reads
+ * and writes the current one, so that a test may keep the `store` it got before a reset.
+ */
+import { type Core, createCore } from '../core/index.js';
+import type { Addresses, Clock } from '../core/types.js';
+import { createMemoryStore } from '../store/memory.js';
+import type { Dataset, Store } from '../store/types.js';
+
+/** The core and store the handlers currently serve. */
+export interface LiveCore {
+  readonly core: Core;
+  readonly store: Store;
+  /** Starts over from a fresh copy of the initial data, with a fresh core (no cached representations). */
+  reset(): void;
+}
+
+/** What the core is built from, besides the data. */
+export interface CoreSettings {
+  addresses: Addresses;
+  clock: Clock;
+  tokenTtl: number;
+}
+
+export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
+  const build = () => {
+    // The store takes the rows as its own: each start gets its own copy of the pristine data.
+    const store = createMemoryStore(structuredClone(initial));
+    // A new core too: its representation cache is keyed by store revisions, which start over with the store.
+    return { store, core: createCore({ store, ...settings }) };
+  };
+  let current = build();
+  return {
+    get core() {
+      return current.core;
+    },
+    get store() {
+      return current.store;
+    },
+    reset() {
+      current = build();
+    },
+  };
+}
+
+/** A store that forwards every call to the live one. */
+export function forwardingStore(live: LiveCore): Store {
+  return {
+    get: (collection, id) => live.store.get(collection, id),
+    all: (collection) => live.store.all(collection),
+    where: (collection, field, value) => live.store.where(collection, field, value),
+    revision: (collection) => live.store.revision(collection),
+    write: (fn) => live.store.write(fn),
+    close: () => live.store.close(),
+  };
+}
