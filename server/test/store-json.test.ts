@@ -139,4 +139,35 @@ describe('JSON-file store', () => {
     expect(store.all('tokens')).toEqual([]);
     await store.close();
   });
+
+  it('keeps asset bytes one file per row, so that a write touches only the rows it changed', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'db.json');
+    const store = await createJsonStore(path, {
+      initial: () => ({
+        files: [
+          { id: '1', data: 'AAAA' },
+          { id: '2', data: 'BBBB' },
+        ],
+      }),
+    });
+    const rows = join(dir, 'db.files');
+    expect((await readdir(rows)).sort()).toEqual(['1.json', '2.json']);
+    const before = (await stat(join(rows, '2.json'))).ino;
+    await store.write((tx) => {
+      tx.update('files', '1', { data: 'CCCC' });
+      tx.insert('files', { id: '../evil', data: 'DDDD' });
+    });
+    expect((await stat(join(rows, '2.json'))).ino).toBe(before);
+    expect((await readdir(rows)).sort()).toEqual(['%2E%2E%2Fevil.json', '1.json', '2.json']);
+    await store.write((tx) => tx.delete('files', '2'));
+    await store.close();
+
+    const reopened = await createJsonStore(path);
+    expect(reopened.all('files')).toEqual([
+      { id: '../evil', data: 'DDDD' },
+      { id: '1', data: 'CCCC' },
+    ]);
+    await reopened.close();
+  });
 });

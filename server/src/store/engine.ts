@@ -8,16 +8,20 @@ import { type Row, Table } from './table.js';
 import { StagedTransaction, type Tables } from './transaction.js';
 import type { CollectionName, Collections, Dataset, Store, Transaction } from './types.js';
 
+/** A write about to be applied, as a {@link Persistence} sees it. */
+export interface PendingWrite {
+  /** The collections it changes. */
+  readonly changed: readonly CollectionName[];
+  /** A changed collection's rows as they will be once the write is applied, in order. */
+  rows<C extends CollectionName>(name: C): Collections[C][];
+  /** A changed collection's changes: id → the new row, or `null` for a deletion. */
+  changes<C extends CollectionName>(name: C): ReadonlyMap<string, Collections[C] | null>;
+}
+
 /** How an adapter makes a write durable before it is applied in memory and acknowledged. */
 export interface Persistence {
-  /**
-   * Stores the collections a write changed. `rows(name)` gives a changed collection's rows as they will be
-   * once the write is applied. Rejecting aborts the write: memory stays as it was and the writer sees the error.
-   */
-  persist(
-    changed: readonly CollectionName[],
-    rows: <C extends CollectionName>(name: C) => Collections[C][],
-  ): Promise<void>;
+  /** Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. */
+  persist(write: PendingWrite): Promise<void>;
   /** Called once by `close()` after the last write. */
   close?(): Promise<void>;
 }
@@ -42,10 +46,11 @@ export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Per
     const changed = [...tx.staged].filter(([, changes]) => changes.size > 0);
     if (changed.length === 0) return result;
     if (persistence) {
-      await persistence.persist(
-        changed.map(([name]) => name),
-        (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
-      );
+      await persistence.persist({
+        changed: changed.map(([name]) => name),
+        rows: (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
+        changes: (name) => tx.staged.get(name) as Map<string, never>,
+      });
     }
     for (const [name, changes] of changed) tables[name].apply(changes as Map<string, never>);
     return result;

@@ -3,16 +3,17 @@
  *
  * Layout on disk, for `path` = `dir/db.json`:
  * - `dir/db.json`, the manifest: `{"format":"storefront-data","version":1,"collections":{"users":"db.users.json",…}}`,
- *   written when the data is created and whenever a collection file is added; never on ordinary writes.
- * - `dir/db.<collection>.json`, one lowdb `JSONFile` per collection holding its rows as a JSON array.
+ *   written when the data is created (and when a collection is added); never by ordinary writes.
+ * - `dir/db.<collection>.json`, one lowdb `JSONFile` per collection holding its rows as a JSON array;
+ * - except `dir/db.files/`, the asset bytes: one `JSONFile` per row, so that an upload writes only itself.
  *
- * A write rewrites only the files of the collections it changed (a token write never touches the
- * 100 000 products), each atomically (temp file + rename, through lowdb's steno writer), and is
- * acknowledged once every one of those files has been written. The manifest is written last when the
- * data is created, so an interrupted creation is redone on the next start rather than half-loaded.
- * A manifest or collection file that is unreadable or malformed fails the start with a
- * {@link StoreFileError}; nothing is ever reseeded over existing data unless `reset` is asked for.
- * One process owns the files at a time.
+ * A write rewrites only the files of the collections (or, for asset bytes, the rows) it changed, so a
+ * token write never touches the 100 000 products. Each file is replaced atomically (temp file + rename,
+ * through lowdb's steno writer) and the write is acknowledged once all of its files are written; a write
+ * that fails on disk is not applied in memory and rejects. The manifest is written last when the data is
+ * created, so an interrupted creation is redone on the next start rather than half-loaded. A manifest or
+ * collection file that is unreadable or malformed fails the start with a {@link StoreFileError}: nothing
+ * is ever reseeded over existing data unless `reset` is asked for. One process owns the files at a time.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -21,6 +22,7 @@ import { JSONFile } from 'lowdb/node';
 import { COLLECTIONS } from './collections.js';
 import { createStoreEngine } from './engine.js';
 import { StoreFileError } from './errors.js';
+import { ArrayFile, type CollectionFiles, RowFiles } from './json-collections.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Options of {@link createJsonStore}. */
@@ -41,6 +43,8 @@ export interface JsonStore extends Store {
 
 const FORMAT = 'storefront-data';
 const VERSION = 1;
+/** Collections stored one file per row. */
+const ROW_FILES: ReadonlySet<CollectionName> = new Set(['files']);
 
 interface Manifest {
   format: typeof FORMAT;
@@ -48,48 +52,48 @@ interface Manifest {
   collections: Partial<Record<CollectionName, string>>;
 }
 
-/** `null` until read: a file that does not exist reads as `null`, which tells it apart from an empty collection. */
-type Files = Record<CollectionName, Low<unknown[] | null>>;
-
 /** Opens the store at `path`, creating it from `options.initial` when it does not exist. */
 export async function createJsonStore(path: string, options: JsonStoreOptions = {}): Promise<JsonStore> {
   const dir = dirname(path);
   const stem = basename(path).replace(/\.json$/i, '');
-  const manifestFile = new Low<Manifest | null>(new JSONFile(path), null);
   const manifest = options.reset ? null : await readManifest(path);
   const created = manifest === null;
 
   const names = Object.fromEntries(
-    COLLECTIONS.map((name) => [name, manifest?.collections[name] ?? `${stem}.${name}.json`]),
+    COLLECTIONS.map((name) => [
+      name,
+      manifest?.collections[name] ?? (ROW_FILES.has(name) ? `${stem}.${name}` : `${stem}.${name}.json`),
+    ]),
   ) as Record<CollectionName, string>;
   const files = Object.fromEntries(
-    COLLECTIONS.map((name) => [name, new Low<unknown[] | null>(new JSONFile(join(dir, names[name])), null)]),
-  ) as Files;
+    COLLECTIONS.map((name) => {
+      const where = join(dir, names[name]);
+      const kind: CollectionFiles = ROW_FILES.has(name) ? new RowFiles(name, where) : new ArrayFile(name, where);
+      return [name, kind];
+    }),
+  ) as Record<CollectionName, CollectionFiles>;
 
   let data: Partial<Dataset>;
   if (created) {
     data = options.initial?.() ?? {};
     await mkdir(dir, { recursive: true });
-    await Promise.all(COLLECTIONS.map((name) => save(files[name], data[name] ?? [], join(dir, names[name]))));
-    await writeManifest(manifestFile, names, path);
+    await Promise.all(COLLECTIONS.map((name) => files[name].create(data[name] ?? [])));
+    await writeManifest(path, names);
   } else {
     data = await readCollections(files, names, dir, manifest);
-    // A collection this version knows and the file's manifest does not (data made by an older version).
-    if (COLLECTIONS.some((name) => !manifest.collections[name])) {
-      await Promise.all(
-        COLLECTIONS.filter((name) => !manifest.collections[name]).map((name) =>
-          save(files[name], [], join(dir, names[name])),
-        ),
-      );
-      await writeManifest(manifestFile, names, path);
+    // Collections this version knows and the manifest does not (data made by an older version) start empty.
+    const added = COLLECTIONS.filter((name) => !manifest.collections[name]);
+    if (added.length) {
+      await Promise.all(added.map((name) => files[name].create([])));
+      await writeManifest(path, names);
     }
   }
 
   let store: Store;
   try {
     store = createStoreEngine(data, {
-      persist: async (changed, rows) => {
-        await Promise.all(changed.map((name) => save(files[name], rows(name), join(dir, names[name]))));
+      persist: async (write) => {
+        await Promise.all(write.changed.map((name) => files[name].persist(write)));
       },
     });
   } catch (error) {
@@ -127,7 +131,7 @@ async function readManifest(path: string): Promise<Manifest | null> {
   }
   for (const [name, file] of Object.entries(manifest.collections)) {
     // The manifest names files next to it only: no path separators, so it cannot point elsewhere.
-    if (typeof file !== 'string' || !/^[\w.-]+\.json$/.test(file)) {
+    if (typeof file !== 'string' || !/^[\w.-]+$/.test(file) || /^\.+$/.test(file)) {
       throw new StoreFileError(path, `collection "${name}" has an invalid file name`);
     }
   }
@@ -135,44 +139,24 @@ async function readManifest(path: string): Promise<Manifest | null> {
 }
 
 async function readCollections(
-  files: Files,
+  files: Record<CollectionName, CollectionFiles>,
   names: Record<CollectionName, string>,
   dir: string,
   manifest: Manifest,
 ): Promise<Partial<Dataset>> {
+  const listed = COLLECTIONS.filter((name) => manifest.collections[name]);
   const entries = await Promise.all(
-    COLLECTIONS.filter((name) => manifest.collections[name]).map(async (name) => {
-      const file = join(dir, names[name]);
-      try {
-        await files[name].read();
-      } catch (error) {
-        const reason = error instanceof SyntaxError ? 'not valid JSON' : 'cannot be read';
-        throw new StoreFileError(file, `${reason} (${(error as Error).message})`, { cause: error });
-      }
-      const rows = files[name].data;
-      if (rows === null) throw new StoreFileError(file, 'is missing, though the manifest lists it');
-      if (!Array.isArray(rows)) throw new StoreFileError(file, 'expected a JSON array of rows');
-      for (const row of rows) {
-        if (typeof row !== 'object' || row === null || typeof (row as { id?: unknown }).id !== 'string') {
-          throw new StoreFileError(file, 'every row must be an object with a string "id"');
-        }
-      }
+    listed.map(async (name) => {
+      const rows = await files[name].load();
+      if (rows === null) throw new StoreFileError(join(dir, names[name]), 'is missing, though the manifest lists it');
       return [name, rows] as const;
     }),
   );
   return Object.fromEntries(entries) as Partial<Dataset>;
 }
 
-async function save(file: Low<unknown[] | null>, rows: readonly unknown[], path: string): Promise<void> {
-  file.data = rows as unknown[];
-  try {
-    await file.write();
-  } catch (error) {
-    throw new StoreFileError(path, `cannot write (${(error as Error).message})`, { cause: error });
-  }
-}
-
-async function writeManifest(file: Low<Manifest | null>, names: Record<CollectionName, string>, path: string) {
+async function writeManifest(path: string, names: Record<CollectionName, string>): Promise<void> {
+  const file = new Low<Manifest | null>(new JSONFile(path), null);
   file.data = { format: FORMAT, version: VERSION, collections: names };
   try {
     await file.write();
