@@ -1,0 +1,238 @@
+/** Every example's `main`, run against a fresh reference server, with its output checked. */
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clientCredentials, createClient, type Root } from 'storefront-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as clientCredentialsExample } from '../../examples/client-credentials/index.js';
+import { main as devTheme } from '../../examples/dev-theme/index.js';
+import { main as keepAlive } from '../../examples/keep-alive/index.js';
+import { main as listProducts } from '../../examples/list-products/index.js';
+import { main as themeSync } from '../../examples/theme-sync/index.js';
+import { type ExampleServer, startExampleServer } from './server.js';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let example: ExampleServer;
+let temp: string;
+
+/** The demo user's view, to check what the examples did. */
+async function adminRoot(): Promise<Root> {
+  const options = example.options([]);
+  const auth = clientCredentials({ ...options, scope: 'admin' });
+  return createClient({ baseUrl: options.baseUrl, auth }).root();
+}
+
+async function productionTheme() {
+  const shop = await (await adminRoot()).embedded('shops')[0]!.follow('self');
+  return shop.follow('svc:theme');
+}
+
+beforeAll(async () => {
+  example = await startExampleServer();
+  temp = await mkdtemp(join(tmpdir(), 'storefront-examples-'));
+});
+
+afterAll(async () => {
+  await example?.server.close();
+  if (temp) await rm(temp, { recursive: true, force: true });
+});
+
+describe('list-products', () => {
+  it('lists every product of the shop, page by page', async () => {
+    const lines: string[] = [];
+    const result = await listProducts({ ...example.options(lines), perPage: 7 });
+    const shop = await (await adminRoot()).embedded('shops')[0]!.follow('self');
+    // The example reads with a `public` token, which sees visible products only.
+    const total = (await shop.follow('svc:products', { status: 'visible', per_page: 1 })).properties.total_items;
+    expect(total).toBeGreaterThan(7);
+    expect(result.shop).toBe(shop.properties.name);
+    expect(result.titles).toHaveLength(total);
+    expect(result.pages).toBe(Math.ceil(total / 7));
+    expect(lines[0]).toBe(`${shop.properties.name}: ${total} products`);
+    expect(lines).toContain(`— page ${result.pages} of ${result.pages}`);
+    for (const title of result.titles) expect(lines.some((line) => line.includes(title))).toBe(true);
+  });
+
+  it('filters by a query, in another shop', async () => {
+    const shops = (await adminRoot()).embedded('shops');
+    const other = shops[1]!;
+    const firstWord = (
+      await (await other.follow('self')).follow('svc:products', { per_page: 1 })
+    ).pageItems[0]!.properties.title.split(' ')[0]!;
+    const lines: string[] = [];
+    const result = await listProducts({
+      ...example.options(lines),
+      shop: other.properties.subdomain,
+      query: firstWord,
+    });
+    expect(result.shop).toBe(other.properties.name);
+    expect(result.titles.length).toBeGreaterThan(0);
+    expect(lines[0]).toMatch(new RegExp(`^${other.properties.name}: \\d+ products matching "${firstWord}"$`));
+  });
+
+  it('says which shops exist when asked for another', async () => {
+    await expect(listProducts({ ...example.options([]), shop: 'no-such-shop' })).rejects.toThrow(/northwind/);
+  });
+});
+
+describe('theme-sync', () => {
+  it('pulls the theme, pushes local creations, edits, deletions and uploads, and reports conflicts', async () => {
+    const dir = join(temp, 'theme');
+    const pullLines: string[] = [];
+    const pulled = await themeSync({ ...example.options(pullLines), command: 'pull', dir });
+    const theme = await productionTheme();
+    const templates = theme.embedded('templates');
+    const assets = theme.embedded('assets');
+    expect(pulled.downloaded).toHaveLength(templates.length + assets.length);
+    expect(await readFile(join(dir, 'templates/layout.html'), 'utf8')).toBe(
+      templates.find((t) => t.properties.file_name === 'layout.html')!.properties.body,
+    );
+    const asset = assets[0]!;
+    const bytes = await readFile(join(dir, 'assets', asset.properties.file_name));
+    expect(bytes.length).toBe(asset.properties.file_size);
+    expect(pullLines.at(-1)).toMatch(/^Pulled ".+" of .+ into .+: \d+ files$/);
+
+    // Local work: edit one template, add one, delete one; replace an asset and add one.
+    const deletable = templates.find((t) => t.can('svc:delete_template'))!.properties.file_name;
+    await writeFile(
+      join(dir, 'templates/layout.html'),
+      '<!doctype html>\n<title>edited locally</title>\n<body>\n</body>\n',
+    );
+    await writeFile(join(dir, 'templates/promo.html'), '<p>new</p>\n');
+    await unlink(join(dir, 'templates', deletable));
+    await writeFile(join(dir, 'assets', asset.properties.file_name), PNG);
+    await writeFile(join(dir, 'assets/badge.png'), PNG);
+
+    const lines: string[] = [];
+    const pushed = await themeSync({ ...example.options(lines), command: 'push', dir });
+    expect(pushed).toMatchObject({
+      updated: ['templates/layout.html'],
+      created: ['templates/promo.html'],
+      deleted: [`templates/${deletable}`],
+      conflicts: [],
+    });
+    expect(pushed.uploaded.sort()).toEqual([`assets/${asset.properties.file_name}`, 'assets/badge.png'].sort());
+    expect(lines).toContain('  created   templates/promo.html');
+    expect(lines).toContain('  uploaded  assets/badge.png');
+    expect(lines).toContain(`  replaced  assets/${asset.properties.file_name}`);
+    expect(lines.at(-1)).toBe(`Pushed 5 changes to "${theme.properties.title}"`);
+
+    const after = await theme.follow('self');
+    const byName = new Map(after.embedded('templates').map((t) => [t.properties.file_name, t.properties.body]));
+    expect(byName.get('layout.html')).toContain('edited locally');
+    expect(byName.get('promo.html')).toBe('<p>new</p>\n');
+    expect(byName.has(deletable)).toBe(false);
+    const badge = after.embedded('assets').find((a) => a.properties.file_name === 'badge.png');
+    expect(badge?.properties.file_size).toBe(PNG.length);
+
+    // Nothing changed locally: nothing to send.
+    const again = await themeSync({ ...example.options([]), command: 'push', dir });
+    expect([...again.created, ...again.updated, ...again.deleted, ...again.uploaded, ...again.conflicts]).toEqual([]);
+
+    // Someone edits promo.html on the server (a second later, so that `updated_on` moves); a local edit then conflicts.
+    await new Promise((done) => setTimeout(done, 1100));
+    const promo = after.embedded('templates').find((t) => t.properties.file_name === 'promo.html')!;
+    await promo.follow('svc:update_template', { body: '<p>theirs</p>\n' });
+    await writeFile(join(dir, 'templates/promo.html'), '<p>mine</p>\n');
+    const conflictLines: string[] = [];
+    const conflicted = await themeSync({ ...example.options(conflictLines), command: 'push', dir });
+    expect(conflicted.conflicts).toEqual(['templates/promo.html']);
+    expect(conflictLines.some((line) => /conflict {2}templates\/promo\.html: changed on the server/.test(line))).toBe(
+      true,
+    );
+    const kept = (await promo.follow('self')).properties.body;
+    expect(kept).toBe('<p>theirs</p>\n');
+    // The conflict stays until the next pull.
+    const still = await themeSync({ ...example.options([]), command: 'push', dir });
+    expect(still.conflicts).toEqual(['templates/promo.html']);
+  });
+});
+
+describe('dev-theme', () => {
+  it('creates the development theme once, changes its layout and previews it, leaving production alone', async () => {
+    const production = await productionTheme();
+    const layout = production.embedded('templates').find((t) => t.properties.file_name === 'layout.html')!;
+    const lines: string[] = [];
+    const first = await devTheme({ ...example.options(lines), message: 'Autumn sale <soon>' });
+    expect(first.created).toBe(true);
+    expect(lines[0]).toMatch(/^Created the development theme ".+ \(development\)"/);
+    expect(lines.at(-1)).toBe(`Preview (shows the change): ${first.previewUrl}`);
+    const page = await (await fetch(first.previewUrl)).text();
+    expect(page).toContain('Autumn sale &#60;soon&#62;');
+
+    const second = await devTheme({ ...example.options([]), message: 'Winter sale' });
+    expect(second).toEqual({ created: false, previewUrl: first.previewUrl });
+    const again = await (await fetch(first.previewUrl)).text();
+    expect(again).toContain('Winter sale');
+    expect(again).not.toContain('Autumn sale');
+    const productionLayout = (await layout.follow('self')).properties.body;
+    expect(productionLayout).not.toContain('data-dev-banner');
+  });
+});
+
+describe('client-credentials', () => {
+  it('reports revenue per shop, and revalidates everything from the cache on the second run', async () => {
+    const lines: string[] = [];
+    const result = await clientCredentialsExample({ ...example.options(lines), status: 'paid' });
+    const shops = (await adminRoot()).embedded('shops');
+    expect(result.report.map((line) => line.shop)).toEqual(shops.map((s) => s.properties.name));
+    for (const line of result.report) {
+      expect(line.counted).toBeLessThanOrEqual(line.orders);
+      expect(line.revenue > 0).toBe(line.counted > 0);
+    }
+    expect(result.report.some((line) => line.counted > 0)).toBe(true);
+    expect(lines[0]).toMatch(/^Sales report \(paid orders\), as .+:$/);
+    expect(result.requests.second).toBe(result.requests.first);
+    expect(result.requests.revalidated).toBe(result.requests.second);
+    expect(lines.at(-1)).toContain(`${result.requests.revalidated} of them 304s served from the cache`);
+  });
+});
+
+describe('keep-alive', () => {
+  let shortLived: ExampleServer;
+  beforeAll(async () => {
+    shortLived = await startExampleServer({ tokenTtl: 1 });
+  });
+  afterAll(() => shortLived?.server.close());
+
+  it('outlives its tokens through the JWT bearer grant and resumes from the saved token', async () => {
+    const tokenFile = join(temp, 'token.json');
+    const lines: string[] = [];
+    // Each pause is longer than a token's life: every round after the first needs a new token.
+    const result = await keepAlive({ ...shortLived.options(lines), tokenFile, rounds: 3, interval: 1200 });
+    expect(result).toEqual({ rounds: 3, refreshes: 2 });
+    expect(lines[0]).toMatch(/^Obtained a first token, saved in /);
+    expect(lines.filter((line) => line.startsWith('  new token through the JWT bearer grant'))).toHaveLength(2);
+    expect(lines.at(-1)).toBe('Stopped after 3 rounds and 2 token refreshes');
+
+    const saved = JSON.parse(await readFile(tokenFile, 'utf8'));
+    expect(saved).toMatchObject({ tokenType: 'Bearer', accessToken: expect.any(String) });
+    const resumed: string[] = [];
+    await new Promise((done) => setTimeout(done, 1200));
+    const second = await keepAlive({ ...shortLived.options(resumed), tokenFile, rounds: 1 });
+    expect(second).toEqual({ rounds: 1, refreshes: 1 });
+    expect(resumed[0]).toMatch(/^Resuming with the token saved in /);
+  });
+
+  it('stops cleanly when aborted', async () => {
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const running = keepAlive({
+      ...example.options(lines),
+      tokenFile: join(temp, 'aborted-token.json'),
+      interval: 60_000,
+      signal: stop.signal,
+      log: (line) => {
+        lines.push(line);
+        if (line.startsWith('Round 1')) stop.abort();
+      },
+    });
+    await expect(running).resolves.toEqual({ rounds: 1, refreshes: 0 });
+    expect(lines.at(-1)).toBe('Stopped after 1 round and 0 token refreshes');
+  });
+});

@@ -1,0 +1,25 @@
+/** A fresh reference server on port 0 and the options that point an example at it, with its output captured. */
+import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-sdk/server';
+import type { ExampleOptions } from '../../examples/shared/options.js';
+
+export interface ExampleServer {
+  server: StorefrontServer;
+  /** Options for an example's `main`; `lines` receives its output. */
+  options(lines: string[]): ExampleOptions;
+}
+
+export async function startExampleServer(options: ServerOptions = {}): Promise<ExampleServer> {
+  const server = await createServer({ port: 0, products: 75, ...options });
+  const credentials = server.credentials;
+  if (!credentials) throw new Error('the seeded server has no demo app');
+  return {
+    server,
+    options: (lines) => ({
+      baseUrl: server.baseUrl,
+      authUrl: server.origin,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      log: (line) => lines.push(line),
+    }),
+  };
+}
