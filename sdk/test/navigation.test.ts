@@ -76,6 +76,8 @@ describe('entities', () => {
     expect(entity.has('user_name')).toBe(true);
     expect(entity.has('shops')).toBe(true);
     expect(entity.has('nothing')).toBe(false);
+    expect(entity.has('toString')).toBe(false);
+    expect(entity.has('_links')).toBe(false);
     expect(entity.response?.status).toBe(200);
   });
 

@@ -61,10 +61,10 @@ export class Entity<S extends Shape = UnknownShape> {
       for (const [rel, value] of Object.entries(this.#document._links ?? {})) {
         if (rel === 'curies' || !value) continue;
         const list = (Array.isArray(value) ? value : [value]) as HalLink[];
-        this.#links.set(
-          rel,
-          list.filter((link) => typeof link?.href === 'string').map((link) => new Link(rel, link, this.#base)),
-        );
+        const links = list
+          .filter((link) => typeof link?.href === 'string')
+          .map((link) => new Link(rel, link, this.#base));
+        if (links.length) this.#links.set(rel, links);
       }
     }
     return this.#links;
@@ -72,9 +72,9 @@ export class Entity<S extends Shape = UnknownShape> {
 
   /** True when the resource has a property or an embedded resource called `name`. */
   has(name: (keyof S['fields'] & string) | (keyof S['embedded'] & string) | (string & {})): boolean {
+    const embedded = this.#document._embedded;
     return (
-      (name in this.#document && !RESERVED.has(name)) ||
-      (this.#document._embedded !== undefined && name in this.#document._embedded)
+      (Object.hasOwn(this.#document, name) && !RESERVED.has(name)) || (!!embedded && Object.hasOwn(embedded, name))
     );
   }
 
@@ -102,7 +102,9 @@ export class Entity<S extends Shape = UnknownShape> {
    * Follows a relation by name (`svc:update_theme`, `update_theme` or its IRI). Template variables are taken
    * from `args`; for a non-GET link the remaining arguments are the JSON body. Resolves to the target entity,
    * a `Results` page, `undefined` for a 204, the parsed data for JSON that is not HAL, or the `Response`
-   * (body unread) when the target is not JSON (an HTML page, a file).
+   * (body unread) when the target is not JSON (an HTML page, a file). On a typed entity the contract says
+   * which; on an entity of unknown `_class` the type assumes an `Entity`: test with `instanceof` when the
+   * target may be something else.
    */
   follow<K extends RelationKey<S>>(
     rel: K,
