@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Store, type StorefrontServer, seed } from '../src/index.js';
 import { createMemoryStore } from '../src/store/memory.js';
 import { useTempDir } from './helpers/temp-dir.js';
+import { useTestServer } from './helpers/test-server.js';
 
 const tempDir = useTempDir();
 const servers: StorefrontServer[] = [];
@@ -48,20 +49,24 @@ function passwordGrant(server: StorefrontServer, login: string, password: string
 const root = (server: StorefrontServer, token: string) =>
   fetch(`${server.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
 
-describe('createServer', () => {
-  it('serves seeded demo data from memory on a free port', async () => {
-    const server = await start();
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.url).not.toBe('http://127.0.0.1:0');
-    expect(server.origin).toBe(server.url);
-    expect(server.baseUrl).toBe(`${server.url}/v1`);
-    expect(server.seeded).toBe(true);
-    expect(server.store.all('products')).toHaveLength(30);
-    const token = await clientCredentials(server);
-    expect((await root(server, token)).status).toBe(200);
-    expect((await passwordGrant(server, server.credentials!.login, server.credentials!.password!)).status).toBe(200);
-  });
+describe('createServer with its defaults (through useTestServer)', () => {
+  const server = useTestServer();
 
+  it('serves seeded demo data from memory on a free port', async () => {
+    const { url, origin, baseUrl, seeded, store, credentials } = server();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).not.toBe('http://127.0.0.1:0');
+    expect(origin).toBe(url);
+    expect(baseUrl).toBe(`${url}/v1`);
+    expect(seeded).toBe(true);
+    expect(store.all('products')).toHaveLength(30);
+    const token = await clientCredentials(server());
+    expect((await root(server(), token)).status).toBe(200);
+    expect((await passwordGrant(server(), credentials!.login, credentials!.password!)).status).toBe(200);
+  });
+});
+
+describe('createServer', () => {
   it('keeps tokens and data in the JSON file across a restart', async () => {
     const data = join(await tempDir(), 'db.json');
     const first = await createServer({ port: 0, data, products: 30, demo: { password: 'pw-1' } });
