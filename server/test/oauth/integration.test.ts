@@ -123,8 +123,9 @@ describe('persistence across a restart (JSON files)', () => {
     );
     await server.close();
 
-    const files = await readdir(dir);
-    const contents = (await Promise.all(files.map((file) => readFile(join(dir, file), 'utf8')))).join('\n');
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+    const contents = (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
     for (const token of [kept, exchanged, renewed]) {
       expect(contents).not.toContain(token);
       expect(contents).toContain(hashSecret(token));
