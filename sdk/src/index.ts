@@ -42,7 +42,32 @@ export {
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type * from './contract/index.js';
 export type { Link as HalLink } from './contract/index.js';
-export * from './errors/index.js';
+export {
+  BadRequestError,
+  createHttpError,
+  type ErrorCode,
+  errorFromResponse,
+  ForbiddenError,
+  HttpError,
+  type HttpErrorInit,
+  InvalidResponseError,
+  MethodNotAllowedError,
+  NetworkError,
+  NotFoundError,
+  OAuthError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  redactHeaders,
+  redactUrl,
+  ServerError,
+  StorefrontError,
+  TemplateVariableError,
+  TimeoutError,
+  UnauthorizedError,
+  UnknownRelationError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors/index.js';
 export type {
   ClientEventHandlers,
   ClientEventListener,
