@@ -8,6 +8,7 @@ import { encodeBase64 } from './base64.js';
 import { assetEntity } from './entities.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 
+/** Routes of theme assets on the API mount. */
 export const assetRoutes: Route[] = [
   {
     method: 'POST',

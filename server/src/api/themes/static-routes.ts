@@ -77,6 +77,7 @@ function previewFile(call: OpenCall, fileName: string): Reply {
   throw notFound(`No file ${fileName} in this theme`);
 }
 
+/** Routes of theme files on the static mount (`{static_url}`). */
 export const staticRoutes: Route[] = [
   {
     method: 'GET',

@@ -35,6 +35,7 @@ function target(call: Call) {
   return { theme, template: themeTemplate(call, theme, call.params.template_id!) };
 }
 
+/** Routes of templates on the API mount. */
 export const templateRoutes: Route[] = [
   {
     method: 'GET',

@@ -13,6 +13,7 @@ import { themeUrl } from './urls.js';
 
 const UPDATE = { title: { type: 'string' }, settings: { type: 'object' } } as const satisfies BodySpec;
 
+/** Routes of themes on the API mount. */
 export const themeRoutes: Route[] = [
   {
     method: 'GET',

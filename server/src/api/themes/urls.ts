@@ -7,11 +7,17 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Addresses } from '../../core/types.js';
 import type { AssetRow, ThemeRow } from '../../store/types.js';
 
+/** A theme's self, also the target of `svc:update_theme`. */
 export const themeUrl = (a: Addresses, themeId: string) => `${a.baseUrl}/themes/${themeId}`;
+/** Target of `svc:create_template`. */
 export const templatesUrl = (a: Addresses, themeId: string) => `${themeUrl(a, themeId)}/templates`;
+/** A template's self, also the target of `svc:update_template` and `svc:delete_template`. */
 export const templateUrl = (a: Addresses, themeId: string, id: string) => `${templatesUrl(a, themeId)}/${id}`;
+/** Target of `svc:create_theme_asset`. */
 export const assetsUrl = (a: Addresses, themeId: string) => `${themeUrl(a, themeId)}/assets`;
+/** Target of `svc:delete_theme_asset`. */
 export const assetUrl = (a: Addresses, themeId: string, id: string) => `${assetsUrl(a, themeId)}/${id}`;
+/** Target of `svc:create_dev_theme`. */
 export const shopThemesUrl = (a: Addresses, shopId: string) => `${a.baseUrl}/shops/${shopId}/themes`;
 
 /** Static files of a theme: `{static_url}/themes/{theme_id}/…`. */
