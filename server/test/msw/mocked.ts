@@ -1,0 +1,54 @@
+/**
+ * A mock of the service listening through MSW's `setupServer` for one test file, with helpers for the demo
+ * app's token requests. Unhandled requests are errors: nothing may leave the process.
+ */
+import { setupServer } from 'msw/node';
+import { createHandlers, type HandlersOptions, type StorefrontMock } from 'storefront-sdk/msw';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+export interface Mocked {
+  mock: StorefrontMock;
+  server: ReturnType<typeof setupServer>;
+  /** `POST /oauth/token` with the demo app's Basic credentials. */
+  token(params: Record<string, string>): Promise<Response>;
+  /** An access token of the client credentials grant. */
+  clientToken(scope?: 'admin' | 'public'): Promise<string>;
+  /** `GET` (or `init.method`) with a bearer token. */
+  call(url: string, token: string | undefined, init?: RequestInit): Promise<Response>;
+}
+
+/** Registers the mock's lifecycle in the calling file: listen, reset handlers and data after each test, close. */
+export function useMock(options: HandlersOptions = {}): Mocked {
+  const mock = createHandlers({ seed: { products: 12, orders: 4 }, ...options });
+  const server = setupServer(...mock.handlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    server.resetHandlers();
+    mock.reset();
+  });
+  afterAll(() => server.close());
+
+  const token = (params: Record<string, string>) => {
+    const { clientId, clientSecret } = mock.credentials!;
+    return fetch(`${mock.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+      body: new URLSearchParams(params),
+    });
+  };
+  return {
+    mock,
+    server,
+    token,
+    async clientToken(scope = 'admin') {
+      const response = await token({ grant_type: 'client_credentials', scope });
+      if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
+      return ((await response.json()) as { access_token: string }).access_token;
+    },
+    call(url, bearer, init = {}) {
+      const headers = new Headers(init.headers);
+      if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+      return fetch(url, { ...init, headers });
+    },
+  };
+}
