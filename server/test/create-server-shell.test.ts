@@ -145,14 +145,16 @@ describe('Express shell', () => {
     }
   });
 
-  it('logs one line per request when asked to', async () => {
+  it('logs one line per request when asked to, without secrets from the query', async () => {
     const lines: string[] = [];
     const url = await start(
       async () => ({ status: 201, headers: {} }),
       (line) => lines.push(line),
     );
     await fetch(`${url}/v1/shops.json?page=2`, { method: 'POST' });
-    expect(lines).toHaveLength(1);
+    await fetch(`${url}/v1/shops.jsonp?callback=cb&access_token=s3cret&x=1`);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^POST \/v1\/shops\.json\?page=2 201 \d+\.\dms$/);
+    expect(lines[1]).toMatch(/^GET \/v1\/shops\.jsonp\?callback=cb&access_token=\[redacted\]&x=1 201 /);
   });
 });

@@ -38,11 +38,16 @@ function send(req: Request, res: Response, response: CoreResponse): void {
   res.end(empty ? undefined : response.body);
 }
 
+/** Query parameters whose values never reach the log (JSONP requests carry `access_token` in the URL). */
+const SECRET_PARAMS = /([?&](?:access_token|client_secret|password|code|assertion)=)[^&#]*/gi;
+
 function requestLog(log: (line: string) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     const start = performance.now();
     res.once('finish', () => {
-      log(`${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
+      log(
+        `${req.method} ${req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]')} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`,
+      );
     });
     next();
   };

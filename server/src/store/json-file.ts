@@ -14,6 +14,8 @@
  * created, so an interrupted creation is redone on the next start rather than half-loaded. A manifest or
  * collection file that is unreadable or malformed fails the start with a {@link StoreFileError}: nothing
  * is ever reseeded over existing data unless `reset` is asked for. One process owns the files at a time.
+ * Files are replaced one by one, not together: a crash in the middle of a write that spans collections
+ * (an authorization code marked used + its token) can leave one file written and not the other.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
