@@ -1,6 +1,6 @@
 import type { Scope } from '../../../sdk/src/contract/index.js';
 import type { CoreContext } from '../core/types.js';
-import type { AppRow } from '../store/types.js';
+import type { AppRow, AuthCodeRow } from '../store/types.js';
 import { OAuthError } from './errors.js';
 import { isPkceValue, verifierMatches } from './pkce.js';
 import { hashSecret, randomSecret } from './secrets.js';
@@ -50,7 +50,10 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
   if (!row || row.app_id !== app.id) {
     throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
   }
-  if (row.used_at !== undefined) throw new OAuthError('invalid_grant', 'The authorization code was already used');
+  if (row.used_at !== undefined) {
+    await revokeIssuedToken(context, row);
+    throw new OAuthError('invalid_grant', 'The authorization code was already used');
+  }
   if (row.expires_at <= context.clock.now())
     throw new OAuthError('invalid_grant', 'The authorization code has expired');
   if (row.redirect_uri !== redemption.redirectUri) {
@@ -83,7 +86,21 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
     if (!current || current.used_at !== undefined) {
       throw new OAuthError('invalid_grant', 'The authorization code was already used');
     }
-    tx.update('codes', row.id, { used_at: context.clock.now() });
-    return insertToken(tx, context, { appId: app.id, userId: row.user_id, scopes: row.scopes });
+    const issued = insertToken(tx, context, { appId: app.id, userId: row.user_id, scopes: row.scopes });
+    tx.update('codes', row.id, { used_at: context.clock.now(), token_id: issued.row.id });
+    return issued;
+  });
+}
+
+/**
+ * A code presented twice was probably intercepted: RFC 6749 §4.1.2 asks to revoke what it already granted.
+ * (A token exchanged since through the JWT bearer grant is out of reach: the grant does not record its lineage.)
+ */
+async function revokeIssuedToken(context: CoreContext, code: AuthCodeRow): Promise<void> {
+  const tokenId = code.token_id;
+  if (tokenId === undefined) return;
+  await context.store.write((tx) => {
+    const token = tx.get('tokens', tokenId);
+    if (token && token.revoked_at === undefined) tx.update('tokens', tokenId, { revoked_at: context.clock.now() });
   });
 }

@@ -59,6 +59,8 @@ export interface AuthCodeRow {
   expires_at: number;
   /** Epoch ms; a used code cannot be used again. */
   used_at?: number;
+  /** The token issued for this code; revoked if the code is presented again (RFC 6749 §4.1.2). */
+  token_id?: string;
 }
 
 export interface ShopRow {

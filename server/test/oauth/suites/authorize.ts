@@ -321,11 +321,13 @@ export function authorizeSuite(harness: MakeHarness): void {
       expect(result).toMatchObject({ ok: true, principal: { userId: '1', appId: '1', scopes: ['admin'] } });
     });
 
-    it('uses a code once', async () => {
+    it('uses a code once, and revokes its token when the code is replayed', async () => {
       const h = await harness();
       const issued = await code(h);
-      expect((await exchange(h, issued)).status).toBe(200);
+      const token = await tokenOf(await exchange(h, issued));
+      expect(h.check(token).ok).toBe(true);
       expect(await expectOAuthError(await exchange(h, issued), 400, 'invalid_grant')).toContain('already used');
+      expect(h.check(token)).toMatchObject({ ok: false, reason: 'revoked' });
     });
 
     it('lets only one of two concurrent redemptions succeed', async () => {
