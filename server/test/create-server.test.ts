@@ -64,6 +64,27 @@ describe('createServer with its defaults (through useTestServer)', () => {
     expect((await root(server(), token)).status).toBe(200);
     expect((await passwordGrant(server(), credentials!.login, credentials!.password!)).status).toBe(200);
   });
+
+  it('serves a preview of each demo shop theme in which every file the layout references resolves', async () => {
+    const token = await clientCredentials(server());
+    const { store } = server();
+    const demoUser = store.all('apps')[0]!.owner_id;
+    for (const shop of store.where('shops', 'owner_id', demoUser)) {
+      const theme = await fetch(`${server().baseUrl}/shops/${shop.id}/theme.json`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const preview = (await theme.json())._links['svc:theme_preview'].href;
+      const page = await fetch(preview);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await page.text();
+      const references = [...html.matchAll(/(?:href|src)="([^"#]+)"/g)].map((m) => m[1]!);
+      expect(references.length).toBeGreaterThan(5);
+      for (const reference of references) {
+        const file = await fetch(new URL(reference, preview));
+        expect([reference, file.status]).toEqual([reference, 200]);
+      }
+    }
+  });
 });
 
 describe('createServer', () => {

@@ -33,6 +33,19 @@ describe('memory store', () => {
     expect(store.get('themes', 'c')).toBeUndefined();
   });
 
+  it('never changes arrays it handed out: a write replaces them', async () => {
+    const store = createMemoryStore({ themes: [theme('a', 's1')] });
+    const all = store.all('themes');
+    const where = store.where('themes', 'shop_id', 's1');
+    await store.write((tx) => {
+      tx.insert('themes', theme('b', 's1'));
+      tx.update('themes', 'a', { title: 'New' });
+    });
+    expect(all.map((t) => `${t.id}:${t.title}`)).toEqual(['a:Theme a']);
+    expect(where.map((t) => `${t.id}:${t.title}`)).toEqual(['a:Theme a']);
+    expect(store.where('themes', 'shop_id', 's1').map((t) => `${t.id}:${t.title}`)).toEqual(['a:New', 'b:Theme b']);
+  });
+
   it('keeps indexes right through a bulk write', async () => {
     const store = createMemoryStore();
     expect(store.where('themes', 'shop_id', 's1')).toEqual([]);
