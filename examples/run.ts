@@ -11,9 +11,8 @@
  *   STOREFRONT_CLIENT_SECRET  from the demo app of the server's data file
  *   STOREFRONT_DATA           that data file (the server reads the same variable; default storefront-data/db.json)
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
 import { StorefrontError } from 'storefront-sdk';
+import { connectionFromEnv } from './shared/connection.js';
 import type { ExampleOptions } from './shared/options.js';
 
 /** What every example module exports. */
@@ -31,39 +30,6 @@ const EXAMPLES: Record<string, () => Promise<ExampleModule>> = {
   'keep-alive': () => import('./keep-alive/index.js') as Promise<ExampleModule>,
   'client-credentials': () => import('./client-credentials/index.js') as Promise<ExampleModule>,
 };
-
-/**
- * The demo app of a reference server's data file (see docs/server.md, "Data files"): the manifest names the file
- * of each collection; the first app is the demo app.
- */
-async function demoApp(dataFile: string): Promise<{ clientId: string; clientSecret: string }> {
-  let manifest: { collections?: { apps?: string } };
-  try {
-    manifest = JSON.parse(await readFile(dataFile, 'utf8'));
-  } catch (error) {
-    throw new Error(
-      `STOREFRONT_CLIENT_ID and STOREFRONT_CLIENT_SECRET are not set, and the data file ${dataFile} cannot be read ` +
-        `(${(error as Error).message}). Start the server first (npm start), or set them to the credentials it prints.`,
-    );
-  }
-  const apps = JSON.parse(
-    await readFile(join(dirname(dataFile), manifest.collections?.apps ?? 'db.apps.json'), 'utf8'),
-  ) as { client_id: string; client_secret: string }[];
-  const app = apps[0];
-  if (!app)
-    throw new Error(`The data file ${dataFile} holds no app: set STOREFRONT_CLIENT_ID and STOREFRONT_CLIENT_SECRET`);
-  return { clientId: app.client_id, clientSecret: app.client_secret };
-}
-
-async function connection(env: NodeJS.ProcessEnv): Promise<ExampleOptions> {
-  const origin = (env.STOREFRONT_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
-  const { STOREFRONT_CLIENT_ID: clientId, STOREFRONT_CLIENT_SECRET: clientSecret } = env;
-  const app =
-    clientId && clientSecret
-      ? { clientId, clientSecret }
-      : await demoApp(resolve(env.STOREFRONT_DATA ?? 'storefront-data/db.json'));
-  return { baseUrl: `${origin}/v1`, authUrl: origin, ...app };
-}
 
 async function run(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -89,7 +55,7 @@ async function run(argv: string[]): Promise<number> {
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   try {
-    await example.main({ ...(await connection(process.env)), ...own, signal: stop.signal });
+    await example.main({ ...(await connectionFromEnv(process.env)), ...own, signal: stop.signal });
     return 0;
   } catch (error) {
     if (error instanceof StorefrontError && error.code === 'NETWORK_ERROR') {
