@@ -43,7 +43,7 @@ export interface CodeRedemption {
   codeVerifier?: string;
 }
 
-/** Exchanges a code for a token, once (RFC 6749 §4.1.3, RFC 7636 §4.6). Every refusal is `invalid_grant`. */
+/** Exchanges a code for a token, once (RFC 6749 §4.1.3, RFC 7636 §4.6). Refusals are `invalid_grant` but for a malformed verifier. */
 export async function redeemCode(context: CoreContext, app: AppRow, redemption: CodeRedemption): Promise<IssuedToken> {
   const { store } = context;
   const row = store.where('codes', 'code_hash', hashSecret(redemption.code))[0];
@@ -59,26 +59,7 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
   if (row.redirect_uri !== redemption.redirectUri) {
     throw new OAuthError('invalid_grant', 'The redirect_uri differs from the one of the authorization request');
   }
-  const verifier = redemption.codeVerifier;
-  if (verifier !== undefined && !isPkceValue(verifier)) {
-    throw new OAuthError('invalid_request', 'The code_verifier must be 43 to 128 unreserved characters (RFC 7636)');
-  }
-  if (row.code_challenge !== undefined) {
-    if (verifier === undefined) {
-      throw new OAuthError(
-        'invalid_grant',
-        'The code_verifier is required: the authorization request had a code_challenge',
-      );
-    }
-    if (!verifierMatches(verifier, row.code_challenge)) {
-      throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge');
-    }
-  } else if (verifier !== undefined) {
-    throw new OAuthError(
-      'invalid_grant',
-      'A code_verifier was sent but the authorization request had no code_challenge',
-    );
-  }
+  checkVerifier(row.code_challenge, redemption.codeVerifier);
   if (!store.get('users', row.user_id)) throw new OAuthError('invalid_grant', 'The user of this code no longer exists');
   return store.write((tx) => {
     // Checked again inside the write queue: of two concurrent redemptions only the first may succeed.
@@ -90,6 +71,31 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
     tx.update('codes', row.id, { used_at: context.clock.now(), token_id: issued.row.id });
     return issued;
   });
+}
+
+/** RFC 7636 §4.6, and RFC 9700 §4.8.2: a verifier without a challenge is refused too (PKCE downgrade). */
+function checkVerifier(challenge: string | undefined, verifier: string | undefined): void {
+  if (verifier !== undefined && !isPkceValue(verifier)) {
+    throw new OAuthError('invalid_request', 'The code_verifier must be 43 to 128 unreserved characters (RFC 7636)');
+  }
+  if (challenge === undefined) {
+    if (verifier !== undefined) {
+      throw new OAuthError(
+        'invalid_grant',
+        'A code_verifier was sent but the authorization request had no code_challenge',
+      );
+    }
+    return;
+  }
+  if (verifier === undefined) {
+    throw new OAuthError(
+      'invalid_grant',
+      'The code_verifier is required: the authorization request had a code_challenge',
+    );
+  }
+  if (!verifierMatches(verifier, challenge)) {
+    throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge');
+  }
 }
 
 /**
