@@ -101,7 +101,7 @@ function refusal(error: unknown, status: 302 | 303): CoreResponse {
 
 /**
  * Back to the client with `params` and the request's `state`. Existing query parameters of the redirect URI are
- * kept (RFC 6749 §3.1.2). 303 after the form so that the client's endpoint is fetched with GET (RFC 9700 §4.11).
+ * kept (RFC 6749 §3.1.2). 303 after the form so that the client's endpoint is fetched with GET (RFC 9700, "307 Redirect").
  */
 function redirect(target: RedirectTarget, params: Record<string, string>, status: 302 | 303 = 303): CoreResponse {
   const added = new URLSearchParams(params);

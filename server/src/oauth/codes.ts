@@ -73,7 +73,7 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
   });
 }
 
-/** RFC 7636 §4.6, and RFC 9700 §4.8.2: a verifier without a challenge is refused too (PKCE downgrade). */
+/** RFC 7636 §4.6, and RFC 9700 "PKCE Downgrade Attack": a verifier without a challenge is refused too (PKCE downgrade). */
 function checkVerifier(challenge: string | undefined, verifier: string | undefined): void {
   if (verifier !== undefined && !isPkceValue(verifier)) {
     throw new OAuthError('invalid_request', 'The code_verifier must be 43 to 128 unreserved characters (RFC 7636)');
