@@ -5,7 +5,11 @@
  *    bare `node:http` server that answer the same bytes and headers. The load generator is this same file in
  *    a child process (`--load`), pinned to the other core when `taskset` exists, with keep-alive connections
  *    at a fixed concurrency for a fixed duration over loopback. Rounds alternate the targets; each target's
- *    best round counts. Pass: our requests per second ≥ 0.7 × bare Express.
+ *    best round counts. Two figures per target: requests per second and p99 as the client saw them, and the
+ *    servers' CPU time per request (this process serves all three and does nothing else meanwhile). On a
+ *    machine shared with other work the client is often the bottleneck and rps then says little, so the
+ *    pass criterion is on CPU time, i.e. the requests per second one core could serve:
+ *    ours ≥ 0.7 × bare Express.
  * 2. Pages of 30 products from a 100 000-product store, one request at a time over HTTP: the first request
  *    of each query (a cold list: filter and sort of every product) and the median over many pages.
  *    Pass: median < 10 ms.
@@ -27,6 +31,7 @@ interface LoadPlan {
 }
 
 interface LoadResult {
+  /** Completed in the measured window. */
   requests: number;
   rps: number;
   p50: number;
@@ -42,7 +47,10 @@ const ROUNDS = 3;
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : Number.NaN;
 
-/** Child process: `CONCURRENCY` loops of keep-alive GETs; prints a {@link LoadResult} as JSON. */
+/**
+ * Child process: `concurrency` loops of keep-alive GETs. Prints `measuring` when the warm-up ends and the
+ * {@link LoadResult} as JSON when done, each on a line, so that the parent can time the window.
+ */
 async function generateLoad(plan: LoadPlan): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: plan.concurrency });
   const start = performance.now();
@@ -70,6 +78,7 @@ async function generateLoad(plan: LoadPlan): Promise<void> {
       else latencies.push(ms);
     }
   };
+  setTimeout(() => process.stdout.write('measuring\n'), plan.warmupMs);
   await Promise.all(Array.from({ length: plan.concurrency }, loop));
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -80,7 +89,7 @@ async function generateLoad(plan: LoadPlan): Promise<void> {
     p99: percentile(latencies, 99),
     failures,
   };
-  process.stdout.write(JSON.stringify(result));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 const self = fileURLToPath(import.meta.url);
@@ -94,20 +103,35 @@ function hasTaskset(): boolean {
   }
 }
 
+/** A load run's client-side figures and the server CPU time per request in its measured window. */
+interface Measured extends LoadResult {
+  cpuPerRequest: number;
+}
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
 /** Runs the load generator in its own process (on CPU 1 when pinning works) and returns its figures. */
-function runLoad(plan: LoadPlan, pin: boolean): Promise<LoadResult> {
+function runLoad(plan: LoadPlan, pin: boolean): Promise<Measured> {
   const node = [process.execPath, '--import', 'tsx', self, '--load', JSON.stringify(plan)];
   const [command, ...args] = pin ? ['taskset', '-c', '1', ...node] : node;
   return new Promise((resolve, reject) => {
     const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
+    let cpuFrom = 0;
+    let cpuTo = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk;
+      if (!cpuFrom && out.includes('measuring\n')) cpuFrom = cpuMicros();
+      if (!cpuTo && out.endsWith('}\n')) cpuTo = cpuMicros();
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code === 0) resolve(JSON.parse(out) as LoadResult);
-      else reject(new Error(`load generator exited with ${code}`));
+      if (code !== 0 || !cpuFrom || !cpuTo) return reject(new Error(`load generator exited with ${code}`));
+      const result = JSON.parse(out.slice(out.indexOf('\n') + 1)) as LoadResult;
+      resolve({ ...result, cpuPerRequest: (cpuTo - cpuFrom) / result.requests });
     });
   });
 }
@@ -172,7 +196,7 @@ async function throughput(pin: boolean): Promise<void> {
       `${DURATION_MS / 1000} s per round after ${WARMUP_MS / 1000} s warm-up, ${ROUNDS} rounds, ` +
       `load generator ${pin ? 'pinned to CPU 1, servers to CPU 0' : 'not pinned (no taskset)'}`,
   );
-  const best: Record<string, LoadResult> = {};
+  const best: Record<string, Measured> = {};
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, origin] of Object.entries(targets)) {
       const result = await runLoad(
@@ -187,9 +211,10 @@ async function throughput(pin: boolean): Promise<void> {
       );
       if (result.failures) throw new Error(`${name}: ${result.failures} requests failed`);
       console.log(
-        `  round ${round} ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms`,
+        `  round ${round} ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  ` +
+          `p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
       );
-      if (!best[name] || result.rps > best[name].rps) best[name] = result;
+      if (!best[name] || result.cpuPerRequest < best[name].cpuPerRequest) best[name] = result;
     }
   }
   await server.close();
@@ -197,16 +222,21 @@ async function throughput(pin: boolean): Promise<void> {
   await new Promise((resolve) => bareNode.close(resolve));
 
   const ours = best.ours!;
-  console.log('best round per target:');
+  const capacity = (result: Measured) => 1e6 / result.cpuPerRequest;
+  console.log('best round per target (least server CPU per request):');
   for (const [name, result] of Object.entries(best)) {
     console.log(
-      `  ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms  ` +
-        `ours/${name} rps ${(ours.rps / result.rps).toFixed(2)}  p99 ${(ours.p99 / result.p99).toFixed(2)}`,
+      `  ${name.padEnd(9)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
+        `(client saw ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms)  ` +
+        `ours/${name}: ${(capacity(ours) / capacity(result)).toFixed(2)}× per core, ` +
+        `${(ours.rps / result.rps).toFixed(2)}× client rps, ${(ours.p99 / result.p99).toFixed(2)}× p99`,
     );
   }
-  const ratio = ours.rps / best.express!.rps;
+  const ratio = capacity(ours) / capacity(best.express!);
   const ok = ratio >= 0.7;
-  console.log(`ours / bare Express: ${ratio.toFixed(2)}× requests per second (need ≥ 0.70): ${ok ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `ours / bare Express: ${ratio.toFixed(2)}× requests per second per core (need ≥ 0.70): ${ok ? 'PASS' : 'FAIL'}`,
+  );
   if (!ok) process.exitCode = 1;
 }
 

@@ -44,7 +44,7 @@ function within(path: string, prefix: string): string | undefined {
 /** Builds the core's handler. */
 export function createPipeline(pipeline: Pipeline): CoreHandler {
   const mounts = [...pipeline.mounts].sort((a, b) => b.prefix.length - a.prefix.length);
-  const { context } = pipeline;
+  const { context, cache } = pipeline;
 
   async function run(request: CoreRequest, exchange: Exchange): Promise<Reply> {
     const path = request.url.pathname;
@@ -62,14 +62,14 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     const query = request.url.searchParams;
     if (match.jsonp) exchange.jsonp = jsonpCallback(query);
     const route: Route = match.route;
-    const base = { context, request, params: match.params, query, cache: pipeline.cache };
-    if (route.scope === null) return route.handle({ ...base, principal: undefined });
+    const { params } = match;
+    if (route.scope === null) return route.handle({ context, request, params, query, cache, principal: undefined });
     exchange.acceptedScopes = route.scope;
     const principal = pipeline.authenticate(request, match.jsonp);
     if (principal instanceof HttpError) throw principal;
     exchange.scopes = principal.scopes.join(',');
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
-    const call: Call = { ...base, principal };
+    const call: Call = { context, request, params, query, cache, principal };
     return route.handle(call);
   }
 

@@ -37,22 +37,25 @@ function decode(segment: string): string {
   }
 }
 
-function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
+/** Literals first, without allocating: most routes fail there. */
+function literalsMatch(segments: readonly Segment[], parts: readonly string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if ('rest' in segment) return i < parts.length;
+    if (i >= parts.length) return false;
+    if ('literal' in segment && segment.literal !== parts[i]) return false;
+  }
+  return segments.length === parts.length;
+}
+
+function paramsOf(segments: readonly Segment[], parts: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if ('rest' in segment) {
-      if (i >= parts.length) return undefined;
-      params[segment.rest] = parts.slice(i).join('/');
-      return params;
-    }
-    const part = parts[i];
-    if (part === undefined) return undefined;
-    if ('literal' in segment) {
-      if (segment.literal !== part) return undefined;
-    } else params[segment.param] = decode(part);
+    if ('rest' in segment) params[segment.rest] = parts.slice(i).join('/');
+    else if ('param' in segment) params[segment.param] = decode(parts[i]!);
   }
-  return segments.length === parts.length ? params : undefined;
+  return params;
 }
 
 /**
@@ -83,9 +86,10 @@ export class Router {
     const wanted: Method | undefined = method === 'HEAD' ? 'GET' : (method as Method);
     const allowed = new Set<string>();
     for (const { route, segments } of this.compiled) {
-      const params = matchSegments(segments, parts);
-      if (!params) continue;
-      if (route.method === wanted && (!jsonp || route.method === 'GET')) return { route, params, jsonp };
+      if (!literalsMatch(segments, parts)) continue;
+      if (route.method === wanted && (!jsonp || route.method === 'GET')) {
+        return { route, params: paramsOf(segments, parts), jsonp };
+      }
       allowed.add(route.method);
       if (route.method === 'GET') allowed.add('HEAD');
     }
