@@ -90,8 +90,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
 
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof BodyTooLargeError)
+  if (error instanceof BodyTooLargeError) {
     return new HttpError(413, `Request body too large: at most ${error.limit} bytes`);
+  }
   // A bug, not bad input: keep the details in the server's log, out of the response.
   console.error(error);
   return new HttpError(500, 'Internal server error');

@@ -8,6 +8,10 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * A representation ready to send: serialised and hashed once, then served as often as it is asked for.
  */
 export interface Entity {
+  /**
+   * The bytes (or text) to send; never mutate them. A cached entity hands out the same object on every
+   * response until the representation changes, so a shell may memoise per-body work (its gzip) by identity.
+   */
   body: string | Uint8Array;
   /** `Content-Type` header value. */
   contentType: string;
