@@ -19,6 +19,7 @@ import {
   type ServerErrorOptions,
   serverFailure,
   slowFailure,
+  under,
 } from './failures.js';
 import { initialData } from './initial-data.js';
 import { forwardingStore, liveCore } from './live-core.js';
@@ -176,7 +177,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   }
 
   return {
-    handlers: [http.all(`${origin}/*`, ({ request }) => live.core.fetch(request))],
+    handlers: [http.all(under(origin), ({ request }) => live.core.fetch(request))],
     origin,
     baseUrl: addresses.baseUrl,
     store: forwardingStore(live),
@@ -208,14 +209,19 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     },
 
     expiredToken: (failure = {}) =>
-      failureHandler(origin, { path: '/v1/*', ...failure }, async (request) => {
-        const token = /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
-        const queryToken = new URL(request.url).searchParams.get('access_token');
-        const held = token ?? queryToken;
-        if (held) await expire(held);
-        // The core answers, with its own 401 for the token now expired.
-        return undefined;
-      }),
+      failureHandler(
+        origin,
+        failure,
+        async (request) => {
+          const token = /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+          const queryToken = new URL(request.url).searchParams.get('access_token');
+          const held = token ?? queryToken;
+          if (held) await expire(held);
+          // The core answers, with its own 401 for the token now expired.
+          return undefined;
+        },
+        under(addresses.baseUrl),
+      ),
 
     serverError: (failure = {}) =>
       failureHandler(

@@ -43,10 +43,27 @@ const MESSAGES: Record<NonNullable<ServerErrorOptions['status']>, string> = {
 /** Answers a request, or `undefined` to let the next handler answer it. */
 type Failure = (request: Request) => Promise<Response | undefined> | Response | undefined;
 
-/** The handler that applies `failure` to the requests `options` select. */
-export function failureHandler(origin: string, options: FailureOptions, failure: Failure): HttpHandler {
-  const path = options.path ?? '/*';
-  if (!path.startsWith('/')) throw new TypeError(`path must start with "/", got "${path}"`);
+/**
+ * The URLs at `prefix` and under it (`prefix/…`, `prefix.json`, `prefix?…`). A RegExp rather than an MSW path
+ * pattern: MSW decodes the parameters of a pattern match and fails the whole request on malformed
+ * percent-encoding, which the server answers with a 400.
+ */
+export function under(prefix: string): RegExp {
+  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?:[/.?#]|$)`);
+}
+
+/**
+ * The handler that applies `failure` to the requests `options` select; `scope` is the default of
+ * `options.path` (default: every URL of the origin).
+ */
+export function failureHandler(
+  origin: string,
+  options: FailureOptions,
+  failure: Failure,
+  scope: RegExp = under(origin),
+): HttpHandler {
+  const { path } = options;
+  if (path !== undefined && !path.startsWith('/')) throw new TypeError(`path must start with "/", got "${path}"`);
   const times = options.times ?? Number.POSITIVE_INFINITY;
   if (!(times >= 0) || (times !== Number.POSITIVE_INFINITY && !Number.isInteger(times))) {
     throw new RangeError(`times must be a non-negative integer, got ${options.times}`);
@@ -55,7 +72,7 @@ export function failureHandler(origin: string, options: FailureOptions, failure:
   let left = times;
   // `http.all` plus a method check rather than `{ once }`: MSW counts a use before the resolver runs, so it
   // could not let a request of another method pass without using up the handler.
-  return http.all(origin + path, ({ request }) => {
+  return http.all(path === undefined ? scope : origin + path, ({ request }) => {
     if ((method && request.method !== method) || left <= 0) return undefined;
     left--;
     return failure(request);

@@ -1,0 +1,160 @@
+/**
+ * One run of a contract case against one target: sends requests, and records each exchange in the form the
+ * two targets are compared in: status, the headers of the wire contract, the body, with secrets the service
+ * draws at random (tokens, codes) replaced by their order of appearance.
+ */
+import { DEMO, ORIGIN } from './fixture.js';
+import type { Target } from './target.js';
+
+/** A JSON document as cases read it: loosely, member by member. */
+// biome-ignore lint/suspicious/noExplicitAny: cases walk response documents whose shape they assert
+export type Doc = Record<string, any>;
+
+/** One recorded exchange. */
+export interface Exchange {
+  /** What the case meant to do. */
+  label: string;
+  /** Method and URL (relative to the origin). */
+  request: string;
+  status: number;
+  /** Every response header but those of the transport (see {@link TRANSPORT_HEADERS}), by lower-case name. */
+  headers: Record<string, string>;
+  /** The body as text, or `base64:…` for a binary one. */
+  body: string;
+}
+
+/**
+ * Headers each shell sets its own way without changing what the response means: the connection, the framing
+ * and the compression Express applies (gzip when the client accepts it; the fetch client decodes it).
+ */
+const TRANSPORT_HEADERS = new Set([
+  'connection',
+  'content-encoding',
+  'content-length',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/**
+ * Express's compression adds `Accept-Encoding` to `Vary` of every compressible response, as it may gzip them;
+ * MSW does not compress. The core's own `Vary` (every API response) is asserted by the cases.
+ */
+function withoutCompressionVary(value: string): string | undefined {
+  const rest = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.toLowerCase() !== 'accept-encoding');
+  return rest.length ? rest.join(', ') : undefined;
+}
+
+/** How a case describes a request. */
+export interface SendInit {
+  method?: string;
+  /** Sent as `Authorization: Bearer …`. */
+  token?: string;
+  /** The demo app's HTTP Basic credentials (token endpoint). */
+  basic?: boolean;
+  headers?: Record<string, string>;
+  /** Sent as a JSON body. */
+  json?: unknown;
+  /** Sent form-encoded. */
+  form?: Record<string, string>;
+  body?: BodyInit;
+}
+
+/** What a case reads of a response. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  bytes: Uint8Array;
+  json(): Doc;
+}
+
+const BINARY = /^(image|font)\//;
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export class Session {
+  readonly exchanges: Exchange[] = [];
+  readonly #secrets = new Map<string, string>();
+
+  constructor(readonly target: Target) {}
+
+  /** Sends a request to `url` (absolute under the origin, or a path) and records the exchange. */
+  async send(label: string, url: string, init: SendInit = {}): Promise<Reply> {
+    const absolute = url.startsWith('http') ? url : ORIGIN + url;
+    const headers = new Headers(init.headers);
+    if (init.token !== undefined) headers.set('authorization', `Bearer ${init.token}`);
+    if (init.basic) headers.set('authorization', `Basic ${btoa(`${DEMO.clientId}:${DEMO.clientSecret}`)}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    } else if (init.form !== undefined) {
+      body = new URLSearchParams(init.form);
+    }
+    const method = init.method ?? (body === undefined ? 'GET' : 'POST');
+    const response = await this.target.fetch(absolute, { method, headers, body, redirect: 'manual' });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
+    const type = response.headers.get('content-type') ?? '';
+    this.#learnSecrets(type, text, response.headers.get('location'));
+    const recorded: Record<string, string> = {};
+    for (const [name, value] of [...response.headers].sort(([a], [b]) => a.localeCompare(b))) {
+      if (TRANSPORT_HEADERS.has(name)) continue;
+      const kept = name === 'vary' ? withoutCompressionVary(value) : value;
+      if (kept !== undefined) recorded[name] = this.#mask(kept);
+    }
+    this.exchanges.push({
+      label,
+      request: this.#mask(`${method} ${absolute.slice(ORIGIN.length)}`),
+      status: response.status,
+      headers: recorded,
+      body: BINARY.test(type) ? `base64:${bytesToBase64(bytes)}` : this.#mask(text),
+    });
+    return { status: response.status, headers: response.headers, text, bytes, json: () => JSON.parse(text) as Doc };
+  }
+
+  /** An access token of the client credentials grant (recorded like any exchange). */
+  async token(scope: 'admin' | 'public' = 'admin'): Promise<string> {
+    const reply = await this.send(`client credentials token (${scope})`, '/oauth/token', {
+      basic: true,
+      form: { grant_type: 'client_credentials', scope },
+    });
+    if (reply.status !== 200) throw new Error(`token request failed: ${reply.status} ${reply.text}`);
+    return reply.json().access_token as string;
+  }
+
+  /** Access tokens and authorization codes: random on each target, so recorded by their order of appearance. */
+  #learnSecrets(type: string, text: string, location: string | null): void {
+    const found: string[] = [];
+    if (type.startsWith('application/json') && text.includes('access_token')) {
+      const token = (JSON.parse(text) as Doc).access_token;
+      if (typeof token === 'string') found.push(token);
+    }
+    if (location) {
+      const url = new URL(location);
+      for (const params of [url.searchParams, new URLSearchParams(url.hash.slice(1))]) {
+        for (const name of ['code', 'access_token']) {
+          const value = params.get(name);
+          if (value) found.push(value);
+        }
+      }
+    }
+    for (const secret of found) {
+      if (!this.#secrets.has(secret)) this.#secrets.set(secret, `<secret ${this.#secrets.size + 1}>`);
+    }
+  }
+
+  #mask(text: string): string {
+    let out = text;
+    for (const [secret, mask] of this.#secrets) out = out.replaceAll(secret, mask);
+    return out;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The two implementations under contract: the reference server (Express over real HTTP on port 0) and the MSW
+ * handlers (`setupServer`). Both are reached through URLs under {@link ORIGIN}.
+ */
+import { setupServer } from 'msw/node';
+import { createHandlers } from 'storefront-sdk/msw';
+import { createServer, type StorefrontServer } from 'storefront-sdk/server';
+import { clock, DATASET, ORIGIN, TOKEN_TTL } from './fixture.js';
+
+export interface Target {
+  name: 'express' | 'msw';
+  /** Before the target's cases. */
+  open(): Promise<void>;
+  /** Fresh data (the initial data set, ids starting over) and the clock back at the start. */
+  fresh(): Promise<void>;
+  /** `fetch` of a URL under {@link ORIGIN}. */
+  fetch(url: string, init: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A fresh reference server per case: the server has no reset, and starting one over a data set takes milliseconds. */
+export function expressTarget(): Target {
+  let server: StorefrontServer | undefined;
+  return {
+    name: 'express',
+    async open() {},
+    async fresh() {
+      await server?.close();
+      clock.restart();
+      server = await createServer({
+        port: 0,
+        data: structuredClone(DATASET),
+        publicUrl: ORIGIN,
+        clock,
+        tokenTtl: TOKEN_TTL,
+      });
+    },
+    fetch(url, init) {
+      if (!url.startsWith(ORIGIN)) throw new Error(`not a URL of the service: ${url}`);
+      return fetch(server!.url + url.slice(ORIGIN.length), init);
+    },
+    async close() {
+      await server?.close();
+    },
+  };
+}
+
+/** One mock for all cases, reset before each: `reset()` is under contract too. */
+export function mswTarget(): Target {
+  const mock = createHandlers({ origin: ORIGIN, seed: DATASET, clock, tokenTtl: TOKEN_TTL });
+  const server = setupServer(...mock.handlers);
+  return {
+    name: 'msw',
+    async open() {
+      server.listen({ onUnhandledRequest: 'error' });
+    },
+    async fresh() {
+      mock.reset();
+      clock.restart();
+    },
+    fetch: (url, init) => fetch(url, init),
+    async close() {
+      server.close();
+    },
+  };
+}
