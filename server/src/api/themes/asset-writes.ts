@@ -4,6 +4,7 @@
  */
 import type { AssetRow, ThemeRow, Transaction } from '../../store/types.js';
 import type { AssetFile } from './asset-file.js';
+import { assertRoomForAsset } from './theme-limits.js';
 import { nextTimestamp, touchTheme } from './touch.js';
 
 /** Stores a file as a new asset, or replaces the asset with the same file name; `created` tells which. */
@@ -17,6 +18,7 @@ export function saveAsset(
 ): { asset: AssetRow; created: boolean } {
   const fields = { content_type: file.content_type, digest: file.digest, file_size: file.file_size };
   const existing = tx.where('assets', 'theme_id', theme.id).find((a) => a.file_name === file.file_name);
+  assertRoomForAsset(tx, theme, file.file_size, existing?.file_size);
   touchTheme(tx, theme, now);
   if (existing) {
     const asset = tx.update('assets', existing.id, { ...fields, updated_on: nextTimestamp(existing.updated_on, now) });

@@ -21,7 +21,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Add an HTML, CSS or JavaScript template to the theme, or replace the one with the same file name.',
     target: 'The template (`_class ["themeTemplate"]`): 201 with `Location` when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written.',
+      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written. A theme holds at most 1000 templates.',
     example:
       'POST /v1/themes/3/templates {"file_name":"partials/footer.html","body":"<footer>…</footer>"} → 201 template',
   },
@@ -31,7 +31,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Upload a file (image or font) for the theme, or replace the one with the same file name.',
     target: 'The asset (`_class ["themeAsset"]`): 201 when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part (stored under its filename, or under an optional `file_name` field). At most 1 MiB (413 beyond). Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422).',
+      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part (stored under its filename, or under an optional `file_name` field). At most 1 MiB (413 beyond). Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422). A theme holds at most 300 assets and 64 MiB of files in all.',
     example: 'POST /v1/themes/3/assets {"file_name":"images/logo.png","data":"iVBORw0KGgo…"} → 201 asset',
   },
   'svc:theme_preview': {

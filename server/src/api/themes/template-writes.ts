@@ -5,6 +5,7 @@
 import { validationError } from '../../http/http-error.js';
 import type { TemplateRow, ThemeRow, Transaction } from '../../store/types.js';
 import { isDeletableTemplate, LAYOUT_FILE_NAME } from './template-file.js';
+import { assertRoomForTemplate } from './theme-limits.js';
 import { nextTimestamp, touchTheme } from './touch.js';
 
 /** A checked create/upsert request. */
@@ -55,6 +56,7 @@ export function saveTemplate(
     });
     return { template, created: false };
   }
+  assertRoomForTemplate(tx, theme);
   touchTheme(tx, theme, now);
   const stamp = new Date(now).toISOString();
   const template = tx.insert('templates', {
