@@ -116,6 +116,25 @@ describe('entities', () => {
     expect(api.requests.at(-1)?.url).toBe('http://api.test/v1/shops/7/theme.json');
   });
 
+  it('reads an embedded resource given as an object as a list of one, and exposes link attributes', async () => {
+    const { client } = setup({
+      'GET http://api.test/v1/stats': {
+        _class: ['stats'],
+        _links: { 'acme:report': [{ href: 'r1', title: 'First', name: 'one', type: 'text/csv' }, { href: 'r2' }] },
+        _embedded: { owner: { _class: ['user'], name: 'Ada' } },
+      },
+    });
+    const stats = (await (await client.root()).follow('stats' as never)) as Entity;
+    expect(stats.embedded('owner').map((e) => e.properties.name)).toEqual(['Ada']);
+    expect(stats.embedded('missing')).toEqual([]);
+    const report = stats.link('report');
+    expect(report).toMatchObject({ rel: 'acme:report', title: 'First', name: 'one', type: 'text/csv', method: 'GET' });
+    expect(stats.links.get('acme:report')?.map((l) => l.expand())).toEqual([
+      'http://api.test/v1/r1',
+      'http://api.test/v1/r2',
+    ]);
+  });
+
   it('lets embedded resources inherit curies and their own curies override', async () => {
     const { client } = setup();
     const shop = (await client.root()).embedded('shops')[0]!;

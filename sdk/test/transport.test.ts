@@ -5,6 +5,7 @@ import {
   createClient,
   createHttpCache,
   type HttpCache,
+  InvalidResponseError,
   NetworkError,
   PreconditionFailedError,
   ServerError,
@@ -188,6 +189,33 @@ describe('retries', () => {
     setTimeout(() => controller.abort(new Error('user left')), 5);
     await expect(pending).rejects.toThrow('user left');
     expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('bodies', () => {
+  it('rejects a success whose JSON does not parse, and a root that is not HAL', async () => {
+    const broken = fakeFetch({
+      [`GET ${base}`]: () => new Response('{"_class": [', { headers: { 'content-type': 'application/json' } }),
+    });
+    await expect(createClient({ baseUrl: base, fetch: broken.fetch }).root()).rejects.toMatchObject({
+      code: 'INVALID_RESPONSE',
+      body: '{"_class": [',
+    });
+    const plain = fakeFetch({ [`GET ${base}`]: () => json({ hello: 'world' }) });
+    await expect(createClient({ baseUrl: base, fetch: plain.fetch }).root()).rejects.toBeInstanceOf(
+      InvalidResponseError,
+    );
+  });
+
+  it('keeps the text of an error body that is not JSON', async () => {
+    const api = fakeFetch({
+      [`GET ${base}`]: () =>
+        new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } }),
+    });
+    await expect(createClient({ baseUrl: base, fetch: api.fetch, retry: false }).root()).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      body: '<h1>Bad gateway</h1>',
+    });
   });
 });
 
