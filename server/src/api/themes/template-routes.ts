@@ -30,7 +30,8 @@ function checkedFileName(value: string): string {
   return parsed.file_name;
 }
 
-function target(call: Call) {
+/** The theme and template a template URL names, if the caller administers the theme; else 404. */
+function templateOf(call: Call) {
   const { theme } = administeredTheme(call, call.params.theme_id!);
   return { theme, template: themeTemplate(call, theme, call.params.template_id!) };
 }
@@ -42,7 +43,7 @@ export const templateRoutes: Route[] = [
     path: '/themes/:theme_id/templates/:template_id',
     scope: 'admin',
     handle(call) {
-      return { entity: templateEntity(call, target(call).template) };
+      return { entity: templateEntity(call, templateOf(call).template) };
     },
   },
   {
@@ -67,7 +68,7 @@ export const templateRoutes: Route[] = [
     path: '/themes/:theme_id/templates/:template_id',
     scope: 'admin',
     async handle(call) {
-      const { theme } = target(call);
+      const { theme } = templateOf(call);
       const body = await readJson(call.request, UPDATE, MAX_REQUEST_BYTES);
       const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
       if (input.body !== undefined) checkTemplateBody(input.body);
@@ -85,7 +86,7 @@ export const templateRoutes: Route[] = [
     path: '/themes/:theme_id/templates/:template_id',
     scope: 'admin',
     async handle(call) {
-      const { theme } = target(call);
+      const { theme } = templateOf(call);
       await call.context.store.write((tx) => {
         const current = themeTemplate(call, theme, call.params.template_id!);
         assertPreconditions(call.request.headers, templateEntity(call, current));
