@@ -5,12 +5,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
+import { oauthCases } from './cases/oauth.js';
 import { resourceCases } from './cases/resources.js';
+import { themeCases } from './cases/themes.js';
 import type { ContractCase } from './cases/types.js';
 import { type Exchange, Session } from './session.js';
 import { expressTarget, mswTarget, type Target } from './target.js';
 
-const CASES: ContractCase[] = [...resourceCases, ...httpCases];
+const CASES: ContractCase[] = [...oauthCases, ...resourceCases, ...themeCases, ...httpCases];
 
 const transcripts: Record<Target['name'], Map<string, Exchange[]>> = { express: new Map(), msw: new Map() };
 
