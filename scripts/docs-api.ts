@@ -1,0 +1,235 @@
+/**
+ * Generates the API reference (`docs/api/`, not checked in) from the TSDoc of each entry point's barrel:
+ * every export with its declaration and its documentation. Reports as warnings the exports that have no
+ * TSDoc, and fails (`--check`) when there is any, so that the reference cannot silently have holes.
+ *
+ *   npx tsx scripts/docs-api.ts           write docs/api/*.md
+ *   npx tsx scripts/docs-api.ts --check   generate in memory; exit 1 on any warning
+ *
+ * A small generator on the TypeScript compiler API rather than typedoc: it needs no dependency, renders the
+ * declarations as written (the contract's types read better as source than as expanded types), and knows the
+ * three entry points of the package.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** Where the reference is written. */
+export const API_DIR = join(ROOT, 'docs', 'api');
+
+/** The package's entry points: import name, barrel, output file. */
+const ENTRIES = [
+  { name: 'storefront-sdk', barrel: 'sdk/src/index.ts', file: 'storefront-sdk.md' },
+  { name: 'storefront-sdk/server', barrel: 'server/src/index.ts', file: 'storefront-sdk-server.md' },
+  { name: 'storefront-sdk/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-sdk-msw.md' },
+] as const;
+
+/** The generated files (name → Markdown) and the warnings met on the way. */
+export interface ApiReference {
+  files: Record<string, string>;
+  warnings: string[];
+}
+
+type Kind = 'Functions' | 'Classes' | 'Interfaces' | 'Types' | 'Constants';
+const KINDS: readonly Kind[] = ['Functions', 'Classes', 'Interfaces', 'Types', 'Constants'];
+
+interface Item {
+  name: string;
+  kind: Kind;
+  /** The declaration as source, bodies and comments left out. */
+  declaration: string;
+  doc: string;
+  members: { name: string; declaration: string; doc: string }[];
+}
+
+function program(): ts.Program {
+  const configPath = join(ROOT, 'tsconfig.json');
+  const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configPath);
+  return ts.createProgram({ rootNames: ENTRIES.map((entry) => join(ROOT, entry.barrel)), options });
+}
+
+/** The documentation of a symbol or signature as Markdown: text, then `@example`s and other tags. */
+function docOf(parts: ts.SymbolDisplayPart[], tags: readonly ts.JSDocTagInfo[]): string {
+  const text = (value: ts.SymbolDisplayPart[] | undefined) =>
+    ts
+      .displayPartsToString(value)
+      .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g, (_, target: string, label?: string) =>
+        label ? `${label} (\`${target}\`)` : `\`${target}\``,
+      );
+  const blocks = [text(parts)];
+  for (const tag of tags) {
+    if (tag.name === 'internal') continue;
+    const body = text(tag.text);
+    if (tag.name === 'example') {
+      const [title, ...rest] = body.split('\n');
+      const code = /^\s*```/.test(rest.join('\n')) ? rest.join('\n') : ['```ts', ...rest, '```'].join('\n');
+      blocks.push(`**Example${title?.trim() ? `: ${title.trim()}` : ''}**\n\n${code.trim()}`);
+    } else blocks.push(`**@${tag.name}** ${body}`);
+  }
+  return blocks.filter((block) => block.trim() !== '').join('\n\n');
+}
+
+/** `node`'s source without its body, its leading comments and the `export`/`declare` keywords. */
+function header(node: ts.Node, source: ts.SourceFile): string {
+  const body = (node as { body?: ts.Node }).body;
+  const end = body ? body.getStart(source) : node.getEnd();
+  return source.text
+    .slice(node.getStart(source), end)
+    .replace(/^(export\s+)?(default\s+)?(declare\s+)?/, '')
+    .trim()
+    .replace(/;$/, '');
+}
+
+/** `node` as source with the comments of its members removed (they are listed apart). */
+function withoutComments(node: ts.Node, source: ts.SourceFile): string {
+  const printer = ts.createPrinter({ removeComments: true });
+  return printer.printNode(ts.EmitHint.Unspecified, node, source).replace(/^(export\s+)?(declare\s+)?/, '');
+}
+
+function isPublicMember(member: ts.ClassElement | ts.TypeElement): boolean {
+  if (!member.name || ts.isPrivateIdentifier(member.name)) return false;
+  const flags = ts.getCombinedModifierFlags(member as ts.Declaration);
+  if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) return false;
+  return !ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
+}
+
+function describe(checker: ts.TypeChecker, name: string, symbol: ts.Symbol): Item | undefined {
+  const node = symbol.declarations?.[0];
+  if (!node) return undefined;
+  const source = node.getSourceFile();
+  const doc = docOf(symbol.getDocumentationComment(checker), symbol.getJsDocTags(checker));
+  const members = (list: readonly (ts.ClassElement | ts.TypeElement)[]) =>
+    list.filter(isPublicMember).map((member) => {
+      const memberSymbol = checker.getSymbolAtLocation(member.name!);
+      return {
+        name: member.name!.getText(source),
+        declaration: header(member, source).replace(/\s+/g, ' '),
+        doc: memberSymbol
+          ? docOf(memberSymbol.getDocumentationComment(checker), memberSymbol.getJsDocTags(checker))
+          : '',
+      };
+    });
+  if (ts.isFunctionDeclaration(node)) {
+    const overloads = (symbol.declarations ?? []).filter(ts.isFunctionDeclaration);
+    const signatures = overloads.length > 1 ? overloads.filter((o) => !o.body) : overloads;
+    return {
+      name,
+      kind: 'Functions',
+      declaration: signatures.map((o) => header(o, source)).join('\n'),
+      doc,
+      members: [],
+    };
+  }
+  if (ts.isClassDeclaration(node)) {
+    const declaration = header(node, source)
+      .replace(/\{[\s\S]*$/, '')
+      .trim();
+    return { name, kind: 'Classes', declaration, doc, members: members(node.members).filter((m) => m.doc) };
+  }
+  if (ts.isInterfaceDeclaration(node)) {
+    return {
+      name,
+      kind: 'Interfaces',
+      declaration: withoutComments(node, source),
+      doc,
+      members: members(node.members).filter((m) => m.doc),
+    };
+  }
+  if (ts.isTypeAliasDeclaration(node)) {
+    return { name, kind: 'Types', declaration: withoutComments(node, source), doc, members: [] };
+  }
+  if (ts.isVariableDeclaration(node)) {
+    const type = checker.typeToString(
+      checker.getTypeOfSymbolAtLocation(symbol, node),
+      undefined,
+      ts.TypeFormatFlags.NoTruncation,
+    );
+    return { name, kind: 'Constants', declaration: `const ${name}: ${type}`, doc, members: [] };
+  }
+  return undefined;
+}
+
+function render(entry: (typeof ENTRIES)[number], items: Item[]): string {
+  const lines = [
+    `# \`${entry.name}\``,
+    '',
+    `<!-- Generated by scripts/docs-api.ts from the TSDoc of ${entry.barrel}: run \`npm run docs\`. -->`,
+    '',
+    `Everything \`import { … } from '${entry.name}'\` offers, from the TSDoc where each is declared.`,
+    '',
+  ];
+  for (const kind of KINDS) {
+    const ofKind = items.filter((item) => item.kind === kind);
+    if (!ofKind.length) continue;
+    lines.push(
+      `## ${kind}`,
+      '',
+      ofKind.map((item) => `[\`${item.name}\`](#${item.name.toLowerCase()})`).join(' · '),
+      '',
+    );
+    for (const item of ofKind) {
+      lines.push(`### ${item.name}`, '', '```ts', item.declaration, '```', '');
+      if (item.doc) lines.push(item.doc, '');
+      if (item.members.length) {
+        lines.push('| Member | |', '| --- | --- |');
+        for (const member of item.members) {
+          const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+          lines.push(`| \`${cell(member.declaration)}\` | ${cell(member.doc)} |`);
+        }
+        lines.push('');
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The reference of every entry point whose barrel exists (the MSW entry may be absent in a checkout). */
+export function generateApiReference(): ApiReference {
+  const built = program();
+  const checker = built.getTypeChecker();
+  const files: Record<string, string> = {};
+  const warnings: string[] = [];
+  const index = ['# API reference', '', '<!-- Generated by scripts/docs-api.ts: run `npm run docs`. -->', ''];
+  for (const entry of ENTRIES) {
+    const source = built.getSourceFile(join(ROOT, entry.barrel));
+    const moduleSymbol = source && checker.getSymbolAtLocation(source);
+    if (!moduleSymbol) {
+      warnings.push(`${entry.name}: ${entry.barrel} not found`);
+      continue;
+    }
+    const items: Item[] = [];
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const item = describe(checker, exported.name, symbol);
+      const where = symbol.declarations?.[0];
+      const at = where
+        ? `${relative(ROOT, where.getSourceFile().fileName)}:${where.getSourceFile().getLineAndCharacterOfPosition(where.getStart()).line + 1}`
+        : entry.barrel;
+      if (!item) warnings.push(`${entry.name}: ${exported.name} is of a kind the generator does not render (${at})`);
+      else {
+        if (!item.doc) warnings.push(`${entry.name}: ${exported.name} has no TSDoc (${at})`);
+        items.push(item);
+      }
+    }
+    items.sort((a, b) => a.name.localeCompare(b.name));
+    files[entry.file] = render(entry, items);
+    index.push(`- [\`${entry.name}\`](${entry.file}): ${items.length} exports`);
+  }
+  files['README.md'] = `${index.join('\n')}\n`;
+  return { files, warnings };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { files, warnings } = generateApiReference();
+  for (const warning of warnings) console.warn(`warning: ${warning}`);
+  if (!process.argv.includes('--check')) {
+    await rm(API_DIR, { recursive: true, force: true });
+    await mkdir(API_DIR, { recursive: true });
+    for (const [name, text] of Object.entries(files)) await writeFile(join(API_DIR, name), text);
+    console.log(`Wrote ${Object.keys(files).length} files to ${relative(ROOT, API_DIR)}/`);
+  }
+  if (warnings.length) process.exitCode = 1;
+}

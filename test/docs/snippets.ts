@@ -1,0 +1,106 @@
+/**
+ * The TypeScript code blocks of the docs, type-checked as modules of this repository: each ```ts block is one
+ * file, compiled in memory beside the repository's sources (never written to disk) with the root tsconfig, so
+ * that `storefront-sdk`, `storefront-sdk/server` and `storefront-sdk/msw` resolve to the sources.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DOCS = join(ROOT, 'docs');
+/** What every block may use without declaring it (see the file). */
+const CONTEXT = fileURLToPath(new URL('./snippet-context.d.ts', import.meta.url));
+
+/** One code block of a Markdown file. */
+export interface Snippet {
+  /** The Markdown file, relative to the repository. */
+  file: string;
+  /** 1-based line of the block's first code line in that file. */
+  line: number;
+  code: string;
+}
+
+/** A type error in a snippet, located in its Markdown file. */
+export interface SnippetError {
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** The ```ts (or ```typescript) blocks of `markdown`. */
+export function extractSnippets(markdown: string, file: string): Snippet[] {
+  const snippets: Snippet[] = [];
+  const lines = markdown.split('\n');
+  let open: { fence: string; line: number; code: string[]; checked: boolean } | undefined;
+  for (const [index, text] of lines.entries()) {
+    if (!open) {
+      const start = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(text);
+      if (start) open = { fence: start[2]!, line: index + 2, code: [], checked: /^(ts|typescript)$/.test(start[3]!) };
+    } else if (text.trim().startsWith(open.fence) && text.trim().replace(/[`~]/g, '') === '') {
+      if (open.checked) snippets.push({ file, line: open.line, code: open.code.join('\n') });
+      open = undefined;
+    } else open.code.push(text);
+  }
+  if (open) throw new Error(`${file}:${open.line - 1}: a code block is never closed`);
+  return snippets;
+}
+
+/** Every snippet of the Markdown files directly in `docs/`. */
+export async function docSnippets(): Promise<Snippet[]> {
+  const names = (await readdir(DOCS)).filter((name) => name.endsWith('.md')).sort();
+  const all: Snippet[] = [];
+  for (const name of names) {
+    all.push(...extractSnippets(await readFile(join(DOCS, name), 'utf8'), `docs/${name}`));
+  }
+  return all;
+}
+
+function compilerOptions(): ts.CompilerOptions {
+  const configPath = join(ROOT, 'tsconfig.json');
+  const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  return ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configPath).options;
+}
+
+/** Type-checks `snippets` together (one program, one file each); returns their errors. */
+export function typeCheck(snippets: readonly Snippet[]): SnippetError[] {
+  // Virtual files inside the repository, so that modules resolve and `"type": "module"` applies as for real files.
+  const virtual = new Map<string, Snippet>();
+  for (const snippet of snippets) {
+    const name = `${snippet.file.replace(/[^\w]+/g, '-')}-${snippet.line}.ts`;
+    virtual.set(join(ROOT, '.tmp', 'doc-snippets', name), snippet);
+  }
+  const options = compilerOptions();
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile: read, getSourceFile } = host;
+  host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path);
+  host.readFile = (path) => virtual.get(path)?.code ?? read.call(host, path);
+  host.getSourceFile = (path, language, onError, create) => {
+    const snippet = virtual.get(path);
+    return snippet
+      ? ts.createSourceFile(path, snippet.code, language, true)
+      : getSourceFile.call(host, path, language, onError, create);
+  };
+  const program = ts.createProgram({ rootNames: [...virtual.keys(), CONTEXT], options, host });
+  const errors: SnippetError[] = [];
+  for (const [path, snippet] of virtual) {
+    const source = program.getSourceFile(path);
+    if (!source) throw new Error(`${snippet.file}:${snippet.line}: not compiled`);
+    for (const diagnostic of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
+      const line = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line;
+      errors.push({
+        file: snippet.file,
+        line: snippet.line + line,
+        message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
+      });
+    }
+  }
+  return errors;
+}
+
+/** `docs/x.md:12: message`, for failure output. */
+export function formatErrors(errors: readonly SnippetError[]): string {
+  return errors.map((e) => `${relative(ROOT, join(ROOT, e.file))}:${e.line}: ${e.message}`).join('\n');
+}
