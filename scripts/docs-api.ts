@@ -26,6 +26,9 @@ const ENTRIES = [
   { name: 'storefront-sdk/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-sdk-msw.md' },
 ] as const;
 
+/** Names of the files the generator writes into {@link API_DIR}. */
+export const API_FILES: readonly string[] = ['README.md', ...ENTRIES.map((entry) => entry.file)];
+
 /** The generated files (name → Markdown) and the warnings met on the way. */
 export interface ApiReference {
   files: Record<string, string>;
