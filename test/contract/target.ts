@@ -52,7 +52,9 @@ export function mswTarget(): Target {
   return {
     name: 'msw',
     async open() {
-      server.listen({ onUnhandledRequest: 'error' });
+      // msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame`; each version ignores the other's name.
+      const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;
+      server.listen(strict);
     },
     async fresh() {
       mock.reset();

@@ -21,7 +21,9 @@ export interface Mocked {
 export function useMock(options: HandlersOptions = {}): Mocked {
   const mock = createHandlers({ seed: { products: 12, orders: 4 }, ...options });
   const server = setupServer(...mock.handlers);
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  // msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame`; each version ignores the other's name.
+  const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;
+  beforeAll(() => server.listen(strict));
   afterEach(() => {
     server.resetHandlers();
     mock.reset();

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs the suites that use MSW on msw 3 under Node 22, as an app on msw 3 would: the example app's
+# (examples/app-tests), the handlers' own (server/test/msw) and the contract suite (test/contract).
+#
+# msw 3 needs Node >= 22.12, the repository's own dependencies are installed for Node 20 with msw 2. So:
+#   1. msw@3 alone is installed in a scratch directory outside the repository (nothing in the repo changes);
+#   2. the repository's own vitest runs under Node 22 (npx -p node@22) with a config, written to the scratch
+#      directory, that resolves every `msw` import (the tests' and the handlers' in server/src/msw) to that msw 3,
+#      and `storefront-sdk`, `storefront-sdk/msw`, `storefront-sdk/server` to the sources, as the repository's
+#      vitest config does.
+# One copy of msw for the tests and the handlers, as in an app: handlers made by one msw and served by another
+# would test nothing about msw 3.
+#
+# Usage: examples/app-tests/run-msw3.sh [vitest filters and options], e.g. `run-msw3.sh examples/app-tests`
+# Env:   MSW3_VERSION (default ^3), NODE22 (default 22; the npm package `node@$NODE22` provides the binary),
+#        MSW3_SCRATCH (default: a fresh temporary directory, removed on exit).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+msw_version="${MSW3_VERSION:-^3}"
+node_version="${NODE22:-22}"
+
+if [[ -n "${MSW3_SCRATCH:-}" ]]; then
+  scratch="$MSW3_SCRATCH"
+  mkdir -p "$scratch"
+else
+  scratch="$(mktemp -d "${TMPDIR:-/tmp}/storefront-msw3.XXXXXX")"
+  trap 'rm -rf "$scratch"' EXIT
+fi
+case "$scratch/" in
+  "$repo"/*) echo "run-msw3.sh: the scratch directory must be outside the repository ($repo)" >&2; exit 2 ;;
+esac
+
+run_node22() { npx --yes --package "node@$node_version" -- node "$@"; }
+
+echo "run-msw3.sh: Node $(run_node22 --version), scratch $scratch"
+
+cat > "$scratch/package.json" <<'JSON'
+{ "name": "storefront-msw3-check", "private": true, "type": "module" }
+JSON
+(cd "$scratch" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "msw@$msw_version")
+
+cat > "$scratch/vitest.msw3.config.mjs" <<'JS'
+import { createRequire } from 'node:module';
+
+// Resolved from the scratch directory: msw 3, not the repository's msw 2.
+const require = createRequire(import.meta.url);
+const repo = process.env.STOREFRONT_REPO;
+
+export default {
+  root: repo,
+  resolve: {
+    alias: [
+      { find: /^msw$/, replacement: require.resolve('msw') },
+      { find: /^msw\/node$/, replacement: require.resolve('msw/node') },
+      { find: /^storefront-sdk\/msw$/, replacement: repo + '/server/src/msw/index.ts' },
+      { find: /^storefront-sdk\/server$/, replacement: repo + '/server/src/index.ts' },
+      { find: /^storefront-sdk$/, replacement: repo + '/sdk/src/index.ts' },
+    ],
+  },
+  test: {
+    include: ['examples/app-tests/**/*.test.ts', 'server/test/msw/**/*.test.ts', 'test/contract/**/*.test.ts'],
+    testTimeout: 20000,
+  },
+};
+JS
+
+echo "run-msw3.sh: msw $(cd "$scratch" && node -p "require('msw/package.json').version")"
+cd "$repo"
+STOREFRONT_REPO="$repo" run_node22 "$repo/node_modules/vitest/vitest.mjs" run --config "$scratch/vitest.msw3.config.mjs" "$@"
