@@ -65,7 +65,8 @@ export interface StorefrontMock {
   /**
    * The handlers: every method (HEAD and OPTIONS included) on every path under the origin, the resource API,
    * the token and authorize endpoints, theme files and relation pages alike. Pass them to `setupServer` or
-   * `setupWorker`. Requests to other origins are not handled.
+   * `setupWorker`. Requests to other origins are not handled. In browsers MSW intercepts requests made by the
+   * page (fetch, XHR, images), not navigations: the authorize page answers a `fetch`, not a redirect of the tab.
    */
   handlers: HttpHandler[];
   /** The origin, e.g. `http://localhost:4000`. */
