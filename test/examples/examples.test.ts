@@ -135,7 +135,7 @@ describe('theme-sync', () => {
     expect([...again.created, ...again.updated, ...again.deleted, ...again.uploaded, ...again.conflicts]).toEqual([]);
 
     // Someone edits promo.html on the server (a second later, so that `updated_on` moves); a local edit then conflicts.
-    await new Promise((done) => setTimeout(done, 1100));
+    example.advance(1000);
     const promo = after.embedded('templates').find((t) => t.properties.file_name === 'promo.html')!;
     await promo.follow('svc:update_template', { body: '<p>theirs</p>\n' });
     await writeFile(join(dir, 'templates/promo.html'), '<p>mine</p>\n');
@@ -203,8 +203,12 @@ describe('keep-alive', () => {
   it('outlives its tokens through the JWT bearer grant and resumes from the saved token', async () => {
     const tokenFile = join(temp, 'token.json');
     const lines: string[] = [];
-    // Each pause is longer than a token's life: every round after the first needs a new token.
-    const result = await keepAlive({ ...shortLived.options(lines), tokenFile, rounds: 3, interval: 1200 });
+    const log = (line: string) => {
+      lines.push(line);
+      // Between two rounds, more than a token's life (1 s) passes on the server: every next round needs a new token.
+      if (line.startsWith('Round ')) shortLived.advance(2000);
+    };
+    const result = await keepAlive({ ...shortLived.options(lines), log, tokenFile, rounds: 3, interval: 0 });
     expect(result).toEqual({ rounds: 3, refreshes: 2 });
     expect(lines[0]).toMatch(/^Obtained a first token, saved in /);
     expect(lines.filter((line) => line.startsWith('  new token through the JWT bearer grant'))).toHaveLength(2);
@@ -213,10 +217,11 @@ describe('keep-alive', () => {
     const saved = JSON.parse(await readFile(tokenFile, 'utf8'));
     expect(saved).toMatchObject({ tokenType: 'Bearer', accessToken: expect.any(String) });
     const resumed: string[] = [];
-    await new Promise((done) => setTimeout(done, 1200));
     const second = await keepAlive({ ...shortLived.options(resumed), tokenFile, rounds: 1 });
     expect(second).toEqual({ rounds: 1, refreshes: 1 });
     expect(resumed[0]).toMatch(/^Resuming with the token saved in /);
+    // The token saved by the first run was exchanged, hence revoked: the file holds the newest one.
+    expect(JSON.parse(await readFile(tokenFile, 'utf8')).accessToken).not.toBe(saved.accessToken);
   });
 
   it('stops cleanly when aborted', async () => {

@@ -4,16 +4,22 @@ import type { ExampleOptions } from '../../examples/shared/options.js';
 
 export interface ExampleServer {
   server: StorefrontServer;
+  /** Moves the server's clock forward (token expiry, `updated_on`), so that tests need not wait. */
+  advance(ms: number): void;
   /** Options for an example's `main`; `lines` receives its output. */
   options(lines: string[]): ExampleOptions;
 }
 
 export async function startExampleServer(options: ServerOptions = {}): Promise<ExampleServer> {
-  const server = await createServer({ port: 0, products: 75, ...options });
+  let offset = 0;
+  const server = await createServer({ port: 0, products: 75, clock: { now: () => Date.now() + offset }, ...options });
   const credentials = server.credentials;
   if (!credentials) throw new Error('the seeded server has no demo app');
   return {
     server,
+    advance: (ms) => {
+      offset += ms;
+    },
     options: (lines) => ({
       baseUrl: server.baseUrl,
       authUrl: server.origin,
