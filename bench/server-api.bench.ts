@@ -2,7 +2,8 @@
  * Reference server throughput and list latency.
  *
  * 1. `GET /v1/shops/1/theme.json` (admin token, 14 templates) against our server, a bare Express 5 app and a
- *    bare `node:http` server that answer the same bytes and headers. The load generator is this same file in
+ *    bare `node:http` server that answer the same bytes and headers (plus, for reference, the bare Express app
+ *    behind the `compression` middleware our Express shell also uses). The load generator is this same file in
  *    a child process (`--load`), pinned to the other core when `taskset` exists, with keep-alive connections
  *    at a fixed concurrency for a fixed duration over loopback. Rounds alternate the targets; each target's
  *    best round counts. Two figures per target: requests per second and p99 as the client saw them, and the
@@ -18,7 +19,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { Agent, createServer as createHttpServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
+import compression from 'compression';
+import express, { type RequestHandler } from 'express';
 import { createServer, type StorefrontServer } from '../server/src/index.js';
 
 /** What the load generator runs against one target. */
@@ -174,22 +176,27 @@ async function throughput(pin: boolean): Promise<void> {
   const { body, headers } = await captureThemeResponse(`${server.url}${path}`, token);
   const templates = (JSON.parse(body.toString()) as { _embedded: { templates: unknown[] } })._embedded.templates;
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.get(path, (_req, res) => {
-    res.status(200).set(headers).end(body);
-  });
-  const bareExpress = createHttpServer(app);
-  const bareNode = createHttpServer((_req, res) => {
-    res.writeHead(200, headers);
-    res.end(body);
-  });
-  const targets = {
-    ours: server.url,
-    express: `http://127.0.0.1:${await listen(bareExpress)}`,
-    'node:http': `http://127.0.0.1:${await listen(bareNode)}`,
+  const expressApp = (middleware?: RequestHandler) => {
+    const app = express();
+    app.disable('x-powered-by');
+    app.disable('etag');
+    if (middleware) app.use(middleware);
+    app.get(path, (_req, res) => {
+      res.status(200).set(headers).end(body);
+    });
+    return createHttpServer(app);
   };
+  const bare = {
+    express: expressApp(),
+    // The same middleware stack as our Express shell: tells the framework's share from ours.
+    'express+gzip': expressApp(compression()),
+    'node:http': createHttpServer((_req, res) => {
+      res.writeHead(200, headers);
+      res.end(body);
+    }),
+  };
+  const targets: Record<string, string> = { ours: server.url };
+  for (const [name, http] of Object.entries(bare)) targets[name] = `http://127.0.0.1:${await listen(http)}`;
 
   console.log(
     `GET ${path}: ${body.length.toLocaleString('en')} bytes, ${templates.length} templates; ${CONCURRENCY} connections, ` +
@@ -211,22 +218,21 @@ async function throughput(pin: boolean): Promise<void> {
       );
       if (result.failures) throw new Error(`${name}: ${result.failures} requests failed`);
       console.log(
-        `  round ${round} ${name.padEnd(9)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  ` +
+        `  round ${round} ${name.padEnd(12)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  ` +
           `p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
       );
       if (!best[name] || result.cpuPerRequest < best[name].cpuPerRequest) best[name] = result;
     }
   }
   await server.close();
-  await new Promise((resolve) => bareExpress.close(resolve));
-  await new Promise((resolve) => bareNode.close(resolve));
+  for (const http of Object.values(bare)) await new Promise((resolve) => http.close(resolve));
 
   const ours = best.ours!;
   const capacity = (result: Measured) => 1e6 / result.cpuPerRequest;
   console.log('best round per target (least server CPU per request):');
   for (const [name, result] of Object.entries(best)) {
     console.log(
-      `  ${name.padEnd(9)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
+      `  ${name.padEnd(12)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
         `(client saw ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms)  ` +
         `ours/${name}: ${(capacity(ours) / capacity(result)).toFixed(2)}× per core, ` +
         `${(ours.rps / result.rps).toFixed(2)}× client rps, ${(ours.p99 / result.p99).toFixed(2)}× p99`,
