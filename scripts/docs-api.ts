@@ -54,23 +54,39 @@ function program(): ts.Program {
   return ts.createProgram({ rootNames: ENTRIES.map((entry) => join(ROOT, entry.barrel)), options });
 }
 
-/** The documentation of a symbol or signature as Markdown: text, then `@example`s and other tags. */
-function docOf(parts: ts.SymbolDisplayPart[], tags: readonly ts.JSDocTagInfo[]): string {
-  const text = (value: ts.SymbolDisplayPart[] | undefined) =>
-    ts
-      .displayPartsToString(value)
-      .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g, (_, target: string, label?: string) =>
-        label ? `${label} (\`${target}\`)` : `\`${target}\``,
-      );
-  const blocks = [text(parts)];
-  for (const tag of tags) {
-    if (tag.name === 'internal') continue;
-    const body = text(tag.text);
-    if (tag.name === 'example') {
-      const [title, ...rest] = body.split('\n');
-      const code = /^\s*```/.test(rest.join('\n')) ? rest.join('\n') : ['```ts', ...rest, '```'].join('\n');
-      blocks.push(`**Example${title?.trim() ? `: ${title.trim()}` : ''}**\n\n${code.trim()}`);
-    } else blocks.push(`**@${tag.name}** ${body}`);
+/** `{@link X}` and `{@link X | label}` as Markdown. */
+function links(text: string): string {
+  return text.replace(
+    /\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g,
+    (_, target: string, label?: string) => (label ? `${label} (\`${target}\`)` : `\`${target}\``),
+  );
+}
+
+/**
+ * An `@example` tag as Markdown, from its source text: the compiler's tag text loses the line break after
+ * `@example` (which separates a title from the code) and the code's indentation.
+ */
+function example(tag: ts.JSDocTag, source: ts.SourceFile): string {
+  const lines = source.text
+    .slice(tag.tagName.end, tag.end)
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : line.replace(/^\s*\*(?: |$)/, '')));
+  while (lines.length && /^\s*(\*\/?|\/)?\s*$/.test(lines.at(-1)!)) lines.pop();
+  const [title = '', ...rest] = lines;
+  const body = rest.join('\n').trim();
+  const code = body.startsWith('```') ? body : `\`\`\`ts\n${body}\n\`\`\``;
+  return `**Example${title.trim() ? `: ${title.trim()}` : ''}**\n\n${code}`;
+}
+
+/** The documentation of a declaration as Markdown: its text, then its `@example`s and other tags. */
+function docOf(checker: ts.TypeChecker, symbol: ts.Symbol, node: ts.Node): string {
+  const source = node.getSourceFile();
+  const blocks = [links(ts.displayPartsToString(symbol.getDocumentationComment(checker)))];
+  for (const tag of ts.getJSDocTags(node)) {
+    const name = tag.tagName.text;
+    if (name === 'internal') continue;
+    if (name === 'example') blocks.push(example(tag, source));
+    else blocks.push(`**@${name}** ${links(ts.getTextOfJSDocComment(tag.comment) ?? '')}`);
   }
   return blocks.filter((block) => block.trim() !== '').join('\n\n');
 }
@@ -103,16 +119,14 @@ function describe(checker: ts.TypeChecker, name: string, symbol: ts.Symbol): Ite
   const node = symbol.declarations?.[0];
   if (!node) return undefined;
   const source = node.getSourceFile();
-  const doc = docOf(symbol.getDocumentationComment(checker), symbol.getJsDocTags(checker));
+  const doc = docOf(checker, symbol, node);
   const members = (list: readonly (ts.ClassElement | ts.TypeElement)[]) =>
     list.filter(isPublicMember).map((member) => {
       const memberSymbol = checker.getSymbolAtLocation(member.name!);
       return {
         name: member.name!.getText(source),
         declaration: header(member, source).replace(/\s+/g, ' '),
-        doc: memberSymbol
-          ? docOf(memberSymbol.getDocumentationComment(checker), memberSymbol.getJsDocTags(checker))
-          : '',
+        doc: memberSymbol ? docOf(checker, memberSymbol, member) : '',
       };
     });
   if (ts.isFunctionDeclaration(node)) {
@@ -155,6 +169,11 @@ function describe(checker: ts.TypeChecker, name: string, symbol: ts.Symbol): Ite
   return undefined;
 }
 
+/** `text` as inline code, even when it holds backticks (template literal types). */
+function inlineCode(text: string): string {
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
+}
+
 function render(entry: (typeof ENTRIES)[number], items: Item[]): string {
   const lines = [
     `# \`${entry.name}\``,
@@ -176,13 +195,10 @@ function render(entry: (typeof ENTRIES)[number], items: Item[]): string {
     for (const item of ofKind) {
       lines.push(`### ${item.name}`, '', '```ts', item.declaration, '```', '');
       if (item.doc) lines.push(item.doc, '');
-      if (item.members.length) {
-        lines.push('| Member | |', '| --- | --- |');
-        for (const member of item.members) {
-          const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
-          lines.push(`| \`${cell(member.declaration)}\` | ${cell(member.doc)} |`);
-        }
-        lines.push('');
+      for (const member of item.members) {
+        // A list item per member, its documentation indented under it (it may hold code blocks).
+        lines.push(`- ${inlineCode(member.declaration)}`, '');
+        if (member.doc) lines.push(...member.doc.split('\n').map((line) => (line ? `  ${line}` : '')), '');
       }
     }
   }

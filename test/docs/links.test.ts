@@ -38,6 +38,7 @@ function relativeLinks(markdown: string): string[] {
 const files = [
   ...(await readdir(DOCS)).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name)),
   join(ROOT, 'README.md'),
+  join(ROOT, 'examples/README.md'),
   join(ROOT, 'examples/browser/README.md'),
 ];
 
