@@ -7,8 +7,8 @@ import { type Entity, jsonEntity } from '../http/entity.js';
 import { link } from './hal.js';
 import { integer } from './query.js';
 
-export const DEFAULT_PER_PAGE = 30;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 30;
+const MAX_PER_PAGE = 100;
 
 /** Which page of a list a request asks for. */
 export interface Paging {
@@ -67,9 +67,6 @@ export function resultsEntity<R>(listing: Listing<R>, { page, perPage }: Paging)
     listing.lastModified,
   );
 }
-
-/** A sort order as the list endpoints name it: `field.asc` or `field.desc`. */
-export type SortOrder = `${string}.${'asc' | 'desc'}`;
 
 /**
  * `rows` sorted by `key`, ties broken by id, descending when asked. Keys are computed once per row,

@@ -25,7 +25,7 @@ const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** A strong ETag for these bytes: the first 128 bits of their SHA-256, hex. */
-export function strongEtag(body: string | Uint8Array): string {
+function strongEtag(body: string | Uint8Array): string {
   const digest = sha256(typeof body === 'string' ? encoder.encode(body) : body);
   let hex = '"';
   for (let i = 0; i < 16; i++) hex += HEX[digest[i]!];

@@ -89,8 +89,8 @@ export async function readJson<S extends BodySpec>(request: CoreRequest, spec: S
   return checkFields(value as Record<string, unknown>, spec);
 }
 
-/** Validates an already parsed object against a spec (also used for multipart form fields). */
-export function checkFields<S extends BodySpec>(value: Record<string, unknown>, spec: S): BodyOf<S> {
+/** Validates a parsed object against a spec. */
+function checkFields<S extends BodySpec>(value: Record<string, unknown>, spec: S): BodyOf<S> {
   const out: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value)) {
     const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
