@@ -60,7 +60,11 @@ async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof StorefrontError && error.code === 'NETWORK_ERROR') {
       console.error(`${error.message}\nIs the server running? Start it with: npm start`);
-    } else console.error(error instanceof StorefrontError ? `${error.name}: ${error.message}` : error);
+    } else if (error instanceof Error) {
+      // The message says what went wrong (SDK errors carry the status and the server's words, secrets redacted).
+      console.error(`${error.name}: ${error.message}`);
+      if (error.cause instanceof Error) console.error(`  caused by ${error.cause.name}: ${error.cause.message}`);
+    } else console.error(error);
     return 1;
   }
 }

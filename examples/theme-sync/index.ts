@@ -5,7 +5,8 @@
  *   (edit, add or delete files under ./my-theme/templates and ./my-theme/assets)
  *   npm run example -- theme-sync push ./my-theme                       send the local changes back
  *
- * `pull` records in `.storefront-theme.json` what it downloaded. `push` sends only what changed locally since,
+ * `pull` replaces the folder's `templates/` and `assets/` with the theme's, and records in `.storefront-theme.json`
+ * what it downloaded. `push` sends only what changed locally since,
  * each template update carrying `last_updated_on` (the `updated_on` seen at pull time, in epoch seconds): when
  * someone changed that template on the server in between, the server refuses with a 422 on `updated_on`, and
  * the push reports a conflict instead of overwriting their work.
