@@ -10,8 +10,24 @@ import ts from 'typescript';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DOCS = join(ROOT, 'docs');
-/** What every block may use without declaring it (see the file). */
-const CONTEXT = fileURLToPath(new URL('./snippet-context.d.ts', import.meta.url));
+/**
+ * What every block may use without declaring it: the objects docs/sdk.md obtains in its first section. A virtual
+ * file, seen only by the snippets' program: as a real `.d.ts` it would declare these globals for the whole project.
+ */
+const CONTEXT = join(ROOT, '.tmp', 'doc-snippets', 'context.d.ts');
+const CONTEXT_SOURCE = `import type { Client, Root, Shop, Theme } from 'storefront-sdk';
+
+declare global {
+  /** A client of the reference server, authenticated with the demo app. */
+  const client: Client;
+  /** \`await client.root()\`. */
+  const root: Root;
+  /** A shop of the demo user, in detail. */
+  const shop: Shop;
+  /** \`await shop.follow('svc:theme')\`. */
+  const theme: Theme;
+}
+`;
 
 /** One code block of a Markdown file. */
 export interface Snippet {
@@ -73,15 +89,17 @@ export function typeCheck(snippets: readonly Snippet[]): SnippetError[] {
     virtual.set(join(ROOT, '.tmp', 'doc-snippets', name), snippet);
   }
   const options = compilerOptions();
+  const sources = new Map([...virtual].map(([path, snippet]) => [path, snippet.code]));
+  sources.set(CONTEXT, CONTEXT_SOURCE);
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile: read, getSourceFile } = host;
-  host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path);
-  host.readFile = (path) => virtual.get(path)?.code ?? read.call(host, path);
+  host.fileExists = (path) => sources.has(path) || fileExists.call(host, path);
+  host.readFile = (path) => sources.get(path) ?? read.call(host, path);
   host.getSourceFile = (path, language, onError, create) => {
-    const snippet = virtual.get(path);
-    return snippet
-      ? ts.createSourceFile(path, snippet.code, language, true)
-      : getSourceFile.call(host, path, language, onError, create);
+    const code = sources.get(path);
+    return code === undefined
+      ? getSourceFile.call(host, path, language, onError, create)
+      : ts.createSourceFile(path, code, language, true);
   };
   const program = ts.createProgram({ rootNames: [...virtual.keys(), CONTEXT], options, host });
   const errors: SnippetError[] = [];
