@@ -11,6 +11,7 @@ export interface HeaderReader {
   get(name: string): string | null;
 }
 
+/** A request as the core sees it: what both shells (Express, MSW) hand over. */
 export interface CoreRequest {
   /** Upper-case method. */
   method: string;
@@ -21,6 +22,7 @@ export interface CoreRequest {
   body(): Promise<Uint8Array>;
 }
 
+/** The core's answer, written back by the shell (which may compress it). */
 export interface CoreResponse {
   status: number;
   /** Lower-case header names. */
@@ -28,6 +30,7 @@ export interface CoreResponse {
   body?: string | Uint8Array;
 }
 
+/** The one server core: every route, header and error of the API is decided here. */
 export type CoreHandler = (request: CoreRequest) => Promise<CoreResponse>;
 
 /** Milliseconds since the epoch; injectable so that tests can move time. */

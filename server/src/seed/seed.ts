@@ -43,6 +43,7 @@ export interface DemoCredentials {
   redirectUris: string[];
 }
 
+/** What {@link seed} returns: the data set and the demo credentials to print or use in tests. */
 export interface SeededData {
   dataset: Dataset;
   credentials: DemoCredentials;

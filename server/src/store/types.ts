@@ -63,6 +63,7 @@ export interface AuthCodeRow {
   token_id?: string;
 }
 
+/** A shop and its owner. */
 export interface ShopRow {
   id: string;
   owner_id: string;
@@ -77,6 +78,7 @@ export interface ShopRow {
   updated_on: string;
 }
 
+/** A product variant, stored inside its product. */
 export interface VariantRow {
   id: string;
   title: string;
@@ -85,6 +87,7 @@ export interface VariantRow {
   price: number;
 }
 
+/** A product with its variants. */
 export interface ProductRow {
   id: string;
   shop_id: string;
@@ -101,6 +104,7 @@ export interface ProductRow {
   updated_on: string;
 }
 
+/** One line of an order, stored inside it. */
 export interface LineItemRow {
   id: string;
   product_id: string;
@@ -110,6 +114,7 @@ export interface LineItemRow {
   unit_price: number;
 }
 
+/** An order with its line items, contact and address. */
 export interface OrderRow {
   id: string;
   shop_id: string;
@@ -123,6 +128,7 @@ export interface OrderRow {
   updated_on: string;
 }
 
+/** A theme of a shop. */
 export interface ThemeRow {
   id: string;
   shop_id: string;
@@ -134,6 +140,7 @@ export interface ThemeRow {
   updated_on: string;
 }
 
+/** A template of a theme. */
 export interface TemplateRow {
   id: string;
   theme_id: string;
@@ -143,6 +150,7 @@ export interface TemplateRow {
   updated_on: string;
 }
 
+/** An asset's metadata; its bytes are an {@link AssetFileRow}. */
 export interface AssetRow {
   id: string;
   theme_id: string;
@@ -178,6 +186,7 @@ export interface Collections {
   files: AssetFileRow;
 }
 
+/** Name of a collection of the store. */
 export type CollectionName = keyof Collections;
 
 /** A row about to be inserted: the store assigns `id` when it is absent. */
