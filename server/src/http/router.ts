@@ -7,7 +7,15 @@ export type RouteMatch =
   | { route?: undefined; allow: string }
   | undefined;
 
-type Segment = { literal: string } | { param: string } | { rest: string };
+/**
+ * One path segment. A single shape for all kinds keeps property access monomorphic: this runs for every
+ * candidate route of every request.
+ */
+interface Segment {
+  kind: 'literal' | 'param' | 'rest';
+  /** The literal text, or the parameter's name. */
+  value: string;
+}
 
 interface Compiled {
   route: Route;
@@ -19,12 +27,12 @@ function compile(route: Route): Compiled {
     .split('/')
     .filter(Boolean)
     .map((part, i, all): Segment => {
-      if (part.startsWith(':')) return { param: part.slice(1) };
+      if (part.startsWith(':')) return { kind: 'param', value: part.slice(1) };
       if (part.startsWith('*')) {
         if (i !== all.length - 1) throw new Error(`${route.path}: a *rest parameter must come last`);
-        return { rest: part.slice(1) };
+        return { kind: 'rest', value: part.slice(1) };
       }
-      return { literal: part };
+      return { kind: 'literal', value: part };
     });
   return { route, segments };
 }
@@ -37,39 +45,49 @@ function decode(segment: string): string {
   }
 }
 
-/** Literals first, without allocating: most routes fail there. */
+/** Literals first, without allocating: most candidates fail there. */
 function literalsMatch(segments: readonly Segment[], parts: readonly string[]): boolean {
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if ('rest' in segment) return i < parts.length;
-    if (i >= parts.length) return false;
-    if ('literal' in segment && segment.literal !== parts[i]) return false;
+    if (segment.kind === 'rest') return i < parts.length;
+    if (segment.kind === 'literal' && segment.value !== parts[i]) return false;
   }
-  return segments.length === parts.length;
+  return true;
 }
 
 function paramsOf(segments: readonly Segment[], parts: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if ('rest' in segment) params[segment.rest] = parts.slice(i).join('/');
-    else if ('param' in segment) params[segment.param] = decode(parts[i]!);
+    if (segment.kind === 'rest') params[segment.value] = parts.slice(i).join('/');
+    else if (segment.kind === 'param') params[segment.value] = decode(parts[i]!);
   }
   return params;
 }
+
+const NONE: readonly Compiled[] = [];
 
 /**
  * Method + path → route. With `suffixes`, a trailing `.json` is optional and `.jsonp` asks for JSONP,
  * for every route at once. HEAD matches GET routes.
  */
 export class Router {
-  private readonly compiled: Compiled[];
+  /** Routes without a `*rest` segment, by their number of segments: a request only meets its own. */
+  private readonly bySize = new Map<number, Compiled[]>();
+  /** Routes ending in `*rest`, which match paths of any length from theirs on. */
+  private readonly open: Compiled[] = [];
 
   constructor(
     routes: readonly Route[],
     private readonly suffixes: boolean,
   ) {
-    this.compiled = routes.map(compile);
+    for (const compiled of routes.map(compile)) {
+      if (compiled.segments.at(-1)?.kind === 'rest') this.open.push(compiled);
+      else {
+        const size = compiled.segments.length;
+        this.bySize.set(size, [...(this.bySize.get(size) ?? []), compiled]);
+      }
+    }
   }
 
   /** `path` is relative to the mount (starts with `/`), still percent-encoded. */
@@ -84,17 +102,20 @@ export class Router {
     }
     const parts = rest.split('/').filter(Boolean);
     const wanted: Method | undefined = method === 'HEAD' ? 'GET' : (method as Method);
-    const allowed = new Set<string>();
-    for (const { route, segments } of this.compiled) {
-      if (!literalsMatch(segments, parts)) continue;
-      if (route.method === wanted && (!jsonp || route.method === 'GET')) {
-        return { route, params: paramsOf(segments, parts), jsonp };
+    let allowed: Set<string> | undefined;
+    for (const candidates of [this.bySize.get(parts.length) ?? NONE, this.open]) {
+      for (const { route, segments } of candidates) {
+        if (!literalsMatch(segments, parts)) continue;
+        if (route.method === wanted && (!jsonp || route.method === 'GET')) {
+          return { route, params: paramsOf(segments, parts), jsonp };
+        }
+        allowed ??= new Set();
+        allowed.add(route.method);
+        if (route.method === 'GET') allowed.add('HEAD');
       }
-      allowed.add(route.method);
-      if (route.method === 'GET') allowed.add('HEAD');
     }
     // JSONP exists only as a form of GET.
-    if (allowed.size === 0 || (jsonp && !allowed.has('GET'))) return undefined;
+    if (!allowed || (jsonp && !allowed.has('GET'))) return undefined;
     if (jsonp) return { allow: 'GET, HEAD' };
     return { allow: [...allowed, 'OPTIONS'].join(', ') };
   }
