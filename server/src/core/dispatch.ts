@@ -11,11 +11,9 @@ import type { RepresentationCache } from '../http/representation-cache.js';
 import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
+import type { Authenticator } from './authenticator.js';
 import { BodyTooLargeError } from './body-limit.js';
-import type { CoreContext, CoreHandler, CoreRequest, CoreResponse, Principal } from './types.js';
-
-/** Resolves the caller of an API request: a principal, or the 401 to answer with. */
-export type Authenticator = (request: CoreRequest, allowQueryToken: boolean) => Principal | HttpError;
+import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
 
 /** A router serving every path under `prefix` (a URL path without trailing slash, e.g. `/v1`). */
 export interface Mount {

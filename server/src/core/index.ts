@@ -7,8 +7,9 @@ import { apiRoutes, relationRoutes, staticRoutes } from '../api/routes.js';
 import { HttpError } from '../http/http-error.js';
 import { RepresentationCache } from '../http/representation-cache.js';
 import { Router } from '../http/router.js';
-import { authenticate, bearerChallenge, createOAuth } from '../oauth/index.js';
-import { type Authenticator, createPipeline } from './dispatch.js';
+import { bearerChallenge, createOAuth } from '../oauth/index.js';
+import { createAuthenticator } from './authenticator.js';
+import { createPipeline } from './dispatch.js';
 import { toFetchHandler } from './fetch-adapter.js';
 import type { CoreContext, CoreHandler } from './types.js';
 
@@ -24,11 +25,6 @@ const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 
 /** Builds the core over a store, a clock and the addresses clients see. */
 export function createCore(context: CoreContext): Core {
-  const authenticateCall: Authenticator = (request, allowQueryToken) => {
-    const result = authenticate(context, request, { allowQueryToken });
-    if (result.ok) return result.principal;
-    return new HttpError(result.status, result.message, undefined, { 'www-authenticate': bearerChallenge(result) });
-  };
   const insufficientScope = (scope: Scope) =>
     new HttpError(403, `This request needs a token with the "${scope}" scope`, undefined, {
       'www-authenticate': bearerChallenge({ reason: 'insufficient_scope', scope }),
@@ -38,7 +34,7 @@ export function createCore(context: CoreContext): Core {
   const handle = createPipeline({
     context,
     cache: new RepresentationCache(context.clock),
-    authenticate: authenticateCall,
+    authenticate: createAuthenticator(context),
     insufficientScope,
     oauth: (request) => oauth.handle(request),
     mounts: [
