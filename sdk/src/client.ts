@@ -26,8 +26,6 @@ export interface ClientOptions {
   timeout?: number;
   /** Retries of idempotent requests on 5xx, network errors and timeouts. `false` disables them. Default: 2 retries. */
   retry?: RetryOptions | number | false;
-  /** Send `If-Match` with the cached ETag on PUT and DELETE (needs `cache`); a 412 then rejects. Default false. */
-  ifMatch?: boolean;
 }
 
 /** A client of one API root. */
@@ -54,7 +52,6 @@ export function createClient(options: ClientOptions): Client {
       auth: options.auth,
       cache: options.cache,
       userAgent: options.userAgent,
-      ifMatch: options.ifMatch ?? false,
     }),
   );
   const baseUrl = new URL(options.baseUrl).href;

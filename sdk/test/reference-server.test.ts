@@ -183,7 +183,7 @@ describe('theme', () => {
 
 describe('with the HTTP cache', () => {
   it('revalidates the theme with a 304 and sees a change made by another client', async () => {
-    const cached = reference.client({ cache: createHttpCache(), ifMatch: true });
+    const cached = reference.client({ cache: createHttpCache() });
     const other = reference.client();
     const cachedShop = (await cached.root()).embedded('shops')[0]!;
     const shopDetail = await cachedShop.follow('self');
@@ -205,10 +205,59 @@ describe('with the HTTP cache', () => {
           .follow('self'),
       );
     await elsewhere.follow('update_template', { body: `${fresh.properties.body}\n<!-- changed elsewhere -->` });
-    await expect(fresh.follow('update_template', { body: 'mine' })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(fresh.follow('update_template', { body: 'mine' }, { ifMatch: true })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     const reread = await fresh.follow('self');
     expect(reread.response?.revalidated).toBe(false);
     expect(reread.properties.body).toMatch(/changed elsewhere/);
+  });
+});
+
+describe('If-Match', () => {
+  it("guards a theme read through its shop with that response's ETag: 200, then a typed 412 once changed elsewhere", async () => {
+    const sent: { method: string; headers: Record<string, string> }[] = [];
+    const careful = reference.client({ on: { request: (event) => sent.push(event) } });
+    const theme = await (await (await careful.root()).embedded('shops')[0]!.follow('self')).follow('svc:theme');
+    const themeJson = theme.response!.url;
+    expect(themeJson).toMatch(/\/shops\/\d+\/theme\.json$/);
+    const self = theme.link('self').expand();
+    expect(self).not.toBe(themeJson);
+    expect(theme.link('svc:update_theme').expand()).toBe(self);
+    // The same representation at both URLs, hence the same ETag.
+    const etag = theme.response!.headers.get('etag')!;
+    expect((await theme.follow('self')).response!.headers.get('etag')).toBe(etag);
+
+    const updated = await theme.follow('svc:update_theme', { title: 'Guarded' }, { ifMatch: true });
+    expect(updated.response!.status).toBe(200);
+    expect(updated.properties.title).toBe('Guarded');
+    expect(sent.at(-1)).toMatchObject({ method: 'PUT', headers: { 'if-match': etag } });
+
+    const elsewhere = await (await (await reference.client().root()).embedded('shops')[0]!.follow('self')).follow(
+      'svc:theme',
+    );
+    await elsewhere.follow('svc:update_theme', { title: 'Theirs' });
+    const error = await updated
+      .follow('svc:update_theme', { title: 'Mine' }, { ifMatch: true })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreconditionFailedError);
+    expect(error).toMatchObject({ code: 'PRECONDITION_FAILED', status: 412, method: 'PUT', url: self });
+    expect(sent.at(-1)?.headers['if-match']).toBe(updated.response!.headers.get('etag'));
+    expect((await theme.follow('self')).properties.title).toBe('Theirs');
+  });
+
+  it('sends none from an embedded template, and the tag given explicitly', async () => {
+    const sent: { method: string; headers: Record<string, string> }[] = [];
+    const careful = reference.client({ on: { request: (event) => sent.push(event) } });
+    const theme = await (await (await careful.root()).embedded('shops')[0]!.follow('self')).follow('svc:theme');
+    const embedded = theme.embedded('templates').find((t) => t.properties.file_name === 'layout.html')!;
+    const body = embedded.properties.body;
+    await embedded.follow('svc:update_template', { body }, { ifMatch: true });
+    expect(sent.at(-1)?.method).toBe('PUT');
+    expect(sent.at(-1)?.headers).not.toHaveProperty('if-match');
+    await expect(
+      embedded.follow('svc:update_template', { body }, { ifMatch: '"not-the-current-tag"' }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
   });
 });
 

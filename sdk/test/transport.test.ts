@@ -1,9 +1,11 @@
 import {
   type AuthStrategy,
+  type Client,
   type ClientEvents,
   type Credentials,
   createClient,
   createHttpCache,
+  type Entity,
   type HttpCache,
   InvalidResponseError,
   NetworkError,
@@ -308,19 +310,94 @@ describe('HTTP cache', () => {
     ]);
     expect(api.requests.at(-1)?.headers.has('if-none-match')).toBe(false);
   });
+});
 
-  it('sends If-Match from the cached ETag when asked, and maps a 412', async () => {
-    const api = fakeFetch({
-      [`GET ${base}`]: rootDoc,
-      'GET http://api.test/v1/things/1': validated({ _class: ['thing'] }, '"t1"'),
-      'PUT http://api.test/v1/things/1': () => json({ _class: ['errors'], message: 'changed' }, { status: 412 }),
+describe('If-Match', () => {
+  const alias = 'http://api.test/v1/aliases/1';
+  const thing = 'http://api.test/v1/things/1';
+  /** A thing read at another URL than its `self`, embedding a part (which has no ETag of its own). */
+  const thingDoc = {
+    _class: ['thing'],
+    _links: {
+      self: { href: '/v1/things/1' },
+      'svc:update': { href: '/v1/things/1', method: 'put' },
+      'svc:thing': { href: '/v1/things/1' },
+    },
+    _embedded: {
+      parts: [
+        {
+          _class: ['part'],
+          _links: { self: { href: '/v1/parts/2' }, 'svc:update': { href: '/v1/parts/2', method: 'put' } },
+        },
+      ],
+    },
+  };
+  const tagged =
+    (etag: string): Route =>
+    () =>
+      json(thingDoc, { headers: { etag } });
+
+  function api(etag = '"a1"') {
+    return fakeFetch({
+      [`GET ${base}`]: { ...rootDoc, _links: { ...rootDoc._links, 'svc:alias': { href: 'aliases/1' } } },
+      [`GET ${alias}`]: tagged(etag),
+      [`GET ${thing}`]: tagged('"t1"'),
+      'GET http://api.test/v1/parts/2': () => json({ _class: ['part'] }, { headers: { etag: '"p1"' } }),
+      [`PUT ${thing}`]: (request) =>
+        request.headers.get('if-match') === '"stale"'
+          ? json({ _class: ['errors'], message: 'changed' }, { status: 412 })
+          : json({ _class: ['thing'] }),
+      'PUT http://api.test/v1/parts/2': { _class: ['part'] },
     });
-    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: createHttpCache(), ifMatch: true });
+  }
+  const readAlias = async (client: Client) => (await (await client.root()).follow('svc:alias' as never)) as Entity;
+  const put = (fake: ReturnType<typeof api>) => fake.requests.filter((r) => r.method === 'PUT').at(-1)!;
+
+  it('sends the ETag of the response the entity was read from, at whichever URL, with no cache', async () => {
+    const fake = api();
+    const entity = await readAlias(createClient({ baseUrl: base, fetch: fake.fetch }));
+    await entity.follow('svc:update', { a: 1 }, { ifMatch: true });
+    expect(put(fake).url).toBe(thing);
+    expect(put(fake).headers.get('if-match')).toBe('"a1"');
+    await entity.follow('svc:update', { a: 1 });
+    expect(put(fake).headers.has('if-match')).toBe(false);
+  });
+
+  it('sends none for an embedded entity, whatever the cache holds, unless given a tag', async () => {
+    const fake = api();
+    const client = createClient({ baseUrl: base, fetch: fake.fetch, cache: createHttpCache() });
+    const entity = await readAlias(client);
+    const part = entity.embedded('parts')[0]!;
+    await part.follow('self');
+    await part.follow('svc:update', { a: 1 }, { ifMatch: true });
+    expect(put(fake).headers.has('if-match')).toBe(false);
+    await part.follow('svc:update', { a: 1 }, { ifMatch: '"p1"' });
+    expect(put(fake).headers.get('if-match')).toBe('"p1"');
+  });
+
+  it("uses the cached copy's ETag when the write targets another resource, and maps a 412", async () => {
+    const fake = api();
+    const client = createClient({ baseUrl: base, fetch: fake.fetch, cache: createHttpCache() });
     const root = await client.root();
+    await root.follow('svc:update' as never, { a: 1 } as never, { ifMatch: true });
+    expect(put(fake).headers.has('if-match')).toBe(false);
     await root.follow('svc:thing' as never);
-    await expect(root.follow('svc:update' as never, { a: 1 } as never)).rejects.toBeInstanceOf(PreconditionFailedError);
-    expect(api.requests.at(-1)?.headers.get('if-match')).toBe('"t1"');
-    expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    await root.follow('svc:update' as never, { a: 1 } as never, { ifMatch: true });
+    expect(put(fake).headers.get('if-match')).toBe('"t1"');
+
+    const stale = await readAlias(createClient({ baseUrl: base, fetch: api('"stale"').fetch }));
+    const error = await stale.follow('svc:update', { a: 1 }, { ifMatch: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreconditionFailedError);
+    expect(error).toMatchObject({ status: 412, method: 'PUT', url: thing });
+  });
+
+  it('refuses a value that is not an entity tag, and a GET, before sending anything', async () => {
+    const fake = api();
+    const entity = await readAlias(createClient({ baseUrl: base, fetch: fake.fetch }));
+    const sent = fake.requests.length;
+    await expect(entity.follow('svc:update', {}, { ifMatch: 'a1' })).rejects.toThrow(/entity tag/);
+    await expect(entity.follow('svc:thing', undefined, { ifMatch: true })).rejects.toThrow(/GET/);
+    expect(fake.requests).toHaveLength(sent);
   });
 });
 

@@ -26,9 +26,13 @@ export interface TransportOptions {
   auth?: AuthStrategy;
   cache?: HttpCache;
   userAgent?: string;
-  /** Send `If-Match` with the cached ETag on PUT and DELETE. */
-  ifMatch: boolean;
 }
+
+/** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (none when not cached). */
+export const IF_MATCH_CACHED: unique symbol = Symbol('If-Match from the cache');
+
+/** `If-Match` of a write: the entity tag to send, or {@link IF_MATCH_CACHED}. */
+export type IfMatch = string | typeof IF_MATCH_CACHED;
 
 /** One logical request (the transport may send it several times). */
 export interface TransportRequest {
@@ -40,8 +44,8 @@ export interface TransportRequest {
   body?: unknown;
   /** Overrides the default `Accept` (`application/hal+json, application/json`). */
   accept?: string;
-  /** Overrides the client's `ifMatch` for this request. */
-  ifMatch?: boolean;
+  /** Sent as `If-Match`; the entity decides which tag (see `FollowOptions.ifMatch`). */
+  ifMatch?: IfMatch;
   signal?: AbortSignal;
 }
 
@@ -90,9 +94,10 @@ export class Transport {
     const method = request.method.toUpperCase();
     let credentials = await auth?.credentials(request.signal);
     const owner = credentials?.owner ?? ANONYMOUS;
-    const wantsIfMatch = (request.ifMatch ?? this.#options.ifMatch) && (method === 'PUT' || method === 'DELETE');
-    const stored = cache && (method === 'GET' || wantsIfMatch) ? await cache.get(owner, request.url) : undefined;
-    if (stored && method === 'GET') {
+    const stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
+    const ifMatch =
+      request.ifMatch === IF_MATCH_CACHED ? (await cache?.get(owner, request.url))?.headers.etag : request.ifMatch;
+    if (stored) {
       emitter.emit('cache:hit', {
         url: redactUrl(request.url),
         etag: stored.headers.etag,
@@ -103,7 +108,7 @@ export class Transport {
     let refreshed = false;
     let retries = 0;
     for (let attempt = 1; ; attempt++) {
-      const headers = this.#headers(method, request, credentials, stored);
+      const headers = this.#headers(request, credentials, stored, ifMatch);
       let result: Attempt;
       try {
         result = await this.#send(method, request, headers, attempt);
@@ -124,7 +129,7 @@ export class Transport {
         emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
         continue;
       }
-      if (response.status === 304 && stored && method === 'GET') {
+      if (response.status === 304 && stored) {
         return this.#fromCache(owner, stored, response);
       }
       if (!response.ok) {
@@ -142,16 +147,15 @@ export class Transport {
     }
   }
 
-  #headers(method: string, request: TransportRequest, credentials?: Credentials, stored?: CacheEntry): Headers {
+  #headers(request: TransportRequest, credentials?: Credentials, stored?: CacheEntry, ifMatch?: string): Headers {
     const headers = new Headers({ accept: request.accept ?? DEFAULT_ACCEPT });
     if (this.#options.userAgent) headers.set('user-agent', this.#options.userAgent);
     if (credentials) headers.set('authorization', `Bearer ${credentials.token}`);
     if (request.body !== undefined) headers.set('content-type', 'application/json');
-    if (stored && method === 'GET') {
+    if (stored) {
       for (const [name, value] of Object.entries(conditionalHeaders(stored))) headers.set(name, value);
-    } else if (stored?.headers.etag) {
-      headers.set('if-match', stored.headers.etag);
     }
+    if (ifMatch !== undefined) headers.set('if-match', ifMatch);
     return headers;
   }
 

@@ -1,6 +1,7 @@
 import type { Link as HalLink, HalResource } from '../contract/index.js';
 import { TemplateVariableError } from '../errors/template-variable-error.js';
 import { UnknownRelationError } from '../errors/unknown-relation-error.js';
+import { IF_MATCH_CACHED, type IfMatch } from '../http/transport.js';
 import type { Curies } from './curies.js';
 import { Link } from './link.js';
 import type { Navigator } from './navigator.js';
@@ -20,6 +21,9 @@ export interface ResponseInfo {
 type EmbeddedEntity<S extends Shape, K extends keyof S['embedded']> = S['embedded'][K] extends Shape
   ? Entity<S['embedded'][K]>
   : never;
+
+/** An `If-Match` value: one entity tag (strong or weak) or `*`. */
+const ENTITY_TAG = /^(?:\*|(?:W\/)?"[^"]*")$/;
 
 /** Member names of a HAL document that are not properties. */
 const RESERVED = new Set(['_links', '_embedded', '_class']);
@@ -138,8 +142,31 @@ export class Entity<S extends Shape = UnknownShape> {
       body: link.method !== 'GET' && extra.length ? unused : undefined,
       accept: link.type ? `${link.type}, */*;q=0.8` : undefined,
       signal: options.signal,
-      ifMatch: options.ifMatch,
+      ifMatch: this.#ifMatch(link, url, options.ifMatch),
     });
+  }
+
+  /** The `If-Match` that `option` asks for on a write along `link` to `target` (see `FollowOptions.ifMatch`). */
+  #ifMatch(link: Link, target: string, option: boolean | string | undefined): IfMatch | undefined {
+    if (option === undefined || option === false) return undefined;
+    if (link.method === 'GET') {
+      throw new TypeError(`ifMatch guards writes; ${link.rel} is followed with GET`);
+    }
+    if (typeof option === 'string') {
+      if (!ENTITY_TAG.test(option)) {
+        throw new TypeError(`ifMatch: ${JSON.stringify(option)} is not an entity tag ("…", W/"…" or *)`);
+      }
+      return option;
+    }
+    if (!this.#isAt(target)) return IF_MATCH_CACHED;
+    // Only the entity's own response vouches for what it shows; the cache may hold a newer or older copy.
+    return this.response?.headers.get('etag') ?? undefined;
+  }
+
+  /** True when `url` is this resource: its `self` or the URL its representation was read from. */
+  #isAt(url: string): boolean {
+    const self = this.links.get('self')?.[0];
+    return url === this.response?.url || (self !== undefined && !self.templated && self.resolve().url === url);
   }
 
   /** Exact name first, then the same IRI through the curies in scope, then the same name without prefix. */

@@ -72,8 +72,23 @@ export type EdgeFor<S extends Shape, K extends string> = K extends keyof S['rela
 export interface FollowOptions {
   /** Aborts the request (and the retries, and a page walk). */
   signal?: AbortSignal;
-  /** Send `If-Match` with the cached ETag (PUT/DELETE); overrides the client's `ifMatch`. */
-  ifMatch?: boolean;
+  /**
+   * Guards a write (PUT, POST, DELETE) against lost updates with `If-Match`: when the resource changed since the
+   * copy the write is based on, the server answers 412 and the promise rejects with `PreconditionFailedError`.
+   *
+   * - `true`: when the write targets the entity it is followed from (its `self`, or the URL it was read from), the
+   *   `ETag` of the response that entity was built from, whichever URL served it; an embedded entity came with
+   *   no `ETag` of its own, so none is sent (read it with `follow('self')` first, or pass the tag). When the write
+   *   targets another resource, the `ETag` of the client's cached copy of that target (with a `cache`), if any.
+   * - a string: this entity tag, sent as is (`"…"`, `W/"…"` or `*`).
+   * - `false` or absent: no `If-Match`.
+   *
+   * @example
+   * ```ts
+   * await theme.follow('svc:update_theme', { title: 'Spring' }, { ifMatch: true });
+   * ```
+   */
+  ifMatch?: boolean | string;
 }
 
 type ArgsOfEdge<E> = E extends Edge<infer A, infer _R> ? A : never;

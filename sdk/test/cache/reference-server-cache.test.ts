@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.server.close());
 
-function client(options: { cache?: HttpCache; scope?: 'admin' | 'public'; ifMatch?: boolean } = {}) {
+function client(options: { cache?: HttpCache; scope?: 'admin' | 'public' } = {}) {
   const recorder = recordingFetch();
   const { clientId, clientSecret } = h.credentials;
   const auth = clientCredentials({
@@ -33,7 +33,6 @@ function client(options: { cache?: HttpCache; scope?: 'admin' | 'public'; ifMatc
     baseUrl: h.server.baseUrl,
     auth,
     cache: options.cache,
-    ifMatch: options.ifMatch,
     fetch: recorder.fetch,
   });
   return { sdk, recorder };
@@ -132,13 +131,15 @@ describe('HTTP cache through the client, against the reference server', () => {
   });
 
   it('with ifMatch, a write based on a stale copy is refused with a typed 412 and changes nothing', async () => {
-    const { sdk, recorder } = client({ cache: createHttpCache(), ifMatch: true });
+    const { sdk, recorder } = client({ cache: createHttpCache() });
     const writer = client();
     const stale = await firstTemplate(sdk, 'scripts/cart.js');
     const fresh = await firstTemplate(writer.sdk, 'scripts/cart.js');
     await fresh.follow('svc:update_template', { body: 'console.log("theirs");' });
 
-    const error = await stale.follow('svc:update_template', { body: 'console.log("mine");' }).catch((e: unknown) => e);
+    const error = await stale
+      .follow('svc:update_template', { body: 'console.log("mine");' }, { ifMatch: true })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PreconditionFailedError);
     expect((error as PreconditionFailedError).status).toBe(412);
     const put = recorder.apiRequests().at(-1)!;
@@ -148,7 +149,9 @@ describe('HTTP cache through the client, against the reference server', () => {
 
     // With the copy refreshed, the same write goes through.
     const current = await stale.follow('self');
-    await expect(current.follow('svc:update_template', { body: 'console.log("mine");' })).resolves.toBeDefined();
+    await expect(
+      current.follow('svc:update_template', { body: 'console.log("mine");' }, { ifMatch: true }),
+    ).resolves.toBeDefined();
   });
 
   it('works over a custom async store (the Redis shape): entries are plain JSON', async () => {
