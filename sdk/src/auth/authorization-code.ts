@@ -5,7 +5,12 @@ import type { TokenInfo } from './types.js';
 /** Options of {@link exchangeCode}. */
 export interface ExchangeCodeOptions extends TokenEndpointOptions {
   clientId: string;
-  /** Confidential clients authenticate with HTTP Basic; public clients (a browser app) omit it and rely on PKCE. */
+  /**
+   * The app's secret, sent with HTTP Basic. An app registered with a secret (a confidential client, which every
+   * app of the reference server is) must pass it: without it the token endpoint answers `invalid_client`
+   * (RFC 6749 §4.1.3), PKCE or not. Omit it only for an app registered as a public client (no secret), which then
+   * names itself with `client_id` and relies on PKCE alone.
+   */
   clientSecret?: string;
   /** The same `redirect_uri` that the authorize URL carried. */
   redirectUri: string;
@@ -20,7 +25,8 @@ export interface ExchangeCodeOptions extends TokenEndpointOptions {
 
 /**
  * Completes the authorization code flow: checks the callback (error, state) and exchanges its code, with the PKCE
- * verifier, for a token. Pass the result to `authorized()` to use and refresh it.
+ * verifier, for a token. Pass the result to `authorized()` to use and refresh it. An app registered with a
+ * secret passes `clientSecret` here too (see {@link ExchangeCodeOptions.clientSecret}), else `invalid_client`.
  */
 export async function exchangeCode(options: ExchangeCodeOptions): Promise<TokenInfo> {
   const params = new URL(options.callbackUrl).searchParams;

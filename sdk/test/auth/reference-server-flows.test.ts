@@ -83,6 +83,21 @@ describe('authorization flows against the reference server', () => {
     await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_grant' });
   });
 
+  it('an app registered with a secret that exchanges its code without it is refused with a typed invalid_client', async () => {
+    const { clientId } = h.credentials;
+    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const callbackUrl = await consent(request.url, 'approve');
+    const exchange = exchangeCode({
+      authUrl: h.server.origin,
+      clientId,
+      redirectUri: redirectUri(),
+      callbackUrl,
+      state: request.state,
+      codeVerifier: request.codeVerifier!,
+    });
+    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_client' });
+  });
+
   it('implicit grant: the token comes back in the fragment, checked against the state', async () => {
     const { clientId } = h.credentials;
     const request = await authorizeUrl({
