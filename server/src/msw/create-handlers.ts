@@ -87,7 +87,7 @@ export interface StorefrontMock {
    *
    * @example
    * const { accessToken } = await mock.issueToken({ scope: 'admin' });
-   * const client = createClient({ baseUrl: mock.baseUrl, auth: bearer({ token: accessToken }) });
+   * const client = createClient({ baseUrl: mock.baseUrl, auth: bearer(accessToken) });
    */
   issueToken(options: IssueTokenOptions): Promise<MockToken>;
   /**
