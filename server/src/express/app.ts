@@ -2,10 +2,10 @@
  * The Express 5 shell around the core: it listens, converts, compresses and logs; the core decides
  * everything else (routes, auth, caching headers, errors, static files).
  */
-import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import { bodyLeftUnread, toCoreRequest } from './core-request.js';
+import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 
 /** Options of {@link createExpressApp}. */
 export interface ExpressAppOptions {
@@ -29,13 +29,43 @@ const INTERNAL_ERROR: CoreResponse = {
   body: JSON.stringify({ _class: ['errors'], message: 'Internal server error' }),
 };
 
-function send(req: Request, res: Response, response: CoreResponse): void {
+/**
+ * Writes the core's response, gzipped when the client accepts it and it is worth it. A client that does not
+ * accept gzip costs a header lookup: no middleware wraps the response stream.
+ */
+function send(req: Request, res: Response, response: CoreResponse, gzipCache: GzipCache): void {
   res.statusCode = response.status;
   for (const name in response.headers) res.setHeader(name, response.headers[name]!);
   // A body we did not read to its end (too large, or ignored) would be taken for the next request.
   if (bodyLeftUnread(req)) res.setHeader('connection', 'close');
-  const empty = response.body === undefined || response.status === 204 || response.status === 304;
-  res.end(empty ? undefined : response.body);
+  const { body } = response;
+  if (body === undefined || response.status === 204 || response.status === 304) {
+    res.end();
+    return;
+  }
+  if (!isGzippable(response, body)) {
+    res.end(body);
+    return;
+  }
+  // Caches must keep the two encodings apart, whichever this client gets.
+  res.setHeader('vary', varyOnEncoding(response.headers.vary));
+  if (!acceptsGzip(req.headers['accept-encoding'])) {
+    res.end(body);
+    return;
+  }
+  const sendZipped = (zipped: Uint8Array) => {
+    res.setHeader('content-encoding', 'gzip');
+    res.setHeader('content-length', zipped.byteLength);
+    res.end(zipped);
+  };
+  const zipped = gzipCache.gzip(body);
+  if (zipped instanceof Uint8Array) sendZipped(zipped);
+  else {
+    zipped.then(sendZipped, (error: unknown) => {
+      console.error(error);
+      res.end(body);
+    });
+  }
 }
 
 /** Query parameters whose values never reach the log (JSONP requests carry `access_token` in the URL). */
@@ -60,10 +90,10 @@ export function createExpressApp(options: ExpressAppOptions): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   if (log) app.use(requestLog(log));
-  app.use(compression());
+  const gzipCache = new GzipCache();
   app.use(async (req: Request, res: Response) => {
     const request = toCoreRequest(req, origin);
-    if (!request) return send(req, res, BAD_TARGET);
+    if (!request) return send(req, res, BAD_TARGET, gzipCache);
     let response: CoreResponse;
     try {
       response = await handle(request);
@@ -72,7 +102,7 @@ export function createExpressApp(options: ExpressAppOptions): Express {
       console.error(error);
       response = INTERNAL_ERROR;
     }
-    send(req, res, response);
+    send(req, res, response, gzipCache);
   });
   return app;
 }

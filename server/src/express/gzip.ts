@@ -1,0 +1,92 @@
+/**
+ * gzip for the Express shell, decided per response and paid once per body. The core hands out the same
+ * body object for every response of an unchanged representation (see `Entity.body`), so the gzipped bytes
+ * are remembered by body identity and dropped with the body when the representation changes.
+ */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { CoreResponse } from '../core/types.js';
+
+const gzipAsync = promisify(gzip);
+const encoder = new TextEncoder();
+
+/** Smaller bodies are sent as they are: gzip's framing would eat most of the gain. */
+export const GZIP_THRESHOLD = 1024;
+
+/** Media types worth compressing: text, JSON, JavaScript, XML and SVG (images and fonts are compressed already). */
+const COMPRESSIBLE =
+  /^(?:text\/|application\/(?:json|javascript|ecmascript|xml|[\w.+-]+\+(?:json|xml))\b|image\/svg\+xml\b)/i;
+
+/**
+ * Whether a response with this body could be sent gzipped to a client that accepts it: a compressible
+ * media type, at least {@link GZIP_THRESHOLD} bytes, not encoded already, and no `Cache-Control: no-transform`.
+ */
+export function isGzippable(response: CoreResponse, body: string | Uint8Array): boolean {
+  const { headers } = response;
+  const type = headers['content-type'];
+  if (type === undefined || !COMPRESSIBLE.test(type) || headers['content-encoding'] !== undefined) return false;
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  return size >= GZIP_THRESHOLD && !/\bno-transform\b/i.test(headers['cache-control'] ?? '');
+}
+
+/** `Vary` with `Accept-Encoding` added unless it is there already (or `*`). */
+export function varyOnEncoding(vary: string | undefined): string {
+  if (!vary) return 'Accept-Encoding';
+  return /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? vary : `${vary}, Accept-Encoding`;
+}
+
+/**
+ * Whether an `Accept-Encoding` value accepts gzip (RFC 9110 §12.5.3): `gzip` (or its alias `x-gzip`) or `*`
+ * with a non-zero quality; an explicit `gzip;q=0` refuses it whatever `*` says.
+ */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let wildcard = false;
+  for (const part of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = part.split(';');
+    const name = coding.trim().toLowerCase();
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
+    let quality = 1;
+    for (const param of params) {
+      const [key, value] = param.split('=');
+      if (key?.trim().toLowerCase() === 'q') quality = Number(value?.trim());
+    }
+    const accepted = quality > 0;
+    if (name === '*') wildcard = accepted;
+    else return accepted;
+  }
+  return wildcard;
+}
+
+/** The gzipped bytes of each body object already compressed, or the compression under way. */
+export class GzipCache {
+  private readonly done = new WeakMap<Uint8Array, Uint8Array>();
+  private readonly pending = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+
+  /**
+   * The gzip of `body`: computed once per byte array, shared by concurrent requests while it runs.
+   * Text bodies (JSONP, OAuth answers) are built per request, so theirs is not kept.
+   */
+  gzip(body: string | Uint8Array): Uint8Array | Promise<Uint8Array> {
+    if (typeof body === 'string') return gzipAsync(encoder.encode(body));
+    const done = this.done.get(body);
+    if (done) return done;
+    let pending = this.pending.get(body);
+    if (!pending) {
+      pending = gzipAsync(body).then(
+        (zipped) => {
+          this.done.set(body, zipped);
+          this.pending.delete(body);
+          return zipped;
+        },
+        (error: unknown) => {
+          // Not remembered: the next request tries again.
+          this.pending.delete(body);
+          throw error;
+        },
+      );
+      this.pending.set(body, pending);
+    }
+    return pending;
+  }
+}

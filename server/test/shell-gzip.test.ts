@@ -1,0 +1,217 @@
+/**
+ * gzip in the Express shell: when it applies (the client's Accept-Encoding, the media type, the size), what
+ * goes on the wire (bytes, Content-Length, Content-Encoding, Vary), and that a body is gzipped once per
+ * representation rather than once per request.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import * as zlib from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CoreResponse } from '../src/core/types.js';
+import { acceptsGzip, GZIP_THRESHOLD, GzipCache, isGzippable, varyOnEncoding } from '../src/express/gzip.js';
+import { type Doc, startThemeServer, type ThemeServer } from './themes/fixture.js';
+
+// Counts the compressions the shell runs (the server runs in this process).
+vi.mock('node:zlib', async (original) => {
+  const actual = await original<typeof import('node:zlib')>();
+  return { ...actual, gzip: vi.fn(actual.gzip) };
+});
+const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length;
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip', true],
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, GZIP;q=0.5', true],
+    ['x-gzip', true],
+    ['*', true],
+    ['deflate, *;q=0.1', true],
+    [undefined, false],
+    ['', false],
+    ['identity', false],
+    ['br, deflate', false],
+    ['gzip;q=0', false],
+    ['gzip; q=0.000', false],
+    ['*;q=0', false],
+    ['*, gzip;q=0', false],
+  ])('%s → %s', (value, expected) => {
+    expect(acceptsGzip(value)).toBe(expected);
+  });
+});
+
+describe('isGzippable', () => {
+  const big = 'x'.repeat(GZIP_THRESHOLD);
+  const response = (headers: Record<string, string>): CoreResponse => ({ status: 200, headers });
+
+  it('takes text, JSON, JavaScript and SVG of at least the threshold', () => {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'text/html; charset=utf-8',
+      'text/javascript',
+      'application/hal+json',
+      'image/svg+xml',
+    ]) {
+      expect(isGzippable(response({ 'content-type': type }), big)).toBe(true);
+    }
+  });
+
+  it('leaves small bodies, compressed media, encoded and no-transform responses alone', () => {
+    const json = { 'content-type': 'application/json' };
+    expect(isGzippable(response(json), big.slice(1))).toBe(false);
+    expect(isGzippable(response(json), new Uint8Array(GZIP_THRESHOLD - 1))).toBe(false);
+    expect(isGzippable(response({ 'content-type': 'image/png' }), big)).toBe(false);
+    expect(isGzippable(response({}), big)).toBe(false);
+    expect(isGzippable(response({ ...json, 'content-encoding': 'br' }), big)).toBe(false);
+    expect(isGzippable(response({ ...json, 'cache-control': 'public, no-transform' }), big)).toBe(false);
+  });
+
+  it('counts a text body in UTF-8 bytes', () => {
+    expect(isGzippable(response({ 'content-type': 'text/plain' }), 'é'.repeat(GZIP_THRESHOLD / 2))).toBe(true);
+  });
+});
+
+describe('varyOnEncoding', () => {
+  it('adds Accept-Encoding once', () => {
+    expect(varyOnEncoding(undefined)).toBe('Accept-Encoding');
+    expect(varyOnEncoding('Origin')).toBe('Origin, Accept-Encoding');
+    expect(varyOnEncoding('accept-encoding')).toBe('accept-encoding');
+    expect(varyOnEncoding('Origin, Accept-Encoding')).toBe('Origin, Accept-Encoding');
+    expect(varyOnEncoding('*')).toBe('*');
+    expect(varyOnEncoding('Accept-Encoding-Extra')).toBe('Accept-Encoding-Extra, Accept-Encoding');
+  });
+});
+
+describe('GzipCache', () => {
+  const text = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `item ${i}` })) });
+
+  it('gzips a body object once and hands out the same bytes afterwards', async () => {
+    const cache = new GzipCache();
+    const body = new TextEncoder().encode(text);
+    const first = cache.gzip(body);
+    // Concurrent requests for a body under compression wait for the same work.
+    expect(cache.gzip(body)).toBe(first);
+    const zipped = await first;
+    expect(gunzipSync(zipped).toString()).toBe(text);
+    expect(cache.gzip(body)).toBe(zipped);
+  });
+
+  it('gzips another body object afresh, even with equal bytes', async () => {
+    const cache = new GzipCache();
+    const one = await cache.gzip(new TextEncoder().encode(text));
+    const other = await cache.gzip(new TextEncoder().encode(text));
+    expect(other).not.toBe(one);
+    expect(gunzipSync(other).toString()).toBe(text);
+  });
+
+  it('gzips text bodies per call', async () => {
+    const cache = new GzipCache();
+    const one = await cache.gzip(text);
+    expect(gunzipSync(one).toString()).toBe(text);
+    expect(await cache.gzip(text)).not.toBe(one);
+  });
+});
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: Buffer;
+}
+
+describe('over HTTP', () => {
+  let t: ThemeServer;
+  beforeAll(async () => {
+    t = await startThemeServer();
+  });
+  afterAll(() => t.server.close());
+
+  /** A request without fetch's own decoding, so that the bytes on the wire can be checked. */
+  const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<RawResponse>((resolve, reject) => {
+      const url = new URL(path.startsWith('http') ? path : `${t.base}${path}`);
+      const req = httpRequest(url, { method, headers: { authorization: `Bearer ${t.admin}`, ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  const THEME = '/shops/1/theme.json';
+
+  it('sends the plain bytes when gzip is not accepted, still varying on Accept-Encoding', async () => {
+    const refusals: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'gzip;q=0, deflate' },
+    ];
+    for (const headers of refusals) {
+      const response = await raw(THEME, headers);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(Number(response.headers['content-length'])).toBe(response.bytes.length);
+      expect((JSON.parse(response.bytes.toString()) as Doc)._class).toEqual(['theme']);
+    }
+  });
+
+  it('sends gzip that decodes to the same body, with its own Content-Length and the same validators', async () => {
+    const plain = await raw(THEME);
+    const zipped = await raw(THEME, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.bytes.length);
+    expect(zipped.bytes.length).toBeLessThan(plain.bytes.length);
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect(zipped.headers['last-modified']).toBe(plain.headers['last-modified']);
+  });
+
+  it('gzips a representation once while it is unchanged, and once more after a change', async () => {
+    const gzip = { 'accept-encoding': 'gzip' };
+    const first = await raw(THEME, gzip);
+    const unchanged = gzipCalls();
+    const second = await raw(THEME, gzip);
+    expect(second.bytes.equals(first.bytes)).toBe(true);
+    expect(gzipCalls()).toBe(unchanged);
+
+    const theme = JSON.parse(gunzipSync(first.bytes).toString()) as Doc;
+    const template = (theme._embedded.templates as Doc[]).find((x) => x.file_name !== 'layout.html')!;
+    const updated = await t.call(template._links.self.href, {
+      method: 'PUT',
+      json: { body: `${template.body}\n<!-- changed by the gzip test -->` },
+    });
+    expect(updated.status).toBe(200);
+
+    const changed = gzipCalls();
+    const after = await raw(THEME, gzip);
+    expect(gzipCalls()).toBe(changed + 1);
+    expect((await raw(THEME, gzip)).bytes.equals(after.bytes)).toBe(true);
+    expect(gzipCalls()).toBe(changed + 1);
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+    const decoded = gunzipSync(after.bytes);
+    expect(decoded.toString()).toContain('changed by the gzip test');
+    expect(decoded.equals((await raw(THEME)).bytes)).toBe(true);
+  });
+
+  it('leaves HEAD and 304 without a body or Content-Encoding', async () => {
+    const gzip = { 'accept-encoding': 'gzip' };
+    const head = await raw(THEME, gzip, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(head.bytes.length).toBe(0);
+    const notModified = await raw(THEME, { ...gzip, 'if-none-match': head.headers.etag! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers['content-encoding']).toBeUndefined();
+    expect(notModified.bytes.length).toBe(0);
+  });
+
+  it('gzips JSONP text and leaves small responses plain', async () => {
+    const jsonp = await raw(`${THEME.replace('.json', '.jsonp')}?callback=cb`, { 'accept-encoding': 'gzip' });
+    expect(jsonp.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(jsonp.bytes).toString()).toMatch(/^\/\*\*\/cb\(/);
+    const small = await raw('/nothing/here', { 'accept-encoding': 'gzip' });
+    expect(small.status).toBe(404);
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+});
