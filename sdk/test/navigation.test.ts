@@ -81,6 +81,18 @@ describe('entities', () => {
     expect(entity.response?.status).toBe(200);
   });
 
+  it('keeps a "__proto__" member as a plain property, never as the prototype of properties', async () => {
+    const text = '{"_class":["root"],"__proto__":{"polluted":true},"_links":{"self":{"href":"/v1/"}}}';
+    const { client } = setup({
+      [`GET ${base}`]: () => new Response(text, { headers: { 'content-type': 'application/hal+json' } }),
+    });
+    const properties = (await client.root()).properties as unknown as Record<string, unknown>;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.hasOwn(properties, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toEqual({ polluted: true });
+    expect(properties.polluted).toBeUndefined();
+  });
+
   it('finds a relation by its prefixed name, a foreign prefix, no prefix, or its IRI', async () => {
     const { client } = setup();
     const entity = await client.root();

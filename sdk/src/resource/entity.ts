@@ -53,9 +53,8 @@ export class Entity<S extends Shape = UnknownShape> {
     this.#curies = curies;
     this.response = response;
     this._class = Array.isArray(document._class) ? document._class : [];
-    const properties: Record<string, unknown> = {};
-    for (const key in document) if (!RESERVED.has(key)) properties[key] = document[key];
-    this.properties = properties as S['fields'];
+    // fromEntries defines members: a JSON `"__proto__"` member stays a property instead of swapping the prototype.
+    this.properties = Object.fromEntries(Object.entries(document).filter(([key]) => !RESERVED.has(key))) as S['fields'];
   }
 
   /** Every link, by relation as written in the document (`curies` excluded). */
