@@ -2,6 +2,7 @@ import type { AuthStrategy } from './auth/types.js';
 import type { HttpCache } from './cache/types.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
+import { headerRecord } from './http/media-type.js';
 import { type RetryOptions, retryPolicy } from './http/retry.js';
 import { Transport } from './http/transport.js';
 import { Entity } from './resource/entity.js';
@@ -58,13 +59,17 @@ export function createClient(options: ClientOptions): Client {
 
   return {
     async root({ signal } = {}) {
-      const root = await navigator.load({ method: 'GET', url: baseUrl, signal });
+      const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });
+      const root = navigator.read(reply);
       if (!(root instanceof Entity)) {
+        // Nobody will read a non-JSON root: release its connection.
+        if (root instanceof Response) root.body?.cancel().catch(() => {});
         throw new InvalidResponseError({
           method: 'GET',
-          url: baseUrl,
-          status: 200,
-          body: root,
+          url: reply.url,
+          status: reply.status,
+          headers: headerRecord(reply.headers),
+          body: root instanceof Response ? undefined : root,
           statusText: 'the API root is not a HAL resource',
         });
       }

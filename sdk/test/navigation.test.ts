@@ -1,4 +1,11 @@
-import { createClient, Entity, Results, TemplateVariableError, UnknownRelationError } from 'storefront-sdk';
+import {
+  createClient,
+  Entity,
+  InvalidResponseError,
+  Results,
+  TemplateVariableError,
+  UnknownRelationError,
+} from 'storefront-sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type SentRequest } from './helpers/fake-fetch.js';
 
@@ -91,6 +98,15 @@ describe('entities', () => {
     expect(Object.hasOwn(properties, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toEqual({ polluted: true });
     expect(properties.polluted).toBeUndefined();
+  });
+
+  it('reports the real status and headers when the root is not a HAL resource', async () => {
+    const { client } = setup({
+      [`GET ${base}`]: () => json([1, 2], { status: 203, type: 'application/json', headers: { 'x-via': 'proxy' } }),
+    });
+    const error = await client.root().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ status: 203, body: [1, 2], headers: { 'x-via': 'proxy' } });
   });
 
   it('finds a relation by its prefixed name, a foreign prefix, no prefix, or its IRI', async () => {

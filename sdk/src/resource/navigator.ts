@@ -1,5 +1,5 @@
 import type { HalResource } from '../contract/index.js';
-import type { Transport, TransportRequest } from '../http/transport.js';
+import type { Reply, Transport, TransportRequest } from '../http/transport.js';
 import { Curies } from './curies.js';
 import { Entity, type ResponseInfo } from './entity.js';
 import { Results } from './results.js';
@@ -27,7 +27,16 @@ export class Navigator {
 
   /** Sends `request` and returns what `follow` resolves to. */
   async load(request: TransportRequest): Promise<unknown> {
-    const reply = await this.#transport.request(request);
+    return this.read(await this.#transport.request(request));
+  }
+
+  /** Sends `request` and returns the reply as received, for callers that need its status and headers. */
+  send(request: TransportRequest): Promise<Reply> {
+    return this.#transport.request(request);
+  }
+
+  /** What `follow` resolves to for `reply`: the response of a non-JSON document, data, or an entity. */
+  read(reply: Reply): unknown {
     if (reply.document) return reply.document;
     if (!isHal(reply.data)) return reply.data;
     const info: ResponseInfo = {
