@@ -116,15 +116,29 @@ describe('errorFromResponse', () => {
 });
 
 describe('redaction', () => {
-  it('redacts every credential-bearing query and fragment parameter and userinfo passwords', () => {
+  it('redacts every credential-bearing query and fragment parameter and the whole userinfo', () => {
     const url =
       'https://u:pw@api.test/cb?code=abc&state=ok&client_secret=s&assertion=jwt&password=p&refresh_token=r#access_token=t&token_type=Bearer';
     const redacted = redactUrl(url);
-    for (const secret of ['abc', '=s&', 'jwt', '=p&', '=r#', '=t&', ':pw@']) expect(redacted).not.toContain(secret);
+    for (const secret of ['abc', '=s&', 'jwt', '=p&', '=r#', '=t&', 'pw@', 'u:'])
+      expect(redacted).not.toContain(secret);
     expect(redacted).toBe(
-      'https://u:[REDACTED]@api.test/cb?code=[REDACTED]&state=ok&client_secret=[REDACTED]&assertion=[REDACTED]&password=[REDACTED]&refresh_token=[REDACTED]#access_token=[REDACTED]&token_type=Bearer',
+      'https://[REDACTED]@api.test/cb?code=[REDACTED]&state=ok&client_secret=[REDACTED]&assertion=[REDACTED]&password=[REDACTED]&refresh_token=[REDACTED]#access_token=[REDACTED]&token_type=Bearer',
     );
     expect(redactUrl('/relative?access_token=x')).toBe('/relative?access_token=[REDACTED]');
+    expect(redactUrl('https://T0KEN@api.test/v1/a@b')).toBe('https://[REDACTED]@api.test/v1/a@b');
+    expect(redactUrl('https://api.test/v1/a@b')).toBe('https://api.test/v1/a@b');
+  });
+
+  it('redacts credential-bearing response headers kept by an HTTP error', async () => {
+    const response = new Response('{"message":"no"}', {
+      status: 403,
+      headers: { 'content-type': 'application/json', 'set-cookie': 'session=s3cret', 'x-request-id': 'r1' },
+    });
+    const error = await errorFromResponse(response, 'GET', 'https://T0KEN@api.test/v1/');
+    expect(error.headers).toMatchObject({ 'set-cookie': '[REDACTED]', 'x-request-id': 'r1' });
+    expect(error.url).toBe('https://[REDACTED]@api.test/v1/');
+    expect(JSON.stringify(error.headers) + error.message).not.toMatch(/s3cret|T0KEN/);
   });
 
   it('redacts authorization and cookie headers', () => {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from './codes.js';
-import { redactUrl } from './redact.js';
+import { redactHeaders, redactUrl } from './redact.js';
 import { StorefrontError } from './storefront-error.js';
 
 /** What an HTTP error is built from. `url` may hold secrets: the error keeps only its redacted form. */
@@ -35,7 +35,7 @@ export class HttpError extends StorefrontError {
   /** The request URL with credentials redacted. */
   readonly url: string;
   readonly status: number;
-  /** Response headers (lower-case names), e.g. `www-authenticate`, `allow`, `retry-after`. */
+  /** Response headers (lower-case names), e.g. `www-authenticate`, `allow`, `retry-after`; credentials redacted. */
   readonly headers: Record<string, string>;
   /** The parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
   readonly body: unknown;
@@ -49,7 +49,7 @@ export class HttpError extends StorefrontError {
     this.method = init.method;
     this.url = url;
     this.status = init.status;
-    this.headers = init.headers ?? {};
+    this.headers = redactHeaders(init.headers ?? {});
     this.body = init.body;
   }
 }
