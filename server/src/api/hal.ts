@@ -1,6 +1,7 @@
-/** Building HAL representations: links from the relation registry, curies, resources. */
+/** Building HAL representations: links from the relation registry, curies, resources, documents. */
 import type { Curie, HalResource, Link, Links } from '../../../sdk/src/contract/index.js';
 import type { Addresses } from '../core/types.js';
+import { type Entity, jsonEntity } from '../http/entity.js';
 import { relationEntry } from './registry.js';
 import type { SvcRelationName } from './relation-entry.js';
 
@@ -29,7 +30,7 @@ export function link(rel: SvcRelationName | PlainRelationName, href: string, opt
 }
 
 /** The `curies` member: `svc:` expands to the relation's documentation page. */
-export function curies(addresses: Addresses): Curie[] {
+function curies(addresses: Addresses): Curie[] {
   return [{ name: 'svc', href: `${addresses.origin}/rels/{rel}`, templated: true }];
 }
 
@@ -47,4 +48,12 @@ export function resource(
   if (links) out._links = links;
   if (embedded) out._embedded = embedded;
   return out;
+}
+
+/**
+ * The entity of a top-level HAL document (any response body but an error): `document` with the `curies`
+ * that expand its `svc:` relations leading its `_links`. Embedded resources inherit them, so they carry none.
+ */
+export function halEntity(addresses: Addresses, document: HalResource, lastModified: number): Entity {
+  return jsonEntity({ ...document, _links: { curies: curies(addresses), ...document._links } }, lastModified);
 }

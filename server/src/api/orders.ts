@@ -1,12 +1,11 @@
 /** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
 import type { HalResource, OrderSort, OrderStatus } from '../../../sdk/src/contract/index.js';
 import type { Addresses } from '../core/types.js';
-import { jsonEntity } from '../http/entity.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
 import { administeredShop, administers, ownShops } from './access.js';
-import { link, resource } from './hal.js';
+import { halEntity, link, resource } from './hal.js';
 import { list, oneOf, search } from './query.js';
 import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
@@ -104,7 +103,7 @@ function listOrders(call: Call) {
     };
   });
   const key = `${filterKey}:${paging.page}:${paging.perPage}`;
-  return { entity: cache.cached(key, revisions, () => resultsEntity(listing, paging)) };
+  return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
 }
 
 export const orderRoutes: Route[] = [
@@ -118,7 +117,7 @@ export const orderRoutes: Route[] = [
       const { store, addresses } = call.context;
       const row = store.get('orders', call.params.id!);
       if (!row || row.shop_id !== shop.id) throw notFound(`No order ${call.params.id} in shop ${shop.id}`);
-      const build = () => jsonEntity(orderDetail(addresses, row), Date.parse(row.updated_on));
+      const build = () => halEntity(addresses, orderDetail(addresses, row), Date.parse(row.updated_on));
       return { entity: call.cache.cached(`order:${row.id}`, [store.revision('orders')], build) };
     },
   },

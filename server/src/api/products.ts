@@ -1,12 +1,11 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
 import type { HalResource, ProductSort } from '../../../sdk/src/contract/index.js';
 import type { Addresses, Principal } from '../core/types.js';
-import { jsonEntity } from '../http/entity.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
-import { link, resource } from './hal.js';
+import { halEntity, link, resource } from './hal.js';
 import { list, oneOf, search } from './query.js';
 import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
 import { shopSummary } from './shops.js';
@@ -136,7 +135,7 @@ function listProducts(call: Call) {
     };
   });
   const key = `${filterKey}:${paging.page}:${paging.perPage}`;
-  return { entity: cache.cached(key, revisions, () => resultsEntity(listing, paging)) };
+  return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
 }
 
 export const productRoutes: Route[] = [
@@ -154,7 +153,8 @@ export const productRoutes: Route[] = [
       }
       const revisions = [store.revision('products'), store.revision('shops')];
       const build = () =>
-        jsonEntity(
+        halEntity(
+          addresses,
           productDetail(addresses, row, shop),
           Math.max(Date.parse(row.updated_on), Date.parse(shop.updated_on)),
         );

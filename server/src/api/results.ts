@@ -3,8 +3,9 @@
  * with `total_items`, `page`, `per_page`, `_embedded.items` and the paging links that apply.
  */
 import type { HalResource, Links } from '../../../sdk/src/contract/index.js';
-import { type Entity, jsonEntity } from '../http/entity.js';
-import { link } from './hal.js';
+import type { Addresses } from '../core/types.js';
+import type { Entity } from '../http/entity.js';
+import { halEntity, link } from './hal.js';
 import { integer } from './query.js';
 
 const DEFAULT_PER_PAGE = 30;
@@ -45,7 +46,7 @@ function pageHref(listing: Listing<unknown>, page: number, perPage: number): str
 }
 
 /** The results entity of one page. A page past the end has no items (and a `prev` to the last page). */
-export function resultsEntity<R>(listing: Listing<R>, { page, perPage }: Paging): Entity {
+export function resultsEntity<R>(addresses: Addresses, listing: Listing<R>, { page, perPage }: Paging): Entity {
   const total = listing.rows.length;
   const last = Math.max(1, Math.ceil(total / perPage));
   const href = (n: number) => pageHref(listing, n, perPage);
@@ -55,7 +56,8 @@ export function resultsEntity<R>(listing: Listing<R>, { page, perPage }: Paging)
   links.last = link('last', href(last));
   const start = (page - 1) * perPage;
   const items = listing.rows.slice(start, start + perPage).map((row) => listing.summary(row));
-  return jsonEntity(
+  return halEntity(
+    addresses,
     {
       _class: ['results', listing.kind],
       total_items: total,

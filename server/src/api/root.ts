@@ -1,10 +1,9 @@
 /** The entry point at `{base_url}`: who the caller is, and links to everything their token may use. */
 import type { Links } from '../../../sdk/src/contract/index.js';
-import { jsonEntity } from '../http/entity.js';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
 import { hasScope, ownShops } from './access.js';
-import { curies, link, resource } from './hal.js';
+import { halEntity, link, resource } from './hal.js';
 import { newest } from './results.js';
 import { shopSummary } from './shops.js';
 
@@ -25,7 +24,6 @@ export const rootRoutes: Route[] = [
         const admin = hasScope(principal, 'admin');
         const links: Links = {
           self: link('self', base),
-          curies: curies(addresses),
           'svc:all_products': link(
             'svc:all_products',
             `${base}/products.json{?q,shop_ids,status,tags,sort,page,per_page}`,
@@ -50,7 +48,7 @@ export const rootRoutes: Route[] = [
         const shops = ownShops(call);
         const fields = { user_name: user.name, role: user.role, scopes };
         const embedded = { shops: shops.map((shop) => shopSummary(addresses, shop)) };
-        return jsonEntity(resource(['root'], fields, links, embedded), newest(shops));
+        return halEntity(addresses, resource(['root'], fields, links, embedded), newest(shops));
       };
       return { entity: cache.cached(key, [store.revision('users'), store.revision('shops')], build) };
     },

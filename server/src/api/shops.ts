@@ -1,11 +1,10 @@
 /** Shops: the list of public shops and a shop's detail. */
 import type { HalResource, Links } from '../../../sdk/src/contract/index.js';
 import type { Addresses } from '../core/types.js';
-import { jsonEntity } from '../http/entity.js';
 import type { Route } from '../http/route.js';
 import type { ShopRow } from '../store/types.js';
 import { administers, visibleShop } from './access.js';
-import { link, resource } from './hal.js';
+import { halEntity, link, resource } from './hal.js';
 import { search } from './query.js';
 import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
 import { ordersUrl, productsUrl, shopsUrl, shopThemeUrl, shopUrl, storefrontUrl } from './urls.js';
@@ -69,7 +68,7 @@ export const shopRoutes: Route[] = [
         };
       });
       const key = `shops:${q ?? ''}:${paging.page}:${paging.perPage}`;
-      return { entity: cache.cached(key, revisions, () => resultsEntity(listing, paging)) };
+      return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
     },
   },
   {
@@ -81,7 +80,7 @@ export const shopRoutes: Route[] = [
       const admin = administers(call.principal, shop);
       const { store, addresses } = call.context;
       const key = `shop:${shop.id}:${admin ? 'admin' : 'public'}`;
-      const build = () => jsonEntity(shopDetail(addresses, shop, admin), Date.parse(shop.updated_on));
+      const build = () => halEntity(addresses, shopDetail(addresses, shop, admin), Date.parse(shop.updated_on));
       return { entity: call.cache.cached(key, [store.revision('shops')], build) };
     },
   },

@@ -97,6 +97,7 @@ describe('order detail', () => {
       address: row.address,
     });
     expect(order._links).toEqual({
+      curies: [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }],
       self: { href: `${t.base}/shops/1/orders/${row.id}.json` },
       'svc:shop': { href: `${t.base}/shops/1.json` },
     });

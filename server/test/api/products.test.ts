@@ -171,6 +171,7 @@ describe('product detail', () => {
       currency_code: 'GBP',
     });
     expect(product._links).toEqual({
+      curies: [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }],
       self: { href: `${t.base}/shops/1/products/${row.id}.json` },
       'svc:shop': { href: `${t.base}/shops/1.json` },
     });

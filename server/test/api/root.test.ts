@@ -16,8 +16,8 @@ describe('root', () => {
     expect(root).toMatchObject({ user_name: 'Dana Demo', role: 'admin', scopes: 'admin' });
     const base = t.base;
     expect(root._links).toEqual({
-      self: { href: base },
       curies: [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }],
+      self: { href: base },
       'svc:all_products': {
         href: `${base}/products.json{?q,shop_ids,status,tags,sort,page,per_page}`,
         templated: true,
@@ -50,8 +50,8 @@ describe('root', () => {
     const root = await t.json('', { token: t.publicToken, status: 200 });
     expect(root.scopes).toBe('public');
     expect(Object.keys(root._links)).toEqual([
-      'self',
       'curies',
+      'self',
       'svc:all_products',
       'svc:product',
       'svc:shops',

@@ -81,6 +81,7 @@ describe('shop detail', () => {
     expect(shop).toMatchObject({ id: '1', name: 'Northwind Outfitters', locale: 'en-GB', currency_code: 'GBP' });
     expect(shop.description).toEqual(expect.any(String));
     expect(shop._links).toEqual({
+      curies: [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }],
       self: { href: `${t.base}/shops/1.json` },
       'svc:products': {
         href: `${t.base}/products.json?shop_ids=1{&q,status,tags,sort,page,per_page}`,
@@ -94,12 +95,12 @@ describe('shop detail', () => {
 
   it('leaves out the admin links for a public token, even of the owner', async () => {
     const shop = await t.json('/shops/1', { token: t.publicToken, status: 200 });
-    expect(Object.keys(shop._links)).toEqual(['self', 'svc:products', 'svc:web']);
+    expect(Object.keys(shop._links)).toEqual(['curies', 'self', 'svc:products', 'svc:web']);
   });
 
   it('leaves out the admin links for an admin of another shop', async () => {
     const shop = await t.json('/shops/1', { token: t.otherAdmin, status: 200 });
-    expect(Object.keys(shop._links)).toEqual(['self', 'svc:products', 'svc:web']);
+    expect(Object.keys(shop._links)).toEqual(['curies', 'self', 'svc:products', 'svc:web']);
   });
 
   it('shows a non-public shop to its owner only; others get 404', async () => {

@@ -2,9 +2,10 @@
  * The JSON entities of themes and templates, serialised and hashed once per change through the core's
  * representation cache, keyed by the store revisions they are built from.
  */
-import { type Entity, jsonEntity } from '../../http/entity.js';
+import type { Entity } from '../../http/entity.js';
 import type { Call } from '../../http/route.js';
 import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
+import { halEntity } from '../hal.js';
 import { shopUrl } from '../urls.js';
 import { assetResource, templateResource, themeResource } from './representations.js';
 
@@ -17,7 +18,8 @@ export function themeEntity(call: Call, theme: ThemeRow): Entity {
   const revisions = [store.revision('themes'), store.revision('templates'), store.revision('assets')];
   return call.cache.cached(`theme:${theme.id}`, revisions, () => {
     const current = store.get('themes', theme.id) ?? theme;
-    return jsonEntity(
+    return halEntity(
+      addresses,
       themeResource(addresses, store, current, shopUrl(addresses, current.shop_id)),
       Date.parse(current.updated_on),
     );
@@ -29,11 +31,12 @@ export function templateEntity(call: Call, template: TemplateRow): Entity {
   const { store, addresses } = call.context;
   return call.cache.cached(`template:${template.id}`, [store.revision('templates')], () => {
     const current = store.get('templates', template.id) ?? template;
-    return jsonEntity(templateResource(addresses, current, true), Date.parse(current.updated_on));
+    return halEntity(addresses, templateResource(addresses, current), Date.parse(current.updated_on));
   });
 }
 
 /** An asset's entity (sent after an upload; assets have no address of their own to read). */
 export function assetEntity(call: Call, asset: AssetRow): Entity {
-  return jsonEntity(assetResource(call.context.addresses, asset, true), Date.parse(asset.updated_on));
+  const { addresses } = call.context;
+  return halEntity(addresses, assetResource(addresses, asset), Date.parse(asset.updated_on));
 }

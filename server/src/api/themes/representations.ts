@@ -6,7 +6,7 @@
 import type { HalResource, Links } from '../../../../sdk/src/contract/index.js';
 import type { Addresses } from '../../core/types.js';
 import type { AssetRow, Store, TemplateRow, ThemeRow } from '../../store/types.js';
-import { curies, link, resource } from '../hal.js';
+import { link, resource } from '../hal.js';
 import { isDeletableTemplate, parseTemplateFileName } from './template-file.js';
 import {
   assetFileUrl,
@@ -19,8 +19,8 @@ import {
   themeUrl,
 } from './urls.js';
 
-/** A template; `top` adds the curies of a stand-alone document. */
-export function templateResource(a: Addresses, template: TemplateRow, top = false): HalResource {
+/** A template. */
+export function templateResource(a: Addresses, template: TemplateRow): HalResource {
   const parsed = parseTemplateFileName(template.file_name);
   // Stored names were checked on the way in; the fallback only keeps a hand-edited data file readable.
   const derived =
@@ -28,8 +28,7 @@ export function templateResource(a: Addresses, template: TemplateRow, top = fals
       ? { name: template.file_name, content_type: 'html' as const }
       : { name: parsed.name, content_type: parsed.content_type };
   const href = templateUrl(a, template.theme_id, template.id);
-  const links: Links = top ? { curies: curies(a) } : {};
-  links.self = link('self', href);
+  const links: Links = { self: link('self', href) };
   links['svc:update_template'] = link('svc:update_template', href);
   if (isDeletableTemplate(template.file_name)) links['svc:delete_template'] = link('svc:delete_template', href);
   return resource(
@@ -47,10 +46,11 @@ export function templateResource(a: Addresses, template: TemplateRow, top = fals
 }
 
 /** An asset: a `file` link with its media type and a delete link, no `self`. */
-export function assetResource(a: Addresses, asset: AssetRow, top = false): HalResource {
-  const links: Links = top ? { curies: curies(a) } : {};
-  links.file = link('file', assetFileUrl(a, asset), { type: asset.content_type });
-  links['svc:delete_theme_asset'] = link('svc:delete_theme_asset', assetUrl(a, asset.theme_id, asset.id));
+export function assetResource(a: Addresses, asset: AssetRow): HalResource {
+  const links: Links = {
+    file: link('file', assetFileUrl(a, asset), { type: asset.content_type }),
+    'svc:delete_theme_asset': link('svc:delete_theme_asset', assetUrl(a, asset.theme_id, asset.id)),
+  };
   return resource(
     ['themeAsset'],
     {
@@ -74,7 +74,6 @@ export function devThemeOf(store: Store, shopId: string): ThemeRow | undefined {
 export function themeResource(a: Addresses, store: Store, theme: ThemeRow, shopUrl: string): HalResource {
   const href = themeUrl(a, theme.id);
   const links: Links = {
-    curies: curies(a),
     self: link('self', href),
     'svc:update_theme': link('svc:update_theme', href),
     'svc:create_template': link('svc:create_template', templatesUrl(a, theme.id)),
