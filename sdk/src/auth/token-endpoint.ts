@@ -3,7 +3,15 @@
  * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
  * carry no secret.
  */
-import { createHttpError, InvalidResponseError, NetworkError, OAuthError, REDACTED } from '../errors/index.js';
+import {
+  createHttpError,
+  InvalidResponseError,
+  NetworkError,
+  OAuthError,
+  REDACTED,
+  TimeoutError,
+} from '../errors/index.js';
+import { abortable } from './abortable.js';
 import type { TokenInfo } from './types.js';
 
 /** What every token-requesting helper accepts besides its grant. */
@@ -14,11 +22,16 @@ export interface TokenEndpointOptions {
   fetch?: typeof fetch;
   /** Epoch ms now; injectable so that tests can move time. Defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Limit of one token request in ms, response body included; 0 disables it. Default 30 000. Requests waiting
+   * for a token wait for this one request, so a stalled token endpoint must not hang them all.
+   */
+  timeout?: number;
 }
 
 /** Only the endpoint options of a strategy's options, so that nothing else travels further. */
-export function endpoint({ authUrl, fetch, now }: TokenEndpointOptions): TokenEndpointOptions {
-  return { authUrl, fetch, now };
+export function endpoint({ authUrl, fetch, now, timeout }: TokenEndpointOptions): TokenEndpointOptions {
+  return { authUrl, fetch, now, timeout };
 }
 
 /** A client's registration, as issued by the platform. */
@@ -99,7 +112,8 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
 /**
  * Sends one grant to the token endpoint. Resolves with the new token; rejects with an {@link OAuthError} (the
  * server's `error` and `error_description`) when the server refuses, a `ServerError` on a 5xx without an OAuth
- * body, an {@link InvalidResponseError} when a 2xx is not a bearer token, a {@link NetworkError} without response.
+ * body, an {@link InvalidResponseError} when a 2xx is not a bearer token, a {@link NetworkError} without response,
+ * a {@link TimeoutError} past `timeout`.
  * No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
  */
 export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
@@ -112,19 +126,29 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   const secrets = SECRET_GRANT_PARAMS.map((name) => request.params[name]).filter((value) => !!value) as string[];
   if (request.client) secrets.push(request.client.clientSecret);
 
+  const timeout = request.timeout ?? 30_000;
+  const timer = timeout > 0 ? AbortSignal.timeout(timeout) : undefined;
+  const signals = [request.signal, timer].filter((signal) => signal !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let response: Response;
+  let text: string;
   try {
-    response = await (request.fetch ?? fetch)(url, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams(request.params).toString(),
-      signal: request.signal,
-    });
+    // abortable: a fetch that ignores its signal still cannot hold the token request past the limit.
+    response = await abortable(
+      (request.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams(request.params).toString(),
+        signal,
+      }),
+      signal,
+    );
+    text = await abortable(response.text(), signal);
   } catch (cause) {
     if (request.signal?.aborted) throw request.signal.reason;
+    if (timer?.aborted) throw new TimeoutError({ method: 'POST', url, timeout, cause });
     throw new NetworkError({ method: 'POST', url, cause });
   }
-  const text = await response.text();
   const received: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     received[name] = value;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { basicAuthorization, requestToken } from '../../src/auth/token-endpoint.js';
-import { InvalidResponseError, NetworkError, OAuthError, ServerError } from '../../src/errors/index.js';
+import { InvalidResponseError, NetworkError, OAuthError, ServerError, TimeoutError } from '../../src/errors/index.js';
 import { fakeTokenEndpoint, tokenBody } from './fake-token-endpoint.js';
 
 const authUrl = 'http://auth.test/';
@@ -96,5 +97,21 @@ describe('requestToken', () => {
     await expect(
       requestToken({ authUrl, fetch: aborting, params: { grant_type: 'x' }, signal: controller.signal }),
     ).rejects.toThrow('stop');
+  });
+
+  it('gives up with a TimeoutError when the endpoint never answers, even through a fetch deaf to its signal', async () => {
+    const silent: typeof fetch = () => new Promise<Response>(() => {});
+    const error = await requestToken({ authUrl, fetch: silent, timeout: 20, params: { grant_type: 'x' } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', method: 'POST', url: 'http://auth.test/oauth/token', timeout: 20 });
+  });
+
+  it('times out a response whose body never ends, and hands that limit to the strategies', async () => {
+    const stalledBody: typeof fetch = async () =>
+      new Response(new ReadableStream({ start: () => {} }), { headers: { 'content-type': 'application/json' } });
+    const strategy = clientCredentials({ authUrl, fetch: stalledBody, timeout: 20, clientId: 'a', clientSecret: 's' });
+    await expect(strategy.credentials()).rejects.toBeInstanceOf(TimeoutError);
   });
 });
