@@ -3,14 +3,12 @@
  * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
  * carry no secret.
  */
-import {
-  createHttpError,
-  InvalidResponseError,
-  NetworkError,
-  OAuthError,
-  REDACTED,
-  TimeoutError,
-} from '../errors/index.js';
+import { createHttpError, parseErrorBody } from '../errors/error-from-response.js';
+import { InvalidResponseError } from '../errors/invalid-response-error.js';
+import { NetworkError } from '../errors/network-error.js';
+import { REDACTED } from '../errors/redact.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { headerRecord } from '../http/media-type.js';
 import { abortable } from './abortable.js';
 import type { TokenInfo } from './types.js';
 
@@ -77,15 +75,6 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 
 const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
 
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
 function grantedScopes(body: Record<string, unknown>): string[] {
   if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
@@ -110,10 +99,10 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
 }
 
 /**
- * Sends one grant to the token endpoint. Resolves with the new token; rejects with an {@link OAuthError} (the
- * server's `error` and `error_description`) when the server refuses, a `ServerError` on a 5xx without an OAuth
- * body, an {@link InvalidResponseError} when a 2xx is not a bearer token, a {@link NetworkError} without response,
- * a {@link TimeoutError} past `timeout`.
+ * Sends one grant to the token endpoint. Resolves with the new token; rejects with an `OAuthError` (the
+ * server's `error` and `error_description`) when the server refuses with a 4xx, the typed error of the status
+ * otherwise (a `ServerError` on a 5xx), an {@link InvalidResponseError} when a 2xx is not a bearer token, a
+ * {@link NetworkError} without response, a {@link TimeoutError} past `timeout`.
  * No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
  */
 export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
@@ -149,11 +138,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     if (timer?.aborted) throw new TimeoutError({ method: 'POST', url, timeout, cause });
     throw new NetworkError({ method: 'POST', url, cause });
   }
-  const received: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    received[name] = value;
-  });
-  const parsed = parseJson(text);
+  const parsed = parseErrorBody(text, response.headers.get('content-type'));
   const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
   if (token) return token;
 
@@ -166,11 +151,8 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     url,
     status: response.status,
     statusText: response.statusText,
-    headers: received,
+    headers: headerRecord(response.headers),
     body: scrub(parsed, secrets),
   };
-  if (response.ok) throw new InvalidResponseError(init);
-  const isOAuth =
-    typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: unknown }).error === 'string';
-  throw isOAuth ? new OAuthError(init) : createHttpError(init);
+  throw response.ok ? new InvalidResponseError(init) : createHttpError(init);
 }

@@ -15,6 +15,8 @@
  * cached list embeds yet, still drops the lists it will appear in.
  */
 
+import { isJsonType } from '../http/media-type.js';
+
 const SUFFIX = /\.jsonp?$/;
 
 /** The tag of an absolute URL: origin + path without query, trailing slash or `.json`/`.jsonp`. */
@@ -35,7 +37,7 @@ function selfHref(resource: unknown): string | undefined {
 /** The tags of a stored response: its URL, its `self` and the `self` of each embedded resource. */
 export function entryTags(url: string, body: string, contentType: string | undefined): string[] {
   const tags = new Set([resourceTag(url)]);
-  if (!/\bjson\b/i.test(contentType ?? '')) return [...tags];
+  if (!isJsonType(contentType)) return [...tags];
   let document: unknown;
   try {
     document = JSON.parse(body);

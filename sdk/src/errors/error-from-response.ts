@@ -1,3 +1,4 @@
+import { headerRecord, isJsonType } from '../http/media-type.js';
 import { BadRequestError } from './bad-request-error.js';
 import { ForbiddenError } from './forbidden-error.js';
 import { HttpError, type HttpErrorInit } from './http-error.js';
@@ -47,7 +48,7 @@ export function createHttpError(init: HttpErrorInit): HttpError {
  */
 export function parseErrorBody(text: string, contentType: string | null): unknown {
   if (text === '') return undefined;
-  if (!/\bjson\b/i.test(contentType ?? '')) return text;
+  if (!isJsonType(contentType)) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -62,16 +63,12 @@ export function parseErrorBody(text: string, contentType: string | null): unknow
 export async function errorFromResponse(response: Response, method: string, url = response.url): Promise<HttpError> {
   const text = await response.text().catch(() => '');
   const body = parseErrorBody(text, response.headers.get('content-type'));
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
   return createHttpError({
     method: method.toUpperCase(),
     url,
     status: response.status,
     statusText: response.statusText,
-    headers,
+    headers: headerRecord(response.headers),
     body,
   });
 }
