@@ -363,24 +363,38 @@ describe('If-Match', () => {
     expect(put(fake).headers.has('if-match')).toBe(false);
   });
 
-  it('sends none for an embedded entity, whatever the cache holds, unless given a tag', async () => {
+  it('refuses ifMatch: true on an embedded entity before sending, whatever the cache holds; a tag given is sent', async () => {
     const fake = api();
     const client = createClient({ baseUrl: base, fetch: fake.fetch, cache: createHttpCache() });
     const entity = await readAlias(client);
     const part = entity.embedded('parts')[0]!;
     await part.follow('self');
-    await part.follow('svc:update', { a: 1 }, { ifMatch: true });
-    expect(put(fake).headers.has('if-match')).toBe(false);
+    const sent = fake.requests.length;
+    await expect(part.follow('svc:update', { a: 1 }, { ifMatch: true })).rejects.toThrow(
+      /ifMatch: true needs the ETag of this entity, and an embedded entity comes without one/,
+    );
+    expect(fake.requests).toHaveLength(sent);
     await part.follow('svc:update', { a: 1 }, { ifMatch: '"p1"' });
     expect(put(fake).headers.get('if-match')).toBe('"p1"');
+  });
+
+  it('refuses ifMatch: true when the response the entity was read from had no ETag', async () => {
+    const fake = fakeFetch({ [`GET ${base}`]: rootDoc, [`GET ${thing}`]: thingDoc });
+    const root = await createClient({ baseUrl: base, fetch: fake.fetch }).root();
+    const entity = (await root.follow('svc:thing' as never)) as Entity;
+    await expect(entity.follow('svc:update', { a: 1 }, { ifMatch: true })).rejects.toThrow(/its response had no ETag/);
+    expect(fake.requests.map((request) => request.method)).not.toContain('PUT');
   });
 
   it("uses the cached copy's ETag when the write targets another resource, and maps a 412", async () => {
     const fake = api();
     const client = createClient({ baseUrl: base, fetch: fake.fetch, cache: createHttpCache() });
     const root = await client.root();
-    await root.follow('svc:update' as never, { a: 1 } as never, { ifMatch: true });
-    expect(put(fake).headers.has('if-match')).toBe(false);
+    const sent = fake.requests.length;
+    await expect(root.follow('svc:update' as never, { a: 1 } as never, { ifMatch: true })).rejects.toThrow(
+      /the cache holds none/,
+    );
+    expect(fake.requests).toHaveLength(sent);
     await root.follow('svc:thing' as never);
     await root.follow('svc:update' as never, { a: 1 } as never, { ifMatch: true });
     expect(put(fake).headers.get('if-match')).toBe('"t1"');

@@ -28,7 +28,7 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
-/** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (none when not cached). */
+/** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (a `TypeError` when not cached). */
 export const IF_MATCH_CACHED: unique symbol = Symbol('If-Match from the cache');
 
 /** `If-Match` of a write: the entity tag to send, or {@link IF_MATCH_CACHED}. */
@@ -97,6 +97,10 @@ export class Transport {
     const stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     const ifMatch =
       request.ifMatch === IF_MATCH_CACHED ? (await cache?.get(owner, request.url))?.headers.etag : request.ifMatch;
+    if (request.ifMatch !== undefined && ifMatch === undefined) {
+      // Sending nothing would leave the caller believing the write is guarded.
+      throw new TypeError(`ifMatch: true needs an ETag of ${redactUrl(request.url)}, and the cache holds none`);
+    }
     if (stored) {
       emitter.emit('cache:hit', {
         url: redactUrl(request.url),

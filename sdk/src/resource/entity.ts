@@ -159,7 +159,15 @@ export class Entity<S extends Shape = UnknownShape> {
     }
     if (!this.#isAt(target)) return IF_MATCH_CACHED;
     // Only the entity's own response vouches for what it shows; the cache may hold a newer or older copy.
-    return this.response?.headers.get('etag') ?? undefined;
+    const etag = this.response?.headers.get('etag');
+    // Sending nothing would leave the caller believing the write is guarded.
+    if (!etag) {
+      const what = this.response ? 'its response had no ETag' : 'an embedded entity comes without one';
+      throw new TypeError(
+        `ifMatch: true needs the ETag of this entity, and ${what}: read it with follow('self') first, or pass the tag`,
+      );
+    }
+    return etag;
   }
 
   /** True when `url` is this resource: its `self` or the URL its representation was read from. */

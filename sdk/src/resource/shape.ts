@@ -77,9 +77,10 @@ export interface FollowOptions {
    * copy the write is based on, the server answers 412 and the promise rejects with `PreconditionFailedError`.
    *
    * - `true`: when the write targets the entity it is followed from (its `self`, or the URL it was read from), the
-   *   `ETag` of the response that entity was built from, whichever URL served it; an embedded entity came with
-   *   no `ETag` of its own, so none is sent (read it with `follow('self')` first, or pass the tag). When the write
-   *   targets another resource, the `ETag` of the client's cached copy of that target (with a `cache`), if any.
+   *   `ETag` of the response that entity was built from, whichever URL served it. When the write targets
+   *   another resource, the `ETag` of the client's cached copy of that target (with a `cache`). Without such an
+   *   `ETag` (an embedded entity comes with none: read it with `follow('self')` first, or pass the tag) `follow`
+   *   throws a `TypeError` before sending anything, rather than write unguarded.
    * - a string: this entity tag, sent as is (`"…"`, `W/"…"` or `*`).
    * - `false` or absent: no `If-Match`.
    *
