@@ -6,12 +6,9 @@ import type { FollowOptions, ResultsShape, Shape, UnknownShape } from './shape.j
  * `_embedded.items`, links `next`/`prev`/`first`/`last`). Walks the whole list through `next`.
  */
 export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape<I>> {
-  /** The items of this page only. */
+  /** The items of this page only (`_embedded.items`). */
   get pageItems(): Entity<I>[] {
-    const names = Object.keys(this.toJSON()._embedded ?? {});
-    // The wire contract names them `items`; a list that embeds under one other name is read the same way.
-    const name = names.includes('items') || names.length !== 1 ? 'items' : names[0];
-    return (this as Results<UnknownShape>).embedded(name as 'items') as Entity<I>[];
+    return (this as Results<UnknownShape>).embedded('items') as Entity<I>[];
   }
 
   /** This page, then each following page through `next`, one request per page, as they are consumed. */
