@@ -19,6 +19,11 @@ import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './type
 export interface Mount {
   prefix: string;
   router: Router;
+  /**
+   * Whether this is the resource API, whose responses (errors included) carry `X-OAuth-Scopes` and
+   * `X-Accepted-OAuth-Scopes` (wire contract, "Headers"); theme files and relation pages are not.
+   */
+  api?: boolean;
 }
 
 /** What the pipeline is built from. */
@@ -50,6 +55,10 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     for (const mount of mounts) {
       const rest = within(path, mount.prefix);
       if (rest === undefined) continue;
+      if (mount.api) {
+        exchange.scopes = '';
+        exchange.acceptedScopes = '';
+      }
       match = mount.router.match(request.method, rest);
       break;
     }
@@ -77,7 +86,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       const response = await pipeline.oauth(request);
       if (response) return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
     }
-    const exchange: Exchange = { method: request.method, headers: request.headers, scopes: '', acceptedScopes: '' };
+    const exchange: Exchange = { method: request.method, headers: request.headers };
     try {
       return respond(exchange, await run(request, exchange));
     } catch (error) {

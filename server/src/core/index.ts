@@ -38,7 +38,7 @@ export function createCore(context: CoreContext): Core {
     insufficientScope,
     oauth: (request) => oauth.handle(request),
     mounts: [
-      { prefix: pathOf(addresses.baseUrl), router: new Router(apiRoutes, true) },
+      { prefix: pathOf(addresses.baseUrl), router: new Router(apiRoutes, true), api: true },
       { prefix: pathOf(addresses.staticUrl), router: new Router(staticRoutes, false) },
       { prefix: `${pathOf(addresses.origin)}/rels`, router: new Router(relationRoutes, false) },
     ],

@@ -15,10 +15,13 @@ import type { Reply } from './route.js';
 export interface Exchange {
   method: string;
   headers: HeaderReader;
-  /** Scopes of the caller's token (`X-OAuth-Scopes`), empty when none. */
-  scopes: string;
-  /** Scope the endpoint needs (`X-Accepted-OAuth-Scopes`), empty when none. */
-  acceptedScopes: string;
+  /**
+   * Scopes of the caller's token (`X-OAuth-Scopes`), empty when none; absent for a response that is not
+   * from the resource API (a theme file, a relation page), which sends neither scope header.
+   */
+  scopes?: string;
+  /** Scope the endpoint needs (`X-Accepted-OAuth-Scopes`), empty when none; absent with `scopes`. */
+  acceptedScopes?: string;
   /** Set for a `.jsonp` request with a valid callback. */
   jsonp?: string;
 }
@@ -28,14 +31,17 @@ const decoder = new TextDecoder();
 
 /** A literal rather than a spread: this runs on every request. */
 function commonHeaders(exchange: Exchange): Record<string, string> {
-  return {
+  const headers: Record<string, string> = {
     'access-control-allow-origin': ALLOW_ORIGIN,
     'access-control-expose-headers': EXPOSE_HEADERS,
     'cache-control': CACHE_CONTROL,
     vary: 'Accept-Encoding',
-    'x-oauth-scopes': exchange.scopes,
-    'x-accepted-oauth-scopes': exchange.acceptedScopes,
   };
+  if (exchange.scopes !== undefined) {
+    headers['x-oauth-scopes'] = exchange.scopes;
+    headers['x-accepted-oauth-scopes'] = exchange.acceptedScopes ?? '';
+  }
+  return headers;
 }
 
 /** The response for a reply. */

@@ -41,6 +41,34 @@ describe('headers of every API response', () => {
     const response = await t.call('/shops/1/theme.json');
     expect(response.headers.get('x-accepted-oauth-scopes')).toBe('admin');
   });
+
+  it('sends the scope headers on API errors too, empty when no token was checked', async () => {
+    const unknown = await t.call('/nothing/here', { token: null });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-oauth-scopes')).toBe('');
+    expect(unknown.headers.get('x-accepted-oauth-scopes')).toBe('');
+    const refused = await t.call('/orders', { token: null });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-oauth-scopes')).toBe('');
+    expect(refused.headers.get('x-accepted-oauth-scopes')).toBe('admin');
+  });
+
+  it('leaves the scope headers off what is not the API: theme files, relation pages', async () => {
+    const theme = await t.json('/shops/1/theme.json', { status: 200 });
+    const asset = (theme._embedded.assets as Json[])[0]!;
+    const responses = [
+      await fetch(asset._links.file.href),
+      await fetch(theme._links['svc:theme_preview'].href),
+      await fetch(`${t.server.origin}/rels/update_template`),
+      await fetch(`${t.server.origin}/static/themes/1/assets/0/nothing.png`),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 404]);
+    for (const response of responses) {
+      expect(response.headers.get('x-oauth-scopes'), response.url).toBeNull();
+      expect(response.headers.get('x-accepted-oauth-scopes'), response.url).toBeNull();
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
 });
 
 describe('conditional GET', () => {
