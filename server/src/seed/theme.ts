@@ -250,11 +250,26 @@ document.addEventListener('DOMContentLoaded', () => {
     },
     {
       file_name: 'scripts/cart.js',
-      body: `// A cart kept in localStorage, so that the demo needs no server session.
+      body: `// A cart kept in localStorage, so that the demo needs no server session. Where storage is refused (a
+// sandboxed preview has an opaque origin, where merely reading localStorage throws), the cart lives as long
+// as the page.
 const KEY = 'cart';
-const read = () => JSON.parse(localStorage.getItem(KEY) ?? '[]');
+let kept = [];
+const read = () => {
+  try {
+    const items = JSON.parse(localStorage.getItem(KEY) ?? '[]');
+    return Array.isArray(items) ? items : [];
+  } catch {
+    return kept;
+  }
+};
 const write = (items) => {
-  localStorage.setItem(KEY, JSON.stringify(items));
+  kept = items;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(items));
+  } catch {
+    // No storage here: the in-page cart above is all there is.
+  }
   for (const badge of document.querySelectorAll('[data-cart-count]')) {
     badge.textContent = String(items.reduce((n, item) => n + item.quantity, 0));
   }
