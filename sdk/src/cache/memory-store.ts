@@ -1,3 +1,4 @@
+import { Lru } from '../shared/lru.js';
 import type { CacheEntry, CacheStore } from './types.js';
 
 /** Bounds of {@link memoryStore}. */
@@ -46,44 +47,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   if (!(maxEntries >= 1) || !(maxBytes >= 1)) throw new RangeError('memoryStore: maxEntries and maxBytes must be ≥ 1');
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, { entry: CacheEntry; bytes: number }>();
-  let bytes = 0;
-
-  const remove = (key: string) => {
-    const held = entries.get(key);
-    if (!held) return;
-    entries.delete(key);
-    bytes -= held.bytes;
-  };
+  const entries = new Lru<string, CacheEntry>({ maxEntries, maxWeight: maxBytes, weigh: sizeOf });
 
   return {
     get size() {
       return entries.size;
     },
     get bytes() {
-      return bytes;
+      return entries.weight;
     },
     async get(key) {
-      const held = entries.get(key);
-      if (!held) return undefined;
-      entries.delete(key);
-      entries.set(key, held);
-      return held.entry;
+      return entries.get(key);
     },
     async set(key, entry) {
-      remove(key);
-      const size = sizeOf(key, entry);
-      if (size > maxBytes) return;
-      entries.set(key, { entry, bytes: size });
-      bytes += size;
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries && bytes <= maxBytes) break;
-        remove(oldest);
-      }
+      entries.set(key, entry);
     },
     async delete(key) {
-      remove(key);
+      entries.delete(key);
     },
   };
 }

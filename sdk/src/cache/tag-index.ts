@@ -1,35 +1,31 @@
+import { Lru } from '../shared/lru.js';
+
 /**
  * The in-memory index from invalidation tags to cache keys (see `invalidation-tags.ts`). It is bounded: past
  * `maxKeys` the least recently used key leaves the index, and the caller deletes that entry from the store too,
  * so that the store never holds an entry a write could no longer find.
  */
 export class TagIndex {
-  readonly #maxKeys: number;
-  /** Key → its tags, least recently used first. */
-  readonly #tagsByKey = new Map<string, readonly string[]>();
-  /** Key → the validator of the representation its tags were read from. */
-  readonly #versions = new Map<string, string>();
+  /** Key → its tags and the validator of the representation they were read from, least recently used first. */
+  readonly #keys: Lru<string, { tags: readonly string[]; version: string | undefined }>;
   readonly #keysByTag = new Map<string, Set<string>>();
 
   constructor(maxKeys: number) {
-    this.#maxKeys = maxKeys;
+    this.#keys = new Lru({ maxEntries: maxKeys });
   }
 
   has(key: string): boolean {
-    return this.#tagsByKey.has(key);
+    return this.#keys.has(key);
   }
 
   /** The `version` given when `key` was indexed, if it still is. */
   version(key: string): string | undefined {
-    return this.#versions.get(key);
+    return this.#keys.peek(key)?.version;
   }
 
   /** Marks `key` as just used. */
   touch(key: string): void {
-    const tags = this.#tagsByKey.get(key);
-    if (tags === undefined) return;
-    this.#tagsByKey.delete(key);
-    this.#tagsByKey.set(key, tags);
+    this.#keys.get(key);
   }
 
   /**
@@ -38,20 +34,15 @@ export class TagIndex {
    */
   add(key: string, tags: readonly string[], version?: string): string[] {
     this.remove(key);
-    this.#tagsByKey.set(key, tags);
-    if (version !== undefined) this.#versions.set(key, version);
     for (const tag of tags) {
       const keys = this.#keysByTag.get(tag);
       if (keys === undefined) this.#keysByTag.set(tag, new Set([key]));
       else keys.add(key);
     }
-    const evicted: string[] = [];
-    for (const oldest of this.#tagsByKey.keys()) {
-      if (this.#tagsByKey.size <= this.#maxKeys) break;
-      this.remove(oldest);
-      evicted.push(oldest);
-    }
-    return evicted;
+    return this.#keys.set(key, { tags, version }).map(([evicted, held]) => {
+      this.#unindex(evicted, held.tags);
+      return evicted;
+    });
   }
 
   /** Removes and returns every key indexed under any of `tags`. */
@@ -63,10 +54,11 @@ export class TagIndex {
   }
 
   remove(key: string): void {
-    const tags = this.#tagsByKey.get(key);
-    if (tags === undefined) return;
-    this.#tagsByKey.delete(key);
-    this.#versions.delete(key);
+    const held = this.#keys.delete(key);
+    if (held !== undefined) this.#unindex(key, held.tags);
+  }
+
+  #unindex(key: string, tags: readonly string[]): void {
     for (const tag of tags) {
       const keys = this.#keysByTag.get(tag);
       keys?.delete(key);

@@ -1,6 +1,7 @@
 import type { Expression, Template, Variable } from 'uri-template/dist/ast.js';
 import { expandTemplate as expandAst } from 'uri-template/dist/expander.js';
 import { TemplateVariableError } from '../errors/template-variable-error.js';
+import { Lru } from '../shared/lru.js';
 
 /** Values a template variable takes: lists become comma-separated (RFC 6570 §2.4); `null`/`undefined` are omitted. */
 export type TemplateValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
@@ -15,8 +16,8 @@ interface CompiledTemplate {
 
 /** Operators whose expansion is part of the path; form-style (`?`, `&`), `;` and `#` expansions are optional. */
 const PATH_OPERATORS = new Set(['', '+', '/', '.']);
-const compiled = new Map<string, CompiledTemplate>();
-const COMPILED_LIMIT = 500;
+/** Templates come from documents: bounded, so that a long session over many distinct templates stays small. */
+const compiled = new Lru<string, CompiledTemplate>({ maxEntries: 500 });
 
 const EXPRESSION = /\{([+#./;?&]?)([^{}]*)\}/g;
 /** RFC 6570 §2.3 varspec: a varname (ALPHA / DIGIT / _ / pct-encoded, dot-separated) and a prefix or explode modifier. */
@@ -66,7 +67,6 @@ function compile(template: string): CompiledTemplate {
     }
   }
   entry = { ast, declared, required };
-  if (compiled.size >= COMPILED_LIMIT) compiled.clear();
   compiled.set(template, entry);
   return entry;
 }
