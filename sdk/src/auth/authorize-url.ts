@@ -1,4 +1,4 @@
-import { base64Url } from './base64url.js';
+import { encodeBase64Url } from '../shared/base64.js';
 import { pkceChallenge, pkceVerifier } from './pkce.js';
 
 /** Options of {@link authorizeUrl}. */
@@ -29,7 +29,7 @@ export interface AuthorizeRequest {
  */
 export async function authorizeUrl(options: AuthorizeUrlOptions): Promise<AuthorizeRequest> {
   const responseType = options.responseType ?? 'code';
-  const state = base64Url(crypto.getRandomValues(new Uint8Array(16)));
+  const state = encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
   const url = new URL(`${options.authUrl.replace(/\/+$/, '')}/oauth/authorize`);
   url.searchParams.set('response_type', responseType);
   url.searchParams.set('client_id', options.clientId);

@@ -1,4 +1,4 @@
-import { base64Url } from './base64url.js';
+import { encodeBase64Url } from '../shared/base64.js';
 
 /**
  * An owner id for a token whose user is unknown to the SDK: a SHA-256 digest of the token, so that cache keys
@@ -6,5 +6,5 @@ import { base64Url } from './base64url.js';
  */
 export async function tokenOwner(kind: string, token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-  return `${kind}:${base64Url(new Uint8Array(digest)).slice(0, 22)}`;
+  return `${kind}:${encodeBase64Url(new Uint8Array(digest)).slice(0, 22)}`;
 }

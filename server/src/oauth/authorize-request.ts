@@ -1,9 +1,9 @@
 import type { Scope } from '../../../sdk/src/contract/index.js';
+import { isPkceValue } from '../../../sdk/src/shared/pkce.js';
 import type { AppRow, Store } from '../store/types.js';
 import { findApp } from './clients.js';
 import { OAuthError } from './errors.js';
 import { singleParams } from './params.js';
-import { isPkceValue } from './pkce.js';
 import { parseScopes } from './scopes.js';
 
 /** Where an authorization response goes, once the redirect URI is known to be registered. */

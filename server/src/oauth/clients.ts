@@ -1,6 +1,6 @@
+import { decodeBase64Url } from '../../../sdk/src/shared/base64.js';
 import type { CoreRequest } from '../core/types.js';
 import type { AppRow, Store } from '../store/types.js';
-import { base64UrlToBytes } from './base64url.js';
 import { OAuthError } from './errors.js';
 import { timingSafeEqual } from './secrets.js';
 
@@ -78,9 +78,11 @@ function parseBasic(header: string): Required<ClientCredentials> {
   }
   const malformed = () =>
     new OAuthError('invalid_client', 'The Authorization header holds malformed Basic credentials');
+  const bytes = decodeBase64Url(match[1]!);
+  if (!bytes) throw malformed();
   let decoded: string;
   try {
-    decoded = utf8.decode(base64UrlToBytes(match[1]!));
+    decoded = utf8.decode(bytes);
   } catch {
     throw malformed();
   }

@@ -1,8 +1,9 @@
 import type { Scope } from '../../../sdk/src/contract/index.js';
+import { isPkceValue } from '../../../sdk/src/shared/pkce.js';
 import type { CoreContext } from '../core/types.js';
 import type { AppRow, AuthCodeRow } from '../store/types.js';
 import { OAuthError } from './errors.js';
-import { isPkceValue, verifierMatches } from './pkce.js';
+import { verifierMatches } from './pkce.js';
 import { hashSecret, randomSecret } from './secrets.js';
 import { type IssuedToken, insertToken } from './tokens.js';
 

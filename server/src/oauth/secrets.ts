@@ -4,7 +4,7 @@
  */
 import { scrypt } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { base64UrlToBytes, bytesToBase64Url } from './base64url.js';
+import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
 
 /** scrypt cost: 2^14 is the interactive-login setting of RFC 7914 and costs ~80 ms in pure JS. */
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, dkLen: 32 } as const;
@@ -13,18 +13,18 @@ const encoder = new TextEncoder();
 
 /** `n` random bytes, base64url: 32 for access tokens, client secrets and codes. */
 export function randomSecret(n = 32): string {
-  return bytesToBase64Url(crypto.getRandomValues(new Uint8Array(n)));
+  return encodeBase64Url(crypto.getRandomValues(new Uint8Array(n)));
 }
 
 /** What is stored for a token or code: SHA-256, base64url. A leaked data file then grants nothing. */
 export function hashSecret(secret: string): string {
-  return bytesToBase64Url(sha256(encoder.encode(secret)));
+  return encodeBase64Url(sha256(encoder.encode(secret)));
 }
 
 /** A password hash in the form `scrypt$N$r$p$salt$hash`. */
 export function hashPassword(password: string, salt: Uint8Array = crypto.getRandomValues(new Uint8Array(16))): string {
   const hash = scrypt(encoder.encode(password), salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, bytesToBase64Url(salt), bytesToBase64Url(hash)].join('$');
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, encodeBase64Url(salt), encodeBase64Url(hash)].join('$');
 }
 
 /** Checks a password against {@link hashPassword}'s output, in constant time. A malformed hash matches nothing. */
@@ -37,11 +37,13 @@ export function verifyPassword(password: string, stored: string): boolean {
     return false;
   }
   try {
-    const expected = base64UrlToBytes(hash);
-    const actual = scrypt(encoder.encode(password), base64UrlToBytes(salt), { ...params, dkLen: expected.length });
+    const expected = decodeBase64Url(hash);
+    const saltBytes = decodeBase64Url(salt);
+    if (!expected || !saltBytes) return false;
+    const actual = scrypt(encoder.encode(password), saltBytes, { ...params, dkLen: expected.length });
     return timingSafeEqual(actual, expected);
   } catch {
-    // A salt or hash that is not base64, or costs scrypt refuses (N not a power of two).
+    // Costs scrypt refuses (N not a power of two).
     return false;
   }
 }

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { base64UrlToBytes, bytesToBase64Url } from '../../src/oauth/base64url.js';
+import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
 import { hashPassword, hashSecret, randomSecret, timingSafeEqual, verifyPassword } from '../../src/oauth/secrets.js';
 
 describe('secrets', () => {
   it('makes 32-byte base64url secrets by default', () => {
     const secret = randomSecret();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(base64UrlToBytes(secret)).toHaveLength(32);
+    expect(decodeBase64Url(secret)).toHaveLength(32);
     expect(randomSecret()).not.toBe(secret);
   });
 
   it('hashes a secret to SHA-256 base64url', () => {
     // RFC 6234 test vector "abc".
     expect(hashSecret('abc')).toBe(
-      bytesToBase64Url(
+      encodeBase64Url(
         Uint8Array.from(
           'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'.match(/../g)!.map((h) => parseInt(h, 16)),
         ),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { assetDigest, checkAssetFile, MAX_ASSET_BYTES } from '../../src/api/themes/asset-file.js';
-import { decodeBase64, encodeBase64 } from '../../src/api/themes/base64.js';
 import { HttpError } from '../../src/http/http-error.js';
 
 /** The field errors of the 422 that `fn` throws. */
@@ -80,27 +79,5 @@ describe('asset files', () => {
       'file_size',
       MAX_ASSET_BYTES,
     );
-  });
-});
-
-describe('base64', () => {
-  it('round-trips every byte value, also through 1 MiB', () => {
-    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
-    expect(decodeBase64(encodeBase64(all))).toEqual(all);
-    const big = Uint8Array.from({ length: MAX_ASSET_BYTES }, (_, i) => (i * 7919) & 0xff);
-    const back = decodeBase64(encodeBase64(big))!;
-    expect(back.byteLength).toBe(big.byteLength);
-    expect(assetDigest(back)).toBe(assetDigest(big));
-  });
-
-  it('tolerates line breaks, missing padding and a data URL prefix', () => {
-    const hello = bytes('hello');
-    expect(decodeBase64('aGVs\r\nbG8=\n')).toEqual(hello);
-    expect(decodeBase64('aGVsbG8')).toEqual(hello);
-    expect(decodeBase64('data:image/png;base64,aGVsbG8=')).toEqual(hello);
-  });
-
-  it.each(['aGVs*G8=', 'aGVsbG8=a', 'a', 'aGV-bG8_', 'data:image/png,aGVsbG8='])('refuses %j', (text) => {
-    expect(decodeBase64(text)).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 /** An asset's file as an entity: its bytes, decoded once per change, validated by their MD5 digest. */
+
+import { decodeBase64 } from '../../../../sdk/src/shared/base64.js';
 import type { Entity } from '../../http/entity.js';
 import { notFound } from '../../http/http-error.js';
 import type { RepresentationCache } from '../../http/representation-cache.js';
 import type { AssetRow, Store } from '../../store/types.js';
-import { decodeBase64 } from './base64.js';
 
 /**
  * The file of `asset`. Its ETag is the quoted MD5 digest: a strong validator already, the one clients

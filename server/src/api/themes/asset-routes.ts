@@ -1,10 +1,11 @@
 /** Theme asset endpoints: upload (create or replace by file name) and delete. */
+
+import { encodeBase64 } from '../../../../sdk/src/shared/base64.js';
 import { assertPreconditions } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
 import { assetFileEntity } from './asset-file-entity.js';
 import { readAssetUpload } from './asset-upload.js';
 import { deleteAsset, saveAsset } from './asset-writes.js';
-import { encodeBase64 } from './base64.js';
 import { assetEntity } from './entities.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 

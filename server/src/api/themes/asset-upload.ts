@@ -2,12 +2,16 @@
  * Reading an asset upload: JSON `{file_name, data}` with `data` in base64, or `multipart/form-data` with a
  * `file` part (parsed by the platform's own `Response.formData()`, so it runs in Node and browsers alike).
  */
+
+import { decodeBase64 } from '../../../../sdk/src/shared/base64.js';
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
 import { type BodySpec, isJsonType, readBytes, readJson } from '../../http/json-body.js';
 import { type AssetFile, checkAssetFile } from './asset-file.js';
-import { decodeBase64 } from './base64.js';
+
+/** A data URL's head, as when base64 is copied from a browser: `data` may start with it. */
+const DATA_URL_PREFIX = /^data:[^,]*;base64,/i;
 
 const JSON_SPEC = {
   file_name: { type: 'string', required: true },
@@ -23,7 +27,7 @@ function isMultipart(contentType: string): boolean {
 
 async function fromJson(request: CoreRequest): Promise<AssetFile> {
   const body = await readJson(request, JSON_SPEC, MAX_BODY_BYTES);
-  const bytes = decodeBase64(body.data);
+  const bytes = decodeBase64(body.data.replace(DATA_URL_PREFIX, ''));
   if (!bytes) throw validationError('data', 'must be base64 (RFC 4648 §4; line breaks and a data: prefix are allowed)');
   return checkAssetFile(body.file_name, bytes, 'data');
 }

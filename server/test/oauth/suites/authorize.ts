@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { bytesToBase64Url } from '../../../src/oauth/base64url.js';
+import { encodeBase64Url } from '../../../../sdk/src/shared/base64.js';
 import {
   DEMO,
   expectOAuthError,
@@ -14,7 +14,7 @@ import {
 } from '../fixture.js';
 
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-and-some-more-entropy';
-const CHALLENGE = bytesToBase64Url(sha256(new TextEncoder().encode(VERIFIER)));
+const CHALLENGE = encodeBase64Url(sha256(new TextEncoder().encode(VERIFIER)));
 
 function authorizeUrl(params: Record<string, string>): string {
   return `/oauth/authorize?${new URLSearchParams(params)}`;
