@@ -4,10 +4,12 @@
  * representation rather than once per request.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CoreResponse } from '../src/core/types.js';
+import { createExpressApp } from '../src/express/app.js';
 import { acceptsGzip, GZIP_THRESHOLD, GzipCache, isGzippable, varyOnEncoding } from '../src/express/gzip.js';
 import { type Doc, startThemeServer, type ThemeServer } from './themes/fixture.js';
 
@@ -117,6 +119,42 @@ interface RawResponse {
   bytes: Buffer;
 }
 
+/** A request without fetch's own decoding, so that the bytes on the wire can be checked. */
+const raw = (url: URL, headers: Record<string, string>, method = 'GET') =>
+  new Promise<RawResponse>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('Vary of responses the core does not mark', () => {
+  it('gets Accept-Encoding when the response could be gzipped, whatever the client accepts', async () => {
+    const app = createExpressApp({
+      origin: 'http://storefront.test',
+      handle: async (request) => ({
+        status: 200,
+        headers: { 'content-type': 'text/plain', vary: 'Origin' },
+        body: request.url.pathname === '/big' ? 'x'.repeat(GZIP_THRESHOLD) : 'small',
+      }),
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+        expect((await raw(new URL(`${origin}/big`), headers)).headers.vary).toBe('Origin, Accept-Encoding');
+        expect((await raw(new URL(`${origin}/small`), headers)).headers.vary).toBe('Origin');
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('over HTTP', () => {
   let t: ThemeServer;
   beforeAll(async () => {
@@ -124,18 +162,8 @@ describe('over HTTP', () => {
   });
   afterAll(() => t.server.close());
 
-  /** A request without fetch's own decoding, so that the bytes on the wire can be checked. */
-  const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    new Promise<RawResponse>((resolve, reject) => {
-      const url = new URL(path.startsWith('http') ? path : `${t.base}${path}`);
-      const req = httpRequest(url, { method, headers: { authorization: `Bearer ${t.admin}`, ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    raw(new URL(`${t.base}${path}`), { authorization: `Bearer ${t.admin}`, ...headers }, method);
 
   const THEME = '/shops/1/theme.json';
 
@@ -146,7 +174,7 @@ describe('over HTTP', () => {
       { 'accept-encoding': 'gzip;q=0, deflate' },
     ];
     for (const headers of refusals) {
-      const response = await raw(THEME, headers);
+      const response = await get(THEME, headers);
       expect(response.status).toBe(200);
       expect(response.headers['content-encoding']).toBeUndefined();
       expect(response.headers.vary).toBe('Accept-Encoding');
@@ -156,8 +184,8 @@ describe('over HTTP', () => {
   });
 
   it('sends gzip that decodes to the same body, with its own Content-Length and the same validators', async () => {
-    const plain = await raw(THEME);
-    const zipped = await raw(THEME, { 'accept-encoding': 'gzip, deflate, br' });
+    const plain = await get(THEME);
+    const zipped = await get(THEME, { 'accept-encoding': 'gzip, deflate, br' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     expect(Number(zipped.headers['content-length'])).toBe(zipped.bytes.length);
@@ -169,9 +197,9 @@ describe('over HTTP', () => {
 
   it('gzips a representation once while it is unchanged, and once more after a change', async () => {
     const gzip = { 'accept-encoding': 'gzip' };
-    const first = await raw(THEME, gzip);
+    const first = await get(THEME, gzip);
     const unchanged = gzipCalls();
-    const second = await raw(THEME, gzip);
+    const second = await get(THEME, gzip);
     expect(second.bytes.equals(first.bytes)).toBe(true);
     expect(gzipCalls()).toBe(unchanged);
 
@@ -184,33 +212,33 @@ describe('over HTTP', () => {
     expect(updated.status).toBe(200);
 
     const changed = gzipCalls();
-    const after = await raw(THEME, gzip);
+    const after = await get(THEME, gzip);
     expect(gzipCalls()).toBe(changed + 1);
-    expect((await raw(THEME, gzip)).bytes.equals(after.bytes)).toBe(true);
+    expect((await get(THEME, gzip)).bytes.equals(after.bytes)).toBe(true);
     expect(gzipCalls()).toBe(changed + 1);
     expect(after.headers.etag).not.toBe(first.headers.etag);
     const decoded = gunzipSync(after.bytes);
     expect(decoded.toString()).toContain('changed by the gzip test');
-    expect(decoded.equals((await raw(THEME)).bytes)).toBe(true);
+    expect(decoded.equals((await get(THEME)).bytes)).toBe(true);
   });
 
   it('leaves HEAD and 304 without a body or Content-Encoding', async () => {
     const gzip = { 'accept-encoding': 'gzip' };
-    const head = await raw(THEME, gzip, 'HEAD');
+    const head = await get(THEME, gzip, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers['content-encoding']).toBeUndefined();
     expect(head.bytes.length).toBe(0);
-    const notModified = await raw(THEME, { ...gzip, 'if-none-match': head.headers.etag! });
+    const notModified = await get(THEME, { ...gzip, 'if-none-match': head.headers.etag! });
     expect(notModified.status).toBe(304);
     expect(notModified.headers['content-encoding']).toBeUndefined();
     expect(notModified.bytes.length).toBe(0);
   });
 
   it('gzips JSONP text and leaves small responses plain', async () => {
-    const jsonp = await raw(`${THEME.replace('.json', '.jsonp')}?callback=cb`, { 'accept-encoding': 'gzip' });
+    const jsonp = await get(`${THEME.replace('.json', '.jsonp')}?callback=cb`, { 'accept-encoding': 'gzip' });
     expect(jsonp.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(jsonp.bytes).toString()).toMatch(/^\/\*\*\/cb\(/);
-    const small = await raw('/nothing/here', { 'accept-encoding': 'gzip' });
+    const small = await get('/nothing/here', { 'accept-encoding': 'gzip' });
     expect(small.status).toBe(404);
     expect(small.headers['content-encoding']).toBeUndefined();
   });

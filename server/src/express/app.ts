@@ -47,8 +47,9 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
     res.end(body);
     return;
   }
-  // Caches must keep the two encodings apart, whichever this client gets.
-  res.setHeader('vary', varyOnEncoding(response.headers.vary));
+  // Caches must keep the two encodings apart, whichever this client gets (API responses say so already).
+  const vary = varyOnEncoding(response.headers.vary);
+  if (vary !== response.headers.vary) res.setHeader('vary', vary);
   if (!acceptsGzip(req.headers['accept-encoding'])) {
     res.end(body);
     return;
