@@ -57,7 +57,7 @@ function tokenFromRedirect(): TokenInfo | undefined {
   sessionStorage.removeItem(STATE_KEY);
   const href = location.href;
   history.replaceState(null, '', '/');
-  const token = readImplicitFragment(href, state);
+  const token = readImplicitFragment({ callbackUrl: href, state });
   sessionStorage.setItem(TOKEN_KEY, JSON.stringify(token));
   return token;
 }

@@ -13,7 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { authorized, createClient, OAuthError, requestToken, type TokenInfo } from 'storefront-sdk';
+import { authorized, clientCredentials, createClient, OAuthError, type TokenInfo } from 'storefront-sdk';
 import { plural } from '../shared/format.js';
 import type { ExampleOptions } from '../shared/options.js';
 
@@ -68,10 +68,9 @@ export async function main(options: KeepAliveOptions): Promise<KeepAliveResult> 
   } else {
     // A real app gets the user's first token from the authorization code or implicit flow (see docs/sdk.md);
     // the client credentials grant stands in for it here, so that the example runs without a browser.
-    saved = await requestToken({
-      authUrl,
-      client: { clientId, clientSecret },
-      params: { grant_type: 'client_credentials', scope: 'admin' },
+    saved = await new Promise<TokenInfo>((resolve, reject) => {
+      const standIn = clientCredentials({ authUrl, clientId, clientSecret, scope: 'admin', onToken: resolve });
+      standIn.credentials().catch(reject);
     });
     await saveToken(tokenFile, saved);
     log(`Obtained a first token, saved in ${tokenFile} (expires ${time(saved.expiresAt)})`);

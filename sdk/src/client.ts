@@ -35,6 +35,7 @@ export interface Client {
   root(options?: { signal?: AbortSignal }): Promise<Root>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends ClientEventName>(name: E, listener: ClientEventListener<E>): () => void;
+  /** Unsubscribes `listener` from the event, as the function returned by `on` does; unknown listeners are ignored. */
   off<E extends ClientEventName>(name: E, listener: ClientEventListener<E>): void;
 }
 

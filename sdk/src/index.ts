@@ -17,6 +17,7 @@ export {
   clientCredentials,
   type ExchangeCodeOptions,
   exchangeCode,
+  type ImplicitFragmentOptions,
   JWT_BEARER_GRANT,
   type OnToken,
   type PasswordOptions,
@@ -24,29 +25,62 @@ export {
   pkceChallenge,
   pkceVerifier,
   readImplicitFragment,
-  requestToken,
   type TokenEndpointOptions,
   type TokenInfo,
-  type TokenRequest,
 } from './auth/index.js';
 export {
   type CacheEntry,
   type CacheStore,
   createHttpCache,
+  createMemoryCacheStore,
   type HttpCache,
   type HttpCacheOptions,
-  type MemoryStore,
-  type MemoryStoreOptions,
-  memoryStore,
+  type MemoryCacheStore,
+  type MemoryCacheStoreOptions,
 } from './cache/index.js';
 export { type Client, type ClientOptions, createClient } from './client.js';
-export type * from './contract/index.js';
-export type { Link as HalLink } from './contract/index.js';
+// The wire contract, deliberately: what entities hold (fields), what users pass (bodies, queries), what errors
+// carry (bodies), and the documents themselves; the relation maps stay internal to the typing.
+export type {
+  CreateTemplateBody,
+  CreateThemeAssetBody,
+  ErrorBody,
+  FieldError,
+  HalResource,
+  Link as HalLink,
+  OAuthErrorBody,
+  OrderAddress,
+  OrderContact,
+  OrderFields,
+  OrderLineItemFields,
+  OrderQuery,
+  OrderSort,
+  OrderStatus,
+  OrderSummaryFields,
+  PagingVars,
+  ProductFields,
+  ProductQuery,
+  ProductSort,
+  ProductStatus,
+  ProductSummaryFields,
+  ProductVariantFields,
+  RepresentationName,
+  ResultsFields,
+  RootFields,
+  Scope,
+  ShopFields,
+  ShopQuery,
+  ShopSummaryFields,
+  TemplateContentType,
+  TemplateFields,
+  ThemeAssetFields,
+  ThemeFields,
+  UpdateTemplateBody,
+  UpdateThemeBody,
+} from './contract/index.js';
 export {
   BadRequestError,
-  createHttpError,
   type ErrorCode,
-  errorFromResponse,
   ForbiddenError,
   HttpError,
   type HttpErrorInit,
@@ -57,8 +91,6 @@ export {
   OAuthError,
   PayloadTooLargeError,
   PreconditionFailedError,
-  redactHeaders,
-  redactUrl,
   ServerError,
   StorefrontError,
   TemplateVariableError,
@@ -75,12 +107,13 @@ export type {
   ClientEvents,
 } from './http/events.js';
 export type { RetryOptions } from './http/retry.js';
-export { Entity, type ResponseInfo } from './resource/entity.js';
+export { type EmbeddedEntity, Entity, type ResponseInfo } from './resource/entity.js';
 export { Link, type LinkVerb } from './resource/link.js';
 export type * from './resource/representations.js';
 export { Results } from './resource/results.js';
 export type {
   Edge,
+  EdgeFor,
   FollowArgs,
   FollowOptions,
   FollowResult,
@@ -90,4 +123,3 @@ export type {
   ShapeOf,
   UnknownShape,
 } from './resource/shape.js';
-export type { TemplateValue } from './resource/uri-template.js';

@@ -1,7 +1,5 @@
 import {
   BadRequestError,
-  createHttpError,
-  errorFromResponse,
   ForbiddenError,
   HttpError,
   MethodNotAllowedError,
@@ -10,8 +8,6 @@ import {
   OAuthError,
   PayloadTooLargeError,
   PreconditionFailedError,
-  redactHeaders,
-  redactUrl,
   ServerError,
   StorefrontError,
   TimeoutError,
@@ -20,6 +16,21 @@ import {
   ValidationError,
 } from 'storefront-sdk';
 import { describe, expect, it } from 'vitest';
+import { createHttpError, parseErrorBody } from '../src/errors/create-http-error.js';
+import { redactHeaders, redactUrl } from '../src/errors/redact.js';
+import { headerRecord } from '../src/http/media-type.js';
+
+/** The typed error of a failed `response`, as the transport builds it. */
+async function errorFromResponse(response: Response, method: string, url: string) {
+  return createHttpError({
+    method,
+    url,
+    status: response.status,
+    statusText: response.statusText,
+    headers: headerRecord(response.headers),
+    body: parseErrorBody(await response.text(), response.headers.get('content-type')),
+  });
+}
 
 const request = { method: 'GET', url: 'http://api.test/v1/x?access_token=s3cret&page=2' };
 
@@ -81,14 +92,14 @@ describe('createHttpError', () => {
   });
 });
 
-describe('errorFromResponse', () => {
+describe('error bodies', () => {
   it('reads a JSON body, a text body and an empty body', async () => {
     const jsonError = await errorFromResponse(
       new Response('{"_class":["errors"],"message":"nope"}', {
         status: 403,
         headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer error="x"' },
       }),
-      'delete',
+      'DELETE',
       'http://api.test/v1/a',
     );
     expect(jsonError).toBeInstanceOf(ForbiddenError);

@@ -3,15 +3,24 @@ import { checkCallback } from './callback.js';
 import { tokenInfoFrom } from './token-endpoint.js';
 import type { TokenInfo } from './types.js';
 
+/** Options of {@link readImplicitFragment}. */
+export interface ImplicitFragmentOptions {
+  /** The URL the browser came back to, `#access_token=…&token_type=Bearer&expires_in=…&scope=…&state=…`. */
+  callbackUrl: string;
+  /** The `state` returned by `authorizeUrl`. */
+  state: string;
+  /** Epoch ms now, which dates the expiry; injectable so that tests can move time. Defaults to `Date.now`. */
+  now?: () => number;
+}
+
 /**
- * Reads the token of the implicit flow from the URL the browser came back to
- * (`#access_token=…&token_type=Bearer&expires_in=…&scope=…&state=…`), checking `state` against the one sent.
- * `now` (epoch ms) dates the expiry. Clear the fragment from the address bar afterwards.
+ * Reads the token of the implicit flow from the URL the browser came back to, checking `state` against the one
+ * sent. Clear the fragment from the address bar afterwards.
  */
-export function readImplicitFragment(callbackUrl: string, state: string, now: number = Date.now()): TokenInfo {
+export function readImplicitFragment({ callbackUrl, state, now = Date.now }: ImplicitFragmentOptions): TokenInfo {
   const params = new URLSearchParams(new URL(callbackUrl).hash.slice(1));
   checkCallback(callbackUrl, params, state);
-  const token = tokenInfoFrom(Object.fromEntries(params), now);
+  const token = tokenInfoFrom(Object.fromEntries(params), now());
   if (token) return token;
   throw new OAuthError({
     method: 'GET',

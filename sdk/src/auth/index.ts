@@ -3,7 +3,7 @@ export { type AuthorizeRequest, type AuthorizeUrlOptions, authorizeUrl } from '.
 export { type AuthorizedOptions, authorized, JWT_BEARER_GRANT } from './authorized.js';
 export { type BearerOptions, bearer } from './bearer.js';
 export { type ClientCredentialsOptions, clientCredentials } from './client-credentials.js';
-export { readImplicitFragment } from './implicit.js';
+export { type ImplicitFragmentOptions, readImplicitFragment } from './implicit.js';
 export { type PasswordOptions, password } from './password.js';
 export { pkceChallenge, pkceVerifier } from './pkce.js';
 export {

@@ -3,7 +3,7 @@
  * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
  * carry no secret.
  */
-import { createHttpError, parseErrorBody } from '../errors/error-from-response.js';
+import { createHttpError, parseErrorBody } from '../errors/create-http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { REDACTED } from '../errors/redact.js';

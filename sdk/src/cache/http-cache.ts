@@ -1,13 +1,13 @@
 import { cacheKey, normaliseUrl } from './cache-key.js';
 import { entryTags, touchedTags } from './invalidation-tags.js';
-import { memoryStore } from './memory-store.js';
+import { createMemoryCacheStore } from './memory-cache-store.js';
 import { TagIndex } from './tag-index.js';
 import type { CacheEntry, CacheStore, HttpCache } from './types.js';
 import { isStorable } from './validators.js';
 
 /** Options of {@link createHttpCache}. */
 export interface HttpCacheOptions {
-  /** Where entries live. Default: a {@link memoryStore} bounded by `maxEntries` and `maxBytes`. */
+  /** Where entries live. Default: a {@link createMemoryCacheStore} bounded by `maxEntries` and `maxBytes`. */
   store?: CacheStore;
   /**
    * Most entries this cache keeps track of (default 500). Beyond it the least recently used entry is deleted from
@@ -32,7 +32,7 @@ export interface HttpCacheOptions {
  */
 export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
   const maxEntries = options.maxEntries ?? 500;
-  const store = options.store ?? memoryStore({ maxEntries, maxBytes: options.maxBytes });
+  const store = options.store ?? createMemoryCacheStore({ maxEntries, maxBytes: options.maxBytes });
   const index = new TagIndex(maxEntries);
   const ownerTag = (owner: string, tag: string) => `${encodeURIComponent(owner)} ${tag}`;
 

@@ -1,4 +1,4 @@
 export { createHttpCache, type HttpCacheOptions } from './http-cache.js';
-export { type MemoryStore, type MemoryStoreOptions, memoryStore } from './memory-store.js';
+export { createMemoryCacheStore, type MemoryCacheStore, type MemoryCacheStoreOptions } from './memory-cache-store.js';
 export type { CacheEntry, CacheStore, HttpCache } from './types.js';
 export { conditionalHeaders, isStorable, revalidated } from './validators.js';

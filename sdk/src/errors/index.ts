@@ -1,6 +1,6 @@
 export { BadRequestError } from './bad-request-error.js';
 export type { ErrorCode } from './codes.js';
-export { createHttpError, errorFromResponse, parseErrorBody } from './error-from-response.js';
+export { createHttpError, parseErrorBody } from './create-http-error.js';
 export { ForbiddenError } from './forbidden-error.js';
 export { HttpError, type HttpErrorInit } from './http-error.js';
 export { InvalidResponseError } from './invalid-response-error.js';

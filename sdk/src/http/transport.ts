@@ -1,7 +1,7 @@
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isStorable, revalidated } from '../cache/validators.js';
-import { createHttpError, parseErrorBody } from '../errors/error-from-response.js';
+import { createHttpError, parseErrorBody } from '../errors/create-http-error.js';
 import type { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';

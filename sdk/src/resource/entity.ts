@@ -18,7 +18,7 @@ export interface ResponseInfo {
 }
 
 /** The entity type of what shape `S` embeds under `K`. */
-type EmbeddedEntity<S extends Shape, K extends keyof S['embedded']> = S['embedded'][K] extends Shape
+export type EmbeddedEntity<S extends Shape, K extends keyof S['embedded']> = S['embedded'][K] extends Shape
   ? Entity<S['embedded'][K]>
   : never;
 

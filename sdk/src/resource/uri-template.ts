@@ -3,9 +3,6 @@ import { expandTemplate as expandAst } from 'uri-template/dist/expander.js';
 import { TemplateVariableError } from '../errors/template-variable-error.js';
 import { Lru } from '../shared/lru.js';
 
-/** Values a template variable takes: lists become comma-separated (RFC 6570 §2.4); `null`/`undefined` are omitted. */
-export type TemplateValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
-
 interface CompiledTemplate {
   ast: Template;
   /** Every variable, in order. */

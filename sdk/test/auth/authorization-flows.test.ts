@@ -103,11 +103,11 @@ describe('exchangeCode', () => {
 
 describe('readImplicitFragment', () => {
   it('reads the token of the fragment', () => {
-    const token = readImplicitFragment(
-      `${redirectUri}#access_token=AT&token_type=Bearer&expires_in=3600&scope=admin%20public&state=S`,
-      'S',
-      1_000,
-    );
+    const token = readImplicitFragment({
+      callbackUrl: `${redirectUri}#access_token=AT&token_type=Bearer&expires_in=3600&scope=admin%20public&state=S`,
+      state: 'S',
+      now: () => 1_000,
+    });
     expect(token).toEqual({
       accessToken: 'AT',
       tokenType: 'Bearer',
@@ -117,15 +117,21 @@ describe('readImplicitFragment', () => {
   });
 
   it('refuses a state mismatch, an error, or a fragment without a token, keeping the token out of messages', () => {
-    const forged = () => readImplicitFragment(`${redirectUri}#access_token=AT&token_type=Bearer&state=X`, 'S');
+    const forged = () =>
+      readImplicitFragment({ callbackUrl: `${redirectUri}#access_token=AT&token_type=Bearer&state=X`, state: 'S' });
     expect(forged).toThrow(OAuthError);
     expect(forged).toThrow(/^(?!.*AT&).*$/s);
-    expect(() => readImplicitFragment(`${redirectUri}#error=access_denied&state=S`, 'S')).toThrow(/access_denied/);
-    expect(() => readImplicitFragment(`${redirectUri}#token_type=Bearer&state=S`, 'S')).toThrow(
+    expect(() =>
+      readImplicitFragment({ callbackUrl: `${redirectUri}#error=access_denied&state=S`, state: 'S' }),
+    ).toThrow(/access_denied/);
+    expect(() => readImplicitFragment({ callbackUrl: `${redirectUri}#token_type=Bearer&state=S`, state: 'S' })).toThrow(
       /no bearer access token/,
     );
     expect(() =>
-      readImplicitFragment(`${redirectUri}#access_token=AT&token_type=Bearer&expires_in=x&state=S`, 'S'),
+      readImplicitFragment({
+        callbackUrl: `${redirectUri}#access_token=AT&token_type=Bearer&expires_in=x&state=S`,
+        state: 'S',
+      }),
     ).toThrow(OAuthError);
   });
 });

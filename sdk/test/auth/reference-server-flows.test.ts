@@ -108,11 +108,11 @@ describe('authorization flows against the reference server', () => {
       responseType: 'token',
     });
     const callbackUrl = await consent(request.url, 'approve');
-    const token = readImplicitFragment(callbackUrl, request.state, h.clock.now());
+    const token = readImplicitFragment({ callbackUrl, state: request.state, now: () => h.clock.now() });
     expect(token.scopes).toEqual(['public']);
     expect(token.expiresAt).toBe(h.clock.now() + 60_000);
     expect((await rootWith(token)).properties.scopes).toBe('public');
-    expect(() => readImplicitFragment(callbackUrl, 'another state')).toThrow(OAuthError);
+    expect(() => readImplicitFragment({ callbackUrl, state: 'another state' })).toThrow(OAuthError);
   });
 
   it('a denied consent comes back as a typed access_denied', async () => {

@@ -1,8 +1,8 @@
 import { Lru } from '../shared/lru.js';
 import type { CacheEntry, CacheStore } from './types.js';
 
-/** Bounds of {@link memoryStore}. */
-export interface MemoryStoreOptions {
+/** Bounds of {@link createMemoryCacheStore}. */
+export interface MemoryCacheStoreOptions {
   /** Most entries kept; the least recently used go first. Default 500. */
   maxEntries?: number;
   /** Most bytes kept (UTF-8 size of key, URL, headers and body); the least recently used go first. Default 5 MiB. */
@@ -10,7 +10,7 @@ export interface MemoryStoreOptions {
 }
 
 /** A {@link CacheStore} that also reports what it holds (for tests, metrics and benchmarks). */
-export interface MemoryStore extends CacheStore {
+export interface MemoryCacheStore extends CacheStore {
   /** Entries held. */
   readonly size: number;
   /** Bytes held, as counted against `maxBytes`. */
@@ -43,10 +43,11 @@ function sizeOf(key: string, entry: CacheEntry): number {
  * The default cache store: in memory, least recently used first out, bounded by entries and by bytes.
  * An entry larger than `maxBytes` on its own is not kept.
  */
-export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+export function createMemoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
-  if (!(maxEntries >= 1) || !(maxBytes >= 1)) throw new RangeError('memoryStore: maxEntries and maxBytes must be ≥ 1');
+  if (!(maxEntries >= 1) || !(maxBytes >= 1))
+    throw new RangeError('createMemoryCacheStore: maxEntries and maxBytes must be ≥ 1');
   const entries = new Lru<string, CacheEntry>({ maxEntries, maxWeight: maxBytes, weigh: sizeOf });
 
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../src/cache/memory-store.js';
+import { createMemoryCacheStore } from '../../src/cache/memory-cache-store.js';
 import type { CacheEntry } from '../../src/cache/types.js';
 
 const entry = (url: string, body = '{}'): CacheEntry => ({
@@ -10,9 +10,9 @@ const entry = (url: string, body = '{}'): CacheEntry => ({
   storedAt: 0,
 });
 
-describe('memoryStore', () => {
+describe('createMemoryCacheStore', () => {
   it('evicts the least recently used entry beyond maxEntries', async () => {
-    const store = memoryStore({ maxEntries: 2 });
+    const store = createMemoryCacheStore({ maxEntries: 2 });
     await store.set('a', entry('http://x/a'));
     await store.set('b', entry('http://x/b'));
     await store.get('a'); // a is now more recent than b
@@ -24,7 +24,7 @@ describe('memoryStore', () => {
   });
 
   it('evicts the least recently used entries beyond maxBytes, counting UTF-8 bytes', async () => {
-    const store = memoryStore({ maxBytes: 100 });
+    const store = createMemoryCacheStore({ maxBytes: 100 });
     // key 1 + url 10 + etag header 4+3 + body 30 = 48 bytes each
     await store.set('a', entry('http://x/a', 'a'.repeat(30)));
     await store.set('b', entry('http://x/b', 'b'.repeat(30)));
@@ -38,7 +38,7 @@ describe('memoryStore', () => {
   });
 
   it('keeps no entry larger than maxBytes, and a replaced entry stops counting', async () => {
-    const store = memoryStore({ maxBytes: 100 });
+    const store = createMemoryCacheStore({ maxBytes: 100 });
     await store.set('a', entry('http://x/a', 'a'.repeat(30)));
     await store.set('big', entry('http://x/big', 'x'.repeat(200)));
     expect(await store.get('big')).toBeUndefined();
@@ -51,7 +51,7 @@ describe('memoryStore', () => {
   });
 
   it('rejects bounds below one', () => {
-    expect(() => memoryStore({ maxEntries: 0 })).toThrow(RangeError);
-    expect(() => memoryStore({ maxBytes: Number.NaN })).toThrow(RangeError);
+    expect(() => createMemoryCacheStore({ maxEntries: 0 })).toThrow(RangeError);
+    expect(() => createMemoryCacheStore({ maxBytes: Number.NaN })).toThrow(RangeError);
   });
 });

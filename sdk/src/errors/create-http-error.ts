@@ -1,4 +1,4 @@
-import { headerRecord, isJsonType } from '../http/media-type.js';
+import { isJsonType } from '../http/media-type.js';
 import { BadRequestError } from './bad-request-error.js';
 import { ForbiddenError } from './forbidden-error.js';
 import { HttpError, type HttpErrorInit } from './http-error.js';
@@ -54,21 +54,4 @@ export function parseErrorBody(text: string, contentType: string | null): unknow
   } catch {
     return text;
   }
-}
-
-/**
- * Reads a failed `response` and returns the typed error for it: one subclass per documented status,
- * {@link OAuthError} for token-endpoint bodies, {@link ServerError} for 5xx. `url` defaults to `response.url`.
- */
-export async function errorFromResponse(response: Response, method: string, url = response.url): Promise<HttpError> {
-  const text = await response.text().catch(() => '');
-  const body = parseErrorBody(text, response.headers.get('content-type'));
-  return createHttpError({
-    method: method.toUpperCase(),
-    url,
-    status: response.status,
-    statusText: response.statusText,
-    headers: headerRecord(response.headers),
-    body,
-  });
 }
