@@ -16,9 +16,9 @@ import {
   ValidationError,
 } from 'storefront-sdk';
 import { describe, expect, it } from 'vitest';
-import { createHttpError, parseErrorBody } from '../src/errors/create-http-error.js';
+import { createHttpError } from '../src/errors/create-http-error.js';
 import { redactHeaders, redactUrl } from '../src/errors/redact.js';
-import { headerRecord } from '../src/http/media-type.js';
+import { headerRecord, parseBody } from '../src/http/media-type.js';
 
 /** The typed error of a failed `response`, as the transport builds it. */
 async function errorFromResponse(response: Response, method: string, url: string) {
@@ -28,7 +28,7 @@ async function errorFromResponse(response: Response, method: string, url: string
     status: response.status,
     statusText: response.statusText,
     headers: headerRecord(response.headers),
-    body: parseErrorBody(await response.text(), response.headers.get('content-type')),
+    body: parseBody(await response.text(), response.headers.get('content-type')),
   });
 }
 

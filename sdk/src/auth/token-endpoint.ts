@@ -3,12 +3,12 @@
  * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
  * carry no secret.
  */
-import { createHttpError, parseErrorBody } from '../errors/create-http-error.js';
+import { createHttpError } from '../errors/create-http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { REDACTED } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { headerRecord } from '../http/media-type.js';
+import { headerRecord, parseBody } from '../http/media-type.js';
 import { abortable } from './abortable.js';
 import type { TokenInfo } from './types.js';
 
@@ -138,7 +138,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     if (timer?.aborted) throw new TimeoutError({ method: 'POST', url, timeout, cause });
     throw new NetworkError({ method: 'POST', url, cause });
   }
-  const parsed = parseErrorBody(text, response.headers.get('content-type'));
+  const parsed = parseBody(text, response.headers.get('content-type'));
   const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
   if (token) return token;
 

@@ -1,4 +1,3 @@
-import { isJsonType } from '../http/media-type.js';
 import { BadRequestError } from './bad-request-error.js';
 import { ForbiddenError } from './forbidden-error.js';
 import { HttpError, type HttpErrorInit } from './http-error.js';
@@ -40,18 +39,4 @@ export function createHttpError(init: HttpErrorInit): HttpError {
   if (init.status >= 500) return new ServerError(init);
   const ErrorClass = byStatus[init.status] ?? HttpError;
   return new ErrorClass(init);
-}
-
-/**
- * An error body as data: parsed JSON when the content type says JSON, else (or when it does not parse) the
- * text, so that the error still shows what came; `undefined` when empty.
- */
-export function parseErrorBody(text: string, contentType: string | null): unknown {
-  if (text === '') return undefined;
-  if (!isJsonType(contentType)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

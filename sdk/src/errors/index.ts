@@ -1,6 +1,6 @@
 export { BadRequestError } from './bad-request-error.js';
 export type { ErrorCode } from './codes.js';
-export { createHttpError, parseErrorBody } from './create-http-error.js';
+export { createHttpError } from './create-http-error.js';
 export { ForbiddenError } from './forbidden-error.js';
 export { HttpError, type HttpErrorInit } from './http-error.js';
 export { InvalidResponseError } from './invalid-response-error.js';

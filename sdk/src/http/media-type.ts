@@ -11,3 +11,17 @@ export function headerRecord(headers: Headers): Record<string, string> {
   });
   return record;
 }
+
+/**
+ * A body as data: parsed JSON when the content type says JSON, else (or when it does not parse) the text, so
+ * that an error still shows what came; `undefined` when empty.
+ */
+export function parseBody(text: string, contentType: string | null): unknown {
+  if (text === '') return undefined;
+  if (!isJsonType(contentType)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,14 +1,14 @@
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isStorable, revalidated } from '../cache/validators.js';
-import { createHttpError, parseErrorBody } from '../errors/create-http-error.js';
+import { createHttpError } from '../errors/create-http-error.js';
 import type { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { redactHeaders, redactUrl } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import type { Emitter } from './events.js';
-import { headerRecord, isJsonType } from './media-type.js';
+import { headerRecord, isJsonType, parseBody } from './media-type.js';
 import { type RetryPolicy, retryDelay, sleep } from './retry.js';
 
 /** Cache partition of requests sent without credentials. */
@@ -228,7 +228,7 @@ export class Transport {
       status: response.status,
       statusText: response.statusText,
       headers: headerRecord(response.headers),
-      body: parseErrorBody(raw, response.headers.get('content-type')),
+      body: parseBody(raw, response.headers.get('content-type')),
     });
   }
 
