@@ -23,7 +23,10 @@ export interface ClientOptions {
   on?: ClientEventHandlers;
   /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
   userAgent?: string;
-  /** Limit per attempt in ms, covering the response and a JSON body; 0 disables it. Default 30 000. */
+  /**
+   * Limit per attempt in ms, covering the response and a JSON body; 0 disables it. Default 30 000. Token requests
+   * are bounded by the `timeout` of the `auth` strategy (same default).
+   */
   timeout?: number;
   /** Retries of idempotent requests on 5xx, network errors and timeouts. `false` disables them. Default: 2 retries. */
   retry?: RetryOptions | number | false;
