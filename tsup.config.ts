@@ -17,5 +17,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
-  external: ['express', 'lowdb', 'compression', 'msw', /^node:/],
+  external: ['express', 'lowdb', 'msw', /^node:/],
 });
