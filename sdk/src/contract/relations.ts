@@ -194,6 +194,9 @@ export interface ResultsRelations {
   last: Relation<'get', Target>;
 }
 
+/** No embedded resources, or no relations. */
+type None = Record<never, never>;
+
 /**
  * One representation: its `_class`, its fields, what it embeds (name → representation) and its relations.
  */
@@ -207,22 +210,22 @@ export interface Representation<C extends string, F, E extends Record<string, Re
 /** Every representation of the API, by name. Summaries share the `_class` of their detail. */
 export interface Representations {
   root: Representation<'root', RootFields, { shops: 'shopSummary' }, RootRelations>;
-  shopSummary: Representation<'shop', ShopSummaryFields, {}, Self<'shop'>>;
-  shop: Representation<'shop', ShopFields, {}, ShopRelations>;
-  productSummary: Representation<'product', ProductSummaryFields, {}, Self<'product'>>;
+  shopSummary: Representation<'shop', ShopSummaryFields, None, Self<'shop'>>;
+  shop: Representation<'shop', ShopFields, None, ShopRelations>;
+  productSummary: Representation<'product', ProductSummaryFields, None, Self<'product'>>;
   product: Representation<
     'product',
     ProductFields,
     { variants: 'productVariant'; shop: 'shopSummary' },
     ProductRelations
   >;
-  productVariant: Representation<'productVariant', ProductVariantFields, {}, {}>;
-  orderSummary: Representation<'order', OrderSummaryFields, {}, Self<'order'>>;
+  productVariant: Representation<'productVariant', ProductVariantFields, None, None>;
+  orderSummary: Representation<'order', OrderSummaryFields, None, Self<'order'>>;
   order: Representation<'order', OrderFields, { line_items: 'orderLineItem' }, OrderRelations>;
-  orderLineItem: Representation<'orderLineItem', OrderLineItemFields, {}, {}>;
+  orderLineItem: Representation<'orderLineItem', OrderLineItemFields, None, None>;
   theme: Representation<'theme', ThemeFields, { templates: 'themeTemplate'; assets: 'themeAsset' }, ThemeRelations>;
-  themeTemplate: Representation<'themeTemplate', TemplateFields, {}, TemplateRelations>;
-  themeAsset: Representation<'themeAsset', ThemeAssetFields, {}, ThemeAssetRelations>;
+  themeTemplate: Representation<'themeTemplate', TemplateFields, None, TemplateRelations>;
+  themeAsset: Representation<'themeAsset', ThemeAssetFields, None, ThemeAssetRelations>;
 }
 
 /** Name of a representation in {@link Representations}. */
