@@ -3,6 +3,7 @@
  * origin, one clock start, one token lifetime.
  */
 import { seed } from 'storefront-sdk/server';
+import { type ManualClock, manualClock } from '../support/manual-clock.js';
 
 /** The origin clients see on both targets (the Express server is given it as its public URL). */
 export const ORIGIN = 'http://localhost:4000';
@@ -21,16 +22,5 @@ export const DEMO = {
 /** The demo data, seeded once: hashing the password is the slow part. Each target copies it. */
 export const DATASET = seed({ ...DEMO, products: 12, orders: 6, redirectUris: [REDIRECT_URI] }).dataset;
 
-/** A clock both targets read; each case starts it at {@link START}. */
-export const clock = {
-  ms: START,
-  now(): number {
-    return this.ms;
-  },
-  advance(ms: number): void {
-    this.ms += ms;
-  },
-  restart(): void {
-    this.ms = START;
-  },
-};
+/** A clock both targets read; each case starts it at {@link START} ({@link ManualClock.reset}). */
+export const clock: ManualClock = manualClock(START);

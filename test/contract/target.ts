@@ -26,7 +26,7 @@ export function expressTarget(): Target {
     async open() {},
     async fresh() {
       await server?.close();
-      clock.restart();
+      clock.reset();
       server = await createServer({
         port: 0,
         data: structuredClone(DATASET),
@@ -58,7 +58,7 @@ export function mswTarget(): Target {
     },
     async fresh() {
       mock.reset();
-      clock.restart();
+      clock.reset();
     },
     fetch: (url, init) => fetch(url, init),
     async close() {

@@ -1,6 +1,7 @@
 /** A fresh reference server on port 0 and the options that point an example at it, with its output captured. */
 import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-sdk/server';
 import type { ExampleOptions } from '../../examples/shared/options.js';
+import { shiftedClock } from '../support/manual-clock.js';
 
 export interface ExampleServer {
   server: StorefrontServer;
@@ -11,15 +12,13 @@ export interface ExampleServer {
 }
 
 export async function startExampleServer(options: ServerOptions = {}): Promise<ExampleServer> {
-  let offset = 0;
-  const server = await createServer({ port: 0, products: 75, clock: { now: () => Date.now() + offset }, ...options });
+  const clock = shiftedClock();
+  const server = await createServer({ port: 0, products: 75, clock, ...options });
   const credentials = server.credentials;
   if (!credentials) throw new Error('the seeded server has no demo app');
   return {
     server,
-    advance: (ms) => {
-      offset += ms;
-    },
+    advance: clock.advance,
     options: (lines) => ({
       baseUrl: server.baseUrl,
       authUrl: server.origin,

@@ -3,21 +3,7 @@
  * SDK sends and what comes back.
  */
 import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-sdk/server';
-
-export interface ManualClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function manualClock(start = Date.now()): ManualClock {
-  let now = start;
-  return {
-    now: () => now,
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
+import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
 
 export interface Harness {
   server: StorefrontServer;
