@@ -26,7 +26,7 @@ let root: Root;
 let shop: Shop;
 
 beforeAll(async () => {
-  reference = await startReferenceServer();
+  reference = await startReferenceServer({ products: 45 });
   client = reference.client();
   root = await client.root();
   const summary = root.embedded('shops')[0];

@@ -2,19 +2,20 @@ import { jwtVerify } from 'jose';
 import { createClient, OAuthError, UnauthorizedError } from 'storefront-sdk';
 import { createServer } from 'storefront-sdk/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordingFetch } from '../../../test/support/recording-fetch.js';
 import { authorized } from '../../src/auth/authorized.js';
 import { bearer } from '../../src/auth/bearer.js';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { password } from '../../src/auth/password.js';
 import { requestToken } from '../../src/auth/token-endpoint.js';
 import type { TokenInfo } from '../../src/auth/types.js';
-import { type Harness, recordingFetch, startServer } from './reference-server.js';
+import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
 const TTL = 60;
-let h: Harness;
+let h: ReferenceServer;
 
 beforeAll(async () => {
-  h = await startServer(TTL);
+  h = await startReferenceServer({ tokenTtl: TTL });
 });
 afterAll(() => h.server.close());
 

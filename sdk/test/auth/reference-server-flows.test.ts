@@ -8,11 +8,13 @@ import {
   type TokenInfo,
 } from 'storefront-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, recordingFetch, startServer } from './reference-server.js';
+import { recordingFetch } from '../../../test/support/recording-fetch.js';
+import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
-let h: Harness;
+const TTL = 60;
+let h: ReferenceServer;
 beforeAll(async () => {
-  h = await startServer();
+  h = await startReferenceServer({ tokenTtl: TTL });
 });
 afterAll(() => h.server.close());
 
@@ -110,7 +112,7 @@ describe('authorization flows against the reference server', () => {
     const callbackUrl = await consent(request.url, 'approve');
     const token = readImplicitFragment({ callbackUrl, state: request.state, now: () => h.clock.now() });
     expect(token.scopes).toEqual(['public']);
-    expect(token.expiresAt).toBe(h.clock.now() + 60_000);
+    expect(token.expiresAt).toBe(h.clock.now() + TTL * 1000);
     expect((await rootWith(token)).properties.scopes).toBe('public');
     expect(() => readImplicitFragment({ callbackUrl, state: 'another state' })).toThrow(OAuthError);
   });

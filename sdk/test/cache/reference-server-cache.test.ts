@@ -10,11 +10,12 @@ import {
   type Theme,
 } from 'storefront-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, recordingFetch, startServer } from '../auth/reference-server.js';
+import { recordingFetch } from '../../../test/support/recording-fetch.js';
+import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
-let h: Harness;
+let h: ReferenceServer;
 beforeAll(async () => {
-  h = await startServer();
+  h = await startReferenceServer();
 });
 afterAll(() => h.server.close());
 

@@ -1,24 +1,7 @@
 /**
- * The real reference server on port 0, with a clock the tests move by hand, and a `fetch` that records what the
- * SDK sends and what comes back.
+ * A `fetch` over the network that records what a client sends and what comes back, response bodies counted as
+ * they are read, for tests and benchmarks that count requests or bytes.
  */
-import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-sdk/server';
-import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
-
-export interface Harness {
-  server: StorefrontServer;
-  credentials: ServerCredentials & { password: string };
-  clock: ManualClock;
-}
-
-/** Starts a seeded server whose tokens live `tokenTtl` seconds of `clock` time. */
-export async function startServer(tokenTtl = 60): Promise<Harness> {
-  const clock = manualClock();
-  const server = await createServer({ port: 0, products: 12, tokenTtl, clock, demo: { password: 'demo password' } });
-  const credentials = server.credentials;
-  if (!credentials?.password) throw new Error('the seeded server has no demo credentials');
-  return { server, clock, credentials: { ...credentials, password: credentials.password } };
-}
 
 /** One exchange seen by {@link recordingFetch}. */
 export interface Exchange {
@@ -29,12 +12,22 @@ export interface Exchange {
   /** Request body, for form posts. */
   body: string;
   status: number;
-  /** Bytes of the (decoded) response body. */
+  /** Bytes of the (decoded) response body read so far. */
   bodyBytes: number;
 }
 
-/** A `fetch` over the network that records every exchange, response bodies counted as they are read. */
-export function recordingFetch() {
+/** What {@link recordingFetch} returns. */
+export interface Recorder {
+  fetch: typeof fetch;
+  /** Every exchange, in the order the requests were answered. */
+  exchanges: Exchange[];
+  /** The exchanges with the token endpoint (`/oauth/token`). */
+  tokenRequests(): Exchange[];
+  /** The exchanges with the resource API (`/v1…`). */
+  apiRequests(): Exchange[];
+}
+
+export function recordingFetch(): Recorder {
   const exchanges: Exchange[] = [];
   const recording: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
