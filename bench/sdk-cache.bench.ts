@@ -7,6 +7,7 @@
  */
 import { clientCredentials, createClient, createHttpCache, type Theme } from '../sdk/src/index.js';
 import { createServer } from '../server/src/index.js';
+import { recordingFetch } from '../test/support/recording-fetch.js';
 
 const ROUNDS = 30;
 const WARMUP = 5;
@@ -14,28 +15,7 @@ const WARMUP = 5;
 const server = await createServer({ port: 0, products: 50 });
 const { clientId, clientSecret } = server.credentials!;
 
-let bytes = 0;
-let requests = 0;
-const countingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  requests++;
-  if (!response.body) return response;
-  const counted = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        bytes += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  const copy = new Response(counted, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  Object.defineProperty(copy, 'url', { value: response.url });
-  return copy;
-};
+const recorder = recordingFetch();
 
 // One token for the whole run: the bench measures the cache, not the token endpoint.
 const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin', fetch });
@@ -56,11 +36,12 @@ async function traverse(client: ReturnType<typeof createClient>): Promise<number
 }
 
 async function pass(client: ReturnType<typeof createClient>) {
-  bytes = 0;
-  requests = 0;
+  recorder.exchanges.length = 0;
   const started = performance.now();
   const templates = await traverse(client);
-  return { ms: performance.now() - started, bytes, requests, templates };
+  const ms = performance.now() - started;
+  const bytes = recorder.exchanges.reduce((sum, exchange) => sum + exchange.bodyBytes, 0);
+  return { ms, bytes, requests: recorder.exchanges.length, templates };
 }
 
 const median = (values: number[]) => {
@@ -72,7 +53,7 @@ const median = (values: number[]) => {
 const first: Awaited<ReturnType<typeof pass>>[] = [];
 const second: Awaited<ReturnType<typeof pass>>[] = [];
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
-  const client = createClient({ baseUrl: server.baseUrl, auth, cache: createHttpCache(), fetch: countingFetch });
+  const client = createClient({ baseUrl: server.baseUrl, auth, cache: createHttpCache(), fetch: recorder.fetch });
   const a = await pass(client);
   const b = await pass(client);
   if (round >= WARMUP) {
