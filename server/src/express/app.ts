@@ -4,7 +4,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
-import { bodyLeftUnread, toCoreRequest } from './core-request.js';
+import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 
 /** Options of {@link createExpressApp}. */
@@ -37,7 +37,7 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
   res.statusCode = response.status;
   for (const name in response.headers) res.setHeader(name, response.headers[name]!);
   // A body we did not read to its end (too large, or ignored) would be taken for the next request.
-  if (bodyLeftUnread(req)) res.setHeader('connection', 'close');
+  if (bodyLeftUnread(req)) discardUnreadBody(req);
   const { body } = response;
   if (body === undefined || response.status === 204 || response.status === 304) {
     res.end();

@@ -82,10 +82,45 @@ export function toCoreRequest(req: ExpressRequest, origin: string): CoreRequest 
   };
 }
 
-/** Whether the body was left (partly) unread, so that the connection must not be reused. */
+/** The most bytes of an unread body {@link discardUnreadBody} reads before it gives up on the connection. */
+const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
+/** How long {@link discardUnreadBody} waits for the end of an unread body before it gives up on the connection. */
+const DISCARD_TIMEOUT_MS = 5000;
+
+/** Whether the body was left (partly) unread, e.g. too large, or of a request answered without reading it. */
 export function bodyLeftUnread(req: ExpressRequest): boolean {
   return (
     !req.readableEnded &&
     (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
   );
+}
+
+/**
+ * Reads and drops the rest of a body the core left unread, so that the connection can carry the next request.
+ * Closing instead while the client still writes makes its writes fail (EPIPE, ECONNRESET) before it reads the
+ * answer already sent; so this lingers, bounded in bytes and time, then destroys the connection.
+ * Call it before writing the response: Node would otherwise drain without bound once the response is sent.
+ */
+export function discardUnreadBody(req: ExpressRequest): void {
+  let discarded = 0;
+  const giveUp = () => {
+    cleanup();
+    req.socket.destroy();
+  };
+  const timer = setTimeout(giveUp, DISCARD_TIMEOUT_MS);
+  timer.unref();
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARDED_BYTES) giveUp();
+  };
+  const cleanup = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', cleanup);
+    req.off('close', cleanup);
+  };
+  req.on('data', onData);
+  req.once('end', cleanup);
+  req.once('close', cleanup);
+  req.resume();
 }
