@@ -11,6 +11,7 @@ import type { RepresentationCache } from '../http/representation-cache.js';
 import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
+import { oauthServerError } from '../oauth/responses.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyTooLargeError } from './body-limit.js';
 import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
@@ -82,17 +83,27 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
 
   return async (request) => {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
-    if (request.url.pathname.includes('/oauth/')) {
-      const response = await pipeline.oauth(request);
-      if (response) return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
-    }
     const exchange: Exchange = { method: request.method, headers: request.headers };
+    let oauth = false;
     try {
+      if (request.url.pathname.includes('/oauth/')) {
+        oauth = true;
+        const response = await pipeline.oauth(request);
+        if (response) return withCors(response);
+        oauth = false;
+      }
       return respond(exchange, await run(request, exchange));
     } catch (error) {
-      return respondError(exchange, toHttpError(error), context.clock.now());
+      if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
+      // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
+      console.error(error);
+      return withCors(oauthServerError());
     }
   };
+}
+
+function withCors(response: CoreResponse): CoreResponse {
+  return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
 }
 
 function toHttpError(error: unknown): HttpError {

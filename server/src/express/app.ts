@@ -4,6 +4,8 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
+import { HttpError } from '../http/http-error.js';
+import { respondError } from '../http/respond.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 
@@ -17,17 +19,11 @@ export interface ExpressAppOptions {
   log?: (line: string) => void;
 }
 
-const BAD_TARGET: CoreResponse = {
-  status: 400,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ _class: ['errors'], message: 'The request target is not a valid URL' }),
-};
-
-const INTERNAL_ERROR: CoreResponse = {
-  status: 500,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ _class: ['errors'], message: 'Internal server error' }),
-};
+/** An error the shell answers itself, with the core's error body and headers. */
+function shellError(req: Request, status: number, message: string): CoreResponse {
+  const exchange = { method: req.method, headers: { get: () => null } };
+  return respondError(exchange, new HttpError(status, message), Date.now());
+}
 
 /**
  * Writes the core's response, gzipped when the client accepts it and it is worth it. A client that does not
@@ -94,14 +90,14 @@ export function createExpressApp(options: ExpressAppOptions): Express {
   const gzipCache = new GzipCache();
   app.use(async (req: Request, res: Response) => {
     const request = toCoreRequest(req, origin);
-    if (!request) return send(req, res, BAD_TARGET, gzipCache);
+    if (!request) return send(req, res, shellError(req, 400, 'The request target is not a valid URL'), gzipCache);
     let response: CoreResponse;
     try {
       response = await handle(request);
     } catch (error) {
       // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
       console.error(error);
-      response = INTERNAL_ERROR;
+      response = shellError(req, 500, 'Internal server error');
     }
     send(req, res, response, gzipCache);
   });

@@ -34,6 +34,11 @@ export function tokenErrorResponse(error: OAuthError): CoreResponse {
   return json(error.status, { error: error.code, error_description: error.description }, headers);
 }
 
+/** An unexpected failure of the service (a bug, a failed store write): RFC 6749's `server_error`, no details. */
+export function oauthServerError(): CoreResponse {
+  return json(500, { error: 'server_error', error_description: 'Internal server error' });
+}
+
 /** A method other than POST on the token endpoint. */
 export function tokenMethodNotAllowed(): CoreResponse {
   return json(
