@@ -3,6 +3,7 @@
  * two targets are compared in: status, the headers of the wire contract, the body, with secrets the service
  * draws at random (tokens, codes) replaced by their order of appearance.
  */
+import { basicAuthorization, type ClientCredentials } from '../../sdk/src/auth/token-endpoint.js';
 import { DEMO, ORIGIN } from './fixture.js';
 import type { Target } from './target.js';
 
@@ -53,8 +54,8 @@ export interface SendInit {
   method?: string;
   /** Sent as `Authorization: Bearer …`. */
   token?: string;
-  /** The demo app's HTTP Basic credentials (token endpoint). */
-  basic?: boolean;
+  /** HTTP Basic client credentials (token endpoint): the demo app's (`true`) or the given ones. */
+  basic?: true | ClientCredentials;
   headers?: Record<string, string>;
   /** Sent as a JSON body. */
   json?: unknown;
@@ -91,7 +92,7 @@ export class Session {
     const absolute = url.startsWith('http') ? url : ORIGIN + url;
     const headers = new Headers(init.headers);
     if (init.token !== undefined) headers.set('authorization', `Bearer ${init.token}`);
-    if (init.basic) headers.set('authorization', `Basic ${btoa(`${DEMO.clientId}:${DEMO.clientSecret}`)}`);
+    if (init.basic) headers.set('authorization', basicAuthorization(init.basic === true ? DEMO : init.basic));
     let body = init.body;
     if (init.json !== undefined) {
       headers.set('content-type', 'application/json');

@@ -52,25 +52,24 @@ export const oauthCases: ContractCase[] = [
   {
     name: 'client credentials and password grants, scopes by default and by name',
     async run(s) {
-      const basic = { basic: true };
       const admin = await s.send('client credentials, admin', '/oauth/token', {
-        ...basic,
+        basic: true,
         form: { grant_type: 'client_credentials', scope: 'admin' },
       });
       expect(admin.json()).toMatchObject({ token_type: 'Bearer', scopes: 'admin' });
       await s.send('client credentials, default scope', '/oauth/token', {
-        ...basic,
+        basic: true,
         form: { grant_type: 'client_credentials' },
       });
       await s.send('client credentials, comma-separated scopes', '/oauth/token', {
-        ...basic,
+        basic: true,
         form: { grant_type: 'client_credentials', scope: 'admin,public' },
       });
       await s.send('client credentials in the body', '/oauth/token', {
         form: { grant_type: 'client_credentials', client_id: DEMO.clientId, client_secret: DEMO.clientSecret },
       });
       const password = await s.send('password grant', '/oauth/token', {
-        ...basic,
+        basic: true,
         form: { grant_type: 'password', username: DEMO.login, password: DEMO.password, scope: 'admin public' },
       });
       expect(password.status).toBe(200);
@@ -117,7 +116,7 @@ export const oauthCases: ContractCase[] = [
     name: 'token endpoint errors: client, grant type, parameters, scope, method',
     async run(s) {
       const bad = await s.send('wrong secret', '/oauth/token', {
-        headers: { authorization: `Basic ${btoa(`${DEMO.clientId}:wrong`)}` },
+        basic: { clientId: DEMO.clientId, clientSecret: 'wrong' },
         form: { grant_type: 'client_credentials' },
       });
       expect(bad.status).toBe(401);
