@@ -1,9 +1,10 @@
 /**
  * The contract suite: every case runs against the reference server (Express over real HTTP) and against the
- * MSW handlers, from the same data, clock and credentials; then the two transcripts must be equal, exchange by
- * exchange: status, headers (all but the transport's), bodies (secrets masked by order of appearance).
+ * MSW handlers, from the same data, clock and credentials, one after the other inside one test; then the two
+ * transcripts must be equal, exchange by exchange: status, headers (all but the transport's), bodies (secrets
+ * masked by order of appearance). Each test stands alone, so filters and shuffling leave every comparison made.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
 import { resourceCases } from './cases/resources.js';
@@ -14,37 +15,62 @@ import { expressTarget, mswTarget, type Target } from './target.js';
 
 const CASES: ContractCase[] = [...oauthCases, ...resourceCases, ...themeCases, ...httpCases];
 
-const transcripts: Record<Target['name'], Map<string, Exchange[]>> = { express: new Map(), msw: new Map() };
+const express = expressTarget();
+const msw = mswTarget();
 
-for (const target of [expressTarget(), mswTarget()]) {
-  describe(`on ${target.name}`, () => {
-    beforeAll(() => target.open());
-    beforeEach(() => target.fresh());
-    afterAll(() => target.close());
-    for (const contractCase of CASES) {
-      test(contractCase.name, { timeout: 10_000 }, async () => {
-        const session = new Session(target);
-        try {
-          await contractCase.run(session);
-        } finally {
-          transcripts[target.name].set(contractCase.name, session.exchanges);
-        }
-      });
-    }
-  });
+beforeAll(async () => {
+  await express.open();
+  await msw.open();
+});
+afterAll(async () => {
+  await express.close();
+  await msw.close();
+});
+
+/** Runs `contractCase` on fresh data of `target`; a failure of the case's own assertions names the target. */
+async function transcript(target: Target, contractCase: ContractCase): Promise<Exchange[]> {
+  await target.fresh();
+  const session = new Session(target);
+  try {
+    await contractCase.run(session);
+  } catch (error) {
+    if (error instanceof Error) error.message = `on ${target.name}: ${error.message}`;
+    throw error;
+  }
+  return session.exchanges;
+}
+
+/** Throws, naming the first exchange that differs, unless MSW answered exactly as Express did. */
+function expectSameTranscripts(fromExpress: Exchange[], fromMsw: Exchange[]): void {
+  expect(fromExpress.length).toBeGreaterThan(0);
+  for (let i = 0; i < Math.max(fromExpress.length, fromMsw.length); i++) {
+    expect(fromMsw[i], `exchange ${i + 1}: ${fromExpress[i]?.label ?? fromMsw[i]?.label}`).toEqual(fromExpress[i]);
+  }
 }
 
 describe('Express and MSW answer alike', () => {
   for (const contractCase of CASES) {
-    test(contractCase.name, ({ skip }) => {
-      const express = transcripts.express.get(contractCase.name);
-      const msw = transcripts.msw.get(contractCase.name);
-      // Only when a filter ran one target without the other.
-      if (!express || !msw) return skip();
-      expect(express.length).toBeGreaterThan(0);
-      for (let i = 0; i < Math.max(express.length, msw.length); i++) {
-        expect(msw[i], `exchange ${i + 1}: ${express[i]?.label}`).toEqual(express[i]);
-      }
+    test(contractCase.name, { timeout: 20_000 }, async () => {
+      const fromExpress = await transcript(express, contractCase);
+      const fromMsw = await transcript(msw, contractCase);
+      expectSameTranscripts(fromExpress, fromMsw);
     });
   }
+});
+
+describe('the comparison', () => {
+  test('fails on one differing header, a missing exchange or an extra one', async () => {
+    const [first] = CASES;
+    const fromExpress = await transcript(express, first!);
+    const fromMsw = await transcript(msw, first!);
+    expectSameTranscripts(fromExpress, fromMsw);
+    expect(fromMsw.length).toBeGreaterThan(1);
+
+    const last = fromMsw.length - 1;
+    const header = structuredClone(fromMsw);
+    header[last]!.headers['cache-control'] = 'no-store, but not what Express said';
+    expect(() => expectSameTranscripts(fromExpress, header)).toThrow(`exchange ${last + 1}`);
+    expect(() => expectSameTranscripts(fromExpress, fromMsw.slice(0, last))).toThrow(`exchange ${last + 1}`);
+    expect(() => expectSameTranscripts(fromExpress, [...fromMsw, fromMsw[0]!])).toThrow(`exchange ${last + 2}`);
+  });
 });

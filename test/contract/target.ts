@@ -9,7 +9,7 @@ import { clock, DATASET, ORIGIN, TOKEN_TTL } from './fixture.js';
 
 export interface Target {
   name: 'express' | 'msw';
-  /** Before the target's cases. */
+  /** Once per file, before any case. */
   open(): Promise<void>;
   /** Fresh data (the initial data set, ids starting over) and the clock back at the start. */
   fresh(): Promise<void>;
@@ -17,6 +17,13 @@ export interface Target {
   fetch(url: string, init: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
+
+/**
+ * The platform's `fetch`, taken when this module loads, before any MSW server of the file listens and patches the
+ * global one: the Express target's requests then never pass through MSW's interceptor, so both targets run side by
+ * side in one test without MSW seeing (or refusing) the other's traffic.
+ */
+const networkFetch = globalThis.fetch;
 
 /** A fresh reference server per case: the server has no reset, and starting one over a data set takes milliseconds. */
 export function expressTarget(): Target {
@@ -37,7 +44,7 @@ export function expressTarget(): Target {
     },
     fetch(url, init) {
       if (!url.startsWith(ORIGIN)) throw new Error(`not a URL of the service: ${url}`);
-      return fetch(server!.url + url.slice(ORIGIN.length), init);
+      return networkFetch(server!.url + url.slice(ORIGIN.length), init);
     },
     async close() {
       await server?.close();
