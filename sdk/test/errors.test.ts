@@ -18,18 +18,24 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createHttpError } from '../src/errors/create-http-error.js';
 import { redactHeaders, redactUrl } from '../src/errors/redact.js';
-import { headerRecord, parseBody } from '../src/http/media-type.js';
+import { Emitter } from '../src/http/events.js';
+import { retryPolicy } from '../src/http/retry.js';
+import { Transport } from '../src/http/transport.js';
 
-/** The typed error of a failed `response`, as the transport builds it. */
-async function errorFromResponse(response: Response, method: string, url: string) {
-  return createHttpError({
-    method,
-    url,
-    status: response.status,
-    statusText: response.statusText,
-    headers: headerRecord(response.headers),
-    body: parseBody(await response.text(), response.headers.get('content-type')),
+/** The typed error the transport makes of a failed `response` (sent once: no retries, no time limit). */
+async function errorFromResponse(response: Response, method: string, url: string): Promise<HttpError> {
+  const transport = new Transport({
+    fetch: async () => response,
+    emitter: new Emitter(),
+    retry: retryPolicy(false),
+    timeout: 0,
   });
+  const error = await transport.request({ method, url }).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
+  return error;
 }
 
 const request = { method: 'GET', url: 'http://api.test/v1/x?access_token=s3cret&page=2' };
