@@ -1,7 +1,10 @@
 import {
+  type AuthorizeRequest,
+  type AuthorizeUrlOptions,
   authorized,
   authorizeUrl,
   createClient,
+  type ExchangeCodeOptions,
   exchangeCode,
   OAuthError,
   readImplicitFragment,
@@ -41,74 +44,60 @@ async function rootWith(token: TokenInfo) {
   return createClient({ baseUrl: h.server.baseUrl, auth }).root();
 }
 
+/** The demo app's authorize URL to its first redirect URI; `options` add to or replace any part. */
+function authorize(options: Partial<AuthorizeUrlOptions> = {}) {
+  return authorizeUrl({
+    authUrl: h.server.origin,
+    clientId: h.credentials.clientId,
+    redirectUri: redirectUri(),
+    ...options,
+  });
+}
+
+/** The demo app's code exchange for the consent that came back to `callbackUrl`; `options` replace any part. */
+function exchange(request: AuthorizeRequest, callbackUrl: string, options: Partial<ExchangeCodeOptions> = {}) {
+  const { clientId, clientSecret } = h.credentials;
+  return exchangeCode({
+    authUrl: h.server.origin,
+    clientId,
+    clientSecret,
+    redirectUri: redirectUri(),
+    callbackUrl,
+    state: request.state,
+    codeVerifier: request.codeVerifier!,
+    ...options,
+  });
+}
+
 describe('authorization flows against the reference server', () => {
   it('authorization code with PKCE: authorize URL, consent, code exchange with the verifier', async () => {
-    const { clientId, clientSecret } = h.credentials;
-    const request = await authorizeUrl({
-      authUrl: h.server.origin,
-      clientId,
-      redirectUri: redirectUri(),
-      scope: 'admin',
-    });
+    const request = await authorize({ scope: 'admin' });
     const callbackUrl = await consent(request.url, 'approve');
     expect(callbackUrl.startsWith(redirectUri())).toBe(true);
 
     const recorder = recordingFetch();
-    const token = await exchangeCode({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
-      redirectUri: redirectUri(),
-      callbackUrl,
-      state: request.state,
-      codeVerifier: request.codeVerifier!,
-      fetch: recorder.fetch,
-    });
+    const token = await exchange(request, callbackUrl, { fetch: recorder.fetch });
     expect(token.scopes).toEqual(['admin']);
     expect(new URLSearchParams(recorder.tokenRequests()[0]?.body).get('code_verifier')).toBe(request.codeVerifier);
     expect((await rootWith(token)).properties.user_name).toBe('Dana Demo');
   });
 
   it('a code exchanged with the wrong verifier is refused with a typed invalid_grant', async () => {
-    const { clientId, clientSecret } = h.credentials;
-    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const request = await authorize();
     const callbackUrl = await consent(request.url, 'approve');
-    const exchange = exchangeCode({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
-      redirectUri: redirectUri(),
-      callbackUrl,
-      state: request.state,
-      codeVerifier: 'x'.repeat(43),
-    });
-    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_grant' });
+    const exchanged = exchange(request, callbackUrl, { codeVerifier: 'x'.repeat(43) });
+    await expect(exchanged).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_grant' });
   });
 
   it('an app registered with a secret that exchanges its code without it is refused with a typed invalid_client', async () => {
-    const { clientId } = h.credentials;
-    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const request = await authorize();
     const callbackUrl = await consent(request.url, 'approve');
-    const exchange = exchangeCode({
-      authUrl: h.server.origin,
-      clientId,
-      redirectUri: redirectUri(),
-      callbackUrl,
-      state: request.state,
-      codeVerifier: request.codeVerifier!,
-    });
-    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_client' });
+    const exchanged = exchange(request, callbackUrl, { clientSecret: undefined });
+    await expect(exchanged).rejects.toMatchObject({ name: 'OAuthError', error: 'invalid_client' });
   });
 
   it('implicit grant: the token comes back in the fragment, checked against the state', async () => {
-    const { clientId } = h.credentials;
-    const request = await authorizeUrl({
-      authUrl: h.server.origin,
-      clientId,
-      redirectUri: redirectUri(),
-      scope: 'public',
-      responseType: 'token',
-    });
+    const request = await authorize({ scope: 'public', responseType: 'token' });
     const callbackUrl = await consent(request.url, 'approve');
     const token = readImplicitFragment({ callbackUrl, state: request.state, now: () => h.clock.now() });
     expect(token.scopes).toEqual(['public']);
@@ -118,18 +107,9 @@ describe('authorization flows against the reference server', () => {
   });
 
   it('a denied consent comes back as a typed access_denied', async () => {
-    const { clientId, clientSecret } = h.credentials;
-    const request = await authorizeUrl({ authUrl: h.server.origin, clientId, redirectUri: redirectUri() });
+    const request = await authorize();
     const callbackUrl = await consent(request.url, 'deny');
-    const exchange = exchangeCode({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
-      redirectUri: redirectUri(),
-      callbackUrl,
-      state: request.state,
-      codeVerifier: request.codeVerifier!,
-    });
-    await expect(exchange).rejects.toMatchObject({ name: 'OAuthError', error: 'access_denied' });
+    const exchanged = exchange(request, callbackUrl);
+    await expect(exchanged).rejects.toMatchObject({ name: 'OAuthError', error: 'access_denied' });
   });
 });
