@@ -10,6 +10,8 @@ import { fakeTokenEndpoint, tokenBody } from './fake-token-endpoint.js';
 
 const authUrl = 'http://auth.test';
 const SECRET = 'client-secret-of-app';
+/** The app every strategy under test authenticates as. */
+const APP = { authUrl, clientId: 'app', clientSecret: SECRET };
 
 function counter() {
   return fakeTokenEndpoint((_, index) => ({ body: tokenBody(`T${index + 1}`, 3600) }));
@@ -31,7 +33,7 @@ describe('bearer', () => {
 describe('clientCredentials', () => {
   it('fetches one token on first use, shared by concurrent requests, and reuses it', async () => {
     const endpoint = counter();
-    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, scope: 'admin', ...endpoint });
+    const auth = clientCredentials({ ...APP, scope: 'admin', ...endpoint });
     const all = await Promise.all(Array.from({ length: 50 }, () => auth.credentials()));
     expect(endpoint.calls).toHaveLength(1);
     expect(new Set(all.map((c) => c?.token))).toEqual(new Set(['T1']));
@@ -46,9 +48,7 @@ describe('clientCredentials', () => {
     let now = 0;
     const endpoint = fakeTokenEndpoint((_, index) => ({ body: tokenBody(`T${index + 1}`, 100) }));
     const auth = clientCredentials({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       fetch: endpoint.fetch,
       now: () => now,
     });
@@ -64,9 +64,7 @@ describe('clientCredentials', () => {
     const endpoint = counter();
     const tokens: TokenInfo[] = [];
     const auth = clientCredentials({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       fetch: endpoint.fetch,
       onToken: (token) => {
         tokens.push(token);
@@ -85,7 +83,7 @@ describe('clientCredentials', () => {
 
   it('a request leaving during a refresh waits for the new token instead of sending the old one', async () => {
     const endpoint = counter();
-    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
+    const auth = clientCredentials({ ...APP, fetch: endpoint.fetch });
     const first = (await auth.credentials()) as Credentials;
     const refreshing = auth.refresh!(first);
     expect((await auth.credentials())?.token).toBe('T2');
@@ -99,7 +97,7 @@ describe('clientCredentials', () => {
         ? { body: tokenBody('T1') }
         : { status: 401, body: { error: 'invalid_client', error_description: 'no' } },
     );
-    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
+    const auth = clientCredentials({ ...APP, fetch: endpoint.fetch });
     const first = (await auth.credentials()) as Credentials;
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => auth.refresh!(first)));
     expect(endpoint.calls).toHaveLength(2);
@@ -117,7 +115,7 @@ describe('clientCredentials', () => {
     const endpoint = fakeTokenEndpoint((_, index) =>
       index === 1 ? { status: 503, body: { message: 'busy' } } : { body: tokenBody(`T${index + 1}`) },
     );
-    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
+    const auth = clientCredentials({ ...APP, fetch: endpoint.fetch });
     const first = (await auth.credentials()) as Credentials;
     await expect(auth.refresh!(first)).rejects.toMatchObject({ code: 'SERVER_ERROR' });
     const all = await Promise.all([auth.refresh!(first), auth.credentials(), auth.refresh!(first)]);
@@ -127,7 +125,7 @@ describe('clientCredentials', () => {
 
   it('a waiter that aborts gives up alone; the shared token request completes for the others', async () => {
     const endpoint = fakeTokenEndpoint(() => ({ body: tokenBody('T1'), delay: 30 }));
-    const auth = clientCredentials({ authUrl, clientId: 'app', clientSecret: SECRET, fetch: endpoint.fetch });
+    const auth = clientCredentials({ ...APP, fetch: endpoint.fetch });
     const controller = new AbortController();
     const aborted = auth.credentials(controller.signal);
     const patient = auth.credentials();
@@ -142,9 +140,7 @@ describe('password', () => {
   it('sends the password grant with Basic client auth; the owner names the user, not the password', async () => {
     const endpoint = counter();
     const auth = password({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       username: 'ada',
       password: 'p@ss word',
       scope: 'public',
@@ -171,9 +167,7 @@ describe('authorized (JWT bearer refresh)', () => {
     const endpoint = counter();
     const onToken = vi.fn();
     const auth = authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
       fetch: endpoint.fetch,
       now: () => now,
@@ -211,9 +205,7 @@ describe('authorized (JWT bearer refresh)', () => {
   it('chains exchanges: the next 401 exchanges the token the previous exchange gave', async () => {
     const endpoint = counter();
     const auth = authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
       fetch: endpoint.fetch,
     });
@@ -233,9 +225,7 @@ describe('authorized (JWT bearer refresh)', () => {
     let now = 0;
     const endpoint = counter();
     const auth = authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
       expiresAt: 100_000,
       fetch: endpoint.fetch,
@@ -253,9 +243,7 @@ describe('authorized (JWT bearer refresh)', () => {
       body: { error: 'invalid_grant', error_description: 'token already exchanged' },
     }));
     const auth = authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
       fetch: endpoint.fetch,
     });
@@ -275,7 +263,7 @@ describe('authorized (JWT bearer refresh)', () => {
       if (fail) throw new TypeError('fetch failed');
       return endpoint.fetch(input, init);
     };
-    const auth = authorized({ authUrl, clientId: 'app', clientSecret: SECRET, accessToken: 'OLD', fetch: flaky });
+    const auth = authorized({ ...APP, accessToken: 'OLD', fetch: flaky });
     const old = (await auth.credentials()) as Credentials;
     await expect(auth.refresh!(old)).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
     fail = false;
@@ -284,17 +272,13 @@ describe('authorized (JWT bearer refresh)', () => {
 
   it('keeps an explicit owner, and otherwise one that does not reveal the token', async () => {
     const explicit = authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
       owner: 'user:42',
     });
     expect((await explicit.credentials())?.owner).toBe('user:42');
     const derived = await authorized({
-      authUrl,
-      clientId: 'app',
-      clientSecret: SECRET,
+      ...APP,
       accessToken: 'OLD',
     }).credentials();
     expect(derived?.owner).toMatch(/^token:app:[\w-]{22}$/);
