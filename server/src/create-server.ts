@@ -4,6 +4,7 @@
  */
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { addMissingPreviewKeys } from './api/themes/preview-key.js';
 import { createCore } from './core/index.js';
 import type { Addresses, Clock } from './core/types.js';
 import { createExpressApp } from './express/app.js';
@@ -141,11 +142,17 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
       },
     });
     if (seeded) return { store, ownsStore: true, seeded: true, credentials: seeded };
-    return { store, ownsStore: true, seeded: false, credentials: await applyDemo(store, demo) };
+    return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
   }
-  if (isStore(data)) return { store: data, ownsStore: false, seeded: false, credentials: await applyDemo(data, demo) };
+  if (isStore(data)) return { store: data, ownsStore: false, seeded: false, credentials: await upgrade(data, demo) };
   const store = createMemoryStore(data);
-  return { store, ownsStore: true, seeded: false, credentials: await applyDemo(store, demo) };
+  return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
+}
+
+/** Existing data: what older data lacks, then the demo credentials. */
+async function upgrade(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
+  await addMissingPreviewKeys(store);
+  return applyDemo(store, demo);
 }
 
 /** Puts the given demo credentials into existing data, and reads back the rest. */

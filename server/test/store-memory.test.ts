@@ -3,7 +3,16 @@ import { createMemoryStore } from '../src/store/memory.js';
 import type { ThemeRow } from '../src/store/types.js';
 
 function theme(id: string, shop_id: string, production = true): ThemeRow {
-  return { id, shop_id, title: `Theme ${id}`, production, settings: {}, created_on: '', updated_on: '' };
+  return {
+    id,
+    shop_id,
+    title: `Theme ${id}`,
+    production,
+    settings: {},
+    preview_key: `key-${id}`,
+    created_on: '',
+    updated_on: '',
+  };
 }
 
 describe('memory store', () => {

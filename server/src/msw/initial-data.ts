@@ -1,4 +1,5 @@
 /** The data a mock starts from (and returns to on `reset()`): the demo seed, or a test's own data set. */
+import { fillPreviewKeys } from '../api/themes/preview-key.js';
 import type { ServerCredentials } from '../create-server.js';
 import { type SeedOptions, seed } from '../seed/index.js';
 import { COLLECTIONS, emptyDataset, isCollectionName } from '../store/collections.js';
@@ -39,6 +40,7 @@ export function initialData(option: Partial<Dataset> | SeedOptions = {}): Initia
   }
   // Cloned, so that the test's own object stays as it wrote it whatever the mock then does.
   const dataset = filled(structuredClone(option));
+  fillPreviewKeys(dataset);
   const app = dataset.apps[0];
   const owner = app && dataset.users.find((user) => user.id === app.owner_id);
   const credentials = app &&

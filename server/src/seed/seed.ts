@@ -5,6 +5,7 @@
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64 } from '../../../sdk/src/shared/base64.js';
+import { newPreviewKey } from '../api/themes/preview-key.js';
 import { hashPassword, randomSecret } from '../oauth/secrets.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
@@ -241,6 +242,8 @@ export function seed(options: SeedOptions = {}): SeededData {
       title: `${plan.name.split(' ')[0]} Classic`,
       production: true,
       settings: { accent_color: `rgb(${plan.accent.join(', ')})`, show_banner: true, products_per_page: 24 },
+      // Not from the seed's generator: a preview address must not be predictable from the seed.
+      preview_key: newPreviewKey(),
       created_on: stamp,
       updated_on: stamp,
     });

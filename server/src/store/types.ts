@@ -136,6 +136,11 @@ export interface ThemeRow {
   /** One production theme per shop; at most one development theme (production: false). */
   production: boolean;
   settings: Record<string, unknown>;
+  /**
+   * The secret in the address of the theme's preview page (random, base64url). Data written before themes had
+   * one gets it when the server or mock opens the data.
+   */
+  preview_key: string;
   created_on: string;
   updated_on: string;
 }

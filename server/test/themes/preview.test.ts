@@ -1,5 +1,10 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from './fixture.js';
+import { createJsonStore } from '../../src/store/json-file.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+import { type Doc, demoData, startThemeServer, type ThemeServer } from './fixture.js';
+
+const tempDir = useTempDir();
 
 let t: ThemeServer;
 let theme: Doc;
@@ -93,6 +98,36 @@ describe('svc:theme_preview', () => {
       `${href}..%5Clayout.html`,
     ];
     for (const url of wrong) expect([url, (await fetch(url)).status]).toEqual([url, 404]);
+  });
+
+  it('has a random key, not one derived from the theme: two servers over the same seed differ', async () => {
+    const other = await startThemeServer();
+    try {
+      const again = await other.json('/shops/1/theme.json');
+      expect(again.created_on).toBe(theme.created_on);
+      expect(again._links['svc:theme_preview'].href).not.toBe(theme._links['svc:theme_preview'].href);
+    } finally {
+      await other.server.close();
+    }
+  });
+
+  it('gives a key to themes of data written before keys existed, kept across restarts', async () => {
+    const path = join(await tempDir(), 'data.json');
+    const data = demoData();
+    for (const row of data.themes) delete (row as Partial<typeof row>).preview_key;
+    const first = await startThemeServer({ data: await createJsonStore(path, { initial: () => data }) });
+    const before = new URL((await first.json('/shops/1/theme.json'))._links['svc:theme_preview'].href);
+    await first.server.close();
+    await first.server.store.close();
+    expect(before.pathname).toMatch(/\/preview\/[\w-]{24}\/$/);
+    const second = await startThemeServer({ data: path });
+    try {
+      const after = new URL((await second.json('/shops/1/theme.json'))._links['svc:theme_preview'].href);
+      expect(after.pathname).toBe(before.pathname);
+      expect((await fetch(after)).status).toBe(200);
+    } finally {
+      await second.server.close();
+    }
   });
 
   it('has its own address for the development theme', async () => {

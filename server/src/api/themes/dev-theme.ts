@@ -4,6 +4,7 @@
  */
 import { notFound } from '../../http/http-error.js';
 import type { ShopRow, ThemeRow, Transaction } from '../../store/types.js';
+import { newPreviewKey } from './preview-key.js';
 
 /** The shop's development theme, creating it from the production theme when it has none. */
 export function ensureDevTheme(tx: Transaction, shop: ShopRow, now: number): { theme: ThemeRow; created: boolean } {
@@ -18,6 +19,7 @@ export function ensureDevTheme(tx: Transaction, shop: ShopRow, now: number): { t
     title: `${production.title} (development)`,
     production: false,
     settings: structuredClone(production.settings),
+    preview_key: newPreviewKey(),
     created_on: stamp,
     updated_on: stamp,
   });

@@ -9,8 +9,9 @@ import type { Call, Reply, Route } from '../../http/route.js';
 import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
 import { assetFileEntity } from './asset-file-entity.js';
 import { previewPage } from './preview.js';
+import { isPreviewKey } from './preview-key.js';
 import { LAYOUT_FILE_NAME, parseTemplateFileName } from './template-file.js';
-import { previewKey, previewUrl } from './urls.js';
+import { previewUrl } from './urls.js';
 
 type OpenCall = Call<undefined>;
 
@@ -64,7 +65,7 @@ function templateFileEntity(call: OpenCall, theme: ThemeRow, template: TemplateR
 /** The theme whose preview folder this is; a wrong key is a 404 like an unknown theme. */
 function previewTheme(call: OpenCall): ThemeRow {
   const theme = call.context.store.get('themes', call.params.theme_id!);
-  if (!theme || previewKey(theme) !== call.params.key) throw notFound('No such preview');
+  if (!theme || !isPreviewKey(theme, call.params.key!)) throw notFound('No such preview');
   return theme;
 }
 

@@ -2,8 +2,6 @@
  * Where theme resources and files live. File names are limited to `[A-Za-z0-9._-]` and `/`, so they go
  * into paths as they are.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Addresses } from '../../core/types.js';
 import type { AssetRow, ThemeRow } from '../../store/types.js';
 
@@ -32,17 +30,9 @@ export function assetFileUrl(a: Addresses, asset: AssetRow): string {
 }
 
 /**
- * The key in a theme's preview address: stable for the theme's life, so that a preview tab can be reloaded,
- * and derived from data only the shop's administrators see, so that the address is not guessed from the id.
- */
-export function previewKey(theme: ThemeRow): string {
-  return bytesToHex(sha256(new TextEncoder().encode(`${theme.id}\n${theme.created_on}`))).slice(0, 24);
-}
-
-/**
  * The theme's preview page, a folder on `{static_url}`: the layout is its index, and the references of the
  * layout and stylesheets resolve by relative path to the theme's current templates and assets under it.
  */
 export function previewUrl(a: Addresses, theme: ThemeRow): string {
-  return `${staticThemeUrl(a, theme.id)}/preview/${previewKey(theme)}/`;
+  return `${staticThemeUrl(a, theme.id)}/preview/${theme.preview_key}/`;
 }
