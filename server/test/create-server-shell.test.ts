@@ -153,8 +153,14 @@ describe('Express shell', () => {
     );
     await fetch(`${url}/v1/shops.json?page=2`, { method: 'POST' });
     await fetch(`${url}/v1/shops.jsonp?callback=cb&access_token=s3cret&x=1`);
-    expect(lines).toHaveLength(2);
+    await fetch(`${url}/oauth/authorize?refresh_token=s1&code_verifier=s2&client_assertion=s3&id_token=s4&code=s5`);
+    await fetch(`${url}/v1/shops.jsonp?callback=cb&access%5Ftoken=s6&%70assword=s7`);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^POST \/v1\/shops\.json\?page=2 201 \d+\.\dms$/);
-    expect(lines[1]).toMatch(/^GET \/v1\/shops\.jsonp\?callback=cb&access_token=\[redacted\]&x=1 201 /);
+    expect(lines[1]).toMatch(/^GET \/v1\/shops\.jsonp\?callback=cb&access_token=\[REDACTED\]&x=1 201 /);
+    expect(lines.join('\n')).not.toMatch(/s\d/);
+    expect(lines[3]).toMatch(
+      /^GET \/v1\/shops\.jsonp\?callback=cb&access%5Ftoken=\[REDACTED\]&%70assword=\[REDACTED\] /,
+    );
   });
 });

@@ -2,7 +2,9 @@
  * The Express 5 shell around the core: it listens, converts, compresses and logs; the core decides
  * everything else (routes, auth, caching headers, errors, static files).
  */
+
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { redactUrl } from '../../../sdk/src/errors/redact.js';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import { HttpError } from '../http/http-error.js';
 import { respondError } from '../http/respond.js';
@@ -65,16 +67,12 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
   }
 }
 
-/** Query parameters whose values never reach the log (JSONP requests carry `access_token` in the URL). */
-const SECRET_PARAMS = /([?&](?:access_token|client_secret|password|code|assertion)=)[^&#]*/gi;
-
+/** Secrets in the query (JSONP requests carry `access_token` in the URL) never reach the log. */
 function requestLog(log: (line: string) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     const start = performance.now();
     res.once('finish', () => {
-      log(
-        `${req.method} ${req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]')} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`,
-      );
+      log(`${req.method} ${redactUrl(req.originalUrl)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
     });
     next();
   };
