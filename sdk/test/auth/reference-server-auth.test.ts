@@ -30,18 +30,21 @@ async function userToken(): Promise<TokenInfo> {
   });
 }
 
+/** The demo app's token endpoint options, for any strategy. */
+function demoApp() {
+  const { clientId, clientSecret } = h.credentials;
+  return { authUrl: h.server.origin, clientId, clientSecret };
+}
+
 function expireTokens() {
   h.clock.advance((TTL + 1) * 1000);
 }
 
 describe('strategies against the reference server', () => {
   it('client credentials: one token for 50 concurrent first requests, a new one before expiry', async () => {
-    const { clientId, clientSecret } = h.credentials;
     const recorder = recordingFetch();
     const auth = clientCredentials({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
+      ...demoApp(),
       scope: 'admin',
       fetch: recorder.fetch,
       now: h.clock.now,
@@ -59,14 +62,11 @@ describe('strategies against the reference server', () => {
   });
 
   it('client credentials: a token the server no longer accepts is replaced after one 401, once for all', async () => {
-    const { clientId, clientSecret } = h.credentials;
     const recorder = recordingFetch();
     // The strategy's clock stands still, so it believes its token is fresh while the server's clock moves on.
     const frozen = h.clock.now();
     const auth = clientCredentials({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
+      ...demoApp(),
       fetch: recorder.fetch,
       now: () => frozen,
     });
@@ -93,11 +93,9 @@ describe('strategies against the reference server', () => {
   });
 
   it('password: a wrong password is a typed OAuthError that does not show the password', async () => {
-    const { clientId, clientSecret, login } = h.credentials;
+    const { login } = h.credentials;
     const auth = password({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
+      ...demoApp(),
       username: login,
       password: 'wrong-pw-123',
     });
@@ -129,9 +127,7 @@ describe('authorized: the JWT bearer grant against the reference server', () => 
     const recorder = recordingFetch();
     const onToken = vi.fn();
     const auth = authorized({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
+      ...demoApp(),
       accessToken: initial.accessToken,
       fetch: recorder.fetch,
       now: h.clock.now,
@@ -170,31 +166,25 @@ describe('authorized: the JWT bearer grant against the reference server', () => 
   });
 
   it('a token can be exchanged once: a second holder is refused, every waiter gets the OAuthError, no loop', async () => {
-    const { clientId, clientSecret } = h.credentials;
     const initial = await userToken();
     expireTokens();
-    const first = recordingFetch();
-    const winner = authorized({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
-      accessToken: initial.accessToken,
-      fetch: first.fetch,
-      now: h.clock.now,
-    });
-    await createClient({ baseUrl: h.server.baseUrl, auth: winner, fetch: first.fetch }).root();
-    expect(first.tokenRequests()).toHaveLength(1);
+    /** A client of another holder of the initial token, its exchanges recorded. */
+    const holder = () => {
+      const recorder = recordingFetch();
+      const auth = authorized({
+        ...demoApp(),
+        accessToken: initial.accessToken,
+        fetch: recorder.fetch,
+        now: h.clock.now,
+      });
+      return { recorder, client: createClient({ baseUrl: h.server.baseUrl, auth, fetch: recorder.fetch }) };
+    };
+    const first = holder();
+    await first.client.root();
+    expect(first.recorder.tokenRequests()).toHaveLength(1);
 
-    const second = recordingFetch();
-    const loser = authorized({
-      authUrl: h.server.origin,
-      clientId,
-      clientSecret,
-      accessToken: initial.accessToken,
-      fetch: second.fetch,
-      now: h.clock.now,
-    });
-    const client = createClient({ baseUrl: h.server.baseUrl, auth: loser, fetch: second.fetch });
+    const second = holder();
+    const client = second.client;
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => client.root()));
     for (const result of results) {
       expect(result.status).toBe('rejected');
@@ -203,10 +193,10 @@ describe('authorized: the JWT bearer grant against the reference server', () => 
       expect(reason.error).toBe('invalid_grant');
       expect(reason.message).not.toContain(initial.accessToken);
     }
-    expect(second.tokenRequests()).toHaveLength(1);
+    expect(second.recorder.tokenRequests()).toHaveLength(1);
     // Refused for good: the next request fails at once, without a token request nor an API request.
-    const before = second.exchanges.length;
+    const before = second.recorder.exchanges.length;
     await expect(client.root()).rejects.toBeInstanceOf(OAuthError);
-    expect(second.exchanges).toHaveLength(before);
+    expect(second.recorder.exchanges).toHaveLength(before);
   });
 });
