@@ -59,7 +59,7 @@ async function submit(context: CoreContext, request: CoreRequest): Promise<CoreR
     return redirect(authorization, { error: 'invalid_request', error_description: 'The form had no decision' });
   }
   const login = form.get('login') ?? '';
-  const user = verifyLogin(context.store, login, form.get('password') ?? '');
+  const user = await verifyLogin(context.store, login, form.get('password') ?? '');
   // A failed login shows the form again (200: the page itself is fine) so that the user can retry.
   if (!user)
     return htmlResponse(200, consentPage(authorization, { login, message: 'The login or password is incorrect.' }));

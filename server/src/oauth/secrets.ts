@@ -2,7 +2,7 @@
  * Secrets of the authorization service: random tokens, their stored hashes, password hashes.
  * Platform-neutral (Web Crypto + @noble/hashes) because the same core runs inside MSW in a browser.
  */
-import { scrypt } from '@noble/hashes/scrypt.js';
+import { scrypt, scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
 
@@ -21,14 +21,29 @@ export function hashSecret(secret: string): string {
   return encodeBase64Url(sha256(encoder.encode(secret)));
 }
 
-/** A password hash in the form `scrypt$N$r$p$salt$hash`. */
+/**
+ * A password hash in the form `scrypt$N$r$p$salt$hash`. Synchronous: for seeding and start-up, not for a
+ * request path (it holds the event loop for the whole scrypt run).
+ */
 export function hashPassword(password: string, salt: Uint8Array = crypto.getRandomValues(new Uint8Array(16))): string {
   const hash = scrypt(encoder.encode(password), salt, SCRYPT);
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, encodeBase64Url(salt), encodeBase64Url(hash)].join('$');
 }
 
-/** Checks a password against {@link hashPassword}'s output, in constant time. A malformed hash matches nothing. */
-export function verifyPassword(password: string, stored: string): boolean {
+/**
+ * A stored hash no password matches (its "hash" is random bytes) that costs a whole scrypt run to check: what
+ * an unknown login is checked against, so that response times do not reveal which logins exist.
+ */
+export function decoyPasswordHash(): string {
+  const random = (n: number) => encodeBase64Url(crypto.getRandomValues(new Uint8Array(n)));
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, random(16), random(SCRYPT.dkLen)].join('$');
+}
+
+/**
+ * Checks a password against {@link hashPassword}'s output, in constant time. A malformed hash matches nothing.
+ * The scrypt run yields to the event loop now and then, so that a login does not stall other requests.
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
@@ -40,7 +55,7 @@ export function verifyPassword(password: string, stored: string): boolean {
     const expected = decodeBase64Url(hash);
     const saltBytes = decodeBase64Url(salt);
     if (!expected || !saltBytes) return false;
-    const actual = scrypt(encoder.encode(password), saltBytes, { ...params, dkLen: expected.length });
+    const actual = await scryptAsync(encoder.encode(password), saltBytes, { ...params, dkLen: expected.length });
     return timingSafeEqual(actual, expected);
   } catch {
     // Costs scrypt refuses (N not a power of two).

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
-import { hashPassword, hashSecret, randomSecret, timingSafeEqual, verifyPassword } from '../../src/oauth/secrets.js';
+import {
+  decoyPasswordHash,
+  hashPassword,
+  hashSecret,
+  randomSecret,
+  timingSafeEqual,
+  verifyPassword,
+} from '../../src/oauth/secrets.js';
 
 describe('secrets', () => {
   it('makes 32-byte base64url secrets by default', () => {
@@ -21,15 +28,34 @@ describe('secrets', () => {
     );
   });
 
-  it('verifies passwords against their scrypt hash', () => {
+  it('verifies passwords against their scrypt hash', async () => {
     const stored = hashPassword('s3cret pässword');
     expect(stored).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
-    expect(verifyPassword('s3cret pässword', stored)).toBe(true);
-    expect(verifyPassword('s3cret password', stored)).toBe(false);
-    expect(verifyPassword('', stored)).toBe(false);
+    expect(await verifyPassword('s3cret pässword', stored)).toBe(true);
+    expect(await verifyPassword('s3cret password', stored)).toBe(false);
+    expect(await verifyPassword('', stored)).toBe(false);
   });
 
-  it('matches nothing against a malformed or hostile hash, without throwing', () => {
+  it('verifies without holding the event loop for the whole scrypt run', async () => {
+    const stored = hashPassword('pw');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      expect(await verifyPassword('pw', stored)).toBe(true);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('has a decoy hash of the same cost that no password matches', async () => {
+    const decoy = decoyPasswordHash();
+    expect(decoy.split('$').slice(0, 4)).toEqual(hashPassword('pw').split('$').slice(0, 4));
+    expect(decoyPasswordHash()).not.toBe(decoy);
+    expect(await verifyPassword('', decoy)).toBe(false);
+  });
+
+  it('matches nothing against a malformed or hostile hash, without throwing', async () => {
     const [, , , , salt, hash] = hashPassword('pw').split('$');
     for (const stored of [
       'disabled',
@@ -41,7 +67,7 @@ describe('secrets', () => {
       `scrypt$16384$8$1$${salt}$`,
       `bcrypt$16384$8$1$${salt}$${hash}`,
     ]) {
-      expect(verifyPassword('pw', stored)).toBe(false);
+      expect(await verifyPassword('pw', stored)).toBe(false);
     }
   });
 

@@ -7,7 +7,7 @@ import { type IssuedToken, issueToken } from '../tokens.js';
 import { verifyLogin } from '../users.js';
 
 /** RFC 6749 §4.3, resource owner password credentials. */
-export function passwordGrant(
+export async function passwordGrant(
   context: CoreContext,
   params: Map<string, string>,
   client: ClientCredentials | undefined,
@@ -16,7 +16,7 @@ export function passwordGrant(
   const username = requireParam(params, 'username');
   const password = requireParam(params, 'password');
   const scopes = parseScopes(params.get('scope'));
-  const user = verifyLogin(context.store, username, password);
+  const user = await verifyLogin(context.store, username, password);
   if (!user) throw new OAuthError('invalid_grant', 'The username or password is incorrect');
   assertScopesAllowed(context.store, user.id, scopes);
   return issueToken(context, { appId: app.id, userId: user.id, scopes });
