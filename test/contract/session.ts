@@ -4,6 +4,7 @@
  * draws at random (tokens, codes) replaced by their order of appearance.
  */
 import { basicAuthorization, type ClientCredentials } from '../../sdk/src/auth/token-endpoint.js';
+import { encodeBase64 } from '../../sdk/src/shared/base64.js';
 import { DEMO, ORIGIN } from './fixture.js';
 import type { Target } from './target.js';
 
@@ -75,12 +76,6 @@ export interface Reply {
 
 const BINARY = /^(image|font)\//;
 
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 export class Session {
   readonly exchanges: Exchange[] = [];
   readonly #secrets = new Map<string, string>();
@@ -117,7 +112,7 @@ export class Session {
       request: this.#mask(`${method} ${absolute.slice(ORIGIN.length)}`),
       status: response.status,
       headers: recorded,
-      body: BINARY.test(type) ? `base64:${bytesToBase64(bytes)}` : this.#mask(text),
+      body: BINARY.test(type) ? `base64:${encodeBase64(bytes)}` : this.#mask(text),
     });
     return { status: response.status, headers: response.headers, text, bytes, json: () => JSON.parse(text) as Doc };
   }

@@ -1,6 +1,7 @@
 /** The authorization service: every grant, the authorize page and its redirects, and the token endpoint's errors. */
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
+import { encodeBase64Url } from '../../../sdk/src/shared/base64.js';
 import { BASE, clock, DEMO, REDIRECT_URI } from '../fixture.js';
 import type { Session } from '../session.js';
 import type { ContractCase } from './types.js';
@@ -18,17 +19,12 @@ function assertion(token: string, claims: Record<string, unknown> = {}): Promise
   return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(DEMO.clientSecret));
 }
 
-function base64url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
 const VERIFIER = 'contract-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
 
 async function authorizeQuery(responseType: 'code' | 'token', extra: Record<string, string> = {}): Promise<string> {
-  const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(VERIFIER)));
+  const challenge = encodeBase64Url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(VERIFIER))),
+  );
   return new URLSearchParams({
     response_type: responseType,
     client_id: DEMO.clientId,

@@ -1,5 +1,6 @@
 /** Themes, templates, assets and their files, the development theme and the preview, reads and writes. */
 import { expect } from 'vitest';
+import { encodeBase64 } from '../../../sdk/src/shared/base64.js';
 import { gif, png } from '../../../server/src/seed/images.js';
 import { BASE } from '../fixture.js';
 import type { ContractCase } from './types.js';
@@ -17,10 +18,6 @@ const GIF = new Uint8Array(
   ),
 );
 const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>');
-
-function base64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
 
 export const themeCases: ContractCase[] = [
   {
@@ -100,7 +97,7 @@ export const themeCases: ContractCase[] = [
       const assets = `${BASE}/themes/1/assets`;
       const uploaded = await s.send('base64 upload', assets, {
         token: admin,
-        json: { file_name: 'images/dot.png', data: `data:image/png;base64,${base64(PNG)}` },
+        json: { file_name: 'images/dot.png', data: `data:image/png;base64,${encodeBase64(PNG)}` },
       });
       expect(uploaded.status).toBe(201);
       const file = uploaded.json()._links.file.href as string;
@@ -114,23 +111,23 @@ export const themeCases: ContractCase[] = [
       await s.send('multipart upload', assets, { token: admin, body: form });
       const notPng = await s.send('bytes that are not a PNG', assets, {
         token: admin,
-        json: { file_name: 'images/dot.png', data: base64(PNG.slice().reverse()) },
+        json: { file_name: 'images/dot.png', data: encodeBase64(PNG.slice().reverse()) },
       });
       expect(notPng.status).toBe(422);
       const replaced = await s.send('replace by file name', assets, {
         token: admin,
-        json: { file_name: 'images/dot.png', data: base64(new Uint8Array(png(2, 2, () => [1, 2, 3]))) },
+        json: { file_name: 'images/dot.png', data: encodeBase64(new Uint8Array(png(2, 2, () => [1, 2, 3]))) },
       });
       expect(replaced.status).toBe(200);
       await s.send('old file address', file);
-      await s.send('svg', assets, { token: admin, json: { file_name: 'icon.svg', data: base64(SVG) } });
+      await s.send('svg', assets, { token: admin, json: { file_name: 'icon.svg', data: encodeBase64(SVG) } });
       const svg = (await s.send('theme', `${BASE}/themes/1`, { token: admin }))
         .json()
         ._embedded.assets.find((asset: { file_name: string }) => asset.file_name === 'icon.svg');
       await s.send('svg file', svg._links.file.href);
-      await s.send('png named .gif', assets, { token: admin, json: { file_name: 'x.gif', data: base64(PNG) } });
+      await s.send('png named .gif', assets, { token: admin, json: { file_name: 'x.gif', data: encodeBase64(PNG) } });
       await s.send('not base64', assets, { token: admin, json: { file_name: 'x.png', data: '***' } });
-      await s.send('unknown type', assets, { token: admin, json: { file_name: 'x.exe', data: base64(PNG) } });
+      await s.send('unknown type', assets, { token: admin, json: { file_name: 'x.exe', data: encodeBase64(PNG) } });
       await s.send('empty file', assets, { token: admin, json: { file_name: 'x.png', data: '' } });
       const id = uploaded.json().id as string;
       expect((await s.send('delete', `${assets}/${id}`, { method: 'DELETE', token: admin })).status).toBe(204);
