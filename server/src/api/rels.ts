@@ -1,15 +1,12 @@
 /** `GET /rels/{rel}`: a human-readable page per relation, from the registry. */
 import { documentEntity } from '../http/entity.js';
+import { escapeHtml } from '../http/html.js';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
 import { relationEntry, relationNames } from './registry.js';
 import type { RelationEntry } from './relation-entry.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Inline `code` spans of the registry's texts, escaped. */
 function prose(text: string): string {

@@ -1,7 +1,7 @@
 /** The HTML of the authorization endpoint: the login + consent form and the error page. Everything shown is escaped. */
 import type { Scope } from '../../../sdk/src/contract/index.js';
+import { escapeHtml as e } from '../http/html.js';
 import type { AuthorizeRequest } from './authorize-request.js';
-import { escapeHtml as e } from './html.js';
 
 const SCOPE_TEXT: Record<Scope, string> = {
   admin: 'Read and change the shops you administer: themes, templates, assets, products and orders',

@@ -1,12 +1,5 @@
 import type { CoreResponse } from '../core/types.js';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML content and quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
-}
-
 /**
  * Headers of the authorization pages: never cached (they carry one request's parameters), never framed
  * (clickjacking of the approve button), no scripts at all. `form-action` is left out on purpose: browsers

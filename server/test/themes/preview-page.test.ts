@@ -27,7 +27,7 @@ describe('previewPage', () => {
   });
 
   it('escapes the folder for the attribute', () => {
-    expect(previewPage('<p>', 'http://x/"><script>')).toBe('<base href="http://x/&#34;&#62;&#60;script&#62;"><p>');
+    expect(previewPage('<p>', 'http://x/"><script>')).toBe('<base href="http://x/&quot;&gt;&lt;script&gt;"><p>');
   });
 });
 

@@ -3,17 +3,14 @@
  * relative reference (stylesheets, scripts, images, and the stylesheets' own `url(…)`s) resolves under the
  * preview folder, where the theme's templates and assets are served by file name.
  */
-
-function escapeAttribute(text: string): string {
-  return text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../http/html.js';
 
 const HEAD = /<head(?:\s[^>]*)?>/i;
 const DOCTYPE = /^\s*<!doctype[^>]*>/i;
 
 /** `layout` with `<base href="folder">` as the first element of its head (or of the document without one). */
 export function previewPage(layout: string, folder: string): string {
-  const base = `<base href="${escapeAttribute(folder)}">`;
+  const base = `<base href="${escapeHtml(folder)}">`;
   const head = HEAD.exec(layout);
   if (head) return layout.slice(0, head.index + head[0].length) + base + layout.slice(head.index + head[0].length);
   // Without a head, after the doctype: anything before it would put the browser in quirks mode.
