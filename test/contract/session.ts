@@ -1,7 +1,7 @@
 /**
  * One run of a contract case against one target: sends requests, and records each exchange in the form the
  * two targets are compared in: status, the headers of the wire contract, the body, with secrets the service
- * draws at random (tokens, codes) replaced by their order of appearance.
+ * draws at random (tokens, codes, new preview keys) replaced by their order of appearance.
  */
 import { basicAuthorization, type ClientCredentials } from '../../sdk/src/auth/token-endpoint.js';
 import { encodeBase64 } from '../../sdk/src/shared/base64.js';
@@ -100,7 +100,10 @@ export class Session {
     const bytes = new Uint8Array(await response.arrayBuffer());
     const text = new TextDecoder().decode(bytes);
     const type = response.headers.get('content-type') ?? '';
-    this.#learnSecrets(type, text, response.headers.get('location'));
+    this.#learnSecrets(type, text, response.status, response.headers.get('location'));
+    const etag = response.headers.get('etag');
+    // The entity tag of a representation that carries a secret is as random as the secret.
+    if (etag && this.#mask(text) !== text) this.#learn(etag);
     const recorded: Record<string, string> = {};
     for (const [name, value] of [...response.headers].sort(([a], [b]) => a.localeCompare(b))) {
       if (TRANSPORT_HEADERS.has(name)) continue;
@@ -127,12 +130,18 @@ export class Session {
     return reply.json().access_token as string;
   }
 
-  /** Access tokens and authorization codes: random on each target, so recorded by their order of appearance. */
-  #learnSecrets(type: string, text: string, location: string | null): void {
+  /**
+   * Access tokens, authorization codes and the preview key of a theme the case creates: random on each target,
+   * so recorded by their order of appearance. (Seeded themes keep the data set's keys, compared as they are.)
+   */
+  #learnSecrets(type: string, text: string, status: number, location: string | null): void {
     const found: string[] = [];
     if (type.startsWith('application/json') && text.includes('access_token')) {
       const token = (JSON.parse(text) as Doc).access_token;
       if (typeof token === 'string') found.push(token);
+    }
+    if (status === 201 && type.startsWith('application/json')) {
+      for (const [, key] of text.matchAll(/\/preview\/([\w-]+)\//g)) found.push(key!);
     }
     if (location) {
       const url = new URL(location);
@@ -143,9 +152,11 @@ export class Session {
         }
       }
     }
-    for (const secret of found) {
-      if (!this.#secrets.has(secret)) this.#secrets.set(secret, `<secret ${this.#secrets.size + 1}>`);
-    }
+    for (const secret of found) this.#learn(secret);
+  }
+
+  #learn(secret: string): void {
+    if (!this.#secrets.has(secret)) this.#secrets.set(secret, `<secret ${this.#secrets.size + 1}>`);
   }
 
   #mask(text: string): string {
