@@ -5,8 +5,9 @@
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addMissingPreviewKeys } from './api/themes/preview-key.js';
+import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
-import type { Addresses, Clock } from './core/types.js';
+import type { Clock } from './core/types.js';
 import { createExpressApp } from './express/app.js';
 import { hashPassword } from './oauth/secrets.js';
 import { type DemoCredentials, seed } from './seed/index.js';
@@ -79,20 +80,6 @@ const DEFAULT_TOKEN_TTL = 3600;
 
 function isStore(data: ServerOptions['data']): data is Store {
   return typeof data === 'object' && data !== null && typeof (data as Store).write === 'function';
-}
-
-/** The origin of a public URL; only an origin is accepted, as the server's paths are not relocatable. */
-function publicOrigin(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`publicUrl must be an absolute URL, got "${value}"`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
-    throw new TypeError(`publicUrl must be an http(s) origin without path, query or fragment, got "${value}"`);
-  }
-  return url.origin;
 }
 
 function listeningOrigin(address: AddressInfo): string {
@@ -199,7 +186,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Starts the reference server. */
 export async function createServer(options: ServerOptions = {}): Promise<StorefrontServer> {
   checkOptions(options);
-  const origin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
+  // Checked before anything starts; the listening address is known only once listening.
+  const published = options.publicUrl === undefined ? undefined : addressesOf(options.publicUrl, 'publicUrl');
   const opened = await openData(options);
   const http = createHttpServer();
   let address: AddressInfo;
@@ -210,12 +198,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     throw error;
   }
   const url = listeningOrigin(address);
-  const addresses: Addresses = {
-    origin: origin ?? url,
-    baseUrl: `${origin ?? url}/v1`,
-    authUrl: origin ?? url,
-    staticUrl: `${origin ?? url}/static`,
-  };
+  const addresses = published ?? addressesOf(url);
   const core = createCore({
     store: opened.store,
     clock: options.clock ?? { now: () => Date.now() },

@@ -2,8 +2,10 @@
  * `createHandlers()`: the reference server's core as MSW request handlers over an in-memory store, so that an
  * app's tests mocked with MSW see exactly what the real server sends.
  */
+
 import { type HttpHandler, http } from 'msw';
 import type { Scope } from '../../../sdk/src/contract/index.js';
+import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
 import type { ServerCredentials } from '../create-server.js';
 import { OAuthError } from '../oauth/errors.js';
@@ -11,7 +13,6 @@ import { assertScopesAllowed } from '../oauth/scopes.js';
 import { findToken, issueToken } from '../oauth/tokens.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
-import { addressesOf, DEFAULT_ORIGIN } from './addresses.js';
 import {
   type FailureOptions,
   failureHandler,
@@ -23,6 +24,9 @@ import {
 } from './failures.js';
 import { initialData } from './initial-data.js';
 import { forwardingStore, liveCore } from './live-core.js';
+
+/** The default origin of the handlers, the reference server's default address. */
+const DEFAULT_ORIGIN = 'http://localhost:4000';
 
 /** Options of {@link createHandlers}. Every field is optional. */
 export interface HandlersOptions {
