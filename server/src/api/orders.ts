@@ -2,12 +2,13 @@
 import type { HalResource, OrderSort, OrderStatus } from '../../../sdk/src/contract/index.js';
 import type { Addresses } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
-import type { Call, Route } from '../http/route.js';
+import type { Call, Reply, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
 import { administeredShop, administers, ownShops } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { type FilterValues, filterParams, ORDER_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
-import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
+import { listReply, newest, sortRows } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 
 const STATUSES: readonly OrderStatus[] = ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'];
@@ -68,24 +69,18 @@ function matches(row: OrderRow, q: string): boolean {
   return `${row.code}\n${row.contact.name}\n${row.contact.email}`.toLowerCase().includes(q);
 }
 
-function listOrders(call: Call) {
-  const { context, query, cache, principal } = call;
+function listOrders(call: Call): Reply {
+  const { context, query, principal } = call;
   const { store, addresses } = context;
-  const shopIds = list(query, 'shop_ids');
-  const status = oneOf(query, 'status', STATUSES);
-  const q = search(query);
-  const sort = oneOf(query, 'sort', SORTS);
-  const paging = readPaging(query);
-
-  const params: [string, string][] = [];
-  if (shopIds) params.push(['shop_ids', shopIds.join(',')]);
-  if (status) params.push(['status', status]);
-  if (q) params.push(['q', q]);
-  if (sort) params.push(['sort', sort]);
-
+  const filter = {
+    shop_ids: list(query, 'shop_ids'),
+    status: oneOf(query, 'status', STATUSES),
+    q: search(query),
+    sort: oneOf(query, 'sort', SORTS),
+  } satisfies FilterValues<typeof ORDER_FILTERS>;
+  const { shop_ids: shopIds, status, q, sort } = filter;
   const revisions = [store.revision('orders'), store.revision('shops')];
-  const filterKey = `orders:${principal.userId}:${new URLSearchParams(params)}`;
-  const listing = cache.memo(filterKey, revisions, (): Listing<OrderRow> => {
+  const listing = () => {
     const mine = ownShops(call)
       .filter((shop) => administers(principal, shop))
       .map((shop) => shop.id);
@@ -96,14 +91,13 @@ function listOrders(call: Call) {
     return {
       kind: 'order',
       href: ordersUrl(addresses),
-      params,
       rows: sortRows(rows, SORT_KEYS[field]!, direction === 'desc'),
       lastModified: newest(rows),
-      summary: (row) => orderSummary(addresses, row),
+      summary: (row: OrderRow) => orderSummary(addresses, row),
     };
-  });
-  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
-  return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
+  };
+  const params = filterParams(ORDER_FILTERS, filter);
+  return listReply(call, { name: 'orders', variant: principal.userId, params, revisions, listing });
 }
 
 export const orderRoutes: Route[] = [

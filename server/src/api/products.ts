@@ -2,12 +2,13 @@
 import type { HalResource, ProductSort } from '../../../sdk/src/contract/index.js';
 import type { Addresses, Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
-import type { Call, Route } from '../http/route.js';
+import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { type FilterValues, filterParams, PRODUCT_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
-import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
+import { listReply, newest, sortRows } from './results.js';
 import { shopSummary } from './shops.js';
 import { productsUrl, productUrl, shopUrl } from './urls.js';
 
@@ -29,8 +30,8 @@ const SORT_KEYS: Record<string, (row: ProductRow) => string | number> = {
   price: (row) => row.price,
 };
 
-function productSummary(addresses: Addresses, row: ProductRow): HalResource {
-  const fields = {
+function summaryFields(row: ProductRow) {
+  return {
     id: row.id,
     title: row.title,
     slug: row.slug,
@@ -38,17 +39,15 @@ function productSummary(addresses: Addresses, row: ProductRow): HalResource {
     status: row.status,
     updated_on: row.updated_on,
   };
-  return resource(['product'], fields, { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
+}
+
+function productSummary(addresses: Addresses, row: ProductRow): HalResource {
+  return resource(['product'], summaryFields(row), { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
 }
 
 function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
   const fields = {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    price: row.price,
-    status: row.status,
-    updated_on: row.updated_on,
+    ...summaryFields(row),
     description: row.description,
     price_comparison: row.price_comparison,
     vendor: row.vendor,
@@ -90,27 +89,20 @@ function viewer(store: Store, principal: Principal) {
   return { visible, administered, variant };
 }
 
-function listProducts(call: Call) {
+function listProducts(call: Call): Reply {
   const { context, query, cache, principal } = call;
   const { store, addresses } = context;
-  const shopIds = list(query, 'shop_ids');
-  const q = search(query);
-  const status = oneOf(query, 'status', ['visible', 'hidden'] as const);
-  const tags = list(query, 'tags')?.map((tag) => tag.toLowerCase());
-  const sort = oneOf(query, 'sort', SORTS);
-  const paging = readPaging(query);
-
-  const params: [string, string][] = [];
-  if (shopIds) params.push(['shop_ids', shopIds.join(',')]);
-  if (q) params.push(['q', q]);
-  if (status) params.push(['status', status]);
-  if (tags) params.push(['tags', tags.join(',')]);
-  if (sort) params.push(['sort', sort]);
-
+  const filter = {
+    q: search(query),
+    shop_ids: list(query, 'shop_ids'),
+    status: oneOf(query, 'status', ['visible', 'hidden'] as const),
+    tags: list(query, 'tags')?.map((tag) => tag.toLowerCase()),
+    sort: oneOf(query, 'sort', SORTS),
+  } satisfies FilterValues<typeof PRODUCT_FILTERS>;
+  const { q, shop_ids: shopIds, status, tags, sort } = filter;
   const revisions = [store.revision('products'), store.revision('shops')];
   const { visible, administered, variant } = viewer(store, principal);
-  const filterKey = `products:${variant}:${new URLSearchParams(params)}`;
-  const listing = cache.memo(filterKey, revisions, (): Listing<ProductRow> => {
+  const listing = () => {
     const [field, direction] = (sort ?? 'updated_on.desc').split('.') as [string, string];
     const sorted = cache.memo(`products:sorted:${field}`, revisions.slice(0, 1), () =>
       sortRows(store.all('products'), SORT_KEYS[field]!, false),
@@ -128,14 +120,13 @@ function listProducts(call: Call) {
     return {
       kind: 'product',
       href: productsUrl(addresses),
-      params,
       rows,
       lastModified: newest(rows),
-      summary: (row) => productSummary(addresses, row),
+      summary: (row: ProductRow) => productSummary(addresses, row),
     };
-  });
-  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
-  return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
+  };
+  const params = filterParams(PRODUCT_FILTERS, filter);
+  return listReply(call, { name: 'products', variant, params, revisions, listing });
 }
 
 export const productRoutes: Route[] = [

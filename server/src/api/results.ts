@@ -5,6 +5,8 @@
 import type { HalResource, Links } from '../../../sdk/src/contract/index.js';
 import type { Addresses } from '../core/types.js';
 import type { Entity } from '../http/entity.js';
+import type { Revisions } from '../http/representation-cache.js';
+import type { Call, Reply } from '../http/route.js';
 import { halEntity, link } from './hal.js';
 import { integer } from './query.js';
 
@@ -19,7 +21,7 @@ export interface Paging {
 }
 
 /** `page` and `per_page` of a request (400 when not positive integers, or `per_page` over 100). */
-export function readPaging(query: URLSearchParams): Paging {
+function readPaging(query: URLSearchParams): Paging {
   return {
     page: integer(query, 'page', 1, 999_999_999, 1),
     perPage: integer(query, 'per_page', 1, MAX_PER_PAGE, DEFAULT_PER_PAGE),
@@ -46,7 +48,7 @@ function pageHref(listing: Listing<unknown>, page: number, perPage: number): str
 }
 
 /** The results entity of one page. A page past the end has no items (and a `prev` to the last page). */
-export function resultsEntity<R>(addresses: Addresses, listing: Listing<R>, { page, perPage }: Paging): Entity {
+function resultsEntity<R>(addresses: Addresses, listing: Listing<R>, { page, perPage }: Paging): Entity {
   const total = listing.rows.length;
   const last = Math.max(1, Math.ceil(total / perPage));
   const href = (n: number) => pageHref(listing, n, perPage);
@@ -68,6 +70,33 @@ export function resultsEntity<R>(addresses: Addresses, listing: Listing<R>, { pa
     },
     listing.lastModified,
   );
+}
+
+/** What {@link listReply} needs of a list endpoint besides the request. */
+export interface ListSpec<R> {
+  /** Names the list in cache keys, e.g. `products`. */
+  name: string;
+  /** Which callers see the same rows for the same filter, and so share cache entries. */
+  variant: string;
+  /** The filter in canonical form (`filterParams`). */
+  params: [string, string][];
+  /** Store revisions the rows depend on. */
+  revisions: Revisions;
+  /** The filtered, sorted rows and their presentation; built once per filter and revisions. */
+  listing(): Omit<Listing<R>, 'params'>;
+}
+
+/**
+ * A list endpoint's reply: the listing memoised per caller variant and filter, each page's entity cached,
+ * both until one of the revisions moves.
+ */
+export function listReply<R>(call: Call, spec: ListSpec<R>): Reply {
+  const paging = readPaging(call.query);
+  const { cache, context } = call;
+  const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(spec.params)}`;
+  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R> => ({ ...spec.listing(), params: spec.params }));
+  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
+  return { entity: cache.cached(key, spec.revisions, () => resultsEntity(context.addresses, listing, paging)) };
 }
 
 /**

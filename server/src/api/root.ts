@@ -6,6 +6,14 @@ import { hasScope, ownShops } from './access.js';
 import { halEntity, link, resource } from './hal.js';
 import { newest } from './results.js';
 import { shopSummary } from './shops.js';
+import {
+  ordersTemplate,
+  orderTemplate,
+  productsTemplate,
+  productTemplate,
+  shopsTemplate,
+  shopTemplate,
+} from './urls.js';
 
 export const rootRoutes: Route[] = [
   {
@@ -22,28 +30,17 @@ export const rootRoutes: Route[] = [
         const user = store.get('users', principal.userId);
         if (!user) throw notFound('No such user');
         const admin = hasScope(principal, 'admin');
+        const templated = { templated: true };
         const links: Links = {
           self: link('self', base),
-          'svc:all_products': link(
-            'svc:all_products',
-            `${base}/products.json{?q,shop_ids,status,tags,sort,page,per_page}`,
-            {
-              templated: true,
-            },
-          ),
-          'svc:product': link('svc:product', `${base}/shops/{shop_id}/products/{id}.json`, { templated: true }),
-          'svc:shops': link('svc:shops', `${base}/shops.json{?q,page,per_page}`, { templated: true }),
-          'svc:shop': link('svc:shop', `${base}/shops/{id}.json`, { templated: true }),
+          'svc:all_products': link('svc:all_products', productsTemplate(addresses), templated),
+          'svc:product': link('svc:product', productTemplate(addresses), templated),
+          'svc:shops': link('svc:shops', shopsTemplate(addresses), templated),
+          'svc:shop': link('svc:shop', shopTemplate(addresses), templated),
         };
         if (admin) {
-          links['svc:all_orders'] = link(
-            'svc:all_orders',
-            `${base}/orders.json{?shop_ids,status,q,sort,page,per_page}`,
-            {
-              templated: true,
-            },
-          );
-          links['svc:order'] = link('svc:order', `${base}/shops/{shop_id}/orders/{id}.json`, { templated: true });
+          links['svc:all_orders'] = link('svc:all_orders', ordersTemplate(addresses), templated);
+          links['svc:order'] = link('svc:order', orderTemplate(addresses), templated);
         }
         const shops = ownShops(call);
         const fields = { user_name: user.name, role: user.role, scopes };

@@ -5,9 +5,10 @@ import type { Route } from '../http/route.js';
 import type { ShopRow } from '../store/types.js';
 import { administers, visibleShop } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { type FilterValues, filterParams, SHOP_FILTERS } from './list-query.js';
 import { search } from './query.js';
-import { type Listing, newest, readPaging, resultsEntity, sortRows } from './results.js';
-import { ordersUrl, productsUrl, shopsUrl, shopThemeUrl, shopUrl, storefrontUrl } from './urls.js';
+import { listReply, newest, sortRows } from './results.js';
+import { shopOrdersTemplate, shopProductsTemplate, shopsUrl, shopThemeUrl, shopUrl, storefrontUrl } from './urls.js';
 
 function summaryFields(shop: ShopRow) {
   return {
@@ -27,18 +28,13 @@ export function shopSummary(addresses: Addresses, shop: ShopRow): HalResource {
 
 /** A shop's detail; the theme and orders links only for its administrators. */
 function shopDetail(addresses: Addresses, shop: ShopRow, admin: boolean): HalResource {
-  const preset = `shop_ids=${encodeURIComponent(shop.id)}`;
   const links: Links = {
     self: link('self', shopUrl(addresses, shop.id)),
-    'svc:products': link('svc:products', `${productsUrl(addresses)}?${preset}{&q,status,tags,sort,page,per_page}`, {
-      templated: true,
-    }),
+    'svc:products': link('svc:products', shopProductsTemplate(addresses, shop.id), { templated: true }),
   };
   if (admin) {
     links['svc:theme'] = link('svc:theme', shopThemeUrl(addresses, shop.id));
-    links['svc:orders'] = link('svc:orders', `${ordersUrl(addresses)}?${preset}{&status,q,sort,page,per_page}`, {
-      templated: true,
-    });
+    links['svc:orders'] = link('svc:orders', shopOrdersTemplate(addresses, shop.id), { templated: true });
   }
   links['svc:web'] = link('svc:web', storefrontUrl(shop));
   return resource(['shop'], { ...summaryFields(shop), description: shop.description, locale: shop.locale }, links);
@@ -49,26 +45,25 @@ export const shopRoutes: Route[] = [
     method: 'GET',
     path: '/shops',
     scope: 'public',
-    handle({ context, query, cache }) {
-      const q = search(query);
-      const paging = readPaging(query);
-      const { store, addresses } = context;
-      const revisions = [store.revision('shops')];
-      const listing = cache.memo(`shops:${q ?? ''}`, revisions, (): Listing<ShopRow> => {
+    handle(call) {
+      const filter = { q: search(call.query) } satisfies FilterValues<typeof SHOP_FILTERS>;
+      const { q } = filter;
+      const { store, addresses } = call.context;
+      const listing = () => {
         const rows = store
           .all('shops')
           .filter((shop) => shop.public && (!q || `${shop.name}\n${shop.subdomain}`.toLowerCase().includes(q)));
         return {
           kind: 'shop',
           href: shopsUrl(addresses),
-          params: q ? [['q', q]] : [],
           rows: sortRows(rows, (shop) => shop.name.toLowerCase(), false),
           lastModified: newest(rows),
-          summary: (shop) => shopSummary(addresses, shop),
+          summary: (shop: ShopRow) => shopSummary(addresses, shop),
         };
-      });
-      const key = `shops:${q ?? ''}:${paging.page}:${paging.perPage}`;
-      return { entity: cache.cached(key, revisions, () => resultsEntity(addresses, listing, paging)) };
+      };
+      const params = filterParams(SHOP_FILTERS, filter);
+      // Public shops only: every caller sees the same.
+      return listReply(call, { name: 'shops', variant: '', params, revisions: [store.revision('shops')], listing });
     },
   },
   {

@@ -30,6 +30,28 @@ describe('root', () => {
     });
   });
 
+  it('advertises in each list template exactly the variables the list reads, in its canonical order', async () => {
+    const root = await t.json('');
+    const values: Record<string, string> = {
+      q: 'a',
+      shop_ids: '1',
+      status: 'visible',
+      tags: 'sale',
+      sort: 'updated_on.asc',
+      page: '2',
+      per_page: '5',
+    };
+    for (const rel of ['svc:all_products', 'svc:all_orders', 'svc:shops']) {
+      const [href, variables] = (root._links[rel].href as string).split('{?') as [string, string];
+      const names = variables.slice(0, -1).split(',');
+      // Orders have their own statuses.
+      const query = names.map((name) => [name, rel === 'svc:all_orders' && name === 'status' ? 'paid' : values[name]!]);
+      // Sent in reverse: the self link puts them back in the template's order.
+      const list = await t.json(`${href}?${new URLSearchParams([...query].reverse())}`, { status: 200 });
+      expect(list._links.self.href).toBe(`${href}?${new URLSearchParams(query)}`);
+    }
+  });
+
   it('embeds the shops the user administers, public or not', async () => {
     const root = await t.json('');
     const shops = root._embedded.shops as Json[];

@@ -2,6 +2,7 @@
 
 import { decodeBase64 } from '../../../../sdk/src/shared/base64.js';
 import type { Entity } from '../../http/entity.js';
+import { toSeconds } from '../../http/http-date.js';
 import { notFound } from '../../http/http-error.js';
 import type { RepresentationCache } from '../../http/representation-cache.js';
 import type { AssetRow, Store } from '../../store/types.js';
@@ -19,7 +20,7 @@ export function assetFileEntity(cache: RepresentationCache, store: Store, asset:
       body: bytes,
       contentType: current.content_type,
       etag: `"${current.digest}"`,
-      lastModified: Math.floor(Date.parse(current.updated_on) / 1000) * 1000,
+      lastModified: toSeconds(Date.parse(current.updated_on)),
     };
   });
 }
