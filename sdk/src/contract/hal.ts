@@ -59,16 +59,26 @@ export interface ErrorBody {
   _embedded?: { errors: FieldError[] };
 }
 
+/**
+ * `error` codes the authorization service sends: RFC 6749 §5.2 (token endpoint), §4.1.2.1 and §4.2.2.1
+ * (`access_denied`, `unsupported_response_type` and `server_error`, in authorization redirects; the token
+ * endpoint also answers `server_error` to a failure of its own).
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'server_error';
+
 /** Error body of the token endpoint (RFC 6749 §5.2). */
 export interface OAuthErrorBody {
-  error:
-    | 'invalid_request'
-    | 'invalid_client'
-    | 'invalid_grant'
-    | 'unauthorized_client'
-    | 'unsupported_grant_type'
-    | 'invalid_scope'
-    | (string & {});
+  /** An {@link OAuthErrorCode}; other authorization servers may send codes of their own. */
+  error: OAuthErrorCode | (string & {});
   error_description?: string;
 }
 

@@ -1,13 +1,4 @@
-/** Error codes of RFC 6749 §4.1.2.1, §4.2.2.1 and §5.2 that the authorization service sends. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'unsupported_response_type';
+import type { OAuthErrorCode } from '../../../sdk/src/contract/index.js';
 
 /**
  * A refusal of the authorization service, carrying the RFC 6749 `error` code and a human-readable
@@ -18,7 +9,7 @@ export class OAuthError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: OAuthErrorCode,
+    readonly code: Exclude<OAuthErrorCode, 'server_error'>,
     readonly description: string,
     status?: number,
   ) {

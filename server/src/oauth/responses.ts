@@ -1,3 +1,4 @@
+import type { OAuthErrorBody } from '../../../sdk/src/contract/index.js';
 import type { CoreContext, CoreResponse } from '../core/types.js';
 import type { OAuthError } from './errors.js';
 import { formatScopes } from './scopes.js';
@@ -31,12 +32,14 @@ export function tokenResponse(context: CoreContext, issued: IssuedToken): CoreRe
 export function tokenErrorResponse(error: OAuthError): CoreResponse {
   const headers: Record<string, string> =
     error.code === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
-  return json(error.status, { error: error.code, error_description: error.description }, headers);
+  const body: OAuthErrorBody = { error: error.code, error_description: error.description };
+  return json(error.status, body, headers);
 }
 
 /** An unexpected failure of the service (a bug, a failed store write): RFC 6749's `server_error`, no details. */
 export function oauthServerError(): CoreResponse {
-  return json(500, { error: 'server_error', error_description: 'Internal server error' });
+  const body: OAuthErrorBody = { error: 'server_error', error_description: 'Internal server error' };
+  return json(500, body);
 }
 
 /** A method other than POST on the token endpoint. */

@@ -3,7 +3,14 @@
  * Rows are plain JSON. Timestamps are ISO 8601 strings with milliseconds; instants used only for
  * arithmetic (token expiry) are epoch milliseconds.
  */
-import type { OrderAddress, OrderContact, OrderStatus, ProductStatus, Scope } from '../../../sdk/src/contract/index.js';
+import type {
+  OrderAddress,
+  OrderContact,
+  OrderLineItemFields,
+  OrderStatus,
+  ProductStatus,
+  Scope,
+} from '../../../sdk/src/contract/index.js';
 
 /** A person who logs in (password grant, authorization page). */
 export interface UserRow {
@@ -104,15 +111,8 @@ export interface ProductRow {
   updated_on: string;
 }
 
-/** One line of an order, stored inside it. */
-export interface LineItemRow {
-  id: string;
-  product_id: string;
-  variant_id: string;
-  title: string;
-  quantity: number;
-  unit_price: number;
-}
+/** One line of an order, stored inside it; its `total` is computed when shown. */
+export type LineItemRow = Omit<OrderLineItemFields, 'total'>;
 
 /** An order with its line items, contact and address. */
 export interface OrderRow {
