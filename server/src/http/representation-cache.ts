@@ -6,6 +6,7 @@
 import type { Clock } from '../core/types.js';
 import type { Entity } from './entity.js';
 import { toSeconds } from './http-date.js';
+import { Lru } from './lru.js';
 
 /** Store revisions of the collections a value was derived from, in a fixed order per key. */
 export type Revisions = readonly number[];
@@ -21,29 +22,26 @@ function same(a: Revisions, b: Revisions): boolean {
   return true;
 }
 
-/** A bounded map of derived values, least recently used out first. */
+/** A bounded map of derived values stamped with their revisions, least recently used out first. */
 class Memo<T> {
-  private readonly slots = new Map<string, Slot<T>>();
+  private readonly slots: Lru<Slot<T>>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.slots = new Lru(capacity);
+  }
 
   get(key: string, revisions: Revisions): Slot<T> | undefined {
     const slot = this.slots.get(key);
-    if (!slot) return undefined;
-    this.slots.delete(key);
-    this.slots.set(key, slot);
-    return same(slot.revisions, revisions) ? slot : undefined;
+    return slot && same(slot.revisions, revisions) ? slot : undefined;
   }
 
   /** The last value stored under `key`, whatever its revisions. */
   previous(key: string): T | undefined {
-    return this.slots.get(key)?.value;
+    return this.slots.peek(key)?.value;
   }
 
   set(key: string, revisions: Revisions, value: T): void {
-    this.slots.delete(key);
     this.slots.set(key, { revisions: [...revisions], value });
-    if (this.slots.size > this.capacity) this.slots.delete(this.slots.keys().next().value!);
   }
 }
 

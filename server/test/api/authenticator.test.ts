@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Authenticator, createAuthenticator } from '../../src/core/authenticator.js';
 import type { CoreContext, CoreRequest } from '../../src/core/types.js';
 import { HttpError } from '../../src/http/http-error.js';
@@ -64,6 +64,14 @@ describe('createAuthenticator', () => {
     expect(status(check(request(`Bearer ${other}`), false))).toBe('ok');
     await context.store.write((tx) => tx.delete('users', '1'));
     expect(status(check(request(`Bearer ${other}`), false))).toBe(401);
+  });
+
+  it('keeps a remembered token while other tokens come and go, without checking it again', async () => {
+    const first = check(request(`Bearer ${token}`), false);
+    await issueToken(context, { appId: '1', userId: '1', scopes: ['public'] });
+    const lookups = vi.spyOn(context.store, 'where');
+    expect(check(request(`Bearer ${token}`), false)).toBe(first);
+    expect(lookups).not.toHaveBeenCalled();
   });
 
   it('answers 401 without a token and for an unknown one', () => {
