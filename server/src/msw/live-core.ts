@@ -22,14 +22,18 @@ export interface CoreSettings {
   tokenTtl: number;
 }
 
+/**
+ * The live core over `initial`, a data set the caller no longer changes. The first start serves it as it is,
+ * with no copy: a store replaces rows on change and never mutates them (nor the arrays given), so `initial`
+ * stays pristine, and each `reset()` starts over from a copy of it.
+ */
 export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
-  const build = () => {
-    // The store takes the rows as its own: each start gets its own copy of the pristine data.
-    const store = createMemoryStore(structuredClone(initial));
+  const build = (data: Dataset) => {
+    const store = createMemoryStore(data);
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
     return { store, core: createCore({ store, ...settings }) };
   };
-  let current = build();
+  let current = build(initial);
   return {
     get core() {
       return current.core;
@@ -38,7 +42,7 @@ export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
       return current.store;
     },
     reset() {
-      current = build();
+      current = build(structuredClone(initial));
     },
   };
 }
