@@ -142,6 +142,10 @@ describe('PUT …/templates/{id}', () => {
     const stale = { 'if-match': '"nope"' };
     expect((await t.call(url, { method: 'PUT', json: { body: 'y' }, headers: stale })).status).toBe(412);
     expect((await t.call(url, { method: 'DELETE', headers: stale })).status).toBe(412);
+    // Preconditions come before the content (RFC 9110 §13.2.1): an invalid or malformed body is still a 412.
+    expect((await t.call(url, { method: 'PUT', json: { body: 1, bdy: 'typo' }, headers: stale })).status).toBe(412);
+    const malformed = { 'if-match': '"nope"', 'content-type': 'application/json' };
+    expect((await t.call(url, { method: 'PUT', body: '{', headers: malformed })).status).toBe(412);
     expect((await t.json(url)).body).toBe('x');
     expect((await t.call(url, { method: 'PUT', json: { body: 'y' }, headers: { 'if-match': etag } })).status).toBe(200);
     expect((await t.call(url, { method: 'DELETE', headers: { 'if-match': etag } })).status).toBe(412);

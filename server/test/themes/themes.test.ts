@@ -184,6 +184,8 @@ describe('PUT {base}/themes/{id}', () => {
       headers: { 'if-match': '"stale"' },
     });
     expect(stale.status).toBe(412);
+    const invalid = { method: 'PUT', json: { title: 42 }, headers: { 'if-match': '"stale"' } } as const;
+    expect((await t.call('/themes/2', invalid)).status).toBe(412);
     expect((await t.call('/themes/2')).headers.get('etag')).toBe(etag);
     const fresh = await t.call('/themes/2', { method: 'PUT', json: { title: 'Fresh' }, headers: { 'if-match': etag } });
     expect(fresh.status).toBe(200);

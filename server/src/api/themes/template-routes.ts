@@ -68,7 +68,10 @@ export const templateRoutes: Route[] = [
     path: '/themes/:theme_id/templates/:template_id',
     scope: 'admin',
     async handle(call) {
-      const { theme } = templateOf(call);
+      const { theme, template: seen } = templateOf(call);
+      // RFC 9110 §13.2.1: preconditions before the content is looked at (a stale client gets its 412, not a
+      // 422 about a body it would not send again); checked again below, where it counts.
+      assertPreconditions(call.request.headers, templateEntity(call, seen));
       const body = await readJson(call.request, UPDATE, MAX_REQUEST_BYTES);
       const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
       if (input.body !== undefined) checkTemplateBody(input.body);

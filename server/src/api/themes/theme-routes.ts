@@ -38,6 +38,8 @@ export const themeRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const { theme } = administeredTheme(call, call.params.theme_id!);
+      // RFC 9110 §13.2.1: preconditions before the content; checked again in the write queue, where it counts.
+      assertPreconditions(call.request.headers, themeEntity(call, theme));
       const input = await readJson(call.request, UPDATE, MAX_SETTINGS_BYTES * 2);
       const patch: { title?: string; settings?: Record<string, unknown> } = {};
       if (input.title !== undefined) patch.title = checkTitle(input.title);
