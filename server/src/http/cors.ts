@@ -2,8 +2,12 @@
 
 /** `Access-Control-Allow-Origin` of every response. */
 export const ALLOW_ORIGIN = '*';
-/** `Access-Control-Expose-Headers` of every response: what scripts may read besides the safelisted headers. */
-export const EXPOSE_HEADERS = 'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes';
+/**
+ * `Access-Control-Expose-Headers` of every response: what scripts may read besides the safelisted headers. The
+ * browser SDK reads `Retry-After` (429, 503) and `WWW-Authenticate` (which 401 it got) too.
+ */
+export const EXPOSE_HEADERS =
+  'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate';
 
 /** Headers added to every response. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
