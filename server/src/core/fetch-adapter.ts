@@ -33,11 +33,16 @@ async function readCapped(request: Request): Promise<Uint8Array> {
 /** Adapts a {@link CoreHandler} to `fetch`'s `Request`/`Response`. */
 export function toFetchHandler(handle: CoreHandler): (request: Request) => Promise<Response> {
   return async (request) => {
+    // Read once, whoever asks (a stream can be read only once), like the Express shell's.
+    let body: Promise<Uint8Array> | undefined;
     const core: CoreRequest = {
       method: request.method.toUpperCase(),
       url: new URL(request.url),
       headers: request.headers,
-      body: () => readCapped(request),
+      body: () => {
+        body ??= readCapped(request);
+        return body;
+      },
     };
     const response = await handle(core);
     const empty = response.body === undefined || response.status === 204 || response.status === 304;

@@ -1,5 +1,6 @@
 /** The core's fetch form (`createCore(context).fetch`), as MSW uses it: no Express in between. */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { toFetchHandler } from '../../src/core/fetch-adapter.js';
 import { createCore } from '../../src/core/index.js';
 import type { CoreContext } from '../../src/core/types.js';
 import { issueToken } from '../../src/oauth/index.js';
@@ -66,6 +67,17 @@ describe('createCore().fetch', () => {
     });
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(64);
+  });
+
+  it('reads the body once, however often the core asks for it', async () => {
+    const handle = toFetchHandler(async (request) => {
+      const [a, b] = await Promise.all([request.body(), request.body()]);
+      const again = await request.body();
+      const text = new TextDecoder().decode(again);
+      return { status: 200, headers: {}, body: `${a === b && b === again} ${text}` };
+    });
+    const response = await handle(new Request(`${origin}/echo`, { method: 'POST', body: 'hello' }));
+    expect(await response.text()).toBe('true hello');
   });
 
   it('refuses a whole body past the cap', async () => {
