@@ -7,13 +7,9 @@ const HTTP_DATE = [
   /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
-/** The last date formatted: a cached representation sends the same `Last-Modified` on every request. */
-let lastFormatted = { ms: Number.NaN, text: '' };
-
 /** `Sun, 06 Nov 1994 08:49:37 GMT` from epoch ms. */
 export function formatHttpDate(ms: number): string {
-  if (ms !== lastFormatted.ms) lastFormatted = { ms, text: new Date(ms).toUTCString() };
-  return lastFormatted.text;
+  return new Date(ms).toUTCString();
 }
 
 /**

@@ -8,7 +8,7 @@ import { hashSecret, randomSecret } from './secrets.js';
 import { type IssuedToken, insertToken } from './tokens.js';
 
 /** Lifetime of an authorization code: RFC 6749 §4.1.2 asks for short-lived codes (10 minutes at most). */
-export const CODE_TTL_MS = 60_000;
+const CODE_TTL_MS = 60_000;
 
 /** What the user approved on the consent page. */
 export interface CodeGrant {

@@ -24,7 +24,7 @@ export function singleParams(params: URLSearchParams): Map<string, string> {
 }
 
 /** Whether a `Content-Type` value names `application/x-www-form-urlencoded` (parameters such as charset allowed). */
-export function isFormContentType(value: string | null): boolean {
+function isFormContentType(value: string | null): boolean {
   return (value ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 

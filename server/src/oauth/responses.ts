@@ -8,7 +8,7 @@ import type { IssuedToken } from './tokens.js';
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
 /** The challenge sent with `invalid_client`. */
-export const CLIENT_CHALLENGE = 'Basic realm="storefront"';
+const CLIENT_CHALLENGE = 'Basic realm="storefront"';
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
   return {

@@ -66,7 +66,7 @@ export function assetResource(a: Addresses, asset: AssetRow): HalResource {
 }
 
 /** The other theme of the same shop (production ↔ development), if any. */
-export function devThemeOf(store: Store, shopId: string): ThemeRow | undefined {
+function devThemeOf(store: Store, shopId: string): ThemeRow | undefined {
   return store.where('themes', 'shop_id', shopId).find((t) => !t.production);
 }
 
