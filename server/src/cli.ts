@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 
@@ -89,6 +90,18 @@ function text(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** `--public-url`, checked as `createServer` will check it. */
+function publicUrl(value: string | boolean | undefined): string | undefined {
+  const url = text(value);
+  if (url === undefined) return undefined;
+  try {
+    addressesOf(url, '--public-url');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return url;
+}
+
 /** Reports a bad flag; the exit code of that case. */
 function usage(message: string): number {
   console.error(`storefront-server: ${message}\nRun storefront-server --help for the options.`);
@@ -130,11 +143,13 @@ async function main(): Promise<number> {
   let port: number | undefined;
   let products: number | undefined;
   let tokenTtl: number | undefined;
+  let publicOrigin: string | undefined;
   try {
     options = readOptions(process.argv.slice(2), process.env);
     port = integer('port', options.port, 0, 65535);
     products = integer('products', options.products, 0, 10_000_000);
     tokenTtl = integer('token-ttl', options['token-ttl'], 1, 10 * 365 * 86_400);
+    publicOrigin = publicUrl(options['public-url']);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return usage(error.message);
@@ -158,14 +173,13 @@ async function main(): Promise<number> {
       data,
       reset: options.reset === true,
       products,
-      publicUrl: text(options['public-url']),
+      publicUrl: publicOrigin,
       tokenTtl,
       demo: Object.fromEntries(Object.entries(demo).filter(([, value]) => value !== undefined)),
       log: options.quiet !== true,
     });
   } catch (error) {
-    // createServer checks its options before anything else: a TypeError or RangeError is a bad flag.
-    if (error instanceof TypeError || error instanceof RangeError) return usage(error.message);
+    // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.
     console.error(`storefront-server: ${(error as Error).message}`);
     return 1;
   }
