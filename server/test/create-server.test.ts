@@ -211,7 +211,9 @@ describe('createServer', () => {
     const closing = server.close().then(() => {
       closed = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A latch, not a delay: once a new connection is refused the listener is closed, and only the request in
+    // flight (held in the write queue) can keep close() pending.
+    await expect(fetch(`${server.url}/v1/`)).rejects.toThrow();
     expect(closed).toBe(false);
     release();
     expect((await pending).status).toBe(200);
