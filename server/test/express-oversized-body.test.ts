@@ -7,7 +7,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyTooLargeError } from '../src/core/body-limit.js';
-import type { CoreHandler } from '../src/core/types.js';
+import type { CoreHandler, CoreResponse } from '../src/core/types.js';
 import { createExpressApp } from '../src/express/app.js';
 
 const MiB = 1024 * 1024;
@@ -16,7 +16,7 @@ const ROUNDS = 15;
 const BIG_ANSWER = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: String(i) })) });
 
 /** Reads the body like every write endpoint does, and answers 413 past the cap; `/ignore` does not read it. */
-const handle: CoreHandler = async (request) => {
+const handle: CoreHandler = async (request): Promise<CoreResponse> => {
   if (request.url.pathname === '/ignore') {
     // Sometimes at once (a 415 on the content type), sometimes after a store write, while the client streams.
     if (request.url.search === '?slow') await new Promise((resolve) => setTimeout(resolve, 5));
