@@ -5,8 +5,8 @@
 import type { CoreResponse, HeaderReader } from '../core/types.js';
 import { isNotModified } from './conditional.js';
 import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.js';
-import { JSON_TYPE } from './entity.js';
-import { formatHttpDate, toSeconds } from './http-date.js';
+import { type Entity, JSON_TYPE, jsonEntity } from './entity.js';
+import { formatHttpDate } from './http-date.js';
 import type { HttpError } from './http-error.js';
 import { JSONP_TYPE, wrapJsonp } from './jsonp.js';
 import type { Reply } from './route.js';
@@ -58,32 +58,25 @@ export function respond(exchange: Exchange, reply: Reply): CoreResponse {
   if (reply.headers) Object.assign(headers, reply.headers);
   const read = exchange.method === 'GET' || exchange.method === 'HEAD';
   if (read && status === 200 && isNotModified(exchange.headers, entity)) return { status: 304, headers };
-  return withBody(exchange, status, headers, entity.body, entity.contentType);
+  return withBody(exchange, status, headers, entity);
 }
 
-/**
- * The response for an error, with the same common headers (a 401 adds its `WWW-Authenticate`). No `ETag`: an
- * error is neither cached nor revalidated, so its body is not hashed.
- */
+/** The response for an error, with the same common headers (a 401 adds its `WWW-Authenticate`). */
 export function respondError(exchange: Exchange, error: HttpError, now: number): CoreResponse {
   const headers = commonHeaders(exchange);
-  headers['last-modified'] = formatHttpDate(toSeconds(now));
+  const entity = jsonEntity(error.toBody(), now);
+  headers.etag = entity.etag;
+  headers['last-modified'] = formatHttpDate(entity.lastModified);
   if (error.headers) Object.assign(headers, error.headers);
-  return withBody(exchange, error.status, headers, JSON.stringify(error.toBody()), JSON_TYPE);
+  return withBody(exchange, error.status, headers, entity);
 }
 
-function withBody(
-  exchange: Exchange,
-  status: number,
-  headers: Record<string, string>,
-  entityBody: string | Uint8Array,
-  contentType: string,
-): CoreResponse {
-  let body = entityBody;
-  if (exchange.jsonp !== undefined && contentType === JSON_TYPE) {
+function withBody(exchange: Exchange, status: number, headers: Record<string, string>, entity: Entity): CoreResponse {
+  let body = entity.body;
+  if (exchange.jsonp !== undefined && entity.contentType === JSON_TYPE) {
     body = wrapJsonp(exchange.jsonp, typeof body === 'string' ? body : decoder.decode(body));
     headers['content-type'] = JSONP_TYPE;
     headers['x-content-type-options'] = 'nosniff';
-  } else headers['content-type'] = contentType;
+  } else headers['content-type'] = entity.contentType;
   return exchange.method === 'HEAD' ? { status, headers } : { status, headers, body };
 }
