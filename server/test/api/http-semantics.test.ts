@@ -243,6 +243,9 @@ describe('errors', () => {
   const expectError = async (response: Response, status: number) => {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Spec §4.4 and the wire contract: every API response carries the validator headers, errors included.
+    expect(response.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect(Date.parse(response.headers.get('last-modified')!)).not.toBeNaN();
     const body = await response.json();
     expect(body).toEqual(expect.objectContaining({ _class: ['errors'], message: expect.any(String) }));
     return body;
