@@ -1,5 +1,5 @@
 /**
- * Generates the API reference (`docs/api/`, not checked in) from the TSDoc of each entry point's barrel:
+ * Generates the API reference (`docs/api/`, checked in and kept current by test/docs) from the TSDoc of each entry point's barrel:
  * every export with its declaration and its documentation. Reports as warnings the exports that have no
  * TSDoc, and fails (`--check`) when there is any, so that the reference cannot silently have holes.
  *
