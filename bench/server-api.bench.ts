@@ -20,7 +20,8 @@ import { Agent, createServer as createHttpServer, request, type Server } from 'n
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createServer, type StorefrontServer } from '../server/src/index.js';
+import { createServer } from '../server/src/index.js';
+import { clientToken } from '../server/test/helpers/test-server.js';
 
 /** What the load generator runs against one target. */
 interface LoadPlan {
@@ -141,20 +142,6 @@ function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-async function adminToken(server: StorefrontServer): Promise<string> {
-  const { clientId, clientSecret } = server.credentials!;
-  const response = await fetch(`${server.origin}/oauth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'admin' }),
-  });
-  if (!response.ok) throw new Error(`token request failed: ${response.status}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 /** A captured response: its bytes and headers, minus those each server adds itself. */
 interface Captured {
   body: Buffer;
@@ -185,7 +172,7 @@ function captureResponse(url: string, headers: Record<string, string>): Promise<
 
 async function throughput(pin: boolean): Promise<void> {
   const server = await createServer({ port: 0 });
-  const token = await adminToken(server);
+  const token = await clientToken(server);
   const path = '/v1/shops/1/theme.json';
   const plainRequest = { authorization: `Bearer ${token}` };
   const gzipRequest = { ...plainRequest, 'accept-encoding': 'gzip' };
@@ -276,7 +263,7 @@ async function productPages(): Promise<void> {
   const seedStarted = performance.now();
   const server = await createServer({ port: 0, products: 100_000 });
   const seeded = performance.now() - seedStarted;
-  const token = await adminToken(server);
+  const token = await clientToken(server);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (search: string) =>
     new Promise<number>((resolve, reject) => {

@@ -4,6 +4,7 @@
  * one indexed lookup, so it must not grow with the token count), a client-credentials token request through
  * the token endpoint, and the hourly purge scan of expired tokens. The 1 000-token run is the baseline.
  */
+import { basicAuthorization } from '../sdk/src/auth/token-endpoint.js';
 import { toFetchHandler } from '../server/src/core/fetch-adapter.js';
 import type { CoreContext, CoreRequest } from '../server/src/core/types.js';
 import { authenticate, createOAuth, issueToken } from '../server/src/oauth/index.js';
@@ -77,7 +78,7 @@ async function measure(tokens: number): Promise<Figures> {
 
   const oauth = createOAuth(context);
   const handle = toFetchHandler(async (r) => (await oauth.handle(r))!);
-  const basic = `Basic ${btoa(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`)}`;
+  const basic = basicAuthorization(credentials);
   const tokenRequest: number[] = [];
   for (let i = -20; i < REQUESTS; i++) {
     clock += 1; // distinct instants, never an hour apart: no purge inside the timed loop

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/support/manual-clock.js';
 import { createServer, type Store, type StorefrontServer, seed } from '../src/index.js';
 import { createMemoryStore } from '../src/store/memory.js';
 import { useTempDir } from './helpers/temp-dir.js';
-import { useTestServer } from './helpers/test-server.js';
+import { clientToken, grantedToken, tokenRequest, useTestServer } from './helpers/test-server.js';
 
 const tempDir = useTempDir();
 const servers: StorefrontServer[] = [];
@@ -17,33 +18,8 @@ async function start(options: Parameters<typeof createServer>[0] = {}): Promise<
   return server;
 }
 
-async function clientCredentials(server: StorefrontServer): Promise<string> {
-  const { clientId, clientSecret } = server.credentials!;
-  const response = await fetch(`${server.origin}/oauth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials&scope=admin',
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()).access_token;
-}
-
 function passwordGrant(server: StorefrontServer, login: string, password: string): Promise<Response> {
-  const { clientId, clientSecret } = server.credentials!;
-  return fetch(`${server.origin}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      username: login,
-      password,
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
+  return tokenRequest(server.origin, { grant_type: 'password', username: login, password }, server.credentials);
 }
 
 const root = (server: StorefrontServer, token: string) =>
@@ -60,13 +36,13 @@ describe('createServer with its defaults (through useTestServer)', () => {
     expect(baseUrl).toBe(`${url}/v1`);
     expect(seeded).toBe(true);
     expect(store.all('products')).toHaveLength(30);
-    const token = await clientCredentials(server());
+    const token = await clientToken(server());
     expect((await root(server(), token)).status).toBe(200);
     expect((await passwordGrant(server(), credentials!.login, credentials!.password!)).status).toBe(200);
   });
 
   it('serves a preview of each demo shop theme in which every file the layout references resolves', async () => {
-    const token = await clientCredentials(server());
+    const token = await clientToken(server());
     const { store } = server();
     const demoUser = store.all('apps')[0]!.owner_id;
     for (const shop of store.where('shops', 'owner_id', demoUser)) {
@@ -92,7 +68,7 @@ describe('createServer', () => {
     const data = join(await tempDir(), 'db.json');
     const first = await createServer({ port: 0, data, products: 30, demo: { password: 'pw-1' } });
     expect(first.seeded).toBe(true);
-    const token = await clientCredentials(first);
+    const token = await clientToken(first);
     const theme = first.store.all('themes')[0]!;
     const created = await fetch(`${first.baseUrl}/themes/${theme.id}/templates`, {
       method: 'POST',
@@ -119,7 +95,7 @@ describe('createServer', () => {
     const server = await start({ data, demo: { password: 'new password', clientSecret: 'new-secret' } });
     expect(server.credentials).toMatchObject({ password: 'new password', clientSecret: 'new-secret' });
     expect((await passwordGrant(server, server.credentials!.login, 'new password')).status).toBe(200);
-    await clientCredentials(server);
+    await clientToken(server);
     await server.close();
 
     const reset = await start({ data, reset: true, products: 7 });
@@ -132,27 +108,18 @@ describe('createServer', () => {
     const server = await start({ publicUrl: 'https://shop-api.example' });
     expect(server.origin).toBe('https://shop-api.example');
     expect(server.baseUrl).toBe('https://shop-api.example/v1');
-    const response = await fetch(`${server.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: server.credentials!.clientId,
-        client_secret: server.credentials!.clientSecret,
-      }),
-    });
-    const token = (await response.json()).access_token;
+    const token = await grantedToken({ ...server, origin: server.url }, { grant_type: 'client_credentials' });
     const body = await (await root({ ...server, baseUrl: `${server.url}/v1` }, token)).text();
     expect(body).toContain('https://shop-api.example/v1');
     expect(body).not.toContain(server.url);
   });
 
   it('uses the given clock and token lifetime', async () => {
-    let now = Date.UTC(2030, 0, 1);
-    const server = await start({ clock: { now: () => now }, tokenTtl: 60 });
-    const token = await clientCredentials(server);
+    const clock = manualClock(Date.UTC(2030, 0, 1));
+    const server = await start({ clock, tokenTtl: 60 });
+    const token = await clientToken(server);
     expect((await root(server, token)).status).toBe(200);
-    now += 61_000;
+    clock.advance(61_000);
     const expired = await root(server, token);
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
@@ -197,15 +164,7 @@ describe('createServer', () => {
       },
     };
     const server = await createServer({ port: 0, data: gated });
-    const pending = fetch(`${server.origin}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      }),
-    });
+    const pending = tokenRequest(server.origin, { grant_type: 'client_credentials' }, credentials);
     while (writes === 0) await new Promise((resolve) => setTimeout(resolve, 1));
     let closed = false;
     const closing = server.close().then(() => {

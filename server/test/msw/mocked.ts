@@ -5,6 +5,7 @@
 import { setupServer } from 'msw/node';
 import { createHandlers, type HandlersOptions, type StorefrontMock } from 'storefront-sdk/msw';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { clientToken, tokenRequest } from '../helpers/test-server.js';
 
 export interface Mocked {
   mock: StorefrontMock;
@@ -30,23 +31,11 @@ export function useMock(options: HandlersOptions = {}): Mocked {
   });
   afterAll(() => server.close());
 
-  const token = (params: Record<string, string>) => {
-    const { clientId, clientSecret } = mock.credentials!;
-    return fetch(`${mock.origin}/oauth/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
-      body: new URLSearchParams(params),
-    });
-  };
   return {
     mock,
     server,
-    token,
-    async clientToken(scope = 'admin') {
-      const response = await token({ grant_type: 'client_credentials', scope });
-      if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
-      return ((await response.json()) as { access_token: string }).access_token;
-    },
+    token: (params) => tokenRequest(mock.origin, params, mock.credentials),
+    clientToken: (scope) => clientToken(mock, scope),
     call(url, bearer, init = {}) {
       const headers = new Headers(init.headers);
       if (bearer) headers.set('authorization', `Bearer ${bearer}`);

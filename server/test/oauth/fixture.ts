@@ -5,8 +5,11 @@
 import { SignJWT } from 'jose';
 import { createServer } from 'storefront-sdk/server';
 import { expect, onTestFinished } from 'vitest';
+import { basicAuthorization, type ClientCredentials } from '../../../sdk/src/auth/token-endpoint.js';
+import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
+import { addressesOf } from '../../src/core/addresses.js';
 import { toFetchHandler } from '../../src/core/fetch-adapter.js';
-import type { Addresses, CoreContext } from '../../src/core/types.js';
+import type { CoreContext } from '../../src/core/types.js';
 import { authenticate, type BearerResult, createOAuth } from '../../src/oauth/index.js';
 import { hashPassword } from '../../src/oauth/secrets.js';
 import { seed } from '../../src/seed/index.js';
@@ -40,31 +43,15 @@ seeded.dataset.apps.push({
 
 export const DEMO = seeded.credentials;
 
-/** A clock that moves only when told to. */
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function fakeClock(start = START): FakeClock {
-  let now = start;
-  return {
-    now: () => now,
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
-
 /** The service under test, reached through one transport. */
 export interface Harness {
   /** Store, clock and TTL the service runs with (for checks on stored rows). */
   context: CoreContext;
-  clock: FakeClock;
+  clock: ManualClock;
   /** `fetch` for a path of the service (e.g. `/oauth/token`); paths it does not own answer 404. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** `POST /oauth/token` with form parameters and, by default, the demo app's HTTP Basic credentials. */
-  token(params: Record<string, string>, basic?: { id: string; secret: string } | false): Promise<Response>;
+  token(params: Record<string, string>, basic?: ClientCredentials | false): Promise<Response>;
   /** What the resource API makes of a token. */
   check(token: string): BearerResult;
 }
@@ -81,7 +68,7 @@ export type Transport = 'core' | 'http';
 
 export function harnessOver(transport: Transport): MakeHarness {
   return async (options = {}) => {
-    const clock = fakeClock();
+    const clock = manualClock(START);
     const data: Dataset = structuredClone(seeded.dataset);
     const tokenTtl = options.tokenTtl ?? 3600;
     let context: CoreContext;
@@ -101,12 +88,12 @@ export function harnessOver(transport: Transport): MakeHarness {
       context,
       clock,
       fetch: (path, init) => send(new Request(new URL(path, origin), init)),
-      token: (params, basic = { id: DEMO.clientId, secret: DEMO.clientSecret }) =>
+      token: (params, basic = DEMO) =>
         harness.fetch('/oauth/token', {
           method: 'POST',
           headers: {
             'content-type': 'application/x-www-form-urlencoded',
-            ...(basic ? { authorization: basicAuth(basic.id, basic.secret) } : {}),
+            ...(basic ? { authorization: basicAuthorization(basic) } : {}),
           },
           body: new URLSearchParams(params),
         }),
@@ -120,16 +107,6 @@ export function harnessOver(transport: Transport): MakeHarness {
     };
     return harness;
   };
-}
-
-function addressesOf(origin: string): Addresses {
-  return { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` };
-}
-
-/** RFC 6749 Appendix B: each part form-urlencoded, then joined and base64-encoded. */
-export function basicAuth(id: string, secret: string): string {
-  const form = (text: string) => new URLSearchParams({ x: text }).toString().slice(2);
-  return `Basic ${btoa(`${form(id)}:${form(secret)}`)}`;
 }
 
 /** A JWT bearer assertion signed HS256 with `secret`; `claims` override the defaults (null removes one). */

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { createServer, type StorefrontServer } from 'storefront-sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../test/support/manual-clock.js';
 import { hashSecret } from '../../src/oauth/secrets.js';
-import { assertion, basicAuth, fakeClock, hiddenFields, START, tokenOf } from './fixture.js';
+import { tokenRequest } from '../helpers/test-server.js';
+import { assertion, hiddenFields, START, tokenOf } from './fixture.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:8080/callback';
 const DEMO = {
@@ -22,17 +24,6 @@ const DEMO = {
 };
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
-function tokenRequest(server: StorefrontServer, params: Record<string, string>, basic = true): Promise<Response> {
-  return fetch(`${server.origin}/oauth/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(basic ? { authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) } : {}),
-    },
-    body: new URLSearchParams(params),
-  });
-}
-
 function api(server: StorefrontServer, path: string, token?: string): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 }
@@ -42,7 +33,7 @@ function exchangeAssertion(token: string, now: number): Promise<string> {
 }
 
 describe('bearer tokens at the resource API', () => {
-  const clock = fakeClock();
+  const clock = manualClock(START);
   let server: StorefrontServer;
   beforeAll(async () => {
     server = await createServer({ port: 0, products: 5, demo: DEMO, clock, tokenTtl: 600 });
@@ -62,19 +53,21 @@ describe('bearer tokens at the resource API', () => {
   });
 
   it('answers 403 insufficient_scope for a public token on an admin resource', async () => {
-    const token = await tokenOf(await tokenRequest(server, { grant_type: 'client_credentials' }));
+    const token = await tokenOf(await tokenRequest(server.origin, { grant_type: 'client_credentials' }, DEMO));
     expect((await api(server, '/products.json', token)).status).toBe(200);
     const response = await api(server, '/orders.json', token);
     expect(response.status).toBe(403);
     expect(response.headers.get('www-authenticate')).toBe(
       'Bearer realm="storefront", error="insufficient_scope", scope="admin"',
     );
-    const admin = await tokenOf(await tokenRequest(server, { grant_type: 'client_credentials', scope: 'admin' }));
+    const admin = await tokenOf(
+      await tokenRequest(server.origin, { grant_type: 'client_credentials', scope: 'admin' }, DEMO),
+    );
     expect((await api(server, '/orders.json', admin)).status).toBe(200);
   });
 
   it('takes access_token from the query of JSONP requests only', async () => {
-    const token = await tokenOf(await tokenRequest(server, { grant_type: 'client_credentials' }));
+    const token = await tokenOf(await tokenRequest(server.origin, { grant_type: 'client_credentials' }, DEMO));
     const jsonp = await fetch(`${server.baseUrl}/products.jsonp?callback=cb&access_token=${token}`);
     expect(jsonp.status).toBe(200);
     const plain = await fetch(`${server.baseUrl}/products.json?access_token=${token}`);
@@ -84,7 +77,11 @@ describe('bearer tokens at the resource API', () => {
 
   it('expires tokens by the injected clock, and the JWT bearer grant renews them once', async () => {
     const token = await tokenOf(
-      await tokenRequest(server, { grant_type: 'password', username: DEMO.login, password: DEMO.password }),
+      await tokenRequest(
+        server.origin,
+        { grant_type: 'password', username: DEMO.login, password: DEMO.password },
+        DEMO,
+      ),
     );
     expect((await api(server, '/products.json', token)).status).toBe(200);
     clock.advance(600_000);
@@ -93,9 +90,9 @@ describe('bearer tokens at the resource API', () => {
     expect(expired.headers.get('www-authenticate')).toBe('Bearer realm="storefront", error="invalid_token"');
 
     const jwt = await exchangeAssertion(token, clock.now());
-    const renewed = await tokenOf(await tokenRequest(server, { grant_type: JWT_BEARER, assertion: jwt }, false));
+    const renewed = await tokenOf(await tokenRequest(server.origin, { grant_type: JWT_BEARER, assertion: jwt }));
     expect((await api(server, '/products.json', renewed)).status).toBe(200);
-    const again = await tokenRequest(server, { grant_type: JWT_BEARER, assertion: jwt }, false);
+    const again = await tokenRequest(server.origin, { grant_type: JWT_BEARER, assertion: jwt });
     expect(again.status).toBe(400);
     expect((await again.json()).error).toBe('invalid_grant');
   });
@@ -110,16 +107,17 @@ describe('persistence across a restart (JSON files)', () => {
 
   it('keeps issued tokens, expiry and revocations, and stores only their hashes', async () => {
     const data = join(dir, 'db.json');
-    const clock = fakeClock();
+    const clock = manualClock(START);
     let server = await createServer({ port: 0, data, products: 5, demo: DEMO, clock });
-    const kept = await tokenOf(await tokenRequest(server, { grant_type: 'client_credentials', scope: 'admin' }));
-    const exchanged = await tokenOf(await tokenRequest(server, { grant_type: 'client_credentials' }));
+    const kept = await tokenOf(
+      await tokenRequest(server.origin, { grant_type: 'client_credentials', scope: 'admin' }, DEMO),
+    );
+    const exchanged = await tokenOf(await tokenRequest(server.origin, { grant_type: 'client_credentials' }, DEMO));
     const renewed = await tokenOf(
-      await tokenRequest(
-        server,
-        { grant_type: JWT_BEARER, assertion: await exchangeAssertion(exchanged, clock.now()) },
-        false,
-      ),
+      await tokenRequest(server.origin, {
+        grant_type: JWT_BEARER,
+        assertion: await exchangeAssertion(exchanged, clock.now()),
+      }),
     );
     await server.close();
 
@@ -137,11 +135,10 @@ describe('persistence across a restart (JSON files)', () => {
       expect((await api(server, '/orders.json', kept)).status).toBe(200);
       expect((await api(server, '/products.json', renewed)).status).toBe(200);
       expect((await api(server, '/products.json', exchanged)).status).toBe(401);
-      const replay = await tokenRequest(
-        server,
-        { grant_type: JWT_BEARER, assertion: await exchangeAssertion(exchanged, clock.now()) },
-        false,
-      );
+      const replay = await tokenRequest(server.origin, {
+        grant_type: JWT_BEARER,
+        assertion: await exchangeAssertion(exchanged, clock.now()),
+      });
       expect((await replay.json()).error).toBe('invalid_grant');
       clock.advance(3_600_000);
       expect((await api(server, '/orders.json', kept)).status).toBe(401);

@@ -5,6 +5,7 @@
  */
 import { createServer, type Dataset, type ServerOptions, type StorefrontServer, seed } from 'storefront-sdk/server';
 import { hashPassword } from '../../src/oauth/secrets.js';
+import { clientToken, grantedToken } from '../helpers/test-server.js';
 
 /** Password given to the owner of shop 3, who cannot log in with the seed's data. */
 const OTHER_PASSWORD = 'other-owner-password';
@@ -34,18 +35,6 @@ export interface CallInit extends RequestInit {
   json?: unknown;
 }
 
-async function token(server: StorefrontServer, form: Record<string, string>): Promise<string> {
-  const { clientId, clientSecret } = server.credentials!;
-  const basic = btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`);
-  const response = await fetch(`${server.origin}/oauth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form),
-  });
-  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 /** Demo data in which the owner of shop 3 can log in. */
 export function demoData(): Dataset {
   const { dataset } = seed({ products: 30, orders: 6 });
@@ -61,9 +50,9 @@ export async function startThemeServer(options: ServerOptions = {}): Promise<The
   const server = await createServer({ port: 0, data: demoData(), ...options });
   const otherLogin = server.store.all('users').find((u) => u.id === server.store.get('shops', '3')!.owner_id)!.login;
   const [admin, publicToken, otherAdmin] = await Promise.all([
-    token(server, { grant_type: 'client_credentials', scope: 'admin' }),
-    token(server, { grant_type: 'client_credentials', scope: 'public' }),
-    token(server, { grant_type: 'password', scope: 'admin', username: otherLogin, password: OTHER_PASSWORD }),
+    clientToken(server, 'admin'),
+    clientToken(server, 'public'),
+    grantedToken(server, { grant_type: 'password', scope: 'admin', username: otherLogin, password: OTHER_PASSWORD }),
   ]);
   const call = (url: string, init: CallInit = {}) => {
     const { token: bearer = admin, json, ...rest } = init;

@@ -380,7 +380,7 @@ export function authorizeSuite(harness: MakeHarness): void {
       const issued = await code(h);
       const other = await h.token(
         { grant_type: 'authorization_code', code: issued, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER },
-        { id: OTHER_APP.clientId, secret: OTHER_APP.clientSecret },
+        OTHER_APP,
       );
       await expectOAuthError(other, 400, 'invalid_grant');
       await expectOAuthError(await exchange(h, 'not-a-code'), 400, 'invalid_grant');

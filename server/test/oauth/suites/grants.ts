@@ -38,10 +38,7 @@ export function grantsSuite(harness: MakeHarness): void {
 
     it('refuses admin to an owner who administers no shop (invalid_scope)', async () => {
       const h = await harness();
-      const response = await h.token(
-        { grant_type: 'client_credentials', scope: 'admin' },
-        { id: OTHER_APP.clientId, secret: OTHER_APP.clientSecret },
-      );
+      const response = await h.token({ grant_type: 'client_credentials', scope: 'admin' }, OTHER_APP);
       expect(await expectOAuthError(response, 400, 'invalid_scope')).toContain('admin');
     });
 
@@ -120,7 +117,7 @@ export function grantsSuite(harness: MakeHarness): void {
       const h = await harness();
       const response = await h.token(
         { grant_type: 'password', username: DEMO.login, password: DEMO.password },
-        { id: DEMO.clientId, secret: 'wrong' },
+        { clientId: DEMO.clientId, clientSecret: 'wrong' },
       );
       await expectOAuthError(response, 401, 'invalid_client');
     });

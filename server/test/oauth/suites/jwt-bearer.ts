@@ -187,12 +187,12 @@ export function jwtBearerSuite(harness: MakeHarness): void {
     it('checks client authentication when one is sent: it must hold and be the issuer', async () => {
       const { h, token, now } = await expiredToken(harness);
       const jwt = await assertion(token, {}, { now });
-      const wrongSecret = await h.token({ grant_type: JWT_BEARER, assertion: jwt }, { id: DEMO.clientId, secret: 'x' });
-      await expectOAuthError(wrongSecret, 401, 'invalid_client');
-      const otherClient = await h.token(
+      const wrongSecret = await h.token(
         { grant_type: JWT_BEARER, assertion: jwt },
-        { id: OTHER_APP.clientId, secret: OTHER_APP.clientSecret },
+        { clientId: DEMO.clientId, clientSecret: 'x' },
       );
+      await expectOAuthError(wrongSecret, 401, 'invalid_client');
+      const otherClient = await h.token({ grant_type: JWT_BEARER, assertion: jwt }, OTHER_APP);
       expect(await expectOAuthError(otherClient, 400, 'invalid_grant')).toContain('another client');
       expect((await h.token({ grant_type: JWT_BEARER, assertion: jwt })).status).toBe(200);
     });

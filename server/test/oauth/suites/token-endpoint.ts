@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { basicAuth, DEMO, expectOAuthError, type MakeHarness, OTHER_APP, tokenOf } from '../fixture.js';
+import { basicAuthorization } from '../../../../sdk/src/auth/token-endpoint.js';
+import { DEMO, expectOAuthError, type Harness, type MakeHarness, OTHER_APP, tokenOf } from '../fixture.js';
 
-const form = { 'content-type': 'application/x-www-form-urlencoded' };
+/** `POST /oauth/token` of a body as is: a form with the demo app's HTTP Basic credentials unless `headers` say otherwise. */
+function postBody(h: Harness, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
+  return h.fetch('/oauth/token', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: basicAuthorization(DEMO),
+      ...headers,
+    },
+    body,
+  });
+}
 
 export function tokenEndpointSuite(harness: MakeHarness): void {
   describe('token endpoint: request format', () => {
@@ -45,35 +57,22 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
         '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--',
       ],
     ])('refuses a %s body with invalid_request', async (type, body) => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: { 'content-type': type, authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) },
-        body,
-      });
+      const response = await postBody(await harness(), body, { 'content-type': type });
       expect(await expectOAuthError(response, 400, 'invalid_request')).toContain('x-www-form-urlencoded');
     });
 
     it('accepts a charset parameter on the form content type', async () => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: {
-          'content-type': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8',
-          authorization: basicAuth(DEMO.clientId, DEMO.clientSecret),
-        },
-        body: 'grant_type=client_credentials',
+      const response = await postBody(await harness(), 'grant_type=client_credentials', {
+        'content-type': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8',
       });
       expect(response.status).toBe(200);
     });
 
     it('refuses a body that is not UTF-8', async () => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: { ...form, authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) },
-        body: new Uint8Array([0x67, 0x72, 0x61, 0x6e, 0x74, 0x3d, 0xff, 0xfe]),
-      });
+      const response = await postBody(
+        await harness(),
+        new Uint8Array([0x67, 0x72, 0x61, 0x6e, 0x74, 0x3d, 0xff, 0xfe]),
+      );
       await expectOAuthError(response, 400, 'invalid_request');
     });
 
@@ -81,12 +80,7 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
       ['over the endpoint limit', 20 * 1024],
       ['over the shell cap', 3 * 1024 * 1024],
     ])('answers 413 to a form body %s', async (_, size) => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: { ...form, authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) },
-        body: `grant_type=client_credentials&pad=${'x'.repeat(size)}`,
-      });
+      const response = await postBody(await harness(), `grant_type=client_credentials&pad=${'x'.repeat(size)}`);
       expect(await expectOAuthError(response, 413, 'invalid_request')).toContain('exceeds');
     });
 
@@ -101,12 +95,7 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
     });
 
     it('refuses a repeated parameter with invalid_request', async () => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: { ...form, authorization: basicAuth(DEMO.clientId, DEMO.clientSecret) },
-        body: 'grant_type=client_credentials&scope=public&scope=admin',
-      });
+      const response = await postBody(await harness(), 'grant_type=client_credentials&scope=public&scope=admin');
       expect(await expectOAuthError(response, 400, 'invalid_request')).toContain('"scope"');
     });
 
@@ -149,10 +138,7 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
     it('decodes form-urlencoded Basic credentials (RFC 6749 Appendix B)', async () => {
       const { token } = await harness();
       // The secret holds ':', '+', '/', '=' and a space: each must survive the encoding.
-      const response = await token(
-        { grant_type: 'client_credentials' },
-        { id: OTHER_APP.clientId, secret: OTHER_APP.clientSecret },
-      );
+      const response = await token({ grant_type: 'client_credentials' }, OTHER_APP);
       expect(response.status).toBe(200);
     });
 
@@ -205,7 +191,9 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
 
     it('answers 401 invalid_client with a Basic challenge for a wrong secret', async () => {
       const { token } = await harness();
-      await expectInvalidClient(await token({ grant_type: 'client_credentials' }, { id: DEMO.clientId, secret: 'x' }));
+      await expectInvalidClient(
+        await token({ grant_type: 'client_credentials' }, { clientId: DEMO.clientId, clientSecret: 'x' }),
+      );
       await expectInvalidClient(
         await token({ grant_type: 'client_credentials', client_id: DEMO.clientId, client_secret: 'nope' }, false),
       );
@@ -213,13 +201,17 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
 
     it('answers invalid_client for an unknown client', async () => {
       const { token } = await harness();
-      await expectInvalidClient(await token({ grant_type: 'client_credentials' }, { id: 'nobody', secret: 'x' }));
+      await expectInvalidClient(
+        await token({ grant_type: 'client_credentials' }, { clientId: 'nobody', clientSecret: 'x' }),
+      );
     });
 
     it('answers invalid_client when the secret is one character off', async () => {
       const { token } = await harness();
       const secret = DEMO.clientSecret.slice(0, -1) + (DEMO.clientSecret.endsWith('A') ? 'B' : 'A');
-      await expectInvalidClient(await token({ grant_type: 'client_credentials' }, { id: DEMO.clientId, secret }));
+      await expectInvalidClient(
+        await token({ grant_type: 'client_credentials' }, { clientId: DEMO.clientId, clientSecret: secret }),
+      );
     });
 
     it('answers invalid_client without any client authentication', async () => {
@@ -234,13 +226,7 @@ export function tokenEndpointSuite(harness: MakeHarness): void {
       ['broken base64', 'Basic a'],
       ['bad percent-encoding', `Basic ${btoa('%E0%A4%A:secret')}`],
     ])('answers invalid_client for an Authorization header with %s', async (_, authorization) => {
-      const { fetch } = await harness();
-      const response = await fetch('/oauth/token', {
-        method: 'POST',
-        headers: { ...form, authorization },
-        body: 'grant_type=client_credentials',
-      });
-      await expectInvalidClient(response);
+      await expectInvalidClient(await postBody(await harness(), 'grant_type=client_credentials', { authorization }));
     });
   });
 }
