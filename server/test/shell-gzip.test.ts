@@ -7,11 +7,11 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CoreResponse } from '../src/core/types.js';
 import { createExpressApp } from '../src/express/app.js';
 import { acceptsGzip, GZIP_THRESHOLD, GzipCache, isGzippable, varyOnEncoding } from '../src/express/gzip.js';
-import { type Doc, startThemeServer, type ThemeServer } from './themes/fixture.js';
+import { type Doc, useThemeServer } from './themes/fixture.js';
 
 // Counts the compressions the shell runs (the server runs in this process).
 vi.mock('node:zlib', async (original) => {
@@ -156,11 +156,7 @@ describe('Vary of responses the core does not mark', () => {
 });
 
 describe('over HTTP', () => {
-  let t: ThemeServer;
-  beforeAll(async () => {
-    t = await startThemeServer();
-  });
-  afterAll(() => t.server.close());
+  const t = useThemeServer();
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     raw(new URL(`${t.base}${path}`), { authorization: `Bearer ${t.admin}`, ...headers }, method);

@@ -3,15 +3,11 @@
  * in its `_links`, so that a client can expand the relations of whatever document it holds; embedded
  * resources inherit them and declare none; error bodies have no links at all.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { png } from '../../src/seed/images.js';
-import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-let t: ThemeServer;
-beforeAll(async () => {
-  t = await startThemeServer();
-});
-afterAll(() => t.server.close());
+const t = useThemeServer();
 
 const expected = () => [{ name: 'svc', href: `${t.server.origin}/rels/{rel}`, templated: true }];
 

@@ -3,20 +3,16 @@
  * conditional requests, HEAD, JSONP, CORS, gzip, and the error statuses with their bodies.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
+const t = useThemeServer();
 let templateUrl: string;
 beforeAll(async () => {
-  t = await startThemeServer();
   const theme = await t.json('/shops/1/theme.json', { status: 200 });
-  const template = (theme._embedded.templates as Json[]).find((x) => x.file_name !== 'layout.html')!;
+  const template = (theme._embedded.templates as Doc[]).find((x) => x.file_name !== 'layout.html')!;
   templateUrl = template._links.self.href;
 });
-afterAll(() => t.server.close());
 
 const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
 
@@ -55,7 +51,7 @@ describe('headers of every API response', () => {
 
   it('leaves the scope headers off what is not the API: theme files, relation pages', async () => {
     const theme = await t.json('/shops/1/theme.json', { status: 200 });
-    const asset = (theme._embedded.assets as Json[])[0]!;
+    const asset = (theme._embedded.assets as Doc[])[0]!;
     const responses = [
       await fetch(asset._links.file.href),
       await fetch(theme._links['svc:theme_preview'].href),

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OrderRow } from '../../src/store/types.js';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
+const t = useThemeServer();
 let rows: readonly OrderRow[];
-beforeAll(async () => {
-  t = await startThemeServer();
+beforeAll(() => {
   rows = t.server.store.all('orders');
 });
-afterAll(() => t.server.close());
 
-const ids = (list: Json) => (list._embedded.items as Json[]).map((item) => item.id);
+const ids = (list: Doc) => (list._embedded.items as Doc[]).map((item) => item.id);
 const total = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
 
 describe('order list', () => {
@@ -26,7 +22,7 @@ describe('order list', () => {
       );
     expect(mine.length).toBeGreaterThan(0);
     expect(ids(list)).toEqual(mine.map((r) => r.id));
-    const first = list._embedded.items[0] as Json;
+    const first = list._embedded.items[0] as Doc;
     const row = mine[0]!;
     expect(first).toEqual({
       _class: ['order'],
@@ -64,7 +60,7 @@ describe('order list', () => {
     const byQ = await t.json(`/orders?q=${encodeURIComponent(someone.code.toLowerCase())}`);
     expect(ids(byQ)).toEqual([someone.id]);
     const sorted = await t.json('/orders?sort=total.desc&per_page=100');
-    const totals = (sorted._embedded.items as Json[]).map((o) => o.total as number);
+    const totals = (sorted._embedded.items as Doc[]).map((o) => o.total as number);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
   });
 

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProductRow } from '../../src/store/types.js';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
+const t = useThemeServer();
 let rows: readonly ProductRow[];
-beforeAll(async () => {
-  t = await startThemeServer();
+beforeAll(() => {
   rows = t.server.store.all('products');
 });
-afterAll(() => t.server.close());
 
-const ids = (list: Json) => (list._embedded.items as Json[]).map((item) => item.id);
+const ids = (list: Doc) => (list._embedded.items as Doc[]).map((item) => item.id);
 const newestFirst = (a: ProductRow, b: ProductRow) =>
   a.updated_on < b.updated_on ? 1 : a.updated_on > b.updated_on ? -1 : Number(b.id) - Number(a.id);
 
@@ -27,7 +23,7 @@ describe('product list', () => {
 
   it('hides hidden products from public tokens, and from admins of other shops', async () => {
     expect(rows.some((r) => r.status === 'hidden' && r.shop_id === '1')).toBe(true);
-    const visible = (list: Json) => (list._embedded.items as Json[]).every((item) => item.status === 'visible');
+    const visible = (list: Doc) => (list._embedded.items as Doc[]).every((item) => item.status === 'visible');
     const pub = await t.json('/products?per_page=100', { token: t.publicToken });
     expect(visible(pub)).toBe(true);
     expect(pub.total_items).toBe(rows.filter((r) => r.status === 'visible').length);
@@ -44,7 +40,7 @@ describe('product list', () => {
 
   it('summarises each product with a self link to its detail', async () => {
     const list = await t.json('/products?per_page=1');
-    const [item] = list._embedded.items as Json[];
+    const [item] = list._embedded.items as Doc[];
     const row = rows.find((r) => r.id === item!.id)!;
     expect(item).toEqual({
       _class: ['product'],
@@ -107,7 +103,7 @@ describe('product list', () => {
     let href: string | undefined = `${t.base}/products.json?per_page=7`;
     let pages = 0;
     while (href) {
-      const page: Json = await t.json(href, { status: 200 });
+      const page: Doc = await t.json(href, { status: 200 });
       seen.push(...ids(page));
       expect(page._links.first.href).toBe(`${t.base}/products.json?page=1&per_page=7`);
       href = page._links.next?.href;

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { relationEntry, relationNames } from '../../src/api/registry.js';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
-beforeAll(async () => {
-  t = await startThemeServer();
-});
-afterAll(() => t.server.close());
+const t = useThemeServer();
 
 describe('relation pages', () => {
   it.each(relationNames())('documents %s at the curie’s expansion', async (rel) => {
@@ -33,12 +27,12 @@ describe('relation pages', () => {
 
 describe('links follow the registry', () => {
   /** Every link of a representation and its embedded resources, with its relation name. */
-  function* links(resource: Json): Generator<[string, Json]> {
+  function* links(resource: Doc): Generator<[string, Doc]> {
     for (const [rel, value] of Object.entries(resource._links ?? {})) {
-      if (rel !== 'curies') yield [rel, value as Json];
+      if (rel !== 'curies') yield [rel, value as Doc];
     }
     for (const value of Object.values(resource._embedded ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) yield* links(item as Json);
+      for (const item of Array.isArray(value) ? value : [value]) yield* links(item as Doc);
     }
   }
 

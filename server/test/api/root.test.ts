@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
-beforeAll(async () => {
-  t = await startThemeServer();
-});
-afterAll(() => t.server.close());
+const t = useThemeServer();
 
 describe('root', () => {
   it('describes the user and links every resource an admin token may use', async () => {
@@ -54,7 +48,7 @@ describe('root', () => {
 
   it('embeds the shops the user administers, public or not', async () => {
     const root = await t.json('');
-    const shops = root._embedded.shops as Json[];
+    const shops = root._embedded.shops as Doc[];
     expect(shops.map((s) => s.id)).toEqual(['1', '2']);
     expect(shops[1]).toEqual({
       _class: ['shop'],

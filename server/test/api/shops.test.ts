@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Doc, useThemeServer } from '../themes/fixture.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, checked by the assertions.
-type Json = Record<string, any>;
-let t: ThemeServer;
+const t = useThemeServer();
 beforeAll(async () => {
-  t = await startThemeServer();
   // A shop nobody but its owner (the owner of shop 3) may see.
   await t.server.store.write((tx) => {
     const shop3 = tx.get('shops', '3')!;
     tx.insert('shops', { ...shop3, id: '4', name: 'Secret Stash', subdomain: 'secret-stash', public: false });
   });
 });
-afterAll(() => t.server.close());
 
 describe('shop list', () => {
   it('lists the public shops only, as summaries with self links', async () => {
     const list = await t.json('/shops.json', { token: t.publicToken, status: 200 });
     expect(list._class).toEqual(['results', 'shop']);
     expect(list).toMatchObject({ total_items: 2, page: 1, per_page: 30 });
-    const items = list._embedded.items as Json[];
+    const items = list._embedded.items as Doc[];
     expect(items.map((s) => s.name).sort()).toEqual(['Juniper & Fig Market', 'Northwind Outfitters']);
     for (const item of items) {
       expect(Object.keys(item)).toEqual([
@@ -38,7 +34,7 @@ describe('shop list', () => {
 
   it('filters by q on name and subdomain, case-insensitively', async () => {
     const list = await t.json('/shops?q=JUNIPER');
-    expect(list._embedded.items.map((s: Json) => s.id)).toEqual(['3']);
+    expect(list._embedded.items.map((s: Doc) => s.id)).toEqual(['3']);
     expect(list._links.self.href).toBe(`${t.base}/shops.json?q=juniper&page=1&per_page=30`);
   });
 

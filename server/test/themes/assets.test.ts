@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gif, png } from '../../src/seed/images.js';
-import { type Doc, startThemeServer, type ThemeServer } from './fixture.js';
+import { type Doc, useThemeServer } from './fixture.js';
 
-let t: ThemeServer;
-beforeAll(async () => {
-  t = await startThemeServer();
-});
-afterAll(() => t.server.close());
+const t = useThemeServer();
 
 const assets = '/themes/2/assets';
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');

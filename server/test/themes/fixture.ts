@@ -4,6 +4,7 @@
  * the owner of shop 3 gets an admin token through the password grant.
  */
 import { createServer, type Dataset, type ServerOptions, type StorefrontServer, seed } from 'storefront-sdk/server';
+import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../../src/oauth/secrets.js';
 import { clientToken, grantedToken } from '../helpers/test-server.js';
 
@@ -72,4 +73,42 @@ export async function startThemeServer(options: ServerOptions = {}): Promise<The
     return JSON.parse(text) as T;
   };
   return { server, base: server.baseUrl, admin, publicToken, otherAdmin, call, json };
+}
+
+/**
+ * A theme server for the current test file (or `describe`): started before its tests, closed after them. The
+ * returned object reads through to the running server, so it may be held from the start; hooks registered
+ * after this call run once the server is up.
+ */
+export function useThemeServer(options: ServerOptions = {}): ThemeServer {
+  let started: ThemeServer | undefined;
+  beforeAll(async () => {
+    started = await startThemeServer(options);
+  });
+  afterAll(async () => {
+    await started?.server.close();
+  });
+  const current = (): ThemeServer => {
+    if (!started) throw new Error('useThemeServer: the server is not running (use it inside tests and hooks)');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get base() {
+      return current().base;
+    },
+    get admin() {
+      return current().admin;
+    },
+    get publicToken() {
+      return current().publicToken;
+    },
+    get otherAdmin() {
+      return current().otherAdmin;
+    },
+    call: (url, init) => current().call(url, init),
+    json: (url, init) => current().json(url, init),
+  };
 }

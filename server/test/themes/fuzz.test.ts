@@ -2,19 +2,17 @@
  * Random bodies against every theme write: whatever arrives, the answer is a 2xx or a 4xx with the error body,
  * never a 5xx. Deterministic (a fixed PRNG seed), so that a failure reproduces.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from './fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Doc, useThemeServer } from './fixture.js';
 
-let t: ThemeServer;
+const t = useThemeServer();
 let templateUrl: string;
 let assetUrl: string;
 beforeAll(async () => {
-  t = await startThemeServer();
   const theme = await t.json('/themes/2');
   templateUrl = (theme._embedded.templates as Doc[]).find((x) => x.file_name !== 'layout.html')!._links.self.href;
   assetUrl = (theme._embedded.assets as Doc[])[0]!._links['svc:delete_theme_asset'].href;
 });
-afterAll(() => t.server.close());
 
 /** mulberry32: small, seedable, good enough to pick test inputs. */
 function prng(seed: number): () => number {

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   MAX_ASSET_BYTES_PER_THEME,
   MAX_ASSETS_PER_THEME,
   MAX_TEMPLATES_PER_THEME,
 } from '../../src/api/themes/theme-limits.js';
-import { demoData, startThemeServer, type ThemeServer } from './fixture.js';
+import type { Dataset } from '../../src/store/types.js';
+import { demoData, useThemeServer } from './fixture.js';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC';
 
-let t: ThemeServer;
-beforeAll(async () => {
-  // Theme 1 full of templates, theme 2 full of assets, shop 3's theme with one huge asset (metadata only).
+/** Theme 1 full of templates, theme 2 full of assets, shop 3's theme with one huge asset (metadata only). */
+function dataAtTheLimits(): Dataset {
   const data = demoData();
   const stamp = '2026-01-01T00:00:00.000Z';
   const count = (themeId: string) => data.templates.filter((x) => x.theme_id === themeId).length;
@@ -39,9 +39,9 @@ beforeAll(async () => {
   }
   const huge = data.assets.find((a) => a.theme_id === '3')!;
   huge.file_size = MAX_ASSET_BYTES_PER_THEME - 10;
-  t = await startThemeServer({ data });
-});
-afterAll(() => t.server.close());
+  return data;
+}
+const t = useThemeServer({ data: dataAtTheLimits() });
 
 describe('how much a theme may hold', () => {
   it('refuses a template past the count (422 on file_name), still updates existing ones', async () => {

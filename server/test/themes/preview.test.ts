@@ -1,18 +1,16 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createJsonStore } from '../../src/store/json-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-import { type Doc, demoData, startThemeServer, type ThemeServer } from './fixture.js';
+import { type Doc, demoData, startThemeServer, useThemeServer } from './fixture.js';
 
 const tempDir = useTempDir();
 
-let t: ThemeServer;
+const t = useThemeServer();
 let theme: Doc;
 beforeAll(async () => {
-  t = await startThemeServer();
   theme = await t.json('/shops/1/theme.json');
 });
-afterAll(() => t.server.close());
 
 const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from './fixture.js';
+import { describe, expect, it } from 'vitest';
+import { type Doc, useThemeServer } from './fixture.js';
 
-let t: ThemeServer;
-beforeAll(async () => {
-  t = await startThemeServer();
-});
-afterAll(() => t.server.close());
+const t = useThemeServer();
 
 const templates = '/themes/1/templates';
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
