@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './helpers/cli-process.js';
 import { useTempDir } from './helpers/temp-dir.js';
+import { tokenRequest } from './helpers/test-server.js';
 
 const tempDir = useTempDir();
 const running: CliProcess[] = [];
@@ -30,16 +31,14 @@ async function started(args: string[], options: Parameters<typeof startCli>[1] =
   return { process, origin };
 }
 
-async function tokenFor(origin: string, output: string): Promise<Response> {
+/** A client credentials request with the demo app's id and secret as the CLI printed them. */
+function tokenFor(origin: string, output: string): Promise<Response> {
   const field = (name: string) => output.match(new RegExp(`${name}:\\s+(\\S+)`))![1]!;
-  return fetch(`${origin}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: field('Client id'),
-      client_secret: field('Client secret'),
-    }),
-  });
+  return tokenRequest(
+    origin,
+    { grant_type: 'client_credentials' },
+    { clientId: field('Client id'), clientSecret: field('Client secret') },
+  );
 }
 
 describe('storefront-server', () => {

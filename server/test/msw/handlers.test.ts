@@ -1,6 +1,7 @@
 /** `createHandlers`: options, data, reset, issued and expired tokens, through MSW's `setupServer`. */
 import { createHandlers, MOCK_DEMO_SECRETS, seed } from 'storefront-sdk/msw';
 import { describe, expect, test } from 'vitest';
+import { tokenRequest } from '../helpers/test-server.js';
 import { assertion } from './assertion.js';
 import { useMock } from './mocked.js';
 
@@ -160,12 +161,9 @@ describe('expired tokens', () => {
     expect(await refused.json()).toEqual({ _class: ['errors'], message: 'The access token has expired' });
 
     const { clientId, clientSecret } = mock.credentials!;
-    const exchanged = await fetch(`${mock.origin}/oauth/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion: await assertion(clientId, clientSecret, admin, now),
-      }),
+    const exchanged = await tokenRequest(mock.origin, {
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: await assertion(clientId, clientSecret, admin, now),
     });
     expect(exchanged.status).toBe(200);
     const renewed = ((await exchanged.json()) as { access_token: string }).access_token;
