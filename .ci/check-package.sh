@@ -64,3 +64,15 @@ export { client, createHandlers, createServer };
 TS
 npx tsc -p tsconfig.json
 echo "TypeScript (nodenext): all entry points type-check"
+
+# The bin as `npx storefront-server` runs it, from the installed tarball (no tsx, no sources). Started through
+# its .bin link rather than npx, so that the signal reaches the server itself.
+./node_modules/.bin/storefront-server --help | head -n 3
+./node_modules/.bin/storefront-server --port 0 --data "$scratch/data/db.json" --products 50 --quiet &
+server=$!
+for _ in $(seq 1 50); do [ -f "$scratch/data/db.json" ] && break; sleep 0.2; done
+sleep 1
+kill -TERM "$server"
+wait "$server"
+[ -f "$scratch/data/db.json" ] || { echo "storefront-server did not create its data file" >&2; exit 1; }
+echo "bin: storefront-server starts from the tarball, seeds its data file and stops cleanly on SIGTERM"
