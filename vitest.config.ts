@@ -7,8 +7,9 @@ export default defineConfig({
   resolve: {
     // Tests import the package by its public name, resolved to the sources (no build needed).
     alias: [
-      { find: /^storefront-sdk\/server$/, replacement: src('./server/src/index.ts') },
-      { find: /^storefront-sdk\/msw$/, replacement: src('./server/src/msw/index.ts') },
+      { find: /^storefront-server\/msw$/, replacement: src('./server/src/msw/index.ts') },
+      { find: /^storefront-server$/, replacement: src('./server/src/index.ts') },
+      { find: /^storefront-sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
       { find: /^storefront-sdk$/, replacement: src('./sdk/src/index.ts') },
     ],
   },

@@ -1,69 +1,79 @@
 #!/usr/bin/env bash
-# Packs the tarball, installs it into a scratch project outside the repo and imports every entry point there,
-# from plain ESM and from TypeScript compiled with moduleResolution nodenext; then publint and attw on the tarball.
+# Packs both packages (prepack builds them), checks each tarball with publint and attw, then installs them into
+# a scratch project outside the repo as an app would (`npm i storefront-sdk`, `npm i -D storefront-server`) and
+# there: imports every entry from ESM and require(), type-checks them with nodenext and bundler resolution,
+# and starts the bin.
 set -euo pipefail
 repo=$(pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-npm run build
-tarball=$(npm pack --silent --pack-destination "$scratch" | tail -n 1)
-tarball="$scratch/$tarball"
-echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
+# `npm pack` runs prepack (the build): no tarball without dist/.
+sdk_tgz="$scratch/$(npm pack --silent -w storefront-sdk --pack-destination "$scratch" | tail -n 1)"
+server_tgz="$scratch/$(npm pack --silent -w storefront-server --pack-destination "$scratch" | tail -n 1)"
+for tarball in "$sdk_tgz" "$server_tgz"; do
+  echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
+  case "$(tar -tzf "$tarball")" in *package/dist/index.js*) ;; *) echo "$tarball has no dist/index.js" >&2; exit 1 ;; esac
+  npx publint run "$tarball" --strict
+  # ESM only: require() of an ESM package works from Node 20.19 on (require(esm)), which attw's node16-cjs
+  # resolution does not model; the smoke test below require()s every entry for real instead.
+  npx attw "$tarball" --profile esm-only
+done
 
-npx publint run "$tarball" --strict
-npx attw "$tarball" --profile esm-only
-
-cd "$scratch"
+app="$scratch/app"
+mkdir "$app"
+cd "$app"
 npm init -y >/dev/null
 npm pkg set type=module
 msw=$(node -p "require('$repo/package.json').devDependencies.msw")
-npm install --no-audit --no-fund "$tarball" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+npm install --no-audit --no-fund "$sdk_tgz" >/dev/null
+npm install --no-audit --no-fund -D "$server_tgz" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
 
 cat > smoke.mjs <<'JS'
-const sdk = await import('storefront-sdk');
-const server = await import('storefront-sdk/server');
-const msw = await import('storefront-sdk/msw');
-for (const [name, mod, member] of [
-  ['storefront-sdk', sdk, 'createClient'],
-  ['storefront-sdk/server', server, 'createServer'],
-  ['storefront-sdk/msw', msw, 'createHandlers'],
-]) {
-  if (typeof mod[member] !== 'function') throw new Error(`${name} does not export ${member}`);
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const expected = {
+  'storefront-sdk': 'createClient',
+  'storefront-server': 'createServer',
+  'storefront-server/msw': 'createHandlers',
+};
+for (const [name, member] of Object.entries(expected)) {
+  const esm = await import(name);
+  const cjs = require(name);
+  if (typeof esm[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
+  if (cjs[member] !== esm[member]) throw new Error(`require('${name}') differs from import('${name}')`);
 }
-// Shared chunks: a value exported by several entry points (e.g. `seed` from ./server and ./msw) must be one
-// object, or `instanceof` and identity checks break across entries.
-const entries = { 'storefront-sdk': sdk, 'storefront-sdk/server': server, 'storefront-sdk/msw': msw };
-let shared = 0;
-for (const [a, modA] of Object.entries(entries)) {
-  for (const [b, modB] of Object.entries(entries)) {
-    if (a >= b) continue;
-    for (const name of Object.keys(modA).filter((key) => key in modB)) {
-      if (modA[name] !== modB[name]) throw new Error(`${name} differs between ${a} and ${b}`);
-      shared++;
-    }
-  }
-}
-if (shared === 0) throw new Error('no export is shared between entry points: the identity check checks nothing');
-const { version } = (await import('storefront-sdk/package.json', { with: { type: 'json' } })).default;
-console.log(`plain ESM: all entry points import (storefront-sdk ${version}); ${shared} shared exports keep one identity`);
+// One copy of each shared module: the server's entries share chunks, and both use the app's storefront-sdk.
+const server = await import('storefront-server');
+const msw = await import('storefront-server/msw');
+if (server.seed !== msw.seed) throw new Error('seed differs between storefront-server and storefront-server/msw');
+const copies = require('node:child_process')
+  .execSync('npm ls storefront-sdk --all --parseable', { encoding: 'utf8' })
+  .split('\n')
+  .filter(Boolean);
+if (copies.length !== 1) throw new Error(`expected one storefront-sdk in node_modules, found ${copies.length}`);
+console.log('ESM and require(): every entry of both packages loads; one copy of storefront-sdk');
 JS
 node smoke.mjs
 
-cat > tsconfig.json <<'JSON'
-{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "strict": true,
-  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke.ts"] }
-JSON
 cat > smoke.ts <<'TS'
 import { createClient } from 'storefront-sdk';
-import { createHandlers } from 'storefront-sdk/msw';
-import { createServer } from 'storefront-sdk/server';
+import { createServer } from 'storefront-server';
+import { createHandlers } from 'storefront-server/msw';
 
 const client: ReturnType<typeof createClient> = createClient({ baseUrl: 'http://localhost:4000/v1' });
 export { client, createHandlers, createServer };
 TS
-npx tsc -p tsconfig.json
-echo "TypeScript (nodenext): all entry points type-check"
+for resolution in nodenext bundler; do
+  module=$([ "$resolution" = bundler ] && echo esnext || echo nodenext)
+  cat > tsconfig.json <<JSON
+{ "compilerOptions": { "module": "$module", "moduleResolution": "$resolution", "target": "es2022", "strict": true,
+  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke.ts"] }
+JSON
+  npx tsc -p tsconfig.json
+  echo "TypeScript ($resolution): every entry type-checks"
+done
 
 # The bin as `npx storefront-server` runs it, from the installed tarball (no tsx, no sources). Started through
 # its .bin link rather than npx, so that the signal reaches the server itself.

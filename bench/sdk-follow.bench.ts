@@ -5,7 +5,7 @@
  * Target: SDK / plain ≤ 1.15 on median request times (means are printed too).
  */
 import { clientCredentials, createClient } from 'storefront-sdk';
-import { createServer } from 'storefront-sdk/server';
+import { createServer } from 'storefront-server';
 
 const REQUESTS = 3000;
 const TARGET = 1.15;

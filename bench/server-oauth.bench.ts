@@ -4,7 +4,7 @@
  * one indexed lookup, so it must not grow with the token count), a client-credentials token request through
  * the token endpoint, and the hourly purge scan of expired tokens. The 1 000-token run is the baseline.
  */
-import { basicAuthorization } from '../sdk/src/auth/token-endpoint.js';
+import { basicAuthorization } from 'storefront-sdk/internal';
 import { toFetchHandler } from '../server/src/core/fetch-adapter.js';
 import type { CoreContext, CoreRequest } from '../server/src/core/types.js';
 import { authenticate, createOAuth, issueToken } from '../server/src/oauth/index.js';

@@ -8,7 +8,7 @@
  *
  * A small generator on the TypeScript compiler API rather than typedoc: it needs no dependency, renders the
  * declarations as written (the contract's types read better as source than as expanded types), and knows the
- * three entry points of the package.
+ * entry points of the packages.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -22,8 +22,8 @@ export const API_DIR = join(ROOT, 'docs', 'api');
 /** The package's entry points: import name, barrel, output file. */
 const ENTRIES = [
   { name: 'storefront-sdk', barrel: 'sdk/src/index.ts', file: 'storefront-sdk.md' },
-  { name: 'storefront-sdk/server', barrel: 'server/src/index.ts', file: 'storefront-sdk-server.md' },
-  { name: 'storefront-sdk/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-sdk-msw.md' },
+  { name: 'storefront-server', barrel: 'server/src/index.ts', file: 'storefront-server.md' },
+  { name: 'storefront-server/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-server-msw.md' },
 ] as const;
 
 /** Names of the files the generator writes into {@link API_DIR}. */

@@ -1,10 +1,10 @@
 /**
  * The theme sync app tested without a network: MSW serves the reference server's own behaviour from
- * `storefront-sdk/msw`, and failures are put in front with `server.use(...)`.
+ * `storefront-server/msw`, and failures are put in front with `server.use(...)`.
  */
 import { setupServer } from 'msw/node';
 import { ServerError, type TokenInfo } from 'storefront-sdk';
-import { createHandlers } from 'storefront-sdk/msw';
+import { createHandlers } from 'storefront-server/msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createThemeSync, type LocalTemplate, type ThemeSync } from './theme-sync.js';
 

@@ -190,7 +190,10 @@ async function main(): Promise<number> {
       process.once(signal, () => done(1));
       if (options.quiet !== true) console.log(`${signal}: finishing in-flight requests and writes…`);
       server.close().then(
-        () => done(0),
+        () => {
+          if (options.quiet !== true) console.log('Stopped: writes are on disk and the port is free.');
+          done(0);
+        },
         (error) => {
           console.error(`storefront-server: ${(error as Error).message}`);
           done(1);

@@ -3,8 +3,8 @@
  * handlers (`setupServer`). Both are reached through URLs under {@link ORIGIN}.
  */
 import { setupServer } from 'msw/node';
-import { createHandlers } from 'storefront-sdk/msw';
-import { createServer, type StorefrontServer } from 'storefront-sdk/server';
+import { createServer, type StorefrontServer } from 'storefront-server';
+import { createHandlers } from 'storefront-server/msw';
 import { clock, DATASET, ORIGIN, TOKEN_TTL } from './fixture.js';
 
 export interface Target {

@@ -1,7 +1,7 @@
 /**
  * The TypeScript code blocks of the docs, type-checked as modules of this repository: each ```ts block is one
  * file, compiled in memory beside the repository's sources (never written to disk) with the root tsconfig, so
- * that `storefront-sdk`, `storefront-sdk/server` and `storefront-sdk/msw` resolve to the sources.
+ * that `storefront-sdk`, `storefront-server` and `storefront-server/msw` resolve to the sources.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';

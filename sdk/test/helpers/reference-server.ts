@@ -3,7 +3,7 @@
  * authenticated against it with the demo app's credentials (client credentials grant).
  */
 import { type Client, type ClientOptions, clientCredentials, createClient } from 'storefront-sdk';
-import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-sdk/server';
+import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-server';
 import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
 
 /** What {@link startReferenceServer} seeds and how long its tokens live. */

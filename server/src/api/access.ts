@@ -4,7 +4,7 @@
  * administration of a shop (theme, orders, hidden products) to its owner's admin tokens. A shop the
  * caller may not see is a 404, never a 403, so that nobody learns which shops exist.
  */
-import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Scope } from 'storefront-sdk/internal';
 import type { Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call } from '../http/route.js';

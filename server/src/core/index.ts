@@ -2,7 +2,7 @@
  * The one server core that Express and MSW both wrap: CORS preflight, the OAuth service, the resource API
  * under `{base_url}`, theme files under `{static_url}` and the relation pages under `{origin}/rels`.
  */
-import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Scope } from 'storefront-sdk/internal';
 import { apiRoutes, relationRoutes, staticRoutes } from '../api/routes.js';
 import { HttpError } from '../http/http-error.js';
 import { RepresentationCache } from '../http/representation-cache.js';

@@ -4,7 +4,7 @@
  */
 
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { redactUrl } from '../../../sdk/src/errors/redact.js';
+import { redactUrl } from 'storefront-sdk/internal';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import { HttpError } from '../http/http-error.js';
 import { respondError } from '../http/respond.js';

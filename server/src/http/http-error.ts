@@ -1,4 +1,4 @@
-import type { ErrorBody, FieldError } from '../../../sdk/src/contract/index.js';
+import type { ErrorBody, FieldError } from 'storefront-sdk/internal';
 
 /**
  * An error the core renders as the wire contract's error body (`{"_class":["errors"],"message":…}`),

@@ -4,7 +4,7 @@
  */
 
 import { type HttpHandler, http } from 'msw';
-import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Scope } from 'storefront-sdk/internal';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
 import type { ServerCredentials } from '../create-server.js';
@@ -151,7 +151,7 @@ const systemClock: Clock = { now: () => Date.now() };
  *
  * @example
  * import { setupServer } from 'msw/node';
- * import { createHandlers } from 'storefront-sdk/msw';
+ * import { createHandlers } from 'storefront-server/msw';
  *
  * const mock = createHandlers();
  * const server = setupServer(...mock.handlers);

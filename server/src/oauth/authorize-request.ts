@@ -1,5 +1,5 @@
-import type { Scope } from '../../../sdk/src/contract/index.js';
-import { isPkceValue } from '../../../sdk/src/shared/pkce.js';
+import type { Scope } from 'storefront-sdk/internal';
+import { isPkceValue } from 'storefront-sdk/internal';
 import type { AppRow, Store } from '../store/types.js';
 import { findApp } from './clients.js';
 import { OAuthError } from './errors.js';

@@ -1,5 +1,5 @@
-import type { Scope } from '../../../sdk/src/contract/index.js';
-import { isPkceValue } from '../../../sdk/src/shared/pkce.js';
+import type { Scope } from 'storefront-sdk/internal';
+import { isPkceValue } from 'storefront-sdk/internal';
 import type { CoreContext } from '../core/types.js';
 import type { AppRow, AuthCodeRow } from '../store/types.js';
 import { OAuthError } from './errors.js';

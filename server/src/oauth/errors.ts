@@ -1,4 +1,4 @@
-import type { OAuthErrorCode } from '../../../sdk/src/contract/index.js';
+import type { OAuthErrorCode } from 'storefront-sdk/internal';
 
 /**
  * A refusal of the authorization service, carrying the RFC 6749 `error` code and a human-readable

@@ -1,4 +1,4 @@
-import type { OAuthErrorBody } from '../../../sdk/src/contract/index.js';
+import type { OAuthErrorBody } from 'storefront-sdk/internal';
 import type { CoreContext, CoreResponse } from '../core/types.js';
 import type { OAuthError } from './errors.js';
 import { formatScopes } from './scopes.js';

@@ -1,4 +1,4 @@
-import type { Scope } from '../../../sdk/src/contract/index.js';
+import type { Scope } from 'storefront-sdk/internal';
 import type { Store } from '../store/types.js';
 import { OAuthError, quoted } from './errors.js';
 

@@ -4,7 +4,7 @@
  */
 import { scrypt, scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
+import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
 
 /** scrypt cost: 2^14 is the interactive-login setting of RFC 7914 and costs ~80 ms in pure JS. */
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, dkLen: 32 } as const;

@@ -10,7 +10,7 @@ import type {
   OrderStatus,
   ProductStatus,
   Scope,
-} from '../../../sdk/src/contract/index.js';
+} from 'storefront-sdk/internal';
 
 /** A person who logs in (password grant, authorization page). */
 export interface UserRow {

@@ -1,5 +1,6 @@
+import type { ClientCredentials } from 'storefront-sdk';
+import { basicAuthorization } from 'storefront-sdk/internal';
 import { afterAll, beforeAll } from 'vitest';
-import { basicAuthorization, type ClientCredentials } from '../../../sdk/src/auth/token-endpoint.js';
 import { createServer, type ServerOptions, type StorefrontServer } from '../../src/create-server.js';
 
 /**

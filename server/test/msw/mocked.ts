@@ -3,7 +3,7 @@
  * app's token requests. Unhandled requests are errors: nothing may leave the process.
  */
 import { setupServer } from 'msw/node';
-import { createHandlers, type HandlersOptions, type StorefrontMock } from 'storefront-sdk/msw';
+import { createHandlers, type HandlersOptions, type StorefrontMock } from 'storefront-server/msw';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { clientToken, tokenRequest } from '../helpers/test-server.js';
 

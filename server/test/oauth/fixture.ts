@@ -2,10 +2,12 @@
  * The seeded authorization service the OAuth suites run against, through either transport (the core
  * directly, or a real server over HTTP), with a clock the tests move by hand.
  */
+
 import { SignJWT } from 'jose';
-import { createServer } from 'storefront-sdk/server';
+import type { ClientCredentials } from 'storefront-sdk';
+import { basicAuthorization } from 'storefront-sdk/internal';
+import { createServer } from 'storefront-server';
 import { expect, onTestFinished } from 'vitest';
-import { basicAuthorization, type ClientCredentials } from '../../../sdk/src/auth/token-endpoint.js';
 import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
 import { addressesOf } from '../../src/core/addresses.js';
 import { toFetchHandler } from '../../src/core/fetch-adapter.js';

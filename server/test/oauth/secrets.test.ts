@@ -1,5 +1,5 @@
+import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Url, encodeBase64Url } from '../../../sdk/src/shared/base64.js';
 import {
   decoyPasswordHash,
   hashPassword,

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setupServer } from 'msw/node';
-import { createHandlers } from 'storefront-sdk/msw';
+import { createHandlers } from 'storefront-server/msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../../src/seed/images.js';
 import type { Doc } from './fixture.js';

@@ -1,6 +1,7 @@
 /** Themes, templates, assets and their files, the development theme and the preview, reads and writes. */
+
+import { encodeBase64 } from 'storefront-sdk/internal';
 import { expect } from 'vitest';
-import { encodeBase64 } from '../../../sdk/src/shared/base64.js';
 import { gif, png } from '../../../server/src/seed/images.js';
 import { BASE } from '../fixture.js';
 import type { ContractCase } from './types.js';

@@ -1,7 +1,7 @@
 /**
  * What a template's file name and body may be (wire contract, "Themes, templates, assets").
  */
-import type { TemplateContentType } from '../../../../sdk/src/contract/index.js';
+import type { TemplateContentType } from 'storefront-sdk/internal';
 import { HttpError } from '../../http/http-error.js';
 import { parseFilePath } from './file-path.js';
 

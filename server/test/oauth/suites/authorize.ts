@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { encodeBase64Url } from 'storefront-sdk/internal';
 import { describe, expect, it } from 'vitest';
-import { encodeBase64Url } from '../../../../sdk/src/shared/base64.js';
 import {
   DEMO,
   expectOAuthError,

@@ -1,5 +1,5 @@
+import { basicAuthorization } from 'storefront-sdk/internal';
 import { describe, expect, it } from 'vitest';
-import { basicAuthorization } from '../../../../sdk/src/auth/token-endpoint.js';
 import { DEMO, expectOAuthError, type Harness, type MakeHarness, OTHER_APP, tokenOf } from '../fixture.js';
 
 /** `POST /oauth/token` of a body as is: a form with the demo app's HTTP Basic credentials unless `headers` say otherwise. */
