@@ -32,11 +32,37 @@ function filled(data: Partial<Dataset>): Dataset {
   return dataset;
 }
 
+/**
+ * Seeded data sets of this process by their options. A suite creates a mock per test file (per test, often)
+ * with the same options, and the seed is deterministic: building it once is enough. Mocks share it, since no
+ * store ever changes the data it is given (see `liveCore`).
+ */
+const seeded = new Map<string, InitialData>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
 /** The initial data of `createHandlers({ seed })`. */
 export function initialData(option: Partial<Dataset> | SeedOptions = {}): InitialData {
   if (!isDataset(option)) {
-    const seeded = seed({ ...MOCK_DEMO_SECRETS, ...option });
-    return { dataset: seeded.dataset, credentials: seeded.credentials };
+    const options = { ...MOCK_DEMO_SECRETS, ...option };
+    // Options are plain JSON values; sorting the keys makes `{a, b}` and `{b, a}` one entry.
+    const key = JSON.stringify(options, Object.keys(options).sort());
+    let data = seeded.get(key);
+    if (!data) {
+      const { dataset, credentials } = seed(options);
+      // Shared by every mock of the process: a test that changes a row in place gets a TypeError instead of
+      // changing the data of the mocks after it.
+      data = { dataset: deepFreeze(dataset), credentials };
+      seeded.set(key, data);
+    }
+    // The credentials object is the caller's to keep; the data set is shared.
+    return { dataset: data.dataset, credentials: data.credentials && structuredClone(data.credentials) };
   }
   // Cloned, so that the test's own object stays as it wrote it whatever the mock then does.
   const dataset = filled(structuredClone(option));

@@ -23,9 +23,9 @@ export interface CoreSettings {
 }
 
 /**
- * The live core over `initial`, a data set the caller no longer changes. The first start serves it as it is,
- * with no copy: a store replaces rows on change and never mutates them (nor the arrays given), so `initial`
- * stays pristine, and each `reset()` starts over from a copy of it.
+ * The live core over `initial`, a data set nobody changes. No start copies it: a store replaces rows on change
+ * and never mutates them (nor the arrays given), so `initial` stays pristine, and each `reset()` starts over
+ * from it with a new store, in a fraction of a millisecond whatever the test changed.
  */
 export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
   const build = (data: Dataset) => {
@@ -42,7 +42,7 @@ export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
       return current.store;
     },
     reset() {
-      current = build(structuredClone(initial));
+      current = build(initial);
     },
   };
 }

@@ -1,0 +1,194 @@
+/**
+ * What the MSW handlers cost a test suite, against msw's own floor, in one run:
+ * - start, the first time in a process (each sample a fresh process, as each test file of a suite is in its
+ *   worker): msw's `setupServer` with one hand-written handler and one request (the floor), against
+ *   `createHandlers()` + `setupServer` + a token + the first answered API request;
+ * - the same the second time in a process (a suite's next test file in the same worker);
+ * - `reset()` after 0 and after 10 writes;
+ * - per request: GET of the demo theme (19 KB) through the handlers against a hand-written handler that answers
+ *   the same bytes;
+ * - the reference server's start (`npm start`'s command) to its first answered request.
+ * Run: `npx tsx bench/msw.bench.ts` (part of `npm run bench`).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const CLI = fileURLToPath(new URL('../server/src/cli.ts', import.meta.url));
+const THEME_PATH = '/v1/shops/1/theme.json';
+const SAMPLES = 9;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** One start in this process: `floor` or `mock`; prints the milliseconds from after the imports to the answer. */
+async function child(mode: string): Promise<void> {
+  const { http, HttpResponse } = await import('msw');
+  const { setupServer } = await import('msw/node');
+  const { createHandlers } = await import('storefront-server/msw');
+  const url = `http://localhost:4000${THEME_PATH}`;
+  const body = JSON.stringify({ _class: ['theme'], padding: 'x'.repeat(19_000) });
+  const started = performance.now();
+  if (mode === 'floor') {
+    const server = setupServer(
+      http.get(url, () => HttpResponse.text(body, { headers: { 'content-type': 'application/hal+json' } })),
+    );
+    server.listen();
+    await (await fetch(url)).text();
+    console.log(performance.now() - started);
+    server.close();
+    return;
+  }
+  const answer = async (mock: ReturnType<typeof createHandlers>) => {
+    const { accessToken } = await mock.issueToken({ scope: 'admin' });
+    const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
+    await response.text();
+    if (response.status !== 200) throw new Error(`GET theme answered ${response.status}`);
+  };
+  const first = createHandlers();
+  const server = setupServer(...first.handlers);
+  server.listen();
+  await answer(first);
+  const firstTime = performance.now() - started;
+  // The same again, as the next test file of the worker: a new mock on the running msw server.
+  const again = performance.now();
+  const second = createHandlers();
+  server.resetHandlers(...second.handlers);
+  await answer(second);
+  console.log(firstTime, performance.now() - again);
+  server.close();
+}
+
+/** Runs this file as a fresh process in `mode` and returns the numbers it prints. */
+function sample(mode: string): number[] {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`child ${mode} failed:\n${run.stderr}`);
+  return run.stdout.trim().split(/\s+/).map(Number);
+}
+
+async function inProcess(): Promise<void> {
+  const { http, HttpResponse } = await import('msw');
+  const { setupServer } = await import('msw/node');
+  const { createHandlers } = await import('storefront-server/msw');
+
+  const mock = createHandlers();
+  const { accessToken } = await mock.issueToken({ scope: 'admin' });
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const url = `${mock.origin}${THEME_PATH}`;
+  const server = setupServer(...mock.handlers);
+  server.listen();
+  const body = await (await fetch(url, { headers })).text();
+  const contentType = 'application/hal+json';
+
+  // reset() after 0 and after 10 writes (template updates through the API, as a test would make them).
+  const template = JSON.parse(body)._embedded?.templates?.[0]?._links?.self?.href as string | undefined;
+  if (!template) throw new Error('the demo theme embeds no template');
+  const resets = { 0: [] as number[], 10: [] as number[] };
+  for (let round = 0; round < 40; round++) {
+    for (const writes of [0, 10] as const) {
+      const { accessToken: token } = await mock.issueToken({ scope: 'admin' });
+      for (let i = 0; i < writes; i++) {
+        const put = await fetch(template, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ body: `<p>write ${i}</p>` }),
+        });
+        if (!put.ok) throw new Error(`PUT template answered ${put.status}: ${await put.text()}`);
+      }
+      const started = performance.now();
+      mock.reset();
+      resets[writes].push(performance.now() - started);
+    }
+  }
+  const { accessToken: fresh } = await mock.issueToken({ scope: 'admin' });
+  headers.authorization = `Bearer ${fresh}`;
+
+  // Per request, alternating rounds so that both see the same machine state.
+  const handWritten = http.get(url, () => HttpResponse.text(body, { headers: { 'content-type': contentType } }));
+  const perRequest = { mock: [] as number[], hand: [] as number[] };
+  const timeRequests = async () => {
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) await (await fetch(url, { headers })).text();
+    return (performance.now() - started) / 200;
+  };
+  for (let round = 0; round < 12; round++) {
+    server.resetHandlers(...mock.handlers);
+    perRequest.mock.push(await timeRequests());
+    server.resetHandlers(handWritten);
+    perRequest.hand.push(await timeRequests());
+  }
+  server.close();
+
+  const reset0 = median(resets[0]);
+  const reset10 = median(resets[10]);
+  const request = median(perRequest.mock.slice(2)) / median(perRequest.hand.slice(2));
+  console.log(`reset() after 0 writes             ${ms(reset0)}`);
+  console.log(`reset() after 10 writes            ${ms(reset10)}   (target ≤ 0.3 ms)`);
+  console.log(
+    `GET theme per request              ${ms(median(perRequest.mock.slice(2)))} vs hand-written ` +
+      `${ms(median(perRequest.hand.slice(2)))}: ${request.toFixed(2)}× (target ≤ 1.1×)`,
+  );
+  results.push(reset10 <= 0.3, request <= 1.1);
+}
+
+/** `npm start`'s command to its first answered request, in a fresh data directory each time. */
+async function serverStart(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'storefront-bench-start-'));
+  const started = performance.now();
+  const server = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--data', join(dir, 'db.json')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    let out = '';
+    const origin = await new Promise<string>((resolve, reject) => {
+      server.stdout.on('data', (chunk) => {
+        out += chunk;
+        const match = /listening on (http:\/\/\S+)/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      server.once('exit', () => reject(new Error(`the server exited:\n${out}`)));
+    });
+    await (await fetch(`${origin}/v1/`)).text();
+    return performance.now() - started;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const results: boolean[] = [];
+const childAt = process.argv.indexOf('--child');
+if (childAt > 0) {
+  await child(process.argv[childAt + 1]!);
+} else {
+  const floor: number[] = [];
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    floor.push(sample('floor')[0]!);
+    const [a, b] = sample('mock') as [number, number];
+    first.push(a);
+    second.push(b);
+  }
+  const floorMs = median(floor);
+  const firstMs = median(first);
+  const secondMs = median(second);
+  console.log(`medians of ${SAMPLES} fresh processes each (imports excluded)`);
+  console.log(`msw floor: setupServer + 1 request ${ms(floorMs)}`);
+  console.log(
+    `createHandlers() + token + 1st GET ${ms(firstMs)}: ${(firstMs / floorMs).toFixed(2)}× the floor (target ≤ 2×)`,
+  );
+  console.log(`the same, 2nd time in the process  ${ms(secondMs)}   (target ≤ 5 ms)`);
+  results.push(firstMs <= 2 * floorMs, secondMs <= 5);
+  await inProcess();
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) starts.push(await serverStart());
+  console.log(`reference server: start to 1st answer ${ms(median(starts))} (median of 3, tsx from the sources)`);
+  const ok = results.every(Boolean);
+  console.log(ok ? 'PASS' : 'FAIL: a target above is missed');
+  process.exitCode = ok ? 0 : 1;
+}
