@@ -2,7 +2,8 @@
  * What the MSW handlers cost a test suite, against msw's own floor, in one run:
  * - start, the first time in a process (each sample a fresh process, as each test file of a suite is in its
  *   worker): msw's `setupServer` with one hand-written handler and one request (the floor), against
- *   `createHandlers()` + `setupServer` + a token + the first answered API request;
+ *   `createHandlers()` + `setupServer` + a token + the first answered API request (the root, where every
+ *   SDK client starts);
  * - the same the second time in a process (a suite's next test file in the same worker);
  * - `reset()` after 0 and after 10 writes;
  * - per request: GET of the demo theme (19 KB) through the handlers against a hand-written handler that answers
@@ -29,8 +30,9 @@ async function child(mode: string): Promise<void> {
   const { http, HttpResponse } = await import('msw');
   const { setupServer } = await import('msw/node');
   const { createHandlers } = await import('storefront-server/msw');
-  const url = `http://localhost:4000${THEME_PATH}`;
-  const body = JSON.stringify({ _class: ['theme'], padding: 'x'.repeat(19_000) });
+  // The first request of any SDK client is the API root.
+  const url = 'http://localhost:4000/v1/';
+  const body = JSON.stringify({ _class: ['root'], _links: { self: { href: url } } });
   const started = performance.now();
   if (mode === 'floor') {
     const server = setupServer(
@@ -46,7 +48,7 @@ async function child(mode: string): Promise<void> {
     const { accessToken } = await mock.issueToken({ scope: 'admin' });
     const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
     await response.text();
-    if (response.status !== 200) throw new Error(`GET theme answered ${response.status}`);
+    if (response.status !== 200) throw new Error(`GET root answered ${response.status}`);
   };
   const first = createHandlers();
   const server = setupServer(...first.handlers);

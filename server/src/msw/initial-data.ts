@@ -35,14 +35,21 @@ function filled(data: Partial<Dataset>): Dataset {
 /**
  * Seeded data sets of this process by their options. A suite creates a mock per test file (per test, often)
  * with the same options, and the seed is deterministic: building it once is enough. Mocks share it, since no
- * store ever changes the data it is given (see `liveCore`).
+ * store ever changes the data it is given (see `liveCore`). Kept on `globalThis` because test runners load
+ * the modules afresh for each test file of a worker (vitest's `isolate`), and the frozen rows hold no state a
+ * file could leave behind.
  */
-const seeded = new Map<string, InitialData>();
+const SEEDED = Symbol.for('storefront-server/msw: seeded data sets');
+const seeded: Map<string, InitialData> = ((globalThis as { [SEEDED]?: Map<string, InitialData> })[SEEDED] ??=
+  new Map());
 
+/** Freezes `value` and every object it holds; getters are left alone, so that lazy fields stay lazy. */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
+    for (const member of Object.values(Object.getOwnPropertyDescriptors(value))) {
+      if ('value' in member) deepFreeze(member.value);
+    }
   }
   return value;
 }

@@ -22,7 +22,8 @@ export interface ThemeFile {
 export interface ThemeImage {
   file_name: string;
   content_type: string;
-  bytes: Uint8Array;
+  /** Draws the file's bytes (a few milliseconds: the seed defers it until the bytes are read). */
+  draw: () => Uint8Array;
 }
 
 const hex = ([r, g, b]: Rgb) => `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
@@ -289,32 +290,21 @@ document.addEventListener('DOMContentLoaded', () => {
   ];
 }
 
-/** Logo, banner, favicon, loading spinner and product placeholder, drawn in the shop's colours. */
+/** Logo, banner, favicon, loading spinner and product placeholder, drawn in the shop's colours when asked. */
 export function themeImages(shop: ThemeShop): ThemeImage[] {
   const accent = shop.accent;
   const light = mix(accent, WHITE, 0.7);
-  const pngFile = (file_name: string, bytes: Uint8Array) => ({ file_name, content_type: 'image/png', bytes });
-  const gifFile = (file_name: string, bytes: Uint8Array) => ({ file_name, content_type: 'image/gif', bytes });
+  const pngFile = (file_name: string, draw: () => Uint8Array) => ({ file_name, content_type: 'image/png', draw });
+  const gifFile = (file_name: string, draw: () => Uint8Array) => ({ file_name, content_type: 'image/gif', draw });
   return [
-    pngFile(
-      'images/logo.png',
+    pngFile('images/logo.png', () =>
       png(48, 48, (x, y) => ((x - 24) ** 2 + (y - 24) ** 2 < 400 ? ((x + y) % 12 < 6 ? accent : light) : WHITE)),
     ),
-    pngFile(
-      'images/banner.png',
-      png(160, 48, (x, y) => mix(accent, WHITE, (x / 160) * 0.6 + (y / 48) * 0.2)),
-    ),
-    pngFile(
-      'images/favicon.png',
-      png(16, 16, (x, y) => (x > 2 && x < 13 && y > 2 && y < 13 ? accent : WHITE)),
-    ),
-    gifFile(
-      'images/spinner.gif',
+    pngFile('images/banner.png', () => png(160, 48, (x, y) => mix(accent, WHITE, (x / 160) * 0.6 + (y / 48) * 0.2))),
+    pngFile('images/favicon.png', () => png(16, 16, (x, y) => (x > 2 && x < 13 && y > 2 && y < 13 ? accent : WHITE))),
+    gifFile('images/spinner.gif', () =>
       gif(16, 16, [WHITE, accent, light], (x, y) => ((x - 8) ** 2 + (y - 8) ** 2 < 49 ? (x < 8 ? 1 : 2) : 0)),
     ),
-    gifFile(
-      'images/placeholder.gif',
-      gif(24, 24, [light, WHITE], (x, y) => ((x + y) % 8 < 4 ? 0 : 1)),
-    ),
+    gifFile('images/placeholder.gif', () => gif(24, 24, [light, WHITE], (x, y) => ((x + y) % 8 < 4 ? 0 : 1))),
   ];
 }

@@ -1,0 +1,65 @@
+/**
+ * How mocks start fast without sharing state: the demo data set is seeded once per process, frozen and shared;
+ * images are drawn and hashed when first read; the demo password's hash is precomputed.
+ */
+import { decodeBase64Url } from 'storefront-sdk/internal';
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../../src/msw/index.js';
+import { initialData } from '../../src/msw/initial-data.js';
+import { hashPassword, verifyPassword } from '../../src/oauth/secrets.js';
+import { seed } from '../../src/seed/index.js';
+import { precomputedPasswordHashes } from '../../src/seed/password-hash.js';
+
+describe('the demo data set of the mocks', () => {
+  it('is seeded once per process, shared, and frozen: a row changed in place throws', () => {
+    const a = initialData();
+    const b = initialData({});
+    expect(b.dataset).toBe(a.dataset);
+    expect(initialData({ products: 5 }).dataset).not.toBe(a.dataset);
+    const product = a.dataset.products[0]!;
+    expect(() => {
+      (product as { title: string }).title = 'changed in place';
+    }).toThrow(TypeError);
+    expect(() => a.dataset.products.push(product)).toThrow(TypeError);
+  });
+
+  it('gives each mock its own state: a write to one is not seen by another, and reset() forgets it', async () => {
+    const one = createHandlers();
+    const two = createHandlers();
+    await one.store.write((tx) => tx.update('products', '1', { title: 'Only in mock one' }));
+    expect(one.store.get('products', '1')?.title).toBe('Only in mock one');
+    expect(two.store.get('products', '1')?.title).not.toBe('Only in mock one');
+    one.reset();
+    expect(one.store.get('products', '1')).toEqual(two.store.get('products', '1'));
+    expect(createHandlers().store.get('products', '1')?.title).not.toBe('Only in mock one');
+  });
+
+  it('draws images when first read, with the same bytes, digest and size as drawn at once', () => {
+    const lazy = seed({ password: 'x', clientSecret: 'y' }).dataset;
+    const descriptor = Object.getOwnPropertyDescriptor(lazy.assets[0], 'digest');
+    expect(descriptor?.get).toBeTypeOf('function');
+    // Every reader sees plain rows: JSON (what the JSON store writes), clones and spreads alike.
+    const plain = JSON.parse(JSON.stringify(lazy));
+    expect(structuredClone(lazy.assets)).toEqual(plain.assets);
+    expect({ ...lazy.files[0] }).toEqual(plain.files[0]);
+    for (const [i, asset] of plain.assets.entries()) {
+      expect(asset.digest).toMatch(/^[0-9a-f]{32}$/);
+      expect(asset.file_size).toBe(Buffer.from(plain.files[i].data, 'base64').length);
+    }
+  });
+});
+
+describe('precomputed password hashes', () => {
+  it('each is what hashPassword computes for its password and salt', () => {
+    const table = precomputedPasswordHashes();
+    expect(table.length).toBeGreaterThan(0);
+    for (const [password, salt, hash] of table) expect(hashPassword(password, decodeBase64Url(salt)!)).toBe(hash);
+  });
+
+  it("is what the default mock's demo user gets, and the mock's demo password verifies against it", async () => {
+    const { dataset, credentials } = initialData();
+    const [, , hash] = precomputedPasswordHashes()[0]!;
+    expect(dataset.users[0]!.password_hash).toBe(hash);
+    expect(await verifyPassword(credentials!.password!, hash)).toBe(true);
+  });
+});
