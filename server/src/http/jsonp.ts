@@ -17,10 +17,16 @@ export function jsonpCallback(query: URLSearchParams): string {
   return callback;
 }
 
+/** U+2028 and U+2029: JSON allows them raw in strings, JavaScript before ES2019 ends a line there. */
+const SEPARATORS = /[\u2028\u2029]/g;
+
 /**
  * The JSON body wrapped in a call. The leading comment defeats the Rosetta Flash family of attacks,
- * where a crafted callback name made the response parse as something other than script.
+ * where a crafted callback name made the response parse as something other than script. The line and
+ * paragraph separators are escaped so that older engines do not see a string broken across lines and
+ * refuse the whole script.
  */
 export function wrapJsonp(callback: string, json: string): string {
-  return `/**/${callback}(${json});`;
+  const script = json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+  return `/**/${callback}(${script});`;
 }
