@@ -2,6 +2,7 @@
  * Reading a JSON request body against a tiny declarative field spec: the media type (415), the size
  * (413), the syntax (400), then each member (422 on the field: unknown, missing or of the wrong type).
  */
+import { IDENTITY_ONLY, unsupportedEncoding } from '../core/body-encoding.js';
 import { BodyTooLargeError } from '../core/body-limit.js';
 import type { CoreRequest } from '../core/types.js';
 import { badRequest, HttpError, validationError } from './http-error.js';
@@ -53,8 +54,10 @@ export function isJsonType(contentType: string | null): boolean {
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
 }
 
-/** The body's bytes, 413 past `limit` (also when the shell's own cap stopped reading). */
+/** The body's bytes, 415 when encoded, 413 past `limit` (also when the shell's own cap stopped reading). */
 export async function readBytes(request: CoreRequest, limit: number): Promise<Uint8Array> {
+  const encoded = unsupportedEncoding(request.headers);
+  if (encoded) throw new HttpError(415, encoded, undefined, IDENTITY_ONLY);
   let bytes: Uint8Array;
   try {
     bytes = await request.body();

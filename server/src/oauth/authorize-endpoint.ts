@@ -95,7 +95,7 @@ async function submit(context: CoreContext, request: CoreRequest): Promise<CoreR
 
 function refusal(error: unknown, status: 302 | 303): CoreResponse {
   if (!(error instanceof AuthorizeError)) throw error;
-  if (!error.target) return htmlResponse(error.error.status, errorPage(error.error.description));
+  if (!error.target) return htmlResponse(error.error.status, errorPage(error.error.description), error.error.headers);
   return redirect(error.target, { error: error.error.code, error_description: error.error.description }, status);
 }
 

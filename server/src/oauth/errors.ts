@@ -5,13 +5,18 @@ import type { OAuthErrorCode } from 'storefront-sdk/internal';
  * `error_description`. The endpoints turn it into a JSON error (token endpoint) or a redirect (authorize).
  */
 export class OAuthError extends Error {
-  /** RFC 6749 §5.2: 400 for every error but a failed client authentication (401), unless told otherwise (413). */
+  /**
+   * RFC 6749 §5.2: 400 for every error but a failed client authentication (401), unless told otherwise (413,
+   * 415, 429).
+   */
   readonly status: number;
 
   constructor(
     readonly code: Exclude<OAuthErrorCode, 'server_error'>,
     readonly description: string,
     status?: number,
+    /** Extra response headers, e.g. `retry-after` on a 429. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(`${code}: ${description}`);
     this.name = 'OAuthError';

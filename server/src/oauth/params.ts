@@ -1,3 +1,4 @@
+import { IDENTITY_ONLY, unsupportedEncoding } from '../core/body-encoding.js';
 import { BodyTooLargeError } from '../core/body-limit.js';
 import type { CoreRequest } from '../core/types.js';
 import { OAuthError, quoted } from './errors.js';
@@ -38,6 +39,8 @@ export async function readForm(request: CoreRequest): Promise<URLSearchParams> {
   if (!isFormContentType(request.headers.get('content-type'))) {
     throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded');
   }
+  const encoded = unsupportedEncoding(request.headers);
+  if (encoded) throw new OAuthError('invalid_request', encoded, 415, IDENTITY_ONLY);
   const tooLarge = () => new OAuthError('invalid_request', `The request body exceeds ${MAX_FORM_BYTES} bytes`, 413);
   let bytes: Uint8Array;
   try {

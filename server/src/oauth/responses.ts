@@ -30,8 +30,10 @@ export function tokenResponse(context: CoreContext, issued: IssuedToken): CoreRe
 
 /** RFC 6749 §5.2; `invalid_client` is a 401 with a Basic challenge. */
 export function tokenErrorResponse(error: OAuthError): CoreResponse {
-  const headers: Record<string, string> =
-    error.code === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
+  const headers: Record<string, string> = {
+    ...(error.code === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {}),
+    ...error.headers,
+  };
   const body: OAuthErrorBody = { error: error.code, error_description: error.description };
   return json(error.status, body, headers);
 }
