@@ -25,15 +25,16 @@ export interface CoreSettings {
 /**
  * The live core over `initial`, a data set nobody changes. No start copies it: a store replaces rows on change
  * and never mutates them (nor the arrays given), so `initial` stays pristine, and each `reset()` starts over
- * from it with a new store, in a fraction of a millisecond whatever the test changed.
+ * from it with a new store whose tables are built as the next test uses them.
  */
 export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
-  const build = (data: Dataset) => {
-    const store = createMemoryStore(data);
+  // Tables of a reset are built as the next test uses them: its data is the start's, already checked.
+  const build = (data: Dataset, lazyTables: boolean) => {
+    const store = createMemoryStore(data, { lazyTables });
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
     return { store, core: createCore({ store, ...settings }) };
   };
-  let current = build(initial);
+  let current = build(initial, false);
   return {
     get core() {
       return current.core;
@@ -42,7 +43,7 @@ export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
       return current.store;
     },
     reset() {
-      current = build(initial);
+      current = build(initial, true);
     },
   };
 }

@@ -26,11 +26,42 @@ export interface Persistence {
   close?(): Promise<void>;
 }
 
+/** How the engine builds its tables. */
+export interface EngineOptions {
+  /**
+   * Build each table when it is first used instead of now: for data already checked by an earlier store (a mock's
+   * reset), so that starting over costs what the next test uses, not the size of the data. Default false: a
+   * bad row (a duplicate id) then fails the start, not a later request.
+   */
+  lazyTables?: boolean;
+}
+
+/** Tables over `data`, each built on first access. */
+function lazyTables(data: Partial<Dataset>): Tables {
+  const tables = {} as Tables;
+  for (const name of COLLECTIONS) {
+    Object.defineProperty(tables, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const table = new Table<Row>(data[name] ?? []);
+        Object.defineProperty(tables, name, { value: table, enumerable: true });
+        return table;
+      },
+    });
+  }
+  return tables;
+}
+
 /** A store over `data`; without `persistence` it lives in memory only. */
-export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): Store {
-  const tables = Object.fromEntries(
-    COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])]),
-  ) as unknown as Tables;
+export function createStoreEngine(
+  data: Partial<Dataset> = {},
+  persistence?: Persistence,
+  options: EngineOptions = {},
+): Store {
+  const tables = options.lazyTables
+    ? lazyTables(data)
+    : (Object.fromEntries(COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])])) as unknown as Tables);
   let tail: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
 

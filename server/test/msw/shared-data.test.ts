@@ -9,6 +9,7 @@ import { initialData } from '../../src/msw/initial-data.js';
 import { hashPassword, verifyPassword } from '../../src/oauth/secrets.js';
 import { seed } from '../../src/seed/index.js';
 import { precomputedPasswordHashes } from '../../src/seed/password-hash.js';
+import { COLLECTIONS } from '../../src/store/collections.js';
 
 describe('the demo data set of the mocks', () => {
   it('is seeded once per process, shared, and frozen: a row changed in place throws', () => {
@@ -32,6 +33,19 @@ describe('the demo data set of the mocks', () => {
     one.reset();
     expect(one.store.get('products', '1')).toEqual(two.store.get('products', '1'));
     expect(createHandlers().store.get('products', '1')?.title).not.toBe('Only in mock one');
+  });
+
+  it('reset() gives back every collection as it started, and ids start over', async () => {
+    const mock = createHandlers();
+    const fresh = createHandlers();
+    const { id: _, ...theme } = fresh.store.all('themes')[0]!;
+    const addTheme = async () => (await mock.store.write((tx) => tx.insert('themes', theme))).id;
+    const firstId = await addTheme();
+    await mock.issueToken({ scope: 'admin' });
+    await mock.store.write((tx) => tx.delete('templates', mock.store.all('templates')[0]!.id));
+    mock.reset();
+    for (const name of COLLECTIONS) expect(mock.store.all(name)).toEqual(fresh.store.all(name));
+    expect(await addTheme()).toBe(firstId);
   });
 
   it('draws images when first read, with the same bytes, digest and size as drawn at once', () => {
