@@ -4,6 +4,7 @@ import type { AppRow, Store } from '../store/types.js';
 import { findApp } from './clients.js';
 import { OAuthError } from './errors.js';
 import { singleParams } from './params.js';
+import { isRegisteredRedirectUri } from './redirect-uris.js';
 import { parseScopes } from './scopes.js';
 
 /** Where an authorization response goes, once the redirect URI is known to be registered. */
@@ -46,7 +47,11 @@ export function parseAuthorizeRequest(store: Store, raw: URLSearchParams): Autho
   const app = findApp(store, clientId);
   if (!app) throw pageError('The application making this request is not registered.');
   if (redirectUri === undefined) throw pageError('The request has no redirect_uri.');
-  if (!app.redirect_uris.includes(redirectUri) || !URL.canParse(redirectUri) || redirectUri.includes('#')) {
+  if (
+    !isRegisteredRedirectUri(app.redirect_uris, redirectUri) ||
+    !URL.canParse(redirectUri) ||
+    redirectUri.includes('#')
+  ) {
     throw pageError('The redirect_uri is not registered for this application.');
   }
 

@@ -1,0 +1,86 @@
+/** RFC 8252 §7.3: a registered loopback IP redirect URI accepts any port; every other URI matches exactly. */
+import { authorizeUrl, exchangeCode } from 'storefront-sdk';
+import { describe, expect, it } from 'vitest';
+import { isRegisteredRedirectUri } from '../../src/oauth/redirect-uris.js';
+import { useTestServer } from '../helpers/test-server.js';
+import { hiddenFields } from './fixture.js';
+
+describe('isRegisteredRedirectUri', () => {
+  const registered = [
+    'http://127.0.0.1/callback',
+    'http://[::1]:8080/cb?app=1',
+    'http://localhost/callback',
+    'https://app.example/callback',
+  ];
+
+  it.each([
+    ['the registered URI itself', 'http://127.0.0.1/callback'],
+    ['another port on 127.0.0.1', 'http://127.0.0.1:51234/callback'],
+    ['another port on [::1], query kept', 'http://[::1]:9/cb?app=1'],
+    ['no port where one was registered', 'http://[::1]/cb?app=1'],
+  ])('accepts %s', (_, uri) => {
+    expect(isRegisteredRedirectUri(registered, uri)).toBe(true);
+  });
+
+  it.each([
+    ['another path', 'http://127.0.0.1:51234/other'],
+    ['a path that only normalises to the registered one', 'http://127.0.0.1:51234/x/../callback'],
+    ['another query', 'http://[::1]:9/cb?app=2'],
+    ['https on a loopback address', 'https://127.0.0.1:51234/callback'],
+    ['localhost on another port (a name, not a loopback IP literal)', 'http://localhost:51234/callback'],
+    ['another loopback address than registered', 'http://127.0.0.2:51234/callback'],
+    ['another port of a non-loopback URI', 'https://app.example:8443/callback'],
+    ['a port with credentials', 'http://user@127.0.0.1:51234/callback'],
+    ['garbage', 'not a url'],
+  ])('refuses %s', (_, uri) => {
+    expect(isRegisteredRedirectUri(registered, uri)).toBe(false);
+  });
+});
+
+describe('the authorization code flow through a loopback redirect on a free port', () => {
+  const server = useTestServer({ demo: { password: 'demo password', redirectUris: ['http://127.0.0.1/callback'] } });
+
+  it('shows the consent page, redirects to that port and exchanges the code for the same URI', async () => {
+    const { origin, credentials } = server();
+    const { clientId, clientSecret, login } = credentials!;
+    const redirectUri = 'http://127.0.0.1:51234/callback';
+    const request = await authorizeUrl({ authUrl: origin, clientId, redirectUri, scope: 'admin' });
+    const page = await fetch(request.url);
+    expect(page.status).toBe(200);
+    const approved = await fetch(`${origin}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...hiddenFields(await page.text()),
+        login,
+        password: 'demo password',
+        decision: 'approve',
+      }),
+      redirect: 'manual',
+    });
+    const callbackUrl = approved.headers.get('location')!;
+    expect(callbackUrl).toMatch(/^http:\/\/127\.0\.0\.1:51234\/callback\?code=/);
+    const token = await exchangeCode({
+      authUrl: origin,
+      clientId,
+      clientSecret,
+      redirectUri,
+      callbackUrl,
+      state: request.state,
+      codeVerifier: request.codeVerifier!,
+    });
+    expect(token.scopes).toEqual(['admin']);
+  });
+
+  it('still refuses another path on the loopback address', async () => {
+    const { origin, credentials } = server();
+    const request = await authorizeUrl({
+      authUrl: origin,
+      clientId: credentials!.clientId,
+      redirectUri: 'http://127.0.0.1:51234/elsewhere',
+    });
+    const page = await fetch(request.url, { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('not registered');
+  });
+});
