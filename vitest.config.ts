@@ -11,10 +11,17 @@ export default defineConfig({
       { find: /^storefront-server$/, replacement: src('./server/src/index.ts') },
       { find: /^storefront-sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
       { find: /^storefront-sdk$/, replacement: src('./sdk/src/index.ts') },
+      { find: /^storefront-themes$/, replacement: src('./themes/src/index.ts') },
     ],
   },
   test: {
-    include: ['sdk/test/**/*.test.ts', 'server/test/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'sdk/test/**/*.test.ts',
+      'server/test/**/*.test.ts',
+      'themes/test/**/*.test.ts',
+      'examples/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', 'dist/**'],
     typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20_000,
