@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^storefront-server\/msw$/, replacement: src('./server/src/msw/index.ts') },
       { find: /^storefront-server$/, replacement: src('./server/src/index.ts') },
       { find: /^storefront-sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
+      { find: /^storefront-sdk\/redis$/, replacement: src('./sdk/src/redis/index.ts') },
       { find: /^storefront-sdk$/, replacement: src('./sdk/src/index.ts') },
       { find: /^storefront-themes$/, replacement: src('./themes/src/index.ts') },
     ],

@@ -28,6 +28,7 @@ export {
   type TokenEndpointOptions,
   type TokenInfo,
 } from './auth/index.js';
+export { createMemoryTokenStore, type TokenStore } from './auth/token-store.js';
 export {
   type CacheEntry,
   type CacheStore,
@@ -95,6 +96,7 @@ export {
   StorefrontError,
   TemplateVariableError,
   TimeoutError,
+  TokenStoreError,
   UnauthorizedError,
   UnknownRelationError,
   UnsupportedMediaTypeError,

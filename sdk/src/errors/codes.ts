@@ -19,4 +19,5 @@ export type ErrorCode =
   | 'INVALID_RESPONSE'
   | 'OAUTH_ERROR'
   | 'UNKNOWN_RELATION'
-  | 'TEMPLATE_VARIABLE';
+  | 'TEMPLATE_VARIABLE'
+  | 'TOKEN_STORE';

@@ -15,6 +15,7 @@ export { ServerError } from './server-error.js';
 export { StorefrontError } from './storefront-error.js';
 export { TemplateVariableError } from './template-variable-error.js';
 export { TimeoutError } from './timeout-error.js';
+export { TokenStoreError } from './token-store-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';
 export { UnknownRelationError } from './unknown-relation-error.js';
 export { UnsupportedMediaTypeError } from './unsupported-media-type-error.js';
