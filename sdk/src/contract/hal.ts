@@ -62,7 +62,7 @@ export interface ErrorBody {
 /**
  * `error` codes the authorization service sends: RFC 6749 §5.2 (token endpoint), §4.1.2.1 and §4.2.2.1
  * (`access_denied`, `unsupported_response_type` and `server_error`, in authorization redirects; the token
- * endpoint also answers `server_error` to a failure of its own).
+ * endpoint also answers `server_error` to a failure of its own), and `slow_down`.
  */
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -73,7 +73,13 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'access_denied'
   | 'unsupported_response_type'
-  | 'server_error';
+  | 'server_error'
+  /**
+   * A 429 with `Retry-After` from the token endpoint: too many failed logins for the user, or from the client at
+   * this address (wire contract, "Authorization service"). Borrowed from RFC 8628 §3.5, where it asks a device
+   * to poll less often; RFC 6749 has no code for throttling, and this one says what to do.
+   */
+  | 'slow_down';
 
 /** Error body of the token endpoint (RFC 6749 §5.2). */
 export interface OAuthErrorBody {
