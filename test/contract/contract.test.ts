@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
 import { resourceCases } from './cases/resources.js';
+import { securityCases } from './cases/security.js';
 import { themeCases } from './cases/themes.js';
 import type { ContractCase } from './cases/types.js';
 import { type Exchange, Session } from './session.js';
 import { expressTarget, mswTarget, type Target } from './target.js';
 
-const CASES: ContractCase[] = [...oauthCases, ...resourceCases, ...themeCases, ...httpCases];
+const CASES: ContractCase[] = [...oauthCases, ...resourceCases, ...themeCases, ...httpCases, ...securityCases];
 
 const express = expressTarget();
 const msw = mswTarget();

@@ -20,6 +20,11 @@ export interface CoreRequest {
   headers: HeaderReader;
   /** The body's bytes (empty when none). Read at most once. */
   body(): Promise<Uint8Array>;
+  /**
+   * The address of the peer that sent the request (the socket's remote address), which failed logins are
+   * counted by. Absent where there is none: under MSW every request comes from the test or the page itself.
+   */
+  clientAddress?: string;
 }
 
 /** The core's answer, written back by the shell (which may compress it). */

@@ -79,6 +79,7 @@ export function toCoreRequest(req: ExpressRequest, origin: string): CoreRequest 
       body ??= readBody(req);
       return body;
     },
+    clientAddress: req.socket.remoteAddress,
   };
 }
 

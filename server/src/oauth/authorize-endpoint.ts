@@ -9,16 +9,20 @@ import {
 import { issueCode } from './codes.js';
 import { OAuthError } from './errors.js';
 import { htmlResponse } from './html.js';
+import { type LoginGuard, throttledMessage } from './login-guard.js';
 import { readForm } from './params.js';
 import { assertScopesAllowed, formatScopes } from './scopes.js';
 import { issueToken } from './tokens.js';
-import { verifyLogin } from './users.js';
 
 /**
  * `{auth_url}/oauth/authorize`: GET shows the login + consent page for a validated request; POST (the form)
  * checks the user's credentials and redirects back to the client with a code, a token (implicit grant) or an error.
  */
-export async function handleAuthorizeRequest(context: CoreContext, request: CoreRequest): Promise<CoreResponse> {
+export async function handleAuthorizeRequest(
+  context: CoreContext,
+  request: CoreRequest,
+  logins: LoginGuard,
+): Promise<CoreResponse> {
   switch (request.method) {
     case 'GET':
     case 'HEAD': {
@@ -26,7 +30,7 @@ export async function handleAuthorizeRequest(context: CoreContext, request: Core
       return request.method === 'HEAD' ? { ...response, body: undefined } : response;
     }
     case 'POST':
-      return submit(context, request);
+      return submit(context, request, logins);
     default:
       return htmlResponse(405, errorPage('This page accepts GET and POST requests only.'), {
         allow: 'GET, HEAD, POST',
@@ -42,7 +46,7 @@ function show(context: CoreContext, params: URLSearchParams): CoreResponse {
   }
 }
 
-async function submit(context: CoreContext, request: CoreRequest): Promise<CoreResponse> {
+async function submit(context: CoreContext, request: CoreRequest, logins: LoginGuard): Promise<CoreResponse> {
   let authorization: AuthorizeRequest;
   let form: URLSearchParams;
   try {
@@ -59,10 +63,19 @@ async function submit(context: CoreContext, request: CoreRequest): Promise<CoreR
     return redirect(authorization, { error: 'invalid_request', error_description: 'The form had no decision' });
   }
   const login = form.get('login') ?? '';
-  const user = await verifyLogin(context.store, login, form.get('password') ?? '');
-  // A failed login shows the form again (200: the page itself is fine) so that the user can retry.
-  if (!user)
+  const password = form.get('password') ?? '';
+  const outcome = await logins.check({ app: authorization.app, login, password, address: request.clientAddress });
+  // A failed login shows the form again (200: the page itself is fine) so that the user can retry; a throttled
+  // one too, with its wait (429, RFC 6585 §4).
+  if (outcome.status === 'throttled') {
+    const { retryAfter } = outcome;
+    const page = consentPage(authorization, { login, message: throttledMessage(retryAfter) });
+    return htmlResponse(429, page, { 'retry-after': String(retryAfter) });
+  }
+  if (outcome.status === 'refused') {
     return htmlResponse(200, consentPage(authorization, { login, message: 'The login or password is incorrect.' }));
+  }
+  const { user } = outcome;
   try {
     assertScopesAllowed(context.store, user.id, authorization.scopes);
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
 import { handleAuthorizeRequest } from './authorize-endpoint.js';
+import { createLoginGuard } from './login-guard.js';
 import { handleTokenRequest } from './token-endpoint.js';
 
 /** The authorization service as one part of the server core. */
@@ -13,11 +14,12 @@ export function createOAuth(context: CoreContext): OAuthService {
   const base = new URL(context.addresses.authUrl).pathname.replace(/\/+$/, '');
   const tokenPath = `${base}/oauth/token`;
   const authorizePath = `${base}/oauth/authorize`;
+  const logins = createLoginGuard(context);
   return {
     async handle(request) {
       const path = request.url.pathname;
-      if (path === tokenPath) return handleTokenRequest(context, request);
-      if (path === authorizePath) return handleAuthorizeRequest(context, request);
+      if (path === tokenPath) return handleTokenRequest(context, request, logins);
+      if (path === authorizePath) return handleAuthorizeRequest(context, request, logins);
       return undefined;
     },
   };

@@ -5,6 +5,7 @@
 import { scrypt, scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
+import { Semaphore } from './semaphore.js';
 
 /** scrypt cost: 2^14 is the interactive-login setting of RFC 7914 and costs ~80 ms in pure JS. */
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, dkLen: 32 } as const;
@@ -40,8 +41,17 @@ export function decoyPasswordHash(): string {
 }
 
 /**
+ * Password checks of this process, one at a time. scrypt here is pure JS on the event loop, yielding every
+ * 10 ms: two runs at once finish no sooner than one after the other, and every other request waits for a
+ * slice of each. One at a time, a request waits for one slice at most, however many logins are being guessed.
+ * (Exported so that the bench can lift the bound and compare.)
+ */
+export const passwordChecks = new Semaphore(1);
+
+/**
  * Checks a password against {@link hashPassword}'s output, in constant time. A malformed hash matches nothing.
- * The scrypt run yields to the event loop now and then, so that a login does not stall other requests.
+ * The scrypt run yields to the event loop now and then, and waits for its turn in {@link passwordChecks}, so
+ * that logins, even a flood of them, do not stall other requests.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split('$');
@@ -55,7 +65,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
     const expected = decodeBase64Url(hash);
     const saltBytes = decodeBase64Url(salt);
     if (!expected || !saltBytes) return false;
-    const actual = await scryptAsync(encoder.encode(password), saltBytes, { ...params, dkLen: expected.length });
+    const actual = await passwordChecks.run(() =>
+      scryptAsync(encoder.encode(password), saltBytes, { ...params, dkLen: expected.length }),
+    );
     return timingSafeEqual(actual, expected);
   } catch {
     // Costs scrypt refuses (N not a power of two).

@@ -5,6 +5,7 @@ import { authorizationCodeGrant } from './grants/authorization-code.js';
 import { clientCredentialsGrant } from './grants/client-credentials.js';
 import { JWT_BEARER, jwtBearerGrant } from './grants/jwt-bearer.js';
 import { passwordGrant } from './grants/password.js';
+import type { LoginCheck, LoginGuard } from './login-guard.js';
 import { readFormParams, requireParam } from './params.js';
 import { tokenErrorResponse, tokenMethodNotAllowed, tokenResponse } from './responses.js';
 import type { IssuedToken } from './tokens.js';
@@ -13,6 +14,7 @@ type Grant = (
   context: CoreContext,
   params: Map<string, string>,
   client: ClientCredentials | undefined,
+  checkLogin: LoginCheck,
 ) => Promise<IssuedToken>;
 
 const GRANTS: Record<string, Grant> = {
@@ -23,13 +25,18 @@ const GRANTS: Record<string, Grant> = {
 };
 
 /** `POST {auth_url}/oauth/token` (RFC 6749 §3.2, spec §5.1). */
-export async function handleTokenRequest(context: CoreContext, request: CoreRequest): Promise<CoreResponse> {
+export async function handleTokenRequest(
+  context: CoreContext,
+  request: CoreRequest,
+  logins: LoginGuard,
+): Promise<CoreResponse> {
   if (request.method !== 'POST') return tokenMethodNotAllowed();
   try {
     const params = await readFormParams(request);
     const client = readClientCredentials(request, params);
     const grant = grantOf(params);
-    return tokenResponse(context, await grant(context, params, client));
+    const checkLogin: LoginCheck = (attempt) => logins.check({ ...attempt, address: request.clientAddress });
+    return tokenResponse(context, await grant(context, params, client, checkLogin));
   } catch (error) {
     if (error instanceof OAuthError) return tokenErrorResponse(error);
     throw error;
