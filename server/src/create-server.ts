@@ -2,13 +2,15 @@
  * `createServer()`: the reference server on a port, over a JSON file, in-memory demo data, a ready
  * data set or a ready store.
  */
-import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addMissingPreviewKeys } from './api/themes/preview-key.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
 import { createExpressApp } from './express/app.js';
+import { createHttpServer } from './express/http-server.js';
+import type { ServerTimeouts } from './express/timeouts.js';
 import { hashPassword } from './oauth/secrets.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json-file.js';
@@ -49,6 +51,8 @@ export interface ServerOptions {
   demo?: DemoOptions;
   /** Receives one line per request; `true` logs to stdout. Default: no request log. */
   log?: boolean | ((line: string) => void);
+  /** How long to wait for clients' headers, whole requests and idle keep-alive connections. */
+  timeouts?: ServerTimeouts;
 }
 
 /** The demo credentials of a running server. */
@@ -188,8 +192,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   checkOptions(options);
   // Checked before anything starts; the listening address is known only once listening.
   const published = options.publicUrl === undefined ? undefined : addressesOf(options.publicUrl, 'publicUrl');
+  // Before the data is opened: it checks the timeouts, and holds nothing until it listens.
+  const http = createHttpServer(options.timeouts);
   const opened = await openData(options);
-  const http = createHttpServer();
   let address: AddressInfo;
   try {
     address = await listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);

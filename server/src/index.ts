@@ -12,6 +12,7 @@ export {
   type StorefrontServer,
 } from './create-server.js';
 export { createExpressApp, type ExpressAppOptions } from './express/app.js';
+export type { ServerTimeouts } from './express/timeouts.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json-file.js';

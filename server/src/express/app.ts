@@ -6,10 +6,9 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { redactUrl } from 'storefront-sdk/internal';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
-import { HttpError } from '../http/http-error.js';
-import { respondError } from '../http/respond.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
+import { shellError } from './shell-error.js';
 
 /** Options of {@link createExpressApp}. */
 export interface ExpressAppOptions {
@@ -19,12 +18,6 @@ export interface ExpressAppOptions {
   origin: string;
   /** Receives one line per finished request (`GET /v1/ 200 1.2ms`); absent: no request log. */
   log?: (line: string) => void;
-}
-
-/** An error the shell answers itself, with the core's error body and headers. */
-function shellError(req: Request, status: number, message: string): CoreResponse {
-  const exchange = { method: req.method, headers: { get: () => null } };
-  return respondError(exchange, new HttpError(status, message), Date.now());
 }
 
 /**
@@ -88,16 +81,28 @@ export function createExpressApp(options: ExpressAppOptions): Express {
   const gzipCache = new GzipCache();
   app.use(async (req: Request, res: Response) => {
     const request = toCoreRequest(req, origin);
-    if (!request) return send(req, res, shellError(req, 400, 'The request target is not a valid URL'), gzipCache);
+    if (!request)
+      return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
     let response: CoreResponse;
     try {
       response = await handle(request);
     } catch (error) {
       // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
       console.error(error);
-      response = shellError(req, 500, 'Internal server error');
+      response = shellError(req.method, 500, 'Internal server error');
     }
     send(req, res, response, gzipCache);
+  });
+  // What escapes the handler above (writing a response the core got wrong, say) would otherwise reach Express's
+  // final handler, which answers in HTML.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    console.error(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    send(req, res, shellError(req.method, 500, 'Internal server error'), gzipCache);
   });
   return app;
 }

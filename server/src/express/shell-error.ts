@@ -1,0 +1,12 @@
+import type { CoreResponse } from '../core/types.js';
+import { HttpError } from '../http/http-error.js';
+import { respondError } from '../http/respond.js';
+
+/**
+ * An error the shell answers itself, before or after the core (an unreadable request, a bug), with the core's
+ * error body and headers. No clock but the system's: the shell has none of its own.
+ */
+export function shellError(method: string, status: number, message: string): CoreResponse {
+  const exchange = { method, headers: { get: () => null } };
+  return respondError(exchange, new HttpError(status, message), Date.now());
+}
