@@ -29,7 +29,7 @@ export async function verifyAssertion(context: CoreContext, assertion: string): 
     unverified = decodeJwt(assertion);
   } catch (error) {
     if (error instanceof OAuthError) throw error;
-    throw new OAuthError('invalid_grant', 'The assertion is not a well-formed JWT');
+    throw new OAuthError('invalid_grant', `The assertion is not a well-formed JWT: ${messageOf(error)}`);
   }
   if (typeof unverified.iss !== 'string') {
     throw new OAuthError('invalid_grant', 'The assertion claim "iss" (the client_id) is required');
@@ -88,7 +88,7 @@ function joseFailure(error: unknown): OAuthError {
       if (reason === 'missing') {
         return new OAuthError('invalid_grant', `The assertion claim "${claim}" is required`);
       }
-      return new OAuthError('invalid_grant', `The assertion claim "${claim}" is invalid`);
+      return new OAuthError('invalid_grant', `The assertion claim "${claim}" is invalid: ${messageOf(error)}`);
     case 'ERR_JWT_EXPIRED':
       return new OAuthError('invalid_grant', 'The assertion has expired (claim "exp")');
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
@@ -97,9 +97,14 @@ function joseFailure(error: unknown): OAuthError {
     case 'ERR_JWS_INVALID':
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
     case 'ERR_JOSE_NOT_SUPPORTED':
-      return new OAuthError('invalid_grant', `The assertion is invalid: ${(error as Error).message}`);
+      return new OAuthError('invalid_grant', `The assertion is invalid: ${messageOf(error)}`);
     default:
       if (error instanceof Error) throw error;
       return new OAuthError('invalid_grant', 'The assertion could not be verified');
   }
+}
+
+/** jose's own words on what failed (they name claims and header parameters, never key material). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

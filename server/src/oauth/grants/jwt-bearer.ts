@@ -1,7 +1,7 @@
 import type { CoreContext } from '../../core/types.js';
 import { verifyAssertion } from '../assertion.js';
 import { authenticateClient, type ClientCredentials } from '../clients.js';
-import { OAuthError } from '../errors.js';
+import { OAuthError, quoted } from '../errors.js';
 import { requireParam } from '../params.js';
 import { assertScopesAllowed, parseScopes } from '../scopes.js';
 import { findToken, type IssuedToken, insertToken } from '../tokens.js';
@@ -13,9 +13,10 @@ export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * RFC 7523 §2.1: exchanges an access token (expired or not) named by a signed assertion for a new one with the
  * same user and scopes, and revokes the old one, so that each token can be exchanged once.
  *
- * The assertion's MAC authenticates the client, so no client authentication is needed (spec §5.1). When a client
- * does authenticate, it must succeed (otherwise `invalid_client`) and be the assertion's issuer (otherwise
- * `invalid_grant`): a request never carries two different client identities.
+ * The assertion's MAC authenticates the client, so no client authentication is needed (spec §5.1). A client that
+ * only names itself (`client_id` without a secret, as RFC 7523 §3.1 clients such as oauth4webapi do) must be the
+ * assertion's issuer. When a client does authenticate, it must succeed (otherwise `invalid_client`) and be the
+ * issuer too. Either way a mismatch is `invalid_grant`: a request never carries two different client identities.
  *
  * A `scope` parameter may narrow the scopes, never widen them.
  */
@@ -25,10 +26,15 @@ export async function jwtBearerGrant(
   client: ClientCredentials | undefined,
 ): Promise<IssuedToken> {
   const { store } = context;
-  const authenticated = client && authenticateClient(store, client);
+  // A secret that is sent must hold, whatever the assertion: a wrong one is the client's fault, not the grant's.
+  const authenticated = client?.clientSecret !== undefined ? authenticateClient(store, client) : undefined;
   const { app, subject } = await verifyAssertion(context, requireParam(params, 'assertion'));
-  if (authenticated && authenticated.id !== app.id) {
-    throw new OAuthError('invalid_grant', 'The assertion was issued by another client than the authenticated one');
+  const named = authenticated?.client_id ?? client?.clientId;
+  if (named !== undefined && named !== app.client_id) {
+    throw new OAuthError(
+      'invalid_grant',
+      `The assertion was issued by another client than ${quoted(named)} (its claim "iss" is ${quoted(app.client_id)})`,
+    );
   }
   const old = findToken(store, subject);
   if (!old || old.app_id !== app.id) {

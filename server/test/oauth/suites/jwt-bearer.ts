@@ -132,6 +132,8 @@ export function jwtBearerSuite(harness: MakeHarness): void {
       ['no iss', { iss: null }, '"iss"'],
       ['an unknown iss', { iss: 'unknown-client' }, 'not a registered client'],
       ['a non-numeric exp', { exp: 'tomorrow' }, 'exp'],
+      ['an nbf ahead', { nbf: Math.floor((START + 3 * HOUR) / 1000) }, '"nbf" claim timestamp check failed'],
+      ['a non-numeric iat', { iat: 'yesterday' }, '"iat" claim must be a number'],
     ])('refuses an assertion with %s (invalid_grant)', async (_, claims, fragment) => {
       const { token, now, exchange } = await expiredToken(harness);
       const description = await expectOAuthError(
@@ -162,7 +164,8 @@ export function jwtBearerSuite(harness: MakeHarness): void {
     it('refuses what is not a JWT', async () => {
       const { exchange } = await expiredToken(harness);
       for (const jwt of ['not-a-jwt', 'a.b.c', '...']) {
-        await expectOAuthError(await exchange(jwt), 400, 'invalid_grant');
+        const description = await expectOAuthError(await exchange(jwt), 400, 'invalid_grant');
+        expect(description).toMatch(/^The assertion is not a well-formed JWT: \S/);
       }
     });
 
@@ -196,6 +199,46 @@ export function jwtBearerSuite(harness: MakeHarness): void {
       expect(await expectOAuthError(otherClient, 400, 'invalid_grant')).toContain('another client');
       expect((await h.token({ grant_type: JWT_BEARER, assertion: jwt })).status).toBe(200);
     });
+
+    it('accepts a client_id without a secret when it is the issuer, as unauthenticated clients send it', async () => {
+      const { token, now, exchange } = await expiredToken(harness);
+      const response = await exchange(await assertion(token, {}, { now }), { client_id: DEMO.clientId });
+      expect(response.status).toBe(200);
+    });
+
+    it('accepts a client_id without a secret in the legacy form too', async () => {
+      const { h, token, now } = await expiredToken(harness);
+      const jwt = await assertion(token, {}, { now });
+      const params = { grant_type: 'assertion', assertion_type: JWT_BEARER, assertion: jwt, client_id: DEMO.clientId };
+      expect((await h.token(params, false)).status).toBe(200);
+    });
+
+    it('refuses a client_id without a secret that is not the issuer (invalid_grant, naming both)', async () => {
+      const { h, token, now, exchange } = await expiredToken(harness);
+      const response = await exchange(await assertion(token, {}, { now }), { client_id: OTHER_APP.clientId });
+      const description = await expectOAuthError(response, 400, 'invalid_grant');
+      expect(description).toContain(OTHER_APP.clientId);
+      expect(description).toContain('"iss"');
+      expect(h.check(token)).toMatchObject({ reason: 'expired' });
+    });
+
+    it.each([
+      ['has expired', { exp: Math.floor((START + 2 * HOUR) / 1000) - 1 }, {}, 'expired'],
+      ['is signed with another secret', {}, { secret: OTHER_APP.clientSecret }, 'signature'],
+      ['lacks exp', { exp: null }, {}, '"exp"'],
+    ])(
+      'answers invalid_grant, not invalid_client, when the assertion of a client_id-only request %s',
+      async (_, claims, options, fragment) => {
+        const { token, now, exchange } = await expiredToken(harness);
+        const jwt = await assertion(token, claims, { now, ...options });
+        const description = await expectOAuthError(
+          await exchange(jwt, { client_id: DEMO.clientId }),
+          400,
+          'invalid_grant',
+        );
+        expect(description).toContain(fragment);
+      },
+    );
 
     it('lets a scope parameter narrow the scopes, never widen them', async () => {
       const { h, token, now, exchange } = await expiredToken(harness);
