@@ -3,23 +3,13 @@
  * `node:zlib` (it runs in browsers). PNGs use stored (uncompressed) deflate blocks: valid, if not small.
  */
 
+import { crc32 } from '../shared/crc32.js';
+
 /** An RGB colour, each channel 0–255. */
 export type Rgb = readonly [number, number, number];
 
-const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
 // Indexed loops and no destructuring below: the seed runs once per process, mostly before the JIT has
 // optimised anything, and the iterator protocol is what cold code pays for most (measured: 3× the time).
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 function adler32(bytes: Uint8Array): number {
   let a = 1;
   let b = 0;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { gif, png } from '../../src/seed/images.js';
+import { sampleWoff2 } from '../helpers/asset-samples.js';
 import { type Doc, useThemeServer } from './fixture.js';
 
 const t = useThemeServer();
@@ -26,7 +27,7 @@ const GIF = new Uint8Array(
 const SVG = utf8(
   '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>',
 );
-const WOFF2 = utf8('wOF2\u0000\u0001\u0000\u0000rest-of-a-font');
+const WOFF2 = sampleWoff2();
 
 const themeTag = async () => (await t.call('/themes/2')).headers.get('etag');
 const assetNamed = async (fileName: string) =>
@@ -144,6 +145,7 @@ describe('bad uploads: each gets its 4xx and nothing is stored', () => {
   big.set(PNG);
   const cases: [string, number, string | undefined, () => RequestInit & { json?: unknown }][] = [
     ['a PNG named .gif', 422, 'data', () => json({ file_name: 'fake.gif', data: base64(PNG) })],
+    ['a bare PNG signature', 422, 'data', () => json({ file_name: 'x.png', data: base64(PNG.subarray(0, 8)) })],
     ['a PNG named .gif (multipart)', 422, 'file', () => form((f) => f.set('file', new Blob([PNG]), 'fake.gif'))],
     [
       'text named .svg',

@@ -1,6 +1,6 @@
 /**
  * An uploaded asset file: its name checked against the shared file-name rule and an allowed extension,
- * its bytes checked against that extension's signature, its size capped, its MD5 digest computed.
+ * its bytes checked against that extension's file format, its size capped, its MD5 digest computed.
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -39,7 +39,8 @@ export function checkAssetFile(fileName: unknown, bytes: Uint8Array, dataField: 
   const type = assetTypeOf(path.extension);
   if (!type) throw validationError('file_name', `must end with one of .${ASSET_EXTENSIONS.join(', .')}`);
   if (bytes.byteLength === 0) throw validationError(dataField, 'must not be empty');
-  if (!type.matches(bytes)) throw validationError(dataField, `is not a .${path.extension} file (${type.mediaType})`);
+  const problem = type.problem(bytes);
+  if (problem) throw validationError(dataField, `is not a .${path.extension} file (${type.mediaType}): ${problem}`);
   return {
     file_name: path.fileName,
     content_type: type.mediaType,
