@@ -92,7 +92,8 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
         if (response) return withCors(response);
         oauth = false;
       }
-      return respond(exchange, await run(request, exchange));
+      const reply = await run(request, exchange);
+      return respond(exchange, reply, context.clock.now());
     } catch (error) {
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.

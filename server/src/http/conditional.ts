@@ -27,7 +27,12 @@ export function isNotModified(headers: HeaderReader, entity: Entity): boolean {
   const ifModifiedSince = headers.get('if-modified-since');
   if (ifModifiedSince === null) return false;
   const since = parseHttpDate(ifModifiedSince.trim());
-  return since !== undefined && entity.lastModified <= since;
+  return since !== undefined && !changedAfter(entity, since);
+}
+
+/** Whether the representation may have changed after `since` (epoch ms of an HTTP date, whole seconds). */
+function changedAfter(entity: Entity, since: number): boolean {
+  return entity.lastModified > since || (entity.lastModified === since && entity.weakLastModified === true);
 }
 
 /**
@@ -47,7 +52,7 @@ export function assertPreconditions(headers: HeaderReader, current: Entity | und
   const ifUnmodifiedSince = headers.get('if-unmodified-since');
   if (ifUnmodifiedSince === null || current === undefined) return;
   const since = parseHttpDate(ifUnmodifiedSince.trim());
-  if (since !== undefined && current.lastModified > since) {
+  if (since !== undefined && changedAfter(current, since)) {
     throw new HttpError(412, 'Precondition failed: the resource has changed (If-Unmodified-Since)');
   }
 }

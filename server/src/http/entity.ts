@@ -19,6 +19,12 @@ export interface Entity {
   etag: string;
   /** Epoch ms, whole seconds (the precision of `Last-Modified`). */
   lastModified: number;
+  /**
+   * The representation changed more than once within the second of `lastModified`: a client holding that date
+   * may hold an older version, so the date is a weak validator (RFC 9110 §8.8.2.2) and date conditions cannot
+   * vouch for it. Entity tags are unaffected.
+   */
+  weakLastModified?: true;
 }
 
 const encoder = new TextEncoder();

@@ -45,6 +45,19 @@ class Memo<T> {
   }
 }
 
+/**
+ * A changed representation's validators. `Last-Modified` must move past the previous one even when the change
+ * left no newer timestamp in the data (a deleted member of a collection), yet never past now, the `Date` of the
+ * response (RFC 9110 §8.8.2.1). When it cannot move, that second saw two versions: its date becomes weak.
+ */
+function successor(before: Entity, entity: Entity, now: number): Entity {
+  if (entity.lastModified > before.lastModified) return entity;
+  const lastModified = Math.max(before.lastModified, toSeconds(now));
+  return lastModified === before.lastModified
+    ? { ...entity, lastModified, weakLastModified: true }
+    : { ...entity, lastModified };
+}
+
 /** One per core: the representations and derived data (filtered id lists) of the running server. */
 export class RepresentationCache {
   private readonly entities: Memo<Entity>;
@@ -63,21 +76,15 @@ export class RepresentationCache {
   }
 
   /**
-   * The entity under `key` as of `revisions`, built by `build` when missing or stale.
-   * A rebuilt entity whose bytes changed gets a `Last-Modified` no older than now, so that validators move
-   * forward even when the change left no newer timestamp in the data (a deleted member of a collection).
+   * The entity under `key` as of `revisions`, built by `build` when missing or stale; a rebuild with the same
+   * bytes keeps the previous entity and its validators.
    */
   cached(key: string, revisions: Revisions, build: () => Entity): Entity {
     const hit = this.entities.get(key, revisions);
     if (hit) return hit.value;
     let entity = build();
     const before = this.entities.previous(key);
-    if (before) {
-      if (before.etag === entity.etag) entity = before;
-      else if (entity.lastModified <= before.lastModified) {
-        entity = { ...entity, lastModified: Math.max(before.lastModified + 1000, toSeconds(this.clock.now())) };
-      }
-    }
+    if (before) entity = before.etag === entity.etag ? before : successor(before, entity, this.clock.now());
     this.entities.set(key, revisions, entity);
     return entity;
   }

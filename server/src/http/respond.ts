@@ -6,7 +6,7 @@ import type { CoreResponse, HeaderReader } from '../core/types.js';
 import { isNotModified } from './conditional.js';
 import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.js';
 import { type Entity, JSON_TYPE, jsonEntity } from './entity.js';
-import { formatHttpDate } from './http-date.js';
+import { formatHttpDate, toSeconds } from './http-date.js';
 import type { HttpError } from './http-error.js';
 import { JSONP_TYPE, wrapJsonp } from './jsonp.js';
 import type { Reply } from './route.js';
@@ -44,17 +44,27 @@ function commonHeaders(exchange: Exchange): Record<string, string> {
   return headers;
 }
 
-/** The response for a reply. */
-export function respond(exchange: Exchange, reply: Reply): CoreResponse {
+/**
+ * `Date` from the core's clock, not the shell's, so that `Last-Modified` is checked against the same clock;
+ * `Last-Modified` no later than it (RFC 9110 §8.8.2.1: a date in the future is replaced by the message's).
+ */
+function dateHeaders(headers: Record<string, string>, entity: Entity, now: number): void {
+  headers.date = formatHttpDate(now);
+  headers.etag = entity.etag;
+  headers['last-modified'] = formatHttpDate(Math.min(entity.lastModified, toSeconds(now)));
+}
+
+/** The response for a reply, sent at `now` (epoch ms). */
+export function respond(exchange: Exchange, reply: Reply, now: number): CoreResponse {
   const headers = commonHeaders(exchange);
   const status = reply.status ?? 200;
   const entity = reply.entity;
   if (!entity) {
+    headers.date = formatHttpDate(now);
     if (reply.headers) Object.assign(headers, reply.headers);
     return { status, headers };
   }
-  headers.etag = entity.etag;
-  headers['last-modified'] = formatHttpDate(entity.lastModified);
+  dateHeaders(headers, entity, now);
   if (reply.headers) Object.assign(headers, reply.headers);
   const read = exchange.method === 'GET' || exchange.method === 'HEAD';
   if (read && status === 200 && isNotModified(exchange.headers, entity)) return { status: 304, headers };
@@ -65,8 +75,7 @@ export function respond(exchange: Exchange, reply: Reply): CoreResponse {
 export function respondError(exchange: Exchange, error: HttpError, now: number): CoreResponse {
   const headers = commonHeaders(exchange);
   const entity = jsonEntity(error.toBody(), now);
-  headers.etag = entity.etag;
-  headers['last-modified'] = formatHttpDate(entity.lastModified);
+  dateHeaders(headers, entity, now);
   if (error.headers) Object.assign(headers, error.headers);
   return withBody(exchange, error.status, headers, entity);
 }

@@ -44,6 +44,16 @@ describe('isNotModified', () => {
     );
     expect(isNotModified(headers({ 'if-none-match': `W/${entity.etag}` }), entity)).toBe(true);
   });
+
+  it('is modified at a weak date, one whose second saw two versions, but not at a later date', () => {
+    const weak: Entity = { ...entity, weakLastModified: true };
+    expect(isNotModified(headers({ 'if-modified-since': lastModified }), weak)).toBe(false);
+    const later = formatHttpDate(entity.lastModified + 1000);
+    expect(isNotModified(headers({ 'if-modified-since': later }), weak)).toBe(true);
+    expect(isNotModified(headers({ 'if-none-match': entity.etag, 'if-modified-since': lastModified }), weak)).toBe(
+      true,
+    );
+  });
 });
 
 describe('assertPreconditions', () => {
@@ -74,6 +84,7 @@ describe('assertPreconditions', () => {
     expect(status({ 'if-unmodified-since': at }, entity)).toBe('pass');
     expect(status({ 'if-unmodified-since': before }, entity)).toBe(412);
     expect(status({ 'if-match': entity.etag, 'if-unmodified-since': before }, entity)).toBe('pass');
+    expect(status({ 'if-unmodified-since': at }, { ...entity, weakLastModified: true })).toBe(412);
   });
 
   it('passes without preconditions', () => {

@@ -27,7 +27,7 @@ describe('RepresentationCache', () => {
     expect(again).toBe(first);
   });
 
-  it('moves Last-Modified forward when the bytes change but the data’s own timestamp does not', () => {
+  it('moves Last-Modified forward when the bytes change but the data’s own timestamp does not, never past now', () => {
     let now = T0 + 60_000;
     const cache = new RepresentationCache({ now: () => now });
     const first = cache.cached('k', [1], () => jsonEntity({ items: [1, 2] }, T0));
@@ -35,13 +35,28 @@ describe('RepresentationCache', () => {
     // A member was removed: the newest remaining timestamp is no newer than before.
     const second = cache.cached('k', [2], () => jsonEntity({ items: [1] }, T0));
     expect(second.etag).not.toBe(first.etag);
-    expect(second.lastModified).toBe(T0 + 60_000);
-    // Another change within the same second still moves it.
+    expect(second).toMatchObject({ lastModified: T0 + 60_000 });
+    expect(second.weakLastModified).toBeUndefined();
+    // Another change within the same second cannot move it without running ahead of the clock: the date is weak.
+    now += 400;
     const third = cache.cached('k', [3], () => jsonEntity({ items: [] }, T0));
-    expect(third.lastModified).toBeGreaterThan(second.lastModified);
+    expect(third).toMatchObject({ lastModified: T0 + 60_000, weakLastModified: true });
+    const fourth = cache.cached('k', [4], () => jsonEntity({ items: [4] }, T0));
+    expect(fourth).toMatchObject({ lastModified: T0 + 60_000, weakLastModified: true });
+    // A later second tells the next version apart again.
     now += 10_000;
-    const newer = cache.cached('k', [4], () => jsonEntity({ items: [3] }, T0 + 120_000));
+    const fifth = cache.cached('k', [5], () => jsonEntity({ items: [5] }, T0));
+    expect(fifth.lastModified).toBe(T0 + 70_000);
+    expect(fifth.weakLastModified).toBeUndefined();
+    const newer = cache.cached('k', [6], () => jsonEntity({ items: [3] }, T0 + 120_000));
     expect(newer.lastModified).toBe(T0 + 120_000);
+  });
+
+  it('makes the date weak when the data’s own timestamps differ within one second', () => {
+    const cache = new RepresentationCache({ now: () => T0 + 900 });
+    cache.cached('k', [1], () => jsonEntity({ body: 'a' }, T0 + 100));
+    const second = cache.cached('k', [2], () => jsonEntity({ body: 'b' }, T0 + 500));
+    expect(second).toMatchObject({ lastModified: T0, weakLastModified: true });
   });
 
   it('drops the least recently used entries past its bound', () => {
