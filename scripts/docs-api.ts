@@ -22,6 +22,7 @@ export const API_DIR = join(ROOT, 'docs', 'api');
 /** The package's entry points: import name, barrel, output file. */
 const ENTRIES = [
   { name: 'storefront-sdk', barrel: 'sdk/src/index.ts', file: 'storefront-sdk.md' },
+  { name: 'storefront-sdk/redis', barrel: 'sdk/src/redis/index.ts', file: 'storefront-sdk-redis.md' },
   { name: 'storefront-server', barrel: 'server/src/index.ts', file: 'storefront-server.md' },
   { name: 'storefront-server/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-server-msw.md' },
 ] as const;
