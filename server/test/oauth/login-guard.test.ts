@@ -19,7 +19,9 @@ const app = (id: string): AppRow => ({
   owner_id: 'u1',
 });
 
-const users = [{ id: 'u1', login: 'ann', name: 'Ann', password_hash: hashPassword('right'), role: 'merchant' as const }];
+const users = [
+  { id: 'u1', login: 'ann', name: 'Ann', password_hash: hashPassword('right'), role: 'merchant' as const },
+];
 
 function guard() {
   const clock = manualClock(Date.UTC(2026, 0, 1));
