@@ -40,8 +40,9 @@ function filled(data: Partial<Dataset>): Dataset {
  * file could leave behind.
  */
 const SEEDED = Symbol.for('storefront-server/msw: seeded data sets');
-const seeded: Map<string, InitialData> = ((globalThis as { [SEEDED]?: Map<string, InitialData> })[SEEDED] ??=
-  new Map());
+const shared = globalThis as { [SEEDED]?: Map<string, InitialData> };
+shared[SEEDED] ??= new Map();
+const seeded: Map<string, InitialData> = shared[SEEDED];
 
 /** Freezes `value` and every object it holds; getters are left alone, so that lazy fields stay lazy. */
 function deepFreeze<T>(value: T): T {
