@@ -1,0 +1,57 @@
+/** What a command is: its name, its help and its options, and the function that runs it. */
+import type { ConfigStore } from '../config/store.js';
+import type { ExitCode } from '../errors.js';
+import type { Output } from './output.js';
+import type { Prompter } from './prompt.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** The value's placeholder in the help, for string options. */
+  value?: string;
+  description: string;
+}
+
+/** What a command runs with. */
+export interface CommandContext {
+  /** The options given, by long name. */
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  output: Output;
+  prompter: Prompter;
+  store: ConfigStore;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface Command {
+  name: string;
+  /** One line, for the list of commands. */
+  summary: string;
+  /** The arguments after the name, e.g. `[dir]`. */
+  args: string;
+  /** Paragraphs for the command's own help. */
+  description: string;
+  options: Record<string, OptionSpec>;
+  /** How many positional arguments it takes at most. */
+  maxArgs: number;
+  run(context: CommandContext): Promise<ExitCode>;
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'print the result as JSON on standard output (watch: one object per line)' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+
+/** `--shop`, for the commands that pick a theme. */
+export const SHOP_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'SHOP',
+  description: "subdomain or id of the shop (default: the folder's, else your only shop)",
+};
+
+/** The folder argument of a command: the one given, else the working directory. */
+export function folderOf({ positionals, cwd }: Pick<CommandContext, 'positionals' | 'cwd'>): string {
+  return positionals[0] ?? cwd;
+}

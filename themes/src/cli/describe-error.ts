@@ -1,0 +1,61 @@
+/**
+ * Any error as one line a person can act on, with its exit code: what failed and what to do, never a stack.
+ * The SDK's errors already carry no secret (tokens and client secrets are redacted), so they can be shown.
+ */
+import {
+  ForbiddenError,
+  HttpError,
+  NetworkError,
+  OAuthError,
+  TimeoutError,
+  UnauthorizedError,
+  ValidationError,
+} from 'storefront-sdk';
+import { CliError, ExitCode } from '../errors.js';
+
+export interface Described {
+  message: string;
+  exitCode: ExitCode;
+}
+
+const origin = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
+function reason(error: Error): string {
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  const code = cause?.code ?? (cause?.cause as { code?: string } | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'no such host';
+  return cause?.message ?? 'no response';
+}
+
+export function describeError(error: unknown): Described {
+  const failure = (message: string) => ({ message, exitCode: ExitCode.failure });
+  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof NetworkError) {
+    return failure(`cannot reach the server at ${origin(error.url)} (${reason(error)}): is it running?`);
+  }
+  if (error instanceof TimeoutError) return failure(`the server at ${origin(error.url)} did not answer in time`);
+  if (error instanceof OAuthError) {
+    if (error.error === 'invalid_client') {
+      return failure(`the server does not accept this app's client id and secret: run storefront-themes setup`);
+    }
+    if (error.error === 'invalid_grant') {
+      return failure(
+        `the server refused the sign-in (${error.errorDescription ?? error.error}): run storefront-themes login`,
+      );
+    }
+    return failure(`the server refused the sign-in: ${error.errorDescription ?? error.error}`);
+  }
+  if (error instanceof UnauthorizedError)
+    return failure('the server no longer accepts your login: run storefront-themes login');
+  if (error instanceof ForbiddenError) {
+    return failure(`your login may not do this (it needs the admin scope of the shop): ${error.message}`);
+  }
+  if (error instanceof ValidationError) {
+    return failure(error.errors.map((e) => `${e.field} ${e.messages.join(', ')}`).join('; ') || error.message);
+  }
+  if (error instanceof HttpError) return failure(error.message);
+  // Other errors (the file system's name the path and what went wrong) say enough by their message.
+  if (error instanceof Error) return failure(error.message || error.name);
+  return failure(String(error));
+}

@@ -1,0 +1,110 @@
+/** How commands show files and transfers: one line per file, a summary line, the exit code they make. */
+import type { Shop, Theme } from 'storefront-sdk';
+import { ExitCode } from '../errors.js';
+import type { FileChange } from '../theme/changes.js';
+import { describeChange } from '../theme/changes.js';
+import { previewUrl } from '../theme/remote.js';
+import type { OnProgress } from '../theme/results.js';
+import { countActions, type FileAction, type FileResult } from '../theme/results.js';
+import type { Output } from './output.js';
+import type { Progress } from './progress.js';
+
+const ACTION_STYLE: Record<FileAction, 'green' | 'red' | 'yellow' | 'cyan'> = {
+  created: 'green',
+  updated: 'cyan',
+  deleted: 'red',
+  conflict: 'yellow',
+  failed: 'red',
+};
+
+/** `1 file`, `3 files`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Lines for the files of a transfer; after a progress bar, only those that need attention. */
+export function printFiles(output: Output, files: readonly FileResult[], { quiet = false } = {}): void {
+  for (const file of files) {
+    if (quiet && file.action !== 'conflict' && file.action !== 'failed') continue;
+    const message = file.message ? ` (${file.message})` : '';
+    output.line(`  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${file.path}${message}`);
+  }
+}
+
+/** `2 created, 1 deleted, 1 conflict`; `nothing` when empty. */
+export function countsOf(files: readonly FileResult[]): string {
+  const counts = countActions(files);
+  const parts = (Object.entries(counts) as [FileAction, number][])
+    .filter(([, n]) => n > 0)
+    .map(([action, n]) => (action === 'conflict' ? plural(n, action) : `${n} ${action}`));
+  return parts.join(', ') || 'nothing';
+}
+
+/** 1 when a file failed, else 3 when one was left as a conflict, else 0. */
+export function exitCodeOf(files: readonly FileResult[]): ExitCode {
+  const counts = countActions(files);
+  if (counts.failed) return ExitCode.failure;
+  return counts.conflict ? ExitCode.conflicts : ExitCode.ok;
+}
+
+/** The hint after conflicts, which say which side `--force` makes win. */
+export function conflictHint(output: Output, files: readonly FileResult[]): void {
+  if (!countActions(files).conflict) return;
+  output.line(
+    output.paint(
+      'yellow',
+      "Conflicts were left alone: run diff to see them; pull --force takes the server's version, push --force sends yours.",
+    ),
+  );
+}
+
+/**
+ * A progress bar driven by a transfer's `onProgress` (created at the first file, when the total is known);
+ * `done` removes it and says whether one was drawn.
+ */
+export function transferProgress(output: Output, label: string): { onProgress: OnProgress; done(): boolean } {
+  let bar: Progress | undefined;
+  return {
+    onProgress: (p) => {
+      bar ??= output.progress(p.total, label);
+      bar.tick(p.done, p.total, p.path);
+    },
+    done() {
+      bar?.stop();
+      return bar?.visible ?? false;
+    },
+  };
+}
+
+/** A change as JSON. */
+export function changeJson(change: FileChange) {
+  return {
+    path: change.path,
+    kind: change.kind,
+    name: change.name,
+    local: change.local ?? null,
+    remote: change.remote ?? null,
+    conflict: change.conflict,
+  };
+}
+
+/** A change as a line of status. */
+export function changeLine(output: Output, change: FileChange): string {
+  const words = describeChange(change);
+  const style = change.conflict ? 'yellow' : change.local ? 'green' : 'cyan';
+  return `  ${output.paint(style, words.padEnd(28))} ${change.path}`;
+}
+
+/** Which theme, as the JSON documents give it. */
+export function themeJson(shop: Shop, theme: Theme) {
+  const { id, title, production } = theme.properties;
+  return {
+    shop: { id: shop.properties.id, subdomain: shop.properties.subdomain, name: shop.properties.name },
+    theme: { id, title, production, preview: previewUrl(theme) },
+  };
+}
+
+/** `"Spring (development)" of Northwind`. */
+export function themeName(shop: Shop, theme: Theme): string {
+  return `"${theme.properties.title}" of ${shop.properties.name}`;
+}

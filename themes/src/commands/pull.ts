@@ -1,0 +1,41 @@
+import { storedClient } from '../auth/stored-auth.js';
+import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { transferProgress } from '../cli/report.js';
+import { UsageError } from '../errors.js';
+import { pullTheme } from '../theme/pull.js';
+import { reportPull } from './pull-report.js';
+
+export const pull: Command = {
+  name: 'pull',
+  summary: 'download the theme into a folder, or its changes since the last pull',
+  args: '[dir]',
+  description: [
+    'Writes the theme into the folder (default: the working directory; created when missing): templates as',
+    'files under their file names, assets under assets/. A folder pulled before gets only what changed on the',
+    'server since, and keeps its own changes for push; a file changed on both sides is a conflict, left alone',
+    'unless --force. .storefront-theme.json records the theme and each file (id, updated_on, MD5).',
+    'A new folder gets the production theme unless --dev; a folder pulled before, the theme it holds.',
+  ].join('\n'),
+  options: {
+    dev: { type: 'boolean', description: 'pull the development theme (see dev)' },
+    production: { type: 'boolean', description: 'pull the production theme' },
+    shop: SHOP_OPTION,
+    force: { type: 'boolean', description: "take the server's version of conflicting files too" },
+  },
+  maxArgs: 1,
+  async run(context) {
+    const { values, output, store } = context;
+    if (values.dev && values.production) throw new UsageError('choose one of --dev and --production');
+    const { client } = await storedClient(store);
+    const progress = transferProgress(output, 'Pulling');
+    const result = await pullTheme({
+      client,
+      dir: folderOf(context),
+      ...(values.dev || values.production ? { development: values.dev === true } : {}),
+      ...(typeof values.shop === 'string' ? { shop: values.shop } : {}),
+      force: values.force === true,
+      onProgress: progress.onProgress,
+    });
+    return reportPull(output, result, progress.done());
+  },
+};

@@ -1,0 +1,61 @@
+import { storedClient } from '../auth/stored-auth.js';
+import { type Command, folderOf } from '../cli/command.js';
+import {
+  conflictHint,
+  countsOf,
+  exitCodeOf,
+  plural,
+  printFiles,
+  themeJson,
+  themeName,
+  transferProgress,
+} from '../cli/report.js';
+import { pushTheme } from '../theme/push.js';
+
+export const push: Command = {
+  name: 'push',
+  summary: "send the folder's changes since the last pull to its theme",
+  args: '[dir]',
+  description: [
+    'Sends only what changed in the folder since the last pull, one request per file: templates by content,',
+    'each with the last_updated_on guard (a template changed on the server meanwhile is refused, not',
+    'overwritten), assets by MD5, and deletions. A file changed on both sides is a conflict: reported and',
+    'skipped (exit code 3) unless --force, which sends yours.',
+  ].join('\n'),
+  options: {
+    force: { type: 'boolean', description: 'send conflicting files too, overwriting the changes made on the server' },
+    'dry-run': { type: 'boolean', description: 'show what would be sent, send nothing' },
+  },
+  maxArgs: 1,
+  async run(context) {
+    const { values, output, store } = context;
+    const { client } = await storedClient(store);
+    const progress = transferProgress(output, 'Pushing');
+    const dryRun = values['dry-run'] === true;
+    const result = await pushTheme({
+      client,
+      dir: folderOf(context),
+      force: values.force === true,
+      dryRun,
+      onProgress: progress.onProgress,
+    });
+    const { files, workspace } = result;
+    printFiles(output, files, { quiet: progress.done() });
+    const target = themeName(workspace.shop, workspace.theme);
+    if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
+    else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
+    else output.line(`Pushed to ${target}: ${countsOf(files)}`);
+    const incoming = workspace.changes.filter((c) => c.remote && !c.conflict).length;
+    if (incoming) output.line(`${plural(incoming, 'change')} on the server not pulled yet (see status)`);
+    conflictHint(output, files);
+    const code = exitCodeOf(files);
+    output.document({
+      ok: code === 0,
+      dryRun,
+      dir: workspace.dir,
+      ...themeJson(workspace.shop, workspace.theme),
+      files,
+    });
+    return code;
+  },
+};

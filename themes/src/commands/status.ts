@@ -1,0 +1,54 @@
+import { storedClient } from '../auth/stored-auth.js';
+import { type Command, type CommandContext, folderOf } from '../cli/command.js';
+import { changeJson, changeLine, plural, themeJson, themeName } from '../cli/report.js';
+import { ExitCode } from '../errors.js';
+import { openWorkspace, type Workspace } from '../theme/workspace.js';
+
+export const STATUS_DESCRIPTION = [
+  'Compares the folder and its theme with what the last pull recorded, file by file: added, changed or deleted',
+  'here, on the server, or on both sides differently (a conflict, exit code 3). Templates are compared by',
+  'content, assets by MD5.',
+].join('\n');
+
+/** Opens the folder's workspace and prints its status; the exit code tells whether there are conflicts. */
+export async function showStatus(context: CommandContext): Promise<{ workspace: Workspace; code: ExitCode }> {
+  const { output, store } = context;
+  const { client } = await storedClient(store);
+  const workspace = await openWorkspace(client, folderOf(context));
+  const { changes, shop, theme, local } = workspace;
+  output.line(`${themeName(shop, theme)}, pulled into ${workspace.dir}`);
+  for (const change of changes) output.line(changeLine(output, change));
+  for (const path of local.invalid)
+    output.line(`  ${output.paint('dim', 'ignored (not a valid file name)'.padEnd(28))} ${path}`);
+  const [toPush, toPull, conflicts] = [
+    changes.filter((c) => c.local && !c.conflict).length,
+    changes.filter((c) => c.remote && !c.conflict).length,
+    changes.filter((c) => c.conflict).length,
+  ];
+  output.line(
+    changes.length
+      ? `${plural(changes.length, 'change')}: ${toPush} to push, ${toPull} to pull, ${plural(conflicts, 'conflict')}`
+      : 'Up to date: nothing changed here or on the server since the last pull',
+  );
+  return { workspace, code: conflicts ? ExitCode.conflicts : ExitCode.ok };
+}
+
+export const status: Command = {
+  name: 'status',
+  summary: 'what changed here and on the server since the last pull',
+  args: '[dir]',
+  description: STATUS_DESCRIPTION,
+  options: {},
+  maxArgs: 1,
+  async run(context) {
+    const { workspace, code } = await showStatus(context);
+    context.output.document({
+      ok: code === 0,
+      dir: workspace.dir,
+      ...themeJson(workspace.shop, workspace.theme),
+      changes: workspace.changes.map(changeJson),
+      invalid: workspace.local.invalid,
+    });
+    return code;
+  },
+};

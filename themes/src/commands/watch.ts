@@ -1,0 +1,82 @@
+import { storedClient } from '../auth/stored-auth.js';
+import { type Command, folderOf } from '../cli/command.js';
+import { describeError } from '../cli/describe-error.js';
+import { plural, themeName } from '../cli/report.js';
+import { ExitCode } from '../errors.js';
+import { type WatchEvent, watchTheme } from '../theme/watch.js';
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+export const watchCommand: Command = {
+  name: 'watch',
+  summary: 'push each saved file to the development theme',
+  args: '[dir]',
+  description: [
+    'Watches the folder (default: the working directory), which must hold the development theme (see dev), and',
+    'pushes each file saved, added or deleted there within a second: one request per file, retried while the',
+    'server cannot be reached. A file changed on the server meanwhile is reported as a conflict and not sent.',
+    'Prints the preview address first. Stops on Ctrl-C. With --json, prints one JSON object per event.',
+  ].join('\n'),
+  options: {},
+  maxArgs: 1,
+  async run(context) {
+    const { output, store } = context;
+    const { client } = await storedClient(store);
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+    const print = (event: WatchEvent) => {
+      const at = output.paint('dim', `[${clock()}]`);
+      switch (event.type) {
+        case 'ready': {
+          const { workspace, preview, unpushed } = event;
+          output.line(`Watching ${workspace.dir} for ${themeName(workspace.shop, workspace.theme)} (Ctrl-C to stop)`);
+          output.line(`Preview: ${preview}`);
+          if (unpushed) output.line(`${plural(unpushed, 'change')} made before watching not pushed yet: run push`);
+          output.document({ event: 'ready', dir: workspace.dir, preview, unpushed });
+          return;
+        }
+        case 'pushed':
+          output.line(
+            `${at} ${output.paint('green', 'pushed')}   ${event.file.path} (${event.file.action}, ${Math.round(event.ms)} ms)`,
+          );
+          output.document({
+            event: 'pushed',
+            path: event.file.path,
+            action: event.file.action,
+            ms: Math.round(event.ms),
+          });
+          return;
+        case 'conflict':
+          output.line(
+            `${at} ${output.paint('yellow', 'conflict')} ${event.file.path}: ${event.file.message} (pull, merge, save again)`,
+          );
+          output.document({ event: 'conflict', path: event.file.path, message: event.file.message });
+          return;
+        case 'retrying': {
+          const { message } = describeError(event.error);
+          output.line(
+            `${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${event.delay / 1000} s: ${message}`,
+          );
+          output.document({ event: 'retrying', path: event.path, attempt: event.attempt, delay: event.delay, message });
+          return;
+        }
+        case 'failed': {
+          const { message } = describeError(event.error);
+          output.line(
+            `${at} ${output.paint('red', 'failed')}   ${event.path}: ${message} (it is sent again when saved)`,
+          );
+          output.document({ event: 'failed', path: event.path, message });
+        }
+      }
+    };
+    try {
+      await watchTheme({ client, dir: folderOf(context), onEvent: print, signal: stop.signal });
+    } finally {
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    }
+    output.line('Stopped watching');
+    output.document({ event: 'stopped' });
+    return ExitCode.ok;
+  },
+};

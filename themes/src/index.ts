@@ -1,0 +1,17 @@
+/**
+ * storefront-themes as a library: the pull, push, status, publish and watch of the `storefront-themes` command
+ * line, over an SDK client you create, for scripts and tools of your own.
+ */
+
+export { CliError, ExitCode, UsageError } from './errors.js';
+export { compare, type FileChange, type Side } from './theme/changes.js';
+export { type FileKind, MANIFEST_FILE, type ThemeFileId } from './theme/layout.js';
+export type { BaseEntry, Manifest } from './theme/manifest.js';
+export { applyPublish, type PublishChange, type PublishPlan, planPublish } from './theme/publish.js';
+export { type PullOptions, type PullResult, pullTheme } from './theme/pull.js';
+export { type PushOptions, type PushResult, pushTheme } from './theme/push.js';
+export { type OpenedTheme, openTheme, previewUrl, type RemoteFile, type ThemeRef } from './theme/remote.js';
+export type { FileAction, FileResult, OnProgress } from './theme/results.js';
+export { type WatchEvent, type WatchOptions, watchTheme } from './theme/watch.js';
+export { openWorkspace, type Workspace } from './theme/workspace.js';
+export { ConflictError } from './theme/writes.js';

@@ -1,0 +1,77 @@
+/** `pull`: the theme's changes since the last pull, written into the folder; the folder's own changes stay. */
+import { mkdir, stat } from 'node:fs/promises';
+import type { Client } from 'storefront-sdk';
+import { UsageError } from '../errors.js';
+import { baseOf, settle } from './changes.js';
+import { removeLocal, writeLocal } from './local.js';
+import { writeManifest } from './manifest.js';
+import { CONCURRENCY, parallel } from './parallel.js';
+import { contentOf, type ThemeRef } from './remote.js';
+import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
+import { openPullWorkspace, type Workspace } from './workspace.js';
+
+/** Options of {@link pullTheme}. */
+export interface PullOptions extends ThemeRef {
+  client: Client;
+  /** The theme folder; created when missing. */
+  dir: string;
+  /** Take the server's version of files changed in the folder too. Default: report them as conflicts. */
+  force?: boolean;
+  onProgress?: OnProgress;
+}
+
+/** What a pull did. */
+export interface PullResult {
+  workspace: Workspace;
+  /** The files written or removed in the folder, and the conflicts left alone. */
+  files: FileResult[];
+}
+
+async function ensureFolder(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new UsageError(`${dir} is not a folder`);
+  if (!info) await mkdir(dir, { recursive: true });
+}
+
+/**
+ * Brings the folder up to date with the theme: templates written under their file names, assets under
+ * `assets/` (downloaded only when their MD5 changed), files deleted on the server removed. Files changed in the
+ * folder are kept, to be pushed; those changed on both sides are conflicts, left alone unless `force`. The
+ * manifest records the theme and every file as both sides now have it.
+ */
+export async function pullTheme(options: PullOptions): Promise<PullResult> {
+  await ensureFolder(options.dir);
+  const workspace = await openPullWorkspace(options.client, options.dir, options);
+  const { dir, manifest, local, remote, changes } = workspace;
+  manifest.files = settle(manifest.files, local.files, remote);
+  const files: FileResult[] = [];
+  const incoming = changes.filter((change) => {
+    if (!change.remote) return false;
+    if (!change.conflict || options.force) return true;
+    files.push({ path: change.path, kind: change.kind, action: 'conflict', message: 'changed in the folder too' });
+    return false;
+  });
+  let done = 0;
+  try {
+    await parallel(incoming, CONCURRENCY, async (change) => {
+      const there = remote.get(change.path);
+      try {
+        if (there) {
+          await writeLocal(dir, change.path, await contentOf(there));
+          manifest.files[change.path] = baseOf(there);
+        } else {
+          await removeLocal(dir, change.path);
+          delete manifest.files[change.path];
+        }
+        const action = actionOf(local.files.has(change.path), there !== undefined);
+        files.push({ path: change.path, kind: change.kind, action });
+      } catch (error) {
+        files.push(fileFailure(change.path, change.kind, error));
+      }
+      options.onProgress?.({ done: ++done, total: incoming.length, path: change.path });
+    });
+  } finally {
+    await writeManifest(dir, manifest);
+  }
+  return { workspace, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+}

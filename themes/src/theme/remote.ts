@@ -1,0 +1,104 @@
+/**
+ * The theme on the server: found from the API root by following links (root → shop → production theme →
+ * development theme), and seen as files keyed like the folder's.
+ */
+import type { Client, Root, Shop, Template, Theme, ThemeAsset } from 'storefront-sdk';
+import { CliError, UsageError } from '../errors.js';
+import { md5 } from './digest.js';
+import { pathOf, type ThemeFileId } from './layout.js';
+
+/** A template or asset of the theme, with the entity whose links write it. */
+export type RemoteFile = ThemeFileId & { id: string; updated_on: string; md5: string } & (
+    | { kind: 'template'; entity: Template }
+    | { kind: 'asset'; entity: ThemeAsset }
+  );
+
+/** Which theme. */
+export interface ThemeRef {
+  /** Subdomain or id of one of the user's shops; required when the user has several. */
+  shop?: string;
+  /** The development theme rather than the production theme. */
+  development?: boolean;
+  /** Create the development theme when the shop has none (else that is an error). */
+  create?: boolean;
+}
+
+/** A shop and one of its themes. */
+export interface OpenedTheme {
+  shop: Shop;
+  theme: Theme;
+  /** Whether this call created the development theme. */
+  created: boolean;
+}
+
+/** The shop named `wanted` (subdomain or id) among those the user administers, in detail; the only one if unnamed. */
+export async function findShop(root: Root, wanted: string | undefined): Promise<Shop> {
+  const shops = root.embedded('shops');
+  const names = shops.map((s) => s.properties.subdomain).join(', ') || 'none';
+  const match =
+    wanted === undefined
+      ? shops.length === 1
+        ? shops[0]
+        : undefined
+      : shops.find((s) => s.properties.subdomain === wanted || s.properties.id === wanted);
+  if (!match) {
+    if (wanted === undefined) {
+      if (shops.length === 0) throw new CliError(`${root.properties.user_name} administers no shop`);
+      throw new UsageError(`${root.properties.user_name} administers several shops: choose one with --shop (${names})`);
+    }
+    throw new UsageError(`no shop "${wanted}" among those ${root.properties.user_name} administers (${names})`);
+  }
+  // The root embeds summaries; the detail carries the link to the theme.
+  return match.follow('self');
+}
+
+/** The production or development theme of a shop. */
+export async function openTheme(client: Client, ref: ThemeRef): Promise<OpenedTheme> {
+  const shop = await findShop(await client.root(), ref.shop);
+  const production = await shop.follow('svc:theme');
+  if (!ref.development) return { shop, theme: production, created: false };
+  // The production theme links `svc:dev_theme` while the shop has one, `svc:create_dev_theme` while it has not.
+  if (production.can('svc:dev_theme')) return { shop, theme: await production.follow('svc:dev_theme'), created: false };
+  if (!ref.create) {
+    throw new CliError(`${shop.properties.name} has no development theme: create it with storefront-themes dev`);
+  }
+  return { shop, theme: await production.follow('svc:create_dev_theme'), created: true };
+}
+
+/** A written template as a {@link RemoteFile}. */
+export function remoteTemplate(entity: Template): RemoteFile {
+  const { id, file_name: name, updated_on, body } = entity.properties;
+  return { kind: 'template', name, path: pathOf('template', name), id, updated_on, md5: md5(body), entity };
+}
+
+/** A written asset as a {@link RemoteFile}. */
+export function remoteAsset(entity: ThemeAsset): RemoteFile {
+  const { id, file_name: name, updated_on, digest } = entity.properties;
+  return { kind: 'asset', name, path: pathOf('asset', name), id, updated_on, md5: digest, entity };
+}
+
+/** Every file of a theme by path: its templates (bodies embedded) and assets (digests embedded). */
+export function remoteFiles(theme: Theme): Map<string, RemoteFile> {
+  const files = new Map<string, RemoteFile>();
+  for (const template of theme.embedded('templates'))
+    files.set(pathOf('template', template.properties.file_name), remoteTemplate(template));
+  for (const asset of theme.embedded('assets'))
+    files.set(pathOf('asset', asset.properties.file_name), remoteAsset(asset));
+  return files;
+}
+
+/** The body of a remote template, or the bytes of a remote asset (checked against its digest). */
+export async function contentOf(file: RemoteFile): Promise<string | Uint8Array> {
+  if (file.kind === 'template') return file.entity.properties.body;
+  // The `file` link leads to the bytes on the static host; the SDK hands back the Response.
+  const response = await file.entity.follow('file');
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (md5(bytes) !== file.md5)
+    throw new CliError(`${file.path}: the bytes downloaded do not match the digest the API gives`);
+  return bytes;
+}
+
+/** The preview page of a theme: `text/html`, no token needed, fit to open in a browser. */
+export function previewUrl(theme: Theme): string {
+  return theme.link('svc:theme_preview').expand();
+}

@@ -1,0 +1,50 @@
+/** What a transfer did, file by file, and which errors end it rather than one file. */
+import { HttpError, OAuthError } from 'storefront-sdk';
+import { CliError } from '../errors.js';
+import type { FileKind } from './layout.js';
+import { ConflictError } from './writes.js';
+
+/**
+ * What happened to one file on the side written to (the server for push and publish, the folder for pull);
+ * `conflict`: left alone, changed on both sides; `failed`: refused (`message` says why), the others went on.
+ */
+export type FileAction = 'created' | 'updated' | 'deleted' | 'conflict' | 'failed';
+
+/** One file of a transfer. */
+export interface FileResult {
+  path: string;
+  kind: FileKind;
+  action: FileAction;
+  message?: string;
+}
+
+/** Reports the progress of a transfer: `done` of `total` files, `path` the last one finished. */
+export type OnProgress = (progress: { done: number; total: number; path: string }) => void;
+
+/** The action of a write on the side written to, from whether the file was there and whether it still is. */
+export function actionOf(existed: boolean, exists: boolean): FileAction {
+  return !exists ? 'deleted' : existed ? 'updated' : 'created';
+}
+
+/**
+ * The result of a file whose write threw, or a rethrow when the error is about the whole session (the server is
+ * unreachable or refuses the token) rather than about this file (a body over the limit, an undeletable file).
+ */
+export function fileFailure(path: string, kind: FileKind, error: unknown): FileResult {
+  if (error instanceof ConflictError) return { path, kind, action: 'conflict', message: error.message };
+  const aboutTheFile =
+    error instanceof CliError ||
+    (error instanceof HttpError &&
+      !(error instanceof OAuthError) &&
+      error.status < 500 &&
+      ![401, 403, 408, 429].includes(error.status));
+  if (!aboutTheFile) throw error;
+  return { path, kind, action: 'failed', message: (error as Error).message };
+}
+
+/** How many files took each action. */
+export function countActions(files: readonly FileResult[]): Record<FileAction, number> {
+  const counts: Record<FileAction, number> = { created: 0, updated: 0, deleted: 0, conflict: 0, failed: 0 };
+  for (const file of files) counts[file.action]++;
+  return counts;
+}

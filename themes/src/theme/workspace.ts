@@ -1,0 +1,72 @@
+/**
+ * A theme folder next to its theme on the server: the base the manifest recorded, what the folder holds now,
+ * what the server holds now, and the changes between them. Every command that syncs starts here.
+ */
+import type { Client, Shop, Theme } from 'storefront-sdk';
+import { CliError } from '../errors.js';
+import { compare, type FileChange } from './changes.js';
+import { assertFolder, type LocalScan, scanFolder } from './local.js';
+import { type Manifest, readManifest, requireManifest } from './manifest.js';
+import { openTheme, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
+
+export interface Workspace {
+  dir: string;
+  /** The folder's manifest, bound to {@link theme}; its files are the base of {@link changes}. */
+  manifest: Manifest;
+  shop: Shop;
+  theme: Theme;
+  /** Whether opening created the development theme. */
+  created: boolean;
+  local: LocalScan;
+  remote: Map<string, RemoteFile>;
+  changes: FileChange[];
+}
+
+/** The manifest's binding to `theme`, with `files` as the base. */
+export function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manifest {
+  const { id, title, production } = theme.properties;
+  return {
+    version: 1,
+    shop: { id: shop.properties.id, subdomain: shop.properties.subdomain, name: shop.properties.name },
+    theme: { id, title, production, href: theme.link('self').expand() },
+    pulled_on: new Date().toISOString(),
+    files,
+  };
+}
+
+async function assemble(dir: string, manifest: Manifest, opened: Awaited<ReturnType<typeof openTheme>>) {
+  const [local, remote] = [await scanFolder(dir), remoteFiles(opened.theme)];
+  return { dir, manifest, ...opened, local, remote, changes: compare(manifest.files, local.files, remote) };
+}
+
+/** A folder pulled before, with the theme it was pulled from (push, status, watch). */
+export async function openWorkspace(client: Client, dir: string): Promise<Workspace> {
+  await assertFolder(dir);
+  const manifest = await requireManifest(dir);
+  const opened = await openTheme(client, { shop: manifest.shop.id, development: !manifest.theme.production });
+  const href = opened.theme.link('self').expand();
+  if (href !== manifest.theme.href) {
+    throw new CliError(`${dir} was pulled from ${manifest.theme.href}, not from ${href}: pull it again`);
+  }
+  return assemble(dir, { ...manifest, theme: { ...manifest.theme, title: opened.theme.properties.title } }, opened);
+}
+
+/**
+ * A folder about to be pulled from the theme `ref` names (by default the one it holds, else the production
+ * theme of the user's only shop). A folder moving to another theme of the same shop keeps its base, so that its
+ * own changes stay changes: a development theme starts as a copy of the production theme.
+ */
+export async function openPullWorkspace(client: Client, dir: string, ref: ThemeRef): Promise<Workspace> {
+  const previous = await readManifest(dir);
+  const opened = await openTheme(client, {
+    ...ref,
+    shop: ref.shop ?? previous?.shop.id,
+    development: ref.development ?? (previous ? !previous.theme.production : false),
+  });
+  const manifest = bindManifest(opened.shop, opened.theme, {});
+  const sameShop =
+    previous?.shop.id === manifest.shop.id &&
+    new URL(previous.theme.href).origin === new URL(manifest.theme.href).origin;
+  if (sameShop) manifest.files = previous.files;
+  return assemble(dir, manifest, opened);
+}

@@ -1,0 +1,78 @@
+/**
+ * One file written to a theme, one request each: a template created or updated (guarded by `last_updated_on`),
+ * an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all write this way.
+ */
+import { type Theme, ValidationError } from 'storefront-sdk';
+import { CliError, ExitCode } from '../errors.js';
+import { md5 } from './digest.js';
+import type { FileKind } from './layout.js';
+import { type RemoteFile, remoteAsset, remoteTemplate } from './remote.js';
+
+/** A write refused because the server's copy changed after the one the edit is based on. */
+export class ConflictError extends CliError {
+  constructor(readonly path: string) {
+    super('changed on the server since your copy', ExitCode.conflicts);
+    this.name = 'ConflictError';
+  }
+}
+
+/** What to write: a file's new contents, or `undefined` to delete it. */
+export interface Upload {
+  kind: FileKind;
+  name: string;
+  path: string;
+  /** A template's body or an asset's bytes; `undefined` deletes the file. */
+  content: string | Uint8Array | undefined;
+}
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+const isStaleGuard = (error: unknown) =>
+  error instanceof ValidationError && error.errors.some((e) => e.field === 'updated_on');
+
+/**
+ * Writes `upload` to `theme`, where `current` is the file as last seen there. Templates carry the
+ * `last_updated_on` of `guard` (the `updated_on` the edit is based on), so that a change made on the server
+ * since is a {@link ConflictError}, never overwritten; `guard` absent (`--force`) writes whatever is there.
+ * Resolves with the file as now stored, `undefined` once deleted.
+ */
+export async function writeFile(
+  theme: Theme,
+  upload: Upload,
+  current: RemoteFile | undefined,
+  guard: string | undefined,
+): Promise<RemoteFile | undefined> {
+  const { content } = upload;
+  if (content === undefined) {
+    if (current) await deleteFile(current);
+    return undefined;
+  }
+  if (upload.kind === 'asset') {
+    const data = Buffer.from(content).toString('base64');
+    return remoteAsset(await theme.follow('svc:create_theme_asset', { file_name: upload.name, data }));
+  }
+  const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+  const last = guard === undefined ? {} : { last_updated_on: epochSeconds(guard) };
+  try {
+    if (current?.kind === 'template') {
+      return remoteTemplate(await current.entity.follow('svc:update_template', { body, ...last }));
+    }
+    return remoteTemplate(await theme.follow('svc:create_template', { file_name: upload.name, body, ...last }));
+  } catch (error) {
+    if (!isStaleGuard(error) || current?.kind !== 'template') throw error;
+    // A retried write whose first attempt went through, or the same edit made there too: not a conflict.
+    const now = remoteTemplate(await current.entity.follow('self'));
+    if (now.md5 === md5(body)) return now;
+    throw new ConflictError(upload.path);
+  }
+}
+
+async function deleteFile(file: RemoteFile): Promise<void> {
+  if (file.kind === 'asset') {
+    await file.entity.follow('svc:delete_theme_asset');
+    return;
+  }
+  // The API offers the link only where deleting is allowed: `layout.html` has none.
+  if (!file.entity.can('svc:delete_template')) throw new CliError(`${file.path} is required and cannot be deleted`);
+  await file.entity.follow('svc:delete_template');
+}

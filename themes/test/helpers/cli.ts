@@ -1,0 +1,92 @@
+/**
+ * The real bin, `storefront-themes`, run from the sources through tsx as a child process, with its own
+ * configuration folder (XDG_CONFIG_HOME) and none of the test runner's STOREFRONT_* variables.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+export interface CliOptions {
+  /** XDG_CONFIG_HOME of the run: where the login is kept. */
+  config: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Written to standard input, which is then closed (answers to prompts). */
+  input?: string;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A running bin: its output so far, a wait on its output, its exit. */
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the match once `stream` matches `pattern`; rejects if the process exits first. */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+function environment(options: CliOptions): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STOREFRONT_')));
+  return { ...env, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
+}
+
+export function startCli(args: string[], options: CliOptions): CliProcess {
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+    cwd: options.cwd,
+    env: environment(options),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin!.end(options.input ?? '');
+  const output = { stdout: '', stderr: '' };
+  const listeners = new Set<() => void>();
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream]!.on('data', (chunk) => {
+      output[stream] += chunk;
+      for (const listener of listeners) listener();
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
+    exited,
+    waitFor(pattern, stream = 'stdout') {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output[stream].match(pattern);
+          if (!match) return;
+          listeners.delete(check);
+          resolve(match);
+        };
+        listeners.add(check);
+        check();
+        exited.then((code) => {
+          if (!listeners.delete(check)) return;
+          reject(
+            new Error(
+              `storefront-themes exited (${code}) before printing ${pattern}:\n${output.stdout}\n${output.stderr}`,
+            ),
+          );
+        });
+      });
+    },
+  };
+}
+
+/** Runs the bin to its end. */
+export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+  const run = startCli(args, options);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
