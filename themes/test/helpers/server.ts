@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientCredentials, createClient, type Shop, type Theme } from 'storefront-sdk';
-import { createServer, type StorefrontServer } from 'storefront-server';
+import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll } from 'vitest';
 import { type ManualClock, shiftedClock } from '../../../test/support/manual-clock.js';
 import { type CliOptions, type CliRun, runCli } from './cli.js';
@@ -30,7 +30,17 @@ export interface ThemesServer {
   theme(development?: boolean): Promise<{ shop: Shop; theme: Theme }>;
 }
 
-export function useThemesServer(): () => ThemesServer {
+/** The loopback redirect the CLI's browser login uses, registered as RFC 8252 §7.3 has it: any port. */
+export const REDIRECT_URIS = ['http://127.0.0.1/callback'];
+
+/** The variables with which `login --client-credentials` finds the server and the app. */
+export const appEnv = (server: StorefrontServer) => ({
+  STOREFRONT_URL: server.origin,
+  STOREFRONT_CLIENT_ID: DEMO.clientId,
+  STOREFRONT_CLIENT_SECRET: DEMO.clientSecret,
+});
+
+export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): () => ThemesServer {
   let state: ThemesServer | undefined;
   const dirs: string[] = [];
   beforeAll(async () => {
@@ -41,7 +51,8 @@ export function useThemesServer(): () => ThemesServer {
       port: 0,
       products: 5,
       clock,
-      demo: { ...DEMO, redirectUris: ['http://127.0.0.1/callback'] },
+      demo: { ...DEMO, redirectUris: REDIRECT_URIS },
+      ...options,
       log: (line) => {
         requests.push(line);
         for (const waiter of waiters) waiter();
