@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
-import { createServer, type StorefrontServer } from './create-server.js';
+import { createServer, DEFAULT_TOKEN_TTL, type StorefrontServer } from './create-server.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 
 const USAGE = `Usage: storefront-server [options]
@@ -108,14 +108,40 @@ function usage(message: string): number {
   return 2;
 }
 
+/** Why the server could not start; for a port in use (another server still running, most often), the way out. */
+function startFailure(error: unknown, port: number): string {
+  const { message, code } = error as NodeJS.ErrnoException;
+  if (code !== 'EADDRINUSE') return message;
+  const other = port === 5000 ? 5001 : 5000;
+  return (
+    `${message}\nThe port ${port} is in use, by another storefront-server perhaps. Start on another port with` +
+    ` --port ${other} or STOREFRONT_PORT=${other}; --port 0 picks a free one.`
+  );
+}
+
 /** Single-quotes a value for a POSIX shell. */
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
-function banner(server: StorefrontServer, data: string, products: number | undefined): string {
+/** `3600` → `1 hour`: the largest unit that divides the seconds. */
+function duration(seconds: number): string {
+  const units = [
+    ['day', 86_400],
+    ['hour', 3600],
+    ['minute', 60],
+    ['second', 1],
+  ] as const;
+  const [unit, size] = units.find(([, size]) => seconds % size === 0)!;
+  const count = seconds / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+function banner(server: StorefrontServer, data: string, products: number | undefined, tokenTtl: number): string {
   const lines = [
     `Storefront reference server listening on ${server.url}`,
     `  Base URL:      ${server.baseUrl}`,
     `  Token URL:     ${server.origin}/oauth/token`,
+    // Newcomers otherwise meet expiry as an unexplained 401 an hour into their session.
+    `  Tokens expire: after ${duration(tokenTtl)} (${tokenTtl} s; --token-ttl to change)`,
     `  Data:          ${data} (${server.seeded ? `seeded, ${products ?? DEFAULT_PRODUCTS} products` : 'existing data'})`,
   ];
   const credentials = server.credentials;
@@ -165,10 +191,11 @@ async function main(): Promise<number> {
     login: text(options['demo-login']),
     password: text(options['demo-password']),
   };
+  const listenPort = port ?? 4000;
   let server: StorefrontServer;
   try {
     server = await createServer({
-      port: port ?? 4000,
+      port: listenPort,
       host: text(options.host) ?? '127.0.0.1',
       data,
       reset: options.reset === true,
@@ -180,7 +207,7 @@ async function main(): Promise<number> {
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.
-    console.error(`storefront-server: ${(error as Error).message}`);
+    console.error(`storefront-server: ${startFailure(error, listenPort)}`);
     return 1;
   }
   // Handlers first: a signal that arrives right after the banner must not find the default (kill) action.
@@ -203,7 +230,7 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  console.log(banner(server, data, products));
+  console.log(banner(server, data, products, tokenTtl ?? DEFAULT_TOKEN_TTL));
   return stopped;
 }
 

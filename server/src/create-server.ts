@@ -80,7 +80,8 @@ export interface StorefrontServer {
 
 const DEFAULT_PORT = 4000;
 const DEFAULT_HOST = '127.0.0.1';
-const DEFAULT_TOKEN_TTL = 3600;
+/** Seconds an access token lives unless `tokenTtl` says otherwise (the CLI's banner shows it too). */
+export const DEFAULT_TOKEN_TTL = 3600;
 
 function isStore(data: ServerOptions['data']): data is Store {
   return typeof data === 'object' && data !== null && typeof (data as Store).write === 'function';

@@ -75,6 +75,7 @@ describe('storefront-server', () => {
     const dir = await tempDir();
     const { process, origin } = await started(['--port', '0', '--products', '12'], { cwd: dir });
     expect(process.stdout()).toMatch(/Base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(process.stdout()).toMatch(/Tokens expire:\s+after 1 hour \(3600 s; --token-ttl to change\)/);
     expect(process.stdout()).toContain(join(dir, 'storefront-data', 'db.json'));
     const lines = process
       .stdout()
@@ -112,6 +113,7 @@ describe('storefront-server', () => {
     expect(output).toMatch(/Client id:\s+env-app/);
     expect(output).toMatch(/Login:\s+env-user/);
     expect(output).toMatch(/Password:\s+env password/);
+    expect(output).toMatch(/Tokens expire:\s+after 2 minutes \(120 s;/);
     expect(output).toContain('Base URL:      http://public.example:8080/v1');
     expect(output).toContain('(seeded, 5 products)');
     const response = await fetch(`${origin}/oauth/token`, {
@@ -187,7 +189,7 @@ describe('storefront-server', () => {
     expect(await readFile(data, 'utf8')).toBe('{ broken');
   });
 
-  it('exits 1 when the port is taken', async () => {
+  it('exits 1 when the port is taken, suggesting --port', async () => {
     const blocker = createNetServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
@@ -195,6 +197,9 @@ describe('storefront-server', () => {
       const taken = cli(['--port', String(port), '--data', join(await tempDir(), 'db.json')]);
       expect(await taken.exited).toBe(1);
       expect(taken.stderr()).toContain('EADDRINUSE');
+      expect(taken.stderr()).toContain(`port ${port} is in use`);
+      expect(taken.stderr()).toMatch(/--port \d+/);
+      expect(taken.stderr()).toContain('STOREFRONT_PORT');
     } finally {
       blocker.close();
     }
