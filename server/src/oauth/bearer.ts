@@ -53,8 +53,12 @@ const MESSAGES: Record<BearerFailureReason, string> = {
   revoked: 'The access token was revoked (it was exchanged for a new one)',
 };
 
-function fail(reason: BearerFailureReason): BearerFailure {
-  return { ok: false, reason, status: reason === 'malformed' ? 400 : 401, message: MESSAGES[reason] };
+/** A script tag cannot send headers: the way in it has is the query (spec §4.5). */
+const MISSING_FROM_JSONP =
+  'An access token is required: JSONP requests send it as the access_token query parameter (…?callback=cb&access_token=<token>)';
+
+function fail(reason: BearerFailureReason, message = MESSAGES[reason]): BearerFailure {
+  return { ok: false, reason, status: reason === 'malformed' ? 400 : 401, message };
 }
 
 /** The principal behind the request's bearer token. Synchronous: one hash and one indexed lookup. */
@@ -75,7 +79,7 @@ export function authenticate(
   } else {
     token = fromQuery[0] || undefined;
   }
-  if (token === undefined) return fail('missing');
+  if (token === undefined) return options.allowQueryToken ? fail('missing', MISSING_FROM_JSONP) : fail('missing');
 
   const row = findToken(context.store, token);
   if (!row || !context.store.get('users', row.user_id)) return fail('invalid');

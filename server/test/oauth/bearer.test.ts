@@ -103,6 +103,16 @@ describe('authenticate', () => {
     });
   });
 
+  it('tells a caller without a token where to send one: JSONP callers the access_token parameter', async () => {
+    const { context } = await setup();
+    const plain = authenticate(context, request('/v1/shops.json'));
+    expect(plain).toMatchObject({ reason: 'missing', message: expect.stringContaining('Authorization: Bearer') });
+    const jsonp = authenticate(context, request('/v1/shops.jsonp?callback=cb'), { allowQueryToken: true });
+    expect(jsonp).toMatchObject({ reason: 'missing', status: 401 });
+    expect(jsonp.ok === false && jsonp.message).toMatch(/access_token=/);
+    expect(jsonp.ok === false && jsonp.message).not.toContain('Authorization');
+  });
+
   it('refuses a token sent twice as a malformed request (400, invalid_request)', async () => {
     const { context, token } = await setup();
     const both = request(`/v1.jsonp?access_token=${token}`, { authorization: `Bearer ${token}` });

@@ -73,6 +73,10 @@ describe('bearer tokens at the resource API', () => {
     const plain = await fetch(`${server.baseUrl}/products.json?access_token=${token}`);
     expect(plain.status).toBe(401);
     expect(plain.headers.get('www-authenticate')).toBe('Bearer realm="storefront"');
+    // A script tag cannot send headers: the 401 of a JSONP request names the parameter it can send.
+    const anonymous = await fetch(`${server.baseUrl}/products.jsonp?callback=cb`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toMatch(/^\/\*\*\/ ?cb\(.*access_token=.*\)/s);
   });
 
   it('expires tokens by the injected clock, and the JWT bearer grant renews them once', async () => {
