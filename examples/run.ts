@@ -12,7 +12,7 @@
  *   STOREFRONT_DATA           that data file (the server reads the same variable; default storefront-data/db.json)
  */
 import { StorefrontError } from 'storefront-sdk';
-import { connectionFromEnv } from './shared/connection.js';
+import { connectionFromEnv, unreachable } from './shared/connection.js';
 import type { ExampleOptions } from './shared/options.js';
 
 /** What every example module exports. */
@@ -54,12 +54,15 @@ async function run(argv: string[]): Promise<number> {
   }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
+  let origin: string | undefined;
   try {
-    await example.main({ ...(await connectionFromEnv(process.env)), ...own, signal: stop.signal });
+    const connection = await connectionFromEnv(process.env);
+    origin = connection.authUrl;
+    await example.main({ ...connection, ...own, signal: stop.signal });
     return 0;
   } catch (error) {
-    if (error instanceof StorefrontError && error.code === 'NETWORK_ERROR') {
-      console.error(`${error.message}\nIs the server running? Start it with: npm start`);
+    if (error instanceof StorefrontError && error.code === 'NETWORK_ERROR' && origin !== undefined) {
+      console.error(`${error.message}\n${unreachable(origin)}`);
     } else if (error instanceof Error) {
       // The message says what went wrong (SDK errors carry the status and the server's words, secrets redacted).
       console.error(`${error.name}: ${error.message}`);

@@ -46,3 +46,15 @@ export async function connectionFromEnv(env: NodeJS.ProcessEnv): Promise<Connect
       : await demoApp(resolve(env.STOREFRONT_DATA ?? 'storefront-data/db.json'));
   return { baseUrl: `${origin}/v1`, authUrl: origin, ...app };
 }
+
+/**
+ * What to do when nothing answers at `origin` (a network error): start the server, or, when it listens on
+ * another port or host, say where with `STOREFRONT_URL`.
+ */
+export function unreachable(origin: string): string {
+  return (
+    `Nothing answers at ${origin}. Is the server running? Start it with: npm start\n` +
+    'If it listens elsewhere (npm start -- --port 5000, say), give the examples its origin: ' +
+    'STOREFRONT_URL=http://localhost:5000 npm run example -- …'
+  );
+}

@@ -81,7 +81,11 @@ describe('examples/run.ts', () => {
       STOREFRONT_CLIENT_SECRET: 'y',
     });
     expect(down.code).toBe(1);
-    expect(down.stderr).toContain('Is the server running? Start it with: npm start');
+    expect(down.stderr).toContain(
+      'Nothing answers at http://127.0.0.1:9. Is the server running? Start it with: npm start',
+    );
+    // A server on another port (npm start -- --port 5000) is reached by naming its origin.
+    expect(down.stderr).toMatch(/--port 5000.*STOREFRONT_URL=http:\/\/localhost:5000/s);
 
     const usage = await run(['theme-sync', 'sideways']);
     expect(usage.code).toBe(2);
