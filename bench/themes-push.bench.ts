@@ -1,0 +1,126 @@
+/**
+ * `storefront-themes push` on a large theme: 300 templates and 100 assets, created through the API on a reference
+ * server started here. Measures the push of the library the bin runs (no process start) in three cases: every
+ * file changed (a full push), one template changed, nothing changed; requests are counted in the server's own
+ * request log (writes: PUT, POST, DELETE of the API; reads: GETs; the token request), time is wall time over
+ * loopback, median of a few rounds.
+ * Target: a push with one changed file sends exactly one write.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clientCredentials, createClient } from 'storefront-sdk';
+import { createServer } from 'storefront-server';
+import { pullTheme, pushTheme } from 'storefront-themes';
+
+const TEMPLATES = 300;
+const ASSETS = 100;
+const ROUNDS = 5;
+
+const requests: string[] = [];
+const server = await createServer({ port: 0, products: 5, log: (line) => requests.push(line) });
+const dir = await mkdtemp(join(tmpdir(), 'themes-push-bench-'));
+try {
+  const { clientId, clientSecret } = server.credentials!;
+  const client = createClient({
+    baseUrl: server.baseUrl,
+    auth: clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' }),
+  });
+  const shop = await (await client.root()).embedded('shops')[0]!.follow('self');
+  const theme = await shop.follow('svc:theme');
+  const svg = (i: number, note = '') =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#${(i * 2654435).toString(16).slice(-6).padStart(6, '0')}"/><!-- ${'icon '.repeat(200)}${note} --></svg>\n`;
+  const template = (i: number) =>
+    `<section class="block-${i}">\n${'  <p>{{ product.title }} — a line of the theme.</p>\n'.repeat(30)}</section>\n`;
+  // Every asset an SVG, so that a full push can change each one as text.
+  for (const asset of theme.embedded('assets')) await asset.follow('svc:delete_theme_asset');
+  const have = { templates: theme.embedded('templates').length, assets: 0 };
+  const jobs: (() => Promise<unknown>)[] = [];
+  for (let i = have.templates; i < TEMPLATES; i++) {
+    jobs.push(() => theme.follow('svc:create_template', { file_name: `blocks/block-${i}.html`, body: template(i) }));
+  }
+  for (let i = have.assets; i < ASSETS; i++) {
+    const data = Buffer.from(svg(i)).toString('base64');
+    jobs.push(() => theme.follow('svc:create_theme_asset', { file_name: `icons/icon-${i}.svg`, data }));
+  }
+  for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((job) => job()));
+
+  const pullStart = performance.now();
+  const pulled = await pullTheme({ client, dir, shop: shop.properties.id });
+  const pullMs = performance.now() - pullStart;
+  const paths = pulled.workspace.manifest.files;
+  const templates = Object.values(paths).filter((f) => f.kind === 'template').length;
+  const assets = Object.values(paths).filter((f) => f.kind === 'asset').length;
+  console.log(`theme: ${templates} templates, ${assets} assets; pulled in ${(pullMs / 1000).toFixed(2)} s`);
+  if (templates !== TEMPLATES || assets !== ASSETS) throw new Error('the theme does not have the planned size');
+
+  interface Measure {
+    ms: number;
+    total: number;
+    writes: number;
+    reads: number;
+    tokens: number;
+    sent: number;
+  }
+  const measure = async (change: (round: number) => Promise<void>): Promise<Measure> => {
+    await change(-1);
+    const from = requests.length;
+    const start = performance.now();
+    const result = await pushTheme({ client, dir });
+    const ms = performance.now() - start;
+    const lines = requests.slice(from);
+    const count = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
+    const failed = result.files.filter((f) => f.action === 'failed' || f.action === 'conflict');
+    if (failed.length) throw new Error(`push failed: ${JSON.stringify(failed.slice(0, 3))}`);
+    return {
+      ms,
+      total: lines.length,
+      writes: count(/^(PUT|POST|DELETE) \/v1\//),
+      reads: count(/^GET /),
+      tokens: count(/^POST \/oauth\/token /),
+      sent: result.files.length,
+    };
+  };
+  const median = (runs: Measure[]) => {
+    const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const rounds = async (n: number, change: (round: number) => Promise<void>) => {
+    const runs: Measure[] = [];
+    for (let round = 0; round < n; round++) runs.push(await measure(() => change(round)));
+    return median(runs);
+  };
+
+  const everyFile = async (round: number) => {
+    for (const [path, file] of Object.entries(paths)) {
+      const text = await readFile(join(dir, path), 'utf8');
+      const edited =
+        file.kind === 'template'
+          ? `${text}<!-- full push ${round} -->\n`
+          : text.replace(/ -->/, ` full push ${round} -->`);
+      await writeFile(join(dir, path), edited);
+    }
+  };
+  const full = await rounds(2, everyFile);
+  const one = await rounds(ROUNDS, (round) =>
+    writeFile(join(dir, 'blocks/block-150.html'), template(150) + `<!-- ${round} -->\n`),
+  );
+  const none = await rounds(ROUNDS, async () => {});
+
+  const row = (name: string, m: Measure) =>
+    `${name.padEnd(22)}${String(m.sent).padStart(6)}${String(m.total).padStart(10)}${String(m.writes).padStart(8)}${String(m.reads).padStart(7)}${String(m.tokens).padStart(7)}${`${m.ms.toFixed(0)} ms`.padStart(11)}`;
+  console.log(
+    `\n${'push'.padEnd(22)}${'files'.padStart(6)}${'requests'.padStart(10)}${'writes'.padStart(8)}${'reads'.padStart(7)}${'token'.padStart(7)}${'time'.padStart(11)}`,
+  );
+  console.log(row(`every file changed`, full));
+  console.log(row('one template changed', one));
+  console.log(row('nothing changed', none));
+  const pass = one.writes === 1 && one.sent === 1 && none.writes === 0 && full.writes === TEMPLATES + ASSETS;
+  console.log(
+    `\none changed file → ${one.writes} write (target 1); full push → ${full.writes} writes: ${pass ? 'PASS' : 'FAIL'}`,
+  );
+  process.exitCode = pass ? 0 : 1;
+} finally {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+}
