@@ -28,7 +28,7 @@ export {
   type TokenEndpointOptions,
   type TokenInfo,
 } from './auth/index.js';
-export { createMemoryTokenStore, type TokenStore } from './auth/token-store.js';
+export { createMemoryTokenStore, type SharedTokenOptions, type TokenStore } from './auth/token-store.js';
 export {
   type CacheEntry,
   type CacheStore,

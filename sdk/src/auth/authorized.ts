@@ -8,13 +8,14 @@ import {
   tokenUrl,
 } from './token-endpoint.js';
 import { type OnToken, TokenKeeper } from './token-keeper.js';
+import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
 /** The grant type of RFC 7523 §2.1. */
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** Options of {@link authorized}. */
-export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptions {
+export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptions, SharedTokenOptions {
   /** The access token the app holds (from the authorization code or implicit flow, or persisted by `onToken`). */
   accessToken: string;
   /** Epoch ms at which `accessToken` expires, when known: it is then exchanged shortly before, not after a 401. */
@@ -54,6 +55,8 @@ export function authorized(options: AuthorizedOptions): AuthStrategy {
         },
       }),
     onToken: options.onToken,
+    store: options.tokenStore,
+    lease: options.refreshLease,
     now,
   });
 }

@@ -1,9 +1,10 @@
 import { type ClientCredentials, endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
 import { type OnToken, TokenKeeper } from './token-keeper.js';
+import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
 /** Options of {@link clientCredentials}. */
-export interface ClientCredentialsOptions extends ClientCredentials, TokenEndpointOptions {
+export interface ClientCredentialsOptions extends ClientCredentials, TokenEndpointOptions, SharedTokenOptions {
   /** Scope to request (`admin`, `public`); the server's default when absent. */
   scope?: string;
   /** Called once per new token. */
@@ -23,6 +24,8 @@ export function clientCredentials(options: ClientCredentialsOptions): AuthStrate
     standalone: true,
     obtain: () => requestToken({ ...endpoint(options), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,
+    store: options.tokenStore,
+    lease: options.refreshLease,
     now: options.now ?? Date.now,
   });
 }

@@ -1,9 +1,10 @@
 import { type ClientCredentials, endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
 import { type OnToken, TokenKeeper } from './token-keeper.js';
+import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
 /** Options of {@link password}. */
-export interface PasswordOptions extends ClientCredentials, TokenEndpointOptions {
+export interface PasswordOptions extends ClientCredentials, TokenEndpointOptions, SharedTokenOptions {
   /** The user's login. */
   username: string;
   password: string;
@@ -26,6 +27,8 @@ export function password(options: PasswordOptions): AuthStrategy {
     standalone: true,
     obtain: () => requestToken({ ...endpoint(options), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,
+    store: options.tokenStore,
+    lease: options.refreshLease,
     now: options.now ?? Date.now,
   });
 }

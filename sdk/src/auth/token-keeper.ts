@@ -2,8 +2,10 @@
  * The token state shared by the strategies that obtain tokens (client credentials, password, authorized):
  * the current token, its renewal shortly before expiry, and the single flight that renews it after a 401.
  */
-import { OAuthError } from '../errors/index.js';
+import { OAuthError, TokenStoreError } from '../errors/index.js';
+import { sleep } from '../http/retry.js';
 import { abortable } from './abortable.js';
+import { createMemoryTokenStore, type TokenStore } from './token-store.js';
 import type { AuthStrategy, Credentials, TokenInfo } from './types.js';
 
 /** Called once per new token so that the app can persist it; a rejection reaches the requests waiting for it. */
@@ -23,22 +25,33 @@ export interface TokenKeeperOptions {
   initial?: TokenInfo;
   onToken?: OnToken;
   now: () => number;
+  /** Where the current token lives; see `SharedTokenOptions`. Default: a store of this keeper's own. */
+  store?: TokenStore;
+  /** Lifetime of the refresh lease in ms. Default 30 000. */
+  lease?: number;
 }
 
 /** Renew this long before expiry at most, so that a request does not leave with a token about to die. */
 const MAX_MARGIN_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
+/** How often an instance waiting for another one's refresh looks at the store. */
+const POLL_MS = 50;
 
 /** The token keeper behind the refreshing strategies; see {@link AuthStrategy} for the contract. */
 export class TokenKeeper implements Required<AuthStrategy> {
   readonly #options: TokenKeeperOptions;
+  readonly #store: TokenStore;
   #current: { info: TokenInfo; renewAt: number } | undefined;
   /** Renewals in flight, keyed by the token they replace (`''` for the first one). */
   readonly #flights = new Map<string, Promise<TokenInfo>>();
+  /** A token this keeper gave up after it failed to replace it: never taken back from the store. */
+  #discarded: string | undefined;
   /** Set when renewal is impossible for good (the authorization was revoked). */
   #refused: OAuthError | undefined;
 
   constructor(options: TokenKeeperOptions) {
     this.#options = options;
+    this.#store = options.store ?? createMemoryTokenStore(options.now);
     if (options.initial) this.#hold(options.initial);
   }
 
@@ -67,42 +80,81 @@ export class TokenKeeper implements Required<AuthStrategy> {
     return { token: info.accessToken, owner: await this.#options.owner };
   }
 
-  #hold(info: TokenInfo): void {
+  #hold(info: TokenInfo): TokenInfo {
     const now = this.#options.now();
     const margin = info.expiresAt === undefined ? 0 : Math.min(MAX_MARGIN_MS, Math.max(0, info.expiresAt - now) / 10);
     this.#current = {
       info,
       renewAt: info.expiresAt === undefined ? Number.POSITIVE_INFINITY : info.expiresAt - margin,
     };
+    return info;
   }
 
   #renew(previous: string | undefined): Promise<TokenInfo> {
     const key = previous ?? '';
     let flight = this.#flights.get(key);
     if (flight) return flight;
-    // Built with `new Promise` so that a synchronous throw of `obtain` also reaches every waiter.
-    flight = new Promise<TokenInfo>((resolve) => resolve(this.#options.obtain(previous)))
-      .then(
-        async (info) => {
-          this.#hold(info);
-          await this.#options.onToken?.(info);
-          return info;
-        },
-        (error: unknown) => {
-          this.#failed(previous, error);
-          throw error;
-        },
-      )
+    flight = this.#replace(previous)
+      .catch((error: unknown) => {
+        this.#failed(previous, error);
+        throw error;
+      })
       .finally(() => this.#flights.delete(key));
     this.#flights.set(key, flight);
     return flight;
+  }
+
+  /**
+   * A token to replace `previous` with: one another instance already stored, else a new one obtained under the
+   * store's lease, so that of all the instances sharing the store only one asks the token endpoint.
+   */
+  async #replace(previous: string | undefined): Promise<TokenInfo> {
+    const key = await this.#options.owner;
+    const leaseMs = this.#options.lease ?? DEFAULT_LEASE_MS;
+    // A holder that died frees the lease after `leaseMs`; waiting twice that means the store is not working.
+    const deadline = Date.now() + 2 * leaseMs;
+    for (;;) {
+      const seen = this.#replacement(await this.#store.get(key), previous);
+      if (seen) return this.#hold(seen);
+      const lease = await this.#store.acquire(key, leaseMs);
+      if (lease === undefined) {
+        if (Date.now() > deadline) {
+          throw new TokenStoreError(
+            `no token refresh finished within ${2 * leaseMs} ms while another instance held the lease`,
+          );
+        }
+        await sleep(POLL_MS);
+        continue;
+      }
+      try {
+        // Another instance may have finished between our look and our lease.
+        const latest = await this.#store.get(key);
+        const raced = this.#replacement(latest, previous);
+        if (raced) return this.#hold(raced);
+        const info = await this.#options.obtain(previous);
+        await this.#store.compareAndSet(key, latest?.accessToken, info);
+        this.#hold(info);
+        await this.#options.onToken?.(info);
+        return info;
+      } finally {
+        await this.#store.release(key, lease).catch(() => {});
+      }
+    }
+  }
+
+  /** `stored` when it replaces `previous`: another token, not expired. */
+  #replacement(stored: TokenInfo | undefined, previous: string | undefined): TokenInfo | undefined {
+    if (!stored || stored.accessToken === previous || stored.accessToken === this.#discarded) return undefined;
+    return stored.expiresAt === undefined || stored.expiresAt > this.#options.now() ? stored : undefined;
   }
 
   #failed(previous: string | undefined, error: unknown): void {
     if (this.#current?.info.accessToken !== previous) return;
     // Without a usable token, the next request obtains a fresh one (one token request per request, never a loop);
     // without any way to obtain one, a refusal is final.
-    if (this.#options.standalone) this.#current = undefined;
-    else if (error instanceof OAuthError) this.#refused = error;
+    if (this.#options.standalone) {
+      this.#current = undefined;
+      this.#discarded = previous;
+    } else if (error instanceof OAuthError) this.#refused = error;
   }
 }

@@ -28,6 +28,22 @@ export interface TokenStore {
   release(key: string, lease: string): Promise<void>;
 }
 
+/** Options of the strategies that obtain tokens (client credentials, password, authorized) for sharing them. */
+export interface SharedTokenOptions {
+  /**
+   * Where the current token lives. Default: the strategy's own memory. With a store shared by every instance of
+   * the app (`createRedisTokenStore`), they use one token; after a 401 an instance first looks for a token another
+   * one already obtained, and only the holder of the refresh lease asks the token endpoint.
+   */
+  tokenStore?: TokenStore;
+  /**
+   * How long the refresh lease is held, in ms: the longest one token request may take before another instance
+   * tries, so the longest a crashed holder can keep the others waiting. Default 30 000 (the token request's
+   * default `timeout`).
+   */
+  refreshLease?: number;
+}
+
 /** A {@link TokenStore} in this process's memory: what every strategy uses unless given another. */
 export function createMemoryTokenStore(now: () => number = Date.now): TokenStore {
   const tokens = new Map<string, TokenInfo>();

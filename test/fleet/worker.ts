@@ -1,0 +1,67 @@
+/**
+ * One app instance of a fleet, for test/fleet: an SDK client on the `authorized` strategy with the token the
+ * fleet shares, optionally a Redis token store and HTTP cache. Prints `ready`, waits for a line on stdin, runs
+ * its job, prints one JSON line with what happened and exits.
+ *
+ * Environment: STOREFRONT_URL (origin), CLIENT_ID, CLIENT_SECRET, ACCESS_TOKEN, REDIS_URL (absent: no shared
+ * stores) and PREFIX (its keys), JOB (`burst`: CONCURRENCY concurrent GETs of the root; `theme`: the demo shop's
+ * theme, read once), LEASE_MS, EXCHANGE_DELAY_MS (each token request waits this long before it is sent, after
+ * printing `exchanging`).
+ */
+import { createInterface } from 'node:readline';
+import { createClient as createRedis } from 'redis';
+import { authorized, type CacheStore, createClient, createHttpCache, type TokenStore } from 'storefront-sdk';
+import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
+
+const env = process.env;
+const origin = env.STOREFRONT_URL!;
+const redis = env.REDIS_URL
+  ? await createRedis({ url: env.REDIS_URL })
+      .on('error', () => {})
+      .connect()
+  : undefined;
+const tokenStore: TokenStore | undefined = redis && createRedisTokenStore({ client: redis, prefix: env.PREFIX });
+const cacheStore: CacheStore | undefined = redis && createRedisCacheStore({ client: redis, prefix: env.PREFIX });
+const delay = Number(env.EXCHANGE_DELAY_MS ?? 0);
+
+const auth = authorized({
+  authUrl: origin,
+  clientId: env.CLIENT_ID!,
+  clientSecret: env.CLIENT_SECRET!,
+  accessToken: env.ACCESS_TOKEN!,
+  tokenStore,
+  refreshLease: env.LEASE_MS ? Number(env.LEASE_MS) : undefined,
+  async fetch(input, init) {
+    console.log('exchanging');
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    return fetch(input, init);
+  },
+});
+const client = createClient({
+  baseUrl: `${origin}/v1`,
+  auth,
+  cache: cacheStore ? createHttpCache({ store: cacheStore }) : undefined,
+  retry: false,
+});
+
+console.log('ready');
+const lines = createInterface({ input: process.stdin });
+await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+lines.close();
+
+const result: Record<string, unknown> = {};
+if (env.JOB === 'theme') {
+  const root = await client.root();
+  const shop = await root.embedded('shops')[0]!.follow('self');
+  const theme = await shop.follow('svc:theme');
+  result.status = theme.response?.status;
+  result.revalidated = theme.response?.revalidated;
+} else {
+  const outcomes = await Promise.allSettled(Array.from({ length: Number(env.CONCURRENCY ?? 50) }, () => client.root()));
+  result.ok = outcomes.filter((o) => o.status === 'fulfilled').length;
+  result.errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { code?: string }).code] : []));
+}
+result.token = (await auth.credentials().catch(() => undefined))?.token;
+console.log(JSON.stringify(result));
+redis?.destroy();
+process.exit(0);
