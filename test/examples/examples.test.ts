@@ -81,46 +81,42 @@ describe('list-products', () => {
 });
 
 describe('theme-sync', () => {
-  it('pulls the theme, pushes local creations, edits, deletions and uploads, and reports conflicts', async () => {
+  it('pulls the theme with storefront-themes, pushes local creations, edits, deletions and uploads, and reports conflicts', async () => {
     const dir = join(temp, 'theme');
     const pullLines: string[] = [];
     const pulled = await themeSync({ ...example.options(pullLines), command: 'pull', dir });
     const theme = await productionTheme();
     const templates = theme.embedded('templates');
     const assets = theme.embedded('assets');
-    expect(pulled.downloaded).toHaveLength(templates.length + assets.length);
-    expect(await readFile(join(dir, 'templates/layout.html'), 'utf8')).toBe(
+    expect(pulled).toHaveLength(templates.length + assets.length);
+    expect(pulled.every((file) => file.action === 'created')).toBe(true);
+    expect(await readFile(join(dir, 'layout.html'), 'utf8')).toBe(
       templates.find((t) => t.properties.file_name === 'layout.html')!.properties.body,
     );
     const asset = assets[0]!;
     const bytes = await readFile(join(dir, 'assets', asset.properties.file_name));
     expect(bytes.length).toBe(asset.properties.file_size);
-    expect(pullLines.at(-1)).toMatch(/^Pulled ".+" of .+ into .+: \d+ files$/);
+    expect(pullLines.at(-1)).toBe(`Pulled "${theme.properties.title}" of Northwind Outfitters: ${pulled.length} files`);
 
     // Local work: edit one template, add one, delete one; replace an asset and add one.
     const deletable = templates.find((t) => t.can('svc:delete_template'))!.properties.file_name;
-    await writeFile(
-      join(dir, 'templates/layout.html'),
-      '<!doctype html>\n<title>edited locally</title>\n<body>\n</body>\n',
-    );
-    await writeFile(join(dir, 'templates/promo.html'), '<p>new</p>\n');
-    await unlink(join(dir, 'templates', deletable));
+    await writeFile(join(dir, 'layout.html'), '<!doctype html>\n<title>edited locally</title>\n<body>\n</body>\n');
+    await writeFile(join(dir, 'promo.html'), '<p>new</p>\n');
+    await unlink(join(dir, deletable));
     await writeFile(join(dir, 'assets', asset.properties.file_name), PNG);
     await writeFile(join(dir, 'assets/badge.png'), PNG);
 
     const lines: string[] = [];
     const pushed = await themeSync({ ...example.options(lines), command: 'push', dir });
-    expect(pushed).toMatchObject({
-      updated: ['templates/layout.html'],
-      created: ['templates/promo.html'],
-      deleted: [`templates/${deletable}`],
-      conflicts: [],
+    expect(Object.fromEntries(pushed.map((file) => [file.path, file.action]))).toEqual({
+      'layout.html': 'updated',
+      'promo.html': 'created',
+      [deletable]: 'deleted',
+      [`assets/${asset.properties.file_name}`]: 'updated',
+      'assets/badge.png': 'created',
     });
-    expect(pushed.uploaded.sort()).toEqual([`assets/${asset.properties.file_name}`, 'assets/badge.png'].sort());
-    expect(lines).toContain('  created   templates/promo.html');
-    expect(lines).toContain('  uploaded  assets/badge.png');
-    expect(lines).toContain(`  replaced  assets/${asset.properties.file_name}`);
-    expect(lines.at(-1)).toBe(`Pushed 5 changes to "${theme.properties.title}"`);
+    expect(lines).toContain('  created   promo.html');
+    expect(lines.at(-1)).toBe(`Pushed "${theme.properties.title}" of Northwind Outfitters: 5 files`);
 
     const after = await theme.follow('self');
     const byName = new Map(after.embedded('templates').map((t) => [t.properties.file_name, t.properties.body]));
@@ -131,25 +127,18 @@ describe('theme-sync', () => {
     expect(badge?.properties.file_size).toBe(PNG.length);
 
     // Nothing changed locally: nothing to send.
-    const again = await themeSync({ ...example.options([]), command: 'push', dir });
-    expect([...again.created, ...again.updated, ...again.deleted, ...again.uploaded, ...again.conflicts]).toEqual([]);
+    expect(await themeSync({ ...example.options([]), command: 'push', dir })).toEqual([]);
 
     // Someone edits promo.html on the server (a second later, so that `updated_on` moves); a local edit then conflicts.
     example.advance(1000);
     const promo = after.embedded('templates').find((t) => t.properties.file_name === 'promo.html')!;
     await promo.follow('svc:update_template', { body: '<p>theirs</p>\n' });
-    await writeFile(join(dir, 'templates/promo.html'), '<p>mine</p>\n');
+    await writeFile(join(dir, 'promo.html'), '<p>mine</p>\n');
     const conflictLines: string[] = [];
     const conflicted = await themeSync({ ...example.options(conflictLines), command: 'push', dir });
-    expect(conflicted.conflicts).toEqual(['templates/promo.html']);
-    expect(conflictLines.some((line) => /conflict {2}templates\/promo\.html: changed on the server/.test(line))).toBe(
-      true,
-    );
-    const kept = (await promo.follow('self')).properties.body;
-    expect(kept).toBe('<p>theirs</p>\n');
-    // The conflict stays until the next pull.
-    const still = await themeSync({ ...example.options([]), command: 'push', dir });
-    expect(still.conflicts).toEqual(['templates/promo.html']);
+    expect(conflicted).toEqual([expect.objectContaining({ path: 'promo.html', action: 'conflict' })]);
+    expect(conflictLines).toContain('  conflict  promo.html: changed on the server too');
+    expect((await promo.follow('self')).properties.body).toBe('<p>theirs</p>\n');
   });
 });
 
