@@ -16,6 +16,29 @@ export interface HttpCacheOptions {
   maxEntries?: number;
   /** Most bytes the default in-memory store holds (default 5 MiB). Other stores bound their own size. */
   maxBytes?: number;
+  /**
+   * Called when the store fails (Redis down, a quota exceeded). The cache then carries on without it: a failed
+   * read is a miss, so the request goes out in full; a failed write or delete is skipped. Since every stored
+   * response is revalidated before use, a copy that a failed delete left behind is never served as current.
+   * Default: failures are ignored.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** `store`, with each failure (a rejection or a throw) reported to `onError` and made a miss or a skipped write. */
+function tolerant(store: CacheStore, onError: (error: unknown) => void): CacheStore {
+  const guard = <T>(call: () => Promise<T>, fallback: T) =>
+    Promise.resolve()
+      .then(call)
+      .catch((error: unknown) => {
+        onError(error);
+        return fallback;
+      });
+  return {
+    get: (key) => guard(() => store.get(key), undefined),
+    set: (key, entry) => guard(() => store.set(key, entry), undefined),
+    delete: (key) => guard(() => store.delete(key), undefined),
+  };
 }
 
 /**
@@ -32,7 +55,10 @@ export interface HttpCacheOptions {
  */
 export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
   const maxEntries = options.maxEntries ?? 500;
-  const store = options.store ?? createMemoryCacheStore({ maxEntries, maxBytes: options.maxBytes });
+  const store = tolerant(
+    options.store ?? createMemoryCacheStore({ maxEntries, maxBytes: options.maxBytes }),
+    options.onError ?? (() => {}),
+  );
   const index = new TagIndex(maxEntries);
   const ownerTag = (owner: string, tag: string) => `${encodeURIComponent(owner)} ${tag}`;
 

@@ -3,10 +3,11 @@
  * Redis cache store: TTL, size bound, prefixes, and what an outage does to each.
  */
 import { createClient as createRedis } from 'redis';
-import { createMemoryTokenStore, type TokenInfo, TokenStoreError } from 'storefront-sdk';
+import { createHttpCache, createMemoryTokenStore, type TokenInfo, TokenStoreError } from 'storefront-sdk';
 import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
 const token = (accessToken: string): TokenInfo => ({ accessToken, tokenType: 'Bearer', scopes: ['admin'] });
 const available = haveRedisServer();
@@ -98,5 +99,35 @@ describe.skipIf(!available)('Redis stores', () => {
     await expect.poll(() => tokens.get('user:1').catch(() => 'down'), { timeout: 5_000 }).toBeUndefined();
     // The server restarted empty (no persistence): the store answers again, with what it now holds.
     expect(await tokens.compareAndSet('user:1', undefined, token('b'))).toBe(true);
+  });
+});
+
+describe.skipIf(!available)('an HTTP cache on Redis, against the reference server', () => {
+  let ref: ReferenceServer;
+  beforeAll(async () => {
+    ref = await startReferenceServer();
+  });
+  afterAll(() => ref.server.close());
+
+  it('revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
+    const errors: unknown[] = [];
+    const store = createRedisCacheStore({ client: redis, prefix: 'http', commandTimeout: 300 });
+    const client = ref.client({ cache: createHttpCache({ store, onError: (error) => errors.push(error) }) });
+    const theme = async () => {
+      const root = await client.root();
+      const shop = await root.embedded('shops')[0]!.follow('self');
+      return (await shop.follow('svc:theme')).response!;
+    };
+    expect((await theme()).revalidated).toBe(false);
+    expect((await theme()).revalidated).toBe(true);
+    await server.stop();
+    try {
+      const during = await theme();
+      expect(during).toMatchObject({ status: 200, revalidated: false });
+      expect(errors.length).toBeGreaterThan(0);
+    } finally {
+      await server.start();
+    }
+    await expect.poll(async () => (await theme()).revalidated, { timeout: 5_000 }).toBe(true);
   });
 });
