@@ -23,14 +23,16 @@ async function sessionOf(app: AppCredentials, grant: Grant, auth: AuthStrategy, 
 }
 
 export function signInWithClientCredentials(app: AppCredentials): Promise<Session> {
-  const { authUrl } = endpointsOf(app);
-  return sessionOf(app, 'client_credentials', clientCredentials({ ...app, authUrl, scope: SCOPE }));
+  const { clientId, clientSecret } = app;
+  const auth = clientCredentials({ clientId, clientSecret, authUrl: endpointsOf(app).authUrl, scope: SCOPE });
+  return sessionOf(app, 'client_credentials', auth);
 }
 
 export function signInWithPassword(app: AppCredentials, username: string, secret: string): Promise<Session> {
   let token: TokenInfo | undefined;
   const auth = password({
-    ...app,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
     authUrl: endpointsOf(app).authUrl,
     username,
     password: secret,

@@ -8,64 +8,32 @@ import {
   type Client,
   clientCredentials,
   createClient,
-  OAuthError,
   type TokenInfo,
 } from 'storefront-sdk';
 import type { AppCredentials, ConfigStore, Session } from '../config/store.js';
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { endpointsOf } from './connection.js';
+import { sessionTokenStore } from './session-token-store.js';
 import { SCOPE } from './sign-in.js';
 
 /** Sent as `User-Agent`, so that the server's log tells this tool's requests apart. */
 export const USER_AGENT = `storefront-themes/${VERSION}`;
 
 /**
- * `authorized` over the stored token, which another run may renew meanwhile (a `watch` in another terminal): a
- * renewal refused because the token was already exchanged then adopts the token that run saved.
+ * `authorized` over the stored token, which the session file keeps for every run at once (see
+ * {@link sessionTokenStore}): a token renewed here is saved there, and one renewed by another run is adopted.
  */
 function storedToken(store: ConfigStore, app: AppCredentials, session: Session, token: TokenInfo): AuthStrategy {
-  let held = token;
-  const strategy = (info: TokenInfo) =>
-    authorized({
-      ...app,
-      authUrl: endpointsOf(app).authUrl,
-      accessToken: info.accessToken,
-      expiresAt: info.expiresAt,
-      owner: `user:${session.user}`,
-      onToken: async (next) => {
-        held = next;
-        await store.saveSession({ ...session, token: next });
-      },
-    });
-  let current = strategy(held);
-  const adopt = async (error: unknown): Promise<boolean> => {
-    if (!(error instanceof OAuthError)) return false;
-    const stored = (await store.session())?.token;
-    if (!stored || stored.accessToken === held.accessToken) return false;
-    held = stored;
-    current = strategy(stored);
-    return true;
-  };
-  return {
-    async credentials(signal) {
-      try {
-        return await current.credentials(signal);
-      } catch (error) {
-        if (await adopt(error)) return current.credentials(signal);
-        throw error;
-      }
-    },
-    async refresh(failed, signal) {
-      try {
-        return await current.refresh!(failed, signal);
-      } catch (error) {
-        // The adopted token is not the one that failed: the keeper retries with it, no token request.
-        if (await adopt(error)) return current.refresh!(failed, signal);
-        throw error;
-      }
-    },
-  };
+  return authorized({
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    authUrl: endpointsOf(app).authUrl,
+    accessToken: token.accessToken,
+    expiresAt: token.expiresAt,
+    owner: `user:${session.user}`,
+    tokenStore: sessionTokenStore(store, session),
+  });
 }
 
 /** A client of the stored session; a usage error when nobody is logged in. */
@@ -77,7 +45,7 @@ export async function storedClient(store: ConfigStore): Promise<{ client: Client
   const { baseUrl, authUrl } = endpointsOf(session);
   const auth =
     session.grant === 'client_credentials' || !session.token
-      ? clientCredentials({ ...app, authUrl, scope: SCOPE })
+      ? clientCredentials({ clientId: app.clientId, clientSecret: app.clientSecret, authUrl, scope: SCOPE })
       : storedToken(store, app, session, session.token);
   return { client: createClient({ baseUrl, auth, userAgent: USER_AGENT }), session };
 }
