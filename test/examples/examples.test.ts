@@ -6,9 +6,11 @@ import { clientCredentials, createClient, type Root } from 'storefront-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as clientCredentialsExample } from '../../examples/client-credentials/index.js';
 import { main as devTheme } from '../../examples/dev-theme/index.js';
+import { main as fleet } from '../../examples/fleet/index.js';
 import { main as keepAlive } from '../../examples/keep-alive/index.js';
 import { main as listProducts } from '../../examples/list-products/index.js';
 import { main as themeSync } from '../../examples/theme-sync/index.js';
+import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
 import { type ExampleServer, startExampleServer } from './server.js';
 
 /** A 1×1 PNG. */
@@ -229,4 +231,21 @@ describe('keep-alive', () => {
     await expect(running).resolves.toEqual({ rounds: 1, refreshes: 0 });
     expect(lines.at(-1)).toBe('Stopped after 1 round and 0 token refreshes');
   });
+});
+
+describe.skipIf(!haveRedisServer())('fleet', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.stop());
+
+  it('runs worker processes on one shared token through Redis, every read answered', async () => {
+    const lines: string[] = [];
+    const reports = await fleet({ ...example.options(lines), workers: 2, rounds: 1, redisUrl: redis.url });
+    expect(reports.map((report) => report.ok)).toEqual([20, 20]);
+    expect(reports.reduce((n, report) => n + report.exchanges, 0)).toBe(0);
+    expect(lines[0]).toBe(`2 workers on one token, sharing it through ${redis.url}`);
+    expect(lines.at(-1)).toBe('0 token exchanges in all, 0 failed reads');
+  }, 60_000);
 });
