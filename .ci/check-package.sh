@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Packs both packages (prepack builds them), checks each tarball with publint and attw, then installs them into
-# a scratch project outside the repo as an app would (`npm i storefront-sdk`, `npm i -D storefront-server`) and
-# there: imports every entry from ESM and require(), type-checks them with nodenext and bundler resolution,
-# and starts the bin.
+# Packs the three packages (prepack builds them), checks each tarball with publint and attw, then installs them
+# into a scratch project outside the repo as an app would (`npm i storefront-sdk`, `npm i -D storefront-server
+# storefront-themes`) and there: imports every entry from ESM and require(), type-checks them with nodenext and
+# bundler resolution, and starts the bins.
 set -euo pipefail
 repo=$(pwd)
 scratch=$(mktemp -d)
@@ -11,7 +11,8 @@ trap 'rm -rf "$scratch"' EXIT
 # `npm pack` runs prepack (the build): no tarball without dist/.
 sdk_tgz="$scratch/$(npm pack --silent -w storefront-sdk --pack-destination "$scratch" | tail -n 1)"
 server_tgz="$scratch/$(npm pack --silent -w storefront-server --pack-destination "$scratch" | tail -n 1)"
-for tarball in "$sdk_tgz" "$server_tgz"; do
+themes_tgz="$scratch/$(npm pack --silent -w storefront-themes --pack-destination "$scratch" | tail -n 1)"
+for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   case "$(tar -tzf "$tarball")" in *package/dist/index.js*) ;; *) echo "$tarball has no dist/index.js" >&2; exit 1 ;; esac
   npx publint run "$tarball" --strict
@@ -27,7 +28,7 @@ npm init -y >/dev/null
 npm pkg set type=module
 msw=$(node -p "require('$repo/package.json').devDependencies.msw")
 npm install --no-audit --no-fund "$sdk_tgz" >/dev/null
-npm install --no-audit --no-fund -D "$server_tgz" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+npm install --no-audit --no-fund -D "$server_tgz" "$themes_tgz" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
 
 cat > smoke.mjs <<'JS'
 import { createRequire } from 'node:module';
@@ -37,6 +38,7 @@ const expected = {
   'storefront-sdk': 'createClient',
   'storefront-server': 'createServer',
   'storefront-server/msw': 'createHandlers',
+  'storefront-themes': 'pushTheme',
 };
 for (const [name, member] of Object.entries(expected)) {
   const esm = await import(name);
@@ -53,7 +55,7 @@ const copies = require('node:child_process')
   .split('\n')
   .filter(Boolean);
 if (copies.length !== 1) throw new Error(`expected one storefront-sdk in node_modules, found ${copies.length}`);
-console.log('ESM and require(): every entry of both packages loads; one copy of storefront-sdk');
+console.log('ESM and require(): every entry of the three packages loads; one copy of storefront-sdk');
 JS
 node smoke.mjs
 
@@ -61,9 +63,11 @@ cat > smoke.ts <<'TS'
 import { createClient } from 'storefront-sdk';
 import { createServer } from 'storefront-server';
 import { createHandlers } from 'storefront-server/msw';
+import { pushTheme } from 'storefront-themes';
 
 const client: ReturnType<typeof createClient> = createClient({ baseUrl: 'http://localhost:4000/v1' });
-export { client, createHandlers, createServer };
+const pushed: Promise<{ files: { path: string }[] }> = pushTheme({ client, dir: 'my-theme', dryRun: true });
+export { client, createHandlers, createServer, pushed };
 TS
 for resolution in nodenext bundler; do
   module=$([ "$resolution" = bundler ] && echo esnext || echo nodenext)
@@ -86,3 +90,13 @@ kill -TERM "$server"
 wait "$server"
 [ -f "$scratch/data/db.json" ] || { echo "storefront-server did not create its data file" >&2; exit 1; }
 echo "bin: storefront-server starts from the tarball, seeds its data file and stops cleanly on SIGTERM"
+
+# The theme developer's bin as `npx storefront-themes` runs it, from the installed tarball.
+./node_modules/.bin/storefront-themes --help | head -n 3
+[ "$(./node_modules/.bin/storefront-themes --version)" = "$(node -p "require('$repo/themes/package.json').version")" ]
+set +e
+XDG_CONFIG_HOME="$scratch/config" ./node_modules/.bin/storefront-themes push --frobnicate 2>/dev/null
+code=$?
+set -e
+[ "$code" = 2 ] || { echo "storefront-themes exited $code on a bad flag, not 2" >&2; exit 1; }
+echo "bin: storefront-themes answers --help and --version from the tarball, and exits 2 on a bad flag"
