@@ -107,13 +107,9 @@ describe('watch while the server is down', () => {
     );
     server = await start(port);
     await watch.waitFor(/pushed\s+layout\.html \(updated/);
-    const shop = await import('storefront-sdk').then(({ clientCredentials, createClient }) =>
-      createClient({
-        baseUrl: server!.baseUrl,
-        auth: clientCredentials({ authUrl: server!.origin, ...DEMO, scope: 'admin' }),
-      }).root(),
-    );
-    const northwind = await shop
+    const auth = clientCredentials({ authUrl: server.origin, ...DEMO, scope: 'admin' });
+    const root = await createClient({ baseUrl: server.baseUrl, auth }).root();
+    const northwind = await root
       .embedded('shops')
       .find((s) => s.properties.subdomain === 'northwind')!
       .follow('self');
