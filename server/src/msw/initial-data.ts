@@ -44,15 +44,16 @@ const shared = globalThis as { [SEEDED]?: Map<string, InitialData> };
 shared[SEEDED] ??= new Map();
 const seeded: Map<string, InitialData> = shared[SEEDED];
 
-/** Freezes `value` and every object it holds; getters are left alone, so that lazy fields stay lazy. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(Object.getOwnPropertyDescriptors(value))) {
-      if ('value' in member) deepFreeze(member.value);
-    }
+/**
+ * Freezes the data set's arrays and rows, the objects a store hands out. One level only: walking every nested
+ * object cost 14 ms of a cold start, and rows are what a test would change in place by mistake.
+ */
+function freezeRows(dataset: Dataset): Dataset {
+  for (const rows of Object.values(dataset) as object[][]) {
+    for (const row of rows) Object.freeze(row);
+    Object.freeze(rows);
   }
-  return value;
+  return Object.freeze(dataset);
 }
 
 /** The initial data of `createHandlers({ seed })`. */
@@ -66,7 +67,7 @@ export function initialData(option: Partial<Dataset> | SeedOptions = {}): Initia
       const { dataset, credentials } = seed(options);
       // Shared by every mock of the process: a test that changes a row in place gets a TypeError instead of
       // changing the data of the mocks after it.
-      data = { dataset: deepFreeze(dataset), credentials };
+      data = { dataset: freezeRows(dataset), credentials };
       seeded.set(key, data);
     }
     // The credentials object is the caller's to keep; the data set is shared.
