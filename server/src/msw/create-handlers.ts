@@ -169,8 +169,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   }
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
   const clock = options.clock ?? systemClock;
-  const { dataset, credentials } = initialData(options.seed);
-  const live = liveCore(dataset, { addresses, clock, tokenTtl });
+  const { dataset, credentials, seeded } = initialData(options.seed);
+  const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded);
   const { origin } = addresses;
 
   async function expire(token: string): Promise<boolean> {

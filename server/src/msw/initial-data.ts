@@ -16,6 +16,8 @@ export interface InitialData {
   dataset: Dataset;
   /** The demo app (the first app) and its owner; `undefined` when the data set holds no app. */
   credentials: ServerCredentials | undefined;
+  /** True for the seed's data, whose rows need no checking (unique ids); a test's own data set is checked. */
+  seeded: boolean;
 }
 
 /**
@@ -67,11 +69,11 @@ export function initialData(option: Partial<Dataset> | SeedOptions = {}): Initia
       const { dataset, credentials } = seed(options);
       // Shared by every mock of the process: a test that changes a row in place gets a TypeError instead of
       // changing the data of the mocks after it.
-      data = { dataset: freezeRows(dataset), credentials };
+      data = { dataset: freezeRows(dataset), credentials, seeded: true };
       seeded.set(key, data);
     }
     // The credentials object is the caller's to keep; the data set is shared.
-    return { dataset: data.dataset, credentials: data.credentials && structuredClone(data.credentials) };
+    return { ...data, credentials: data.credentials && structuredClone(data.credentials) };
   }
   // Cloned, so that the test's own object stays as it wrote it whatever the mock then does.
   const dataset = filled(structuredClone(option));
@@ -87,5 +89,5 @@ export function initialData(option: Partial<Dataset> | SeedOptions = {}): Initia
       password: undefined,
       redirectUris: [...app.redirect_uris],
     };
-  return { dataset, credentials: credentials || undefined };
+  return { dataset, credentials: credentials || undefined, seeded: false };
 }

@@ -23,18 +23,19 @@ export interface CoreSettings {
 }
 
 /**
- * The live core over `initial`, a data set nobody changes. No start copies it: a store replaces rows on change
- * and never mutates them (nor the arrays given), so `initial` stays pristine, and each `reset()` starts over
- * from it with a new store whose tables are built as the next test uses them.
+ * The live core over `initial`, a data set nobody changes; its rows are checked (unique ids) now unless
+ * `checked` says they need not be. No start copies it: a store replaces rows on change and never mutates them
+ * (nor the arrays given), so `initial` stays pristine, and each `reset()` starts over from it with a new store
+ * whose tables are built as the next test uses them.
  */
-export function liveCore(initial: Dataset, settings: CoreSettings): LiveCore {
-  // Tables of a reset are built as the next test uses them: its data is the start's, already checked.
+export function liveCore(initial: Dataset, settings: CoreSettings, checked: boolean): LiveCore {
+  // Tables are built as a test uses them once the data is known good (the seed's, or checked by the first start).
   const build = (data: Dataset, lazyTables: boolean) => {
     const store = createMemoryStore(data, { lazyTables });
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
     return { store, core: createCore({ store, ...settings }) };
   };
-  let current = build(initial, false);
+  let current = build(initial, checked);
   return {
     get core() {
       return current.core;
