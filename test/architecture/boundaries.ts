@@ -1,0 +1,31 @@
+/** What a package's sources may import: the rules of docs/architecture ("through their public entries"). */
+import { builtinModules } from 'node:module';
+import type { ImportEdge } from './import-graph.js';
+
+/** Source folders of the packages whose imports are checked. */
+export const PACKAGES = ['sdk/src', 'server/src'] as const;
+
+const builtins = new Set(builtinModules);
+
+function within(dir: string, path: string): boolean {
+  return path.startsWith(`${dir}/`);
+}
+
+/**
+ * The imports that break a boundary, as `file imports specifier (why)`: a relative path out of the importing
+ * package (the server reaches the SDK as `storefront-sdk` or `storefront-sdk/internal`, which resolve once the
+ * packages are installed apart), and from the SDK, which runs in browsers, the server or a Node built-in.
+ */
+export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
+  const violations: string[] = [];
+  for (const { from, specifier, target } of edges) {
+    const own = PACKAGES.find((dir) => within(dir, from));
+    if (own === undefined) continue;
+    const report = (why: string) => violations.push(`${from} imports ${specifier} (${why})`);
+    if (target !== undefined && !within(own, target)) report(`a relative path out of ${own}`);
+    if (own !== 'sdk/src') continue;
+    if (/^storefront-server(?:\/|$)/.test(specifier)) report('the SDK cannot depend on the server');
+    if (specifier.startsWith('node:') || builtins.has(specifier)) report('the SDK runs in browsers');
+  }
+  return violations;
+}
