@@ -1,7 +1,10 @@
-/** THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. */
+/**
+ * THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. It is data:
+ * it imports the tables, never the routes, so that `hal` (which routes use to build links) can read it.
+ */
 import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
 import { coreRelations } from './relations.js';
-import { themeRelations } from './themes/index.js';
+import { themeRelations } from './themes/relations.js';
 
 const registry: RelationTable<SvcRelationName> = { ...coreRelations, ...themeRelations };
 
