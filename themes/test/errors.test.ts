@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/run.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { VERSION } from '../src/version.js';
+import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
 
 const themes = useThemesServer();
@@ -42,7 +43,7 @@ async function runHere(argv: string[]) {
   return { code, ...streams };
 }
 
-describe('usage', () => {
+describe('usage', BIN_TESTS, () => {
   it('answers --help on every command, and lists them all', async () => {
     const main = await runHere(['--help']);
     expect(main.code).toBe(0);
@@ -116,7 +117,7 @@ describe('usage', () => {
   });
 });
 
-describe('failures', () => {
+describe('failures', BIN_TESTS, () => {
   it('reports a server that is down in one line, exit code 1', async () => {
     const t = themes();
     const port = await closedPort();

@@ -2,7 +2,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli } from './helpers/cli.js';
+import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 
 /** Tokens live 5 s of the server's clock, which the tests move. */
@@ -28,7 +28,7 @@ async function approve(authorizeUrl: string, login: string, password: string): P
   return approved.headers.get('location')!;
 }
 
-describe('login', () => {
+describe('login', BIN_TESTS, () => {
   it('with client credentials (CI): keeps the app and session in XDG_CONFIG_HOME, mode 0600; logout deletes them', async () => {
     const t = themes();
     const config = await t.tempDir();

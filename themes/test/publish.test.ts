@@ -3,11 +3,12 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { md5 } from '../src/theme/digest.js';
+import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
 
 const themes = useThemesServer();
 
-describe('dev and publish', () => {
+describe('dev and publish', BIN_TESTS, () => {
   it('creates the development theme once, and publishes it to production after showing what changes', async () => {
     const t = themes();
     const config = await t.loggedIn();

@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { md5 } from '../src/theme/digest.js';
+import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
 
 /** A 1×1 PNG. */
@@ -17,7 +18,7 @@ const themes = useThemesServer();
 const writesSince = (requests: string[], from: number) =>
   requests.slice(from).filter((line) => /^(PUT|POST|DELETE) \/v1\//.test(line));
 
-describe('pull, edit, push', () => {
+describe('pull, edit, push', BIN_TESTS, () => {
   it('round-trips templates and assets byte for byte, and sends only what changed', async () => {
     const t = themes();
     const config = await t.loggedIn();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { clientCredentials, createClient } from 'storefront-sdk';
 import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCli } from './helpers/cli.js';
+import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { appEnv, DEMO, REDIRECT_URIS, useThemesServer } from './helpers/server.js';
 
 const themes = useThemesServer();
@@ -26,7 +26,7 @@ afterEach(async () => {
   }
 });
 
-describe('watch', () => {
+describe('watch', BIN_TESTS, () => {
   it('pushes each saved file to the development theme, one request each, and reports conflicts', async () => {
     const t = themes();
     const { config, dir } = await devFolder(t);
@@ -81,7 +81,7 @@ describe('watch', () => {
   });
 });
 
-describe('watch while the server is down', () => {
+describe('watch while the server is down', BIN_TESTS, () => {
   let server: StorefrontServer | undefined;
   afterEach(() => server?.close());
 

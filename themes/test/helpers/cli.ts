@@ -10,6 +10,12 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
+/**
+ * Options of the describes whose tests run the bin: each run starts Node and tsx (about a second), and a test
+ * runs several, one after the other; on a machine busy with other work that can take well over vitest's default.
+ */
+export const BIN_TESTS = { timeout: 60_000 };
+
 export interface CliOptions {
   /** XDG_CONFIG_HOME of the run: where the login is kept. */
   config: string;
@@ -30,8 +36,11 @@ export interface CliProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the match once `stream` matches `pattern`; rejects if the process exits first. */
-  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  /**
+   * Resolves with the match once `stream` matches `pattern`; rejects with the output so far if the process exits
+   * first or nothing matches within `timeout` ms (a failing test then says where it stood).
+   */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr', timeout?: number): Promise<RegExpMatchArray>;
   exited: Promise<number | null>;
 }
 
@@ -61,24 +70,24 @@ export function startCli(args: string[], options: CliOptions): CliProcess {
     stdout: () => output.stdout,
     stderr: () => output.stderr,
     exited,
-    waitFor(pattern, stream = 'stdout') {
+    waitFor(pattern, stream = 'stdout', timeout = 15_000) {
       return new Promise((resolve, reject) => {
+        const fail = (why: string) => {
+          if (!listeners.delete(check)) return;
+          clearTimeout(timer);
+          reject(new Error(`storefront-themes ${why} before printing ${pattern}:\n${output.stdout}\n${output.stderr}`));
+        };
         const check = () => {
           const match = output[stream].match(pattern);
           if (!match) return;
           listeners.delete(check);
+          clearTimeout(timer);
           resolve(match);
         };
+        const timer = setTimeout(() => fail(`printed nothing matching for ${timeout} ms`), timeout);
         listeners.add(check);
         check();
-        exited.then((code) => {
-          if (!listeners.delete(check)) return;
-          reject(
-            new Error(
-              `storefront-themes exited (${code}) before printing ${pattern}:\n${output.stdout}\n${output.stderr}`,
-            ),
-          );
-        });
+        exited.then((code) => fail(`exited (${code})`));
       });
     },
   };

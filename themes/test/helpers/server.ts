@@ -18,8 +18,8 @@ export interface ThemesServer {
   clock: ManualClock;
   /** Every request line the server logged (`PUT /v1/themes/4/templates/9 200 3.1ms`), in order. */
   requests: string[];
-  /** Resolves once the server logs a request matching `pattern` (among those after `from`). */
-  waitForRequest(pattern: RegExp, from?: number): Promise<string>;
+  /** Resolves once the server logs a request matching `pattern` (among those after `from`); rejects after `timeout` ms. */
+  waitForRequest(pattern: RegExp, from?: number, timeout?: number): Promise<string>;
   /** A temporary folder, removed after the file's tests. */
   tempDir(): Promise<string>;
   /** The bin, with a fresh configuration folder unless `config` is given. */
@@ -81,12 +81,19 @@ export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): 
       requests,
       tempDir,
       cli,
-      waitForRequest(pattern, from = 0) {
-        return new Promise((resolve) => {
+      waitForRequest(pattern, from = 0, timeout = 15_000) {
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            waiters.delete(check);
+            reject(
+              new Error(`the server saw no request matching ${pattern}; since:\n${requests.slice(from).join('\n')}`),
+            );
+          }, timeout);
           const check = () => {
             const line = requests.slice(from).find((request) => pattern.test(request));
             if (!line) return;
             waiters.delete(check);
+            clearTimeout(timer);
             resolve(line);
           };
           waiters.add(check);
