@@ -109,19 +109,9 @@ export type {
   ClientEvents,
 } from './http/events.js';
 export type { RetryOptions } from './http/retry.js';
-export { type EmbeddedEntity, Entity, type ResponseInfo } from './resource/entity.js';
+export { type EmbeddedEntity, Entity, type ResponseInfo, type UnknownShape } from './resource/entity.js';
 export { Link, type LinkVerb } from './resource/link.js';
 export type * from './resource/representations.js';
-export { Results } from './resource/results.js';
-export type {
-  Edge,
-  EdgeFor,
-  FollowArgs,
-  FollowOptions,
-  FollowResult,
-  RelationKey,
-  ResultsShape,
-  Shape,
-  ShapeOf,
-  UnknownShape,
-} from './resource/shape.js';
+export { Results, type ResultsShape } from './resource/results.js';
+export type { Edge, EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape } from './resource/shape.js';
+export type { ShapeOf } from './resource/shape-of.js';

@@ -4,8 +4,8 @@ import { UnknownRelationError } from '../errors/unknown-relation-error.js';
 import { IF_MATCH_CACHED, type IfMatch } from '../http/transport.js';
 import type { Curies } from './curies.js';
 import { Link } from './link.js';
-import type { Navigator } from './navigator.js';
-import type { EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape, UnknownShape } from './shape.js';
+import type { Loader } from './loader.js';
+import type { Edge, EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape } from './shape.js';
 
 /** How the response that produced an entity went; absent on embedded entities. */
 export interface ResponseInfo {
@@ -15,6 +15,13 @@ export interface ResponseInfo {
   headers: Headers;
   /** True when the server answered 304 and the entity was built from the cached copy. */
   revalidated: boolean;
+}
+
+/** A resource the contract does not describe (an unknown `_class`): any field, any relation, untyped. */
+export interface UnknownShape {
+  fields: Record<string, unknown>;
+  embedded: Record<string, UnknownShape>;
+  relations: Record<string, Edge<Record<string, unknown> | undefined, Entity>>;
 }
 
 /** The entity type of what shape `S` embeds under `K`. */
@@ -42,12 +49,12 @@ export class Entity<S extends Shape = UnknownShape> {
   readonly #document: HalResource;
   readonly #base: string;
   readonly #curies: Curies;
-  readonly #navigator: Navigator;
+  readonly #loader: Loader;
   #links?: Map<string, Link[]>;
 
   /** @internal Entities are made by the client (`root()`, `follow`); see `createClient`. */
-  constructor(navigator: Navigator, document: HalResource, base: string, curies: Curies, response?: ResponseInfo) {
-    this.#navigator = navigator;
+  constructor(loader: Loader, document: HalResource, base: string, curies: Curies, response?: ResponseInfo) {
+    this.#loader = loader;
     this.#document = document;
     this.#base = base;
     this.#curies = curies;
@@ -98,7 +105,7 @@ export class Entity<S extends Shape = UnknownShape> {
     const value = this.#document._embedded?.[name];
     if (!value) return [];
     const list = Array.isArray(value) ? value : [value];
-    return list.map((document) => this.#navigator.entity(document, this.#base, this.#curies) as EmbeddedEntity<S, K>);
+    return list.map((document) => this.#loader.entity(document, this.#base, this.#curies) as EmbeddedEntity<S, K>);
   }
 
   /**
@@ -135,7 +142,7 @@ export class Entity<S extends Shape = UnknownShape> {
         declared: link.variables,
       });
     }
-    return this.#navigator.load({
+    return this.#loader.load({
       method: link.method,
       url,
       body: link.method !== 'GET' && extra.length ? unused : undefined,

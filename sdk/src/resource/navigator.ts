@@ -2,6 +2,7 @@ import type { HalResource } from '../contract/index.js';
 import type { Reply, Transport, TransportRequest } from '../http/transport.js';
 import { Curies } from './curies.js';
 import { Entity, type ResponseInfo } from './entity.js';
+import type { Loader } from './loader.js';
 import { Results } from './results.js';
 
 function isHal(data: unknown): data is HalResource {
@@ -17,8 +18,11 @@ function isResults(document: HalResource): boolean {
   return document._class?.includes('results') === true || Array.isArray(document._embedded?.items);
 }
 
-/** Turns replies into entities, results pages, data or documents; shared by every entity of one client. */
-export class Navigator {
+/**
+ * Turns replies into entities, results pages, data or documents; shared by every entity of one client. It is
+ * where the choice between `Entity` and its subclass `Results` is made, so that neither class needs the other's.
+ */
+export class Navigator implements Loader {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

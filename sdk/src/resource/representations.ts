@@ -1,7 +1,7 @@
 /** Entity types of every representation of the contract, for annotating variables and parameters. */
 import type { Entity } from './entity.js';
 import type { Results } from './results.js';
-import type { ShapeOf } from './shape.js';
+import type { ShapeOf } from './shape-of.js';
 
 /** The entry point at `{base_url}`: the user, the token's scopes, links to everything else. */
 export type Root = Entity<ShapeOf<'root'>>;

@@ -1,5 +1,13 @@
-import { Entity } from './entity.js';
-import type { FollowOptions, ResultsShape, Shape, UnknownShape } from './shape.js';
+import type { PagingVars, ResultsFields } from '../contract/index.js';
+import { Entity, type UnknownShape } from './entity.js';
+import type { Edge, FollowOptions, Shape } from './shape.js';
+
+/** The shape of a results entity (a page of a list) whose items have shape `I`. */
+export interface ResultsShape<I extends Shape> {
+  fields: ResultsFields;
+  embedded: { items: I };
+  relations: Record<'self' | 'next' | 'prev' | 'first' | 'last', Edge<PagingVars | undefined, Results<I>>>;
+}
 
 /**
  * A results entity: one page of a list (`_class` `['results', kind]`, `total_items`, `page`, `per_page`,

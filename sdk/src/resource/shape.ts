@@ -1,10 +1,9 @@
 /**
- * The type-level view of entities: what the contract (`Representations`) says each one holds and where each
- * relation leads, turned into the shapes `Entity<S>` is typed with. Type-only: nothing here exists at runtime.
+ * The type-level view of entities, whatever their kind: what a shape holds and how `follow` reads its relations.
+ * Type-only: nothing here exists at runtime. The shapes that name the entity classes are declared beside them
+ * (`UnknownShape`, `ResultsShape`) or after them (`ShapeOf`, in `./shape-of.ts`), so that the classes import
+ * these types and not the other way round.
  */
-import type { PagingVars, Relation, RepresentationName, Representations, ResultsFields } from '../contract/index.js';
-import type { Entity } from './entity.js';
-import type { Results } from './results.js';
 
 /** One relation as `follow` sees it: the arguments it takes (template variables and body) and what it returns. */
 export interface Edge<A, R> {
@@ -17,45 +16,6 @@ export interface Shape {
   fields: object;
   embedded: object;
   relations: object;
-}
-
-/** A resource the contract does not describe (an unknown `_class`): any field, any relation, untyped. */
-export interface UnknownShape {
-  fields: Record<string, unknown>;
-  embedded: Record<string, UnknownShape>;
-  relations: Record<string, Edge<Record<string, unknown> | undefined, Entity>>;
-}
-
-/** Arguments of a relation: its template variables and its body together, `undefined` when it takes none. */
-type ArgsOf<V, B> = [V] extends [never] ? ([B] extends [never] ? undefined : B) : [B] extends [never] ? V : V & B;
-
-/** What following a relation whose contract target is `T` resolves to. */
-export type ResultOf<T> = T extends `results:${infer N extends RepresentationName}`
-  ? Results<ShapeOf<N>>
-  : T extends RepresentationName
-    ? Entity<ShapeOf<T>>
-    : T extends 'none'
-      ? undefined
-      : T extends 'document'
-        ? Response
-        : unknown;
-
-type EdgeOf<R> = R extends Relation<infer _M, infer T, infer V, infer B> ? Edge<ArgsOf<V, B>, ResultOf<T>> : never;
-
-/** The shape of a representation of the contract, by name. */
-export interface ShapeOf<N extends RepresentationName> {
-  fields: Representations[N]['fields'];
-  embedded: {
-    [K in keyof Representations[N]['embedded']]: ShapeOf<Representations[N]['embedded'][K] & RepresentationName>;
-  };
-  relations: { [K in keyof Representations[N]['relations']]: EdgeOf<Representations[N]['relations'][K]> };
-}
-
-/** The shape of a results entity (a page of a list) whose items have shape `I`. */
-export interface ResultsShape<I extends Shape> {
-  fields: ResultsFields;
-  embedded: { items: I };
-  relations: Record<'self' | 'next' | 'prev' | 'first' | 'last', Edge<PagingVars | undefined, Results<I>>>;
 }
 
 type Unprefixed<K> = K extends `${string}:${infer Local}` ? Local : never;
