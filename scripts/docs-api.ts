@@ -25,6 +25,7 @@ const ENTRIES = [
   { name: 'storefront-sdk/redis', barrel: 'sdk/src/redis/index.ts', file: 'storefront-sdk-redis.md' },
   { name: 'storefront-server', barrel: 'server/src/index.ts', file: 'storefront-server.md' },
   { name: 'storefront-server/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-server-msw.md' },
+  { name: 'storefront-themes', barrel: 'themes/src/index.ts', file: 'storefront-themes.md' },
 ] as const;
 
 /** Names of the files the generator writes into {@link API_DIR}. */

@@ -13,6 +13,7 @@ it('documents every export of every entry point (else add the TSDoc the warning 
       'storefront-sdk-redis.md',
       'storefront-server.md',
       'storefront-server-msw.md',
+      'storefront-themes.md',
     ].sort(),
   );
   expect(files['storefront-sdk.md']).toMatch(

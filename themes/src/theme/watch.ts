@@ -52,6 +52,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
     });
   });
 
+/**
+ * Pushes each file saved in a development theme's folder, one request per file once its saves settle, until
+ * `signal` aborts; network failures are retried and conflicts reported through `onEvent`, never thrown.
+ */
 export async function watchTheme(options: WatchOptions): Promise<void> {
   const { dir, onEvent, signal } = options;
   const workspace = await openWorkspace(options.client, dir);

@@ -9,6 +9,7 @@ import { assertFolder, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest } from './manifest.js';
 import { openTheme, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
 
+/** A theme folder opened against its theme on the server, with the changes on each side since the last pull. */
 export interface Workspace {
   dir: string;
   /** The folder's manifest, bound to {@link theme}; its files are the base of {@link changes}. */
