@@ -17,4 +17,5 @@ export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptio
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json-file.js';
 export { createMemoryStore } from './store/memory.js';
+export { type LockHolder, StoreLockedError } from './store/store-locked-error.js';
 export type * from './store/types.js';

@@ -12,8 +12,12 @@ import type { CollectionName, Collections, Dataset, Store, Transaction } from '.
 export interface PendingWrite {
   /** The collections it changes. */
   readonly changed: readonly CollectionName[];
-  /** A changed collection's rows as they will be once the write is applied, in order. */
+  /** A changed collection's rows as they will be once the write is applied, in order. O(rows): for small collections. */
   rows<C extends CollectionName>(name: C): Collections[C][];
+  /** A row as it will be once the write is applied (`undefined`: absent then). */
+  row<C extends CollectionName>(name: C, id: string): Collections[C] | undefined;
+  /** How many rows a changed collection will hold once the write is applied. */
+  count(name: CollectionName): number;
   /** A changed collection's changes: id → the new row, or `null` for a deletion. */
   changes<C extends CollectionName>(name: C): ReadonlyMap<string, Collections[C] | null>;
 }
@@ -80,6 +84,12 @@ export function createStoreEngine(
       await persistence.persist({
         changed: changed.map(([name]) => name),
         rows: (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
+        row: (name, id) => tx.get(name, id),
+        count: (name) => {
+          let count = tables[name].size;
+          for (const [id, row] of tx.staged.get(name) ?? []) count += (row ? 1 : 0) - (tables[name].has(id) ? 1 : 0);
+          return count;
+        },
         changes: (name) => tx.staged.get(name) as Map<string, never>,
       });
     }

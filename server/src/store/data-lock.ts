@@ -1,0 +1,147 @@
+/**
+ * One process owns a data set at a time. Its lock is a file next to the data holding the owner's PID, host and
+ * start time: created atomically (a complete temporary file hard-linked into place, which fails if the lock
+ * exists), so that no other process ever reads half a lock, and deleted on close. A lock whose process is gone
+ * (killed, crashed, the machine restarted) is stale and taken over; one of a live process, or of a process on
+ * another host that cannot be checked, is a {@link StoreLockedError}.
+ */
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { StoreFileError } from './errors.js';
+import { type LockHolder, StoreLockedError } from './store-locked-error.js';
+
+/** A lock this process holds. */
+export interface DataLock {
+  /** The lock file. */
+  readonly path: string;
+  /** Deletes the lock file, if it is still this lock's. Repeated calls release once. */
+  release(): Promise<void>;
+}
+
+/**
+ * Lock files this process holds. A lock with this process's PID that is not among them was left by an earlier
+ * process that had the same PID, as a restarted container's server has.
+ */
+const held = new Set<string>();
+
+/** Times a lock is looked at again before giving up: a stale lock taken over, a lock being written (see below). */
+const ATTEMPTS = 4;
+const RETRY_MS = 100;
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return errno(error) === 'EPERM';
+  }
+}
+
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder>;
+    if (Number.isSafeInteger(value.pid) && value.pid! > 0 && typeof value.host === 'string') {
+      return { pid: value.pid!, host: value.host, since: String(value.since) };
+    }
+  } catch {
+    // Not a lock this code wrote: judged below.
+  }
+  return undefined;
+}
+
+function isStale(holder: LockHolder, path: string): boolean {
+  if (holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return !held.has(path);
+  return !isAlive(holder.pid);
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Creates `path` with `text` unless it exists; false if it does. */
+async function create(path: string, text: string, temp: string): Promise<boolean> {
+  try {
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return false;
+    // File systems without hard links: an exclusive create, whose content another process may briefly see empty.
+    if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EXDEV'].includes(errno(error) ?? '')) throw error;
+  }
+  try {
+    await writeFile(path, text, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes the stale lock `seen`, unless another process replaced it between our reading it and now: moving it
+ * aside is atomic, so we can look at what we moved and put a fresh lock back.
+ */
+async function takeOver(path: string, seen: string): Promise<void> {
+  const aside = join(dirname(path), `.${basename(path)}.${process.pid}.stale`);
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return;
+    throw error;
+  }
+  if ((await readText(aside)) !== seen) {
+    await link(aside, path).catch((error) => {
+      if (errno(error) !== 'EEXIST') throw error;
+    });
+  }
+  await unlink(aside);
+}
+
+/** Takes the lock `path` for this process. */
+export async function lockData(path: string): Promise<DataLock> {
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const text = `${JSON.stringify(me)}\n`;
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  await writeFile(temp, text);
+  try {
+    for (let attempt = 1; !(await create(path, text, temp)); attempt++) {
+      const seen = await readText(path);
+      if (seen === undefined) continue;
+      const holder = parseHolder(seen);
+      if (holder && !isStale(holder, path)) throw new StoreLockedError(path, holder);
+      if (attempt >= ATTEMPTS) {
+        throw new StoreFileError(
+          path,
+          'is a lock file that cannot be taken over; delete it if no server uses the data',
+        );
+      }
+      // An unreadable lock is being written (see `create`), or was cut short by a power loss: look again first.
+      if (!holder && attempt < ATTEMPTS - 1) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      else await takeOver(path, seen);
+    }
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  held.add(path);
+  let released: Promise<void> | undefined;
+  return {
+    path,
+    release() {
+      released ??= (async () => {
+        held.delete(path);
+        if ((await readText(path)) === text) await unlink(path);
+      })();
+      return released;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Files replaced so that a crash leaves the old content or the new one, never a mix, and so that the new one is on
+ * the disk itself (not only in the page cache) once the write resolves: a write is acknowledged to a client only
+ * after that, so a power loss cannot take back what the server already answered for.
+ *
+ * lowdb's `JSONFile` (through steno) writes a temporary file and renames it over the old one, which is atomic but
+ * not durable: neither the file's data nor the rename is flushed. {@link DurableJSONFile} is the same write,
+ * implementing lowdb's `Adapter` so that `Low` uses it unchanged, with the two flushes added.
+ */
+import { open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/** How hard a write tries. */
+export interface Durability {
+  /** Flush to the disk before a write resolves. Without it a write survives a crash of the process, not of the machine. */
+  sync: boolean;
+}
+
+/** The temporary file a write goes through: steno's name, so that leftovers of older versions are recognised too. */
+export function tempPathOf(path: string): string {
+  return join(dirname(path), `.${basename(path)}.tmp`);
+}
+
+/** Whether a directory entry is a leftover temporary file of an interrupted write. */
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+async function flushDirectory(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    // Windows cannot open a directory; its renames are journalled by NTFS instead.
+    if (process.platform === 'win32') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Directory → the flush running now, and the one queued behind it. */
+const directoryFlushes = new Map<string, { running: Promise<void>; queued?: Promise<void> }>();
+
+function startDirectoryFlush(dir: string): Promise<void> {
+  const entry: { running: Promise<void>; queued?: Promise<void> } = {
+    running: flushDirectory(dir).finally(() => {
+      if (directoryFlushes.get(dir) === entry) directoryFlushes.delete(dir);
+    }),
+  };
+  directoryFlushes.set(dir, entry);
+  return entry.running;
+}
+
+/**
+ * Makes the renames and deletions done so far in `dir` durable. Callers that arrive while a flush runs share the
+ * next one (a flush that started before their rename would not cover it), so the shards of one write, or writes
+ * of several stores in one directory, cost one flush of the directory between them rather than one each.
+ */
+export function syncDirectory(dir: string): Promise<void> {
+  const current = directoryFlushes.get(dir);
+  if (!current) return startDirectoryFlush(dir);
+  current.queued ??= current.running.catch(() => undefined).then(() => startDirectoryFlush(dir));
+  return current.queued;
+}
+
+/** Replaces `path` with `text`: temporary file, flush, rename, flush of the directory. */
+export async function replaceFile(path: string, text: string, durability: Durability): Promise<void> {
+  const temp = tempPathOf(path);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(text, 'utf8');
+    // The size is part of what fdatasync flushes, so the cheaper call is enough for a file read back whole.
+    if (durability.sync) await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  if (durability.sync) await syncDirectory(dirname(path));
+}
+
+/** Deletes `path` (nothing if it is gone already), durably. */
+export async function removeFile(path: string, durability: Durability): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (durability.sync) await syncDirectory(dirname(path));
+}
+
+/**
+ * Deletes the temporary files that writes interrupted by a crash left in `dir` (only those `keep` accepts, when
+ * given); a directory that does not exist has none. Only the process that holds the data's lock may do this:
+ * another one's temporary files may be in the middle of a write.
+ */
+export async function removeTempFiles(dir: string, keep: (name: string) => boolean = () => true): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const leftovers = names.filter((name) => isTempName(name) && keep(name));
+  // `recursive`: a directory can stand where a temporary file goes (nothing of ours makes one, but it would block writes).
+  await Promise.all(leftovers.map((name) => rm(join(dir, name), { recursive: true, force: true })));
+  return leftovers;
+}
+
+/**
+ * lowdb's `Adapter` over one JSON file, written as `JSONFile` writes it (two-space indented, so that the files
+ * can be read and diffed) but durably: see {@link replaceFile}. Writes to one file run one after the other, each
+ * with the data as it was when it was asked for.
+ */
+export class DurableJSONFile<T> implements Adapter<T> {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly durability: Durability,
+  ) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return JSON.parse(text) as T;
+  }
+
+  write(data: T): Promise<void> {
+    const text = JSON.stringify(data, null, 2);
+    const written = this.tail.then(() => replaceFile(this.path, text, this.durability));
+    this.tail = written.catch(() => undefined);
+    return written;
+  }
+}

@@ -1,0 +1,32 @@
+import { hostname } from 'node:os';
+import { StoreError } from './errors.js';
+
+/** Who holds a data lock, as its lock file says. */
+export interface LockHolder {
+  pid: number;
+  /** Where the holder runs; a process on another host (a shared disk) cannot be checked, so it counts as alive. */
+  host: string;
+  /** When it took the lock, ISO 8601. */
+  since: string;
+}
+
+/**
+ * The data is open in another process, or already in this one. Two servers on the same files would each
+ * acknowledge writes that the other then overwrites, so the second one refuses to open them. Node-only, apart
+ * from `errors.ts` which the browser's in-memory store shares.
+ */
+export class StoreLockedError extends StoreError {
+  constructor(
+    /** The lock file. */
+    readonly path: string,
+    readonly holder: LockHolder,
+  ) {
+    const who = holder.pid === process.pid ? 'this process' : `process ${holder.pid}`;
+    const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+    super(
+      `${path}: the data is in use by ${who}${where} since ${holder.since}. Stop that server, or open other data;` +
+        ` if that process is not a server on this data, delete ${path}.`,
+    );
+    this.name = 'StoreLockedError';
+  }
+}
