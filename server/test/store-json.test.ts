@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
 import { createJsonStore } from '../src/store/json-file.js';
+import { shardOf } from '../src/store/json-shards.js';
 import type { TemplateRow, TokenRow } from '../src/store/types.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
@@ -17,6 +18,22 @@ function token(n: number): Omit<TokenRow, 'id'> {
 }
 
 const initial = () => ({ templates: [template('1'), template('2')] });
+
+/** Every file under `dir` (relative path → inode): an atomic write renames a new file into place, a new inode. */
+async function inodes(dir: string): Promise<Map<string, number>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return new Map(await Promise.all(files.map(async (path) => [relative(dir, path), (await stat(path)).ino] as const)));
+}
+
+async function changedFiles(dir: string, write: () => Promise<unknown>): Promise<string[]> {
+  const before = await inodes(dir);
+  await write();
+  const after = await inodes(dir);
+  return [...after].filter(([name, ino]) => before.get(name) !== ino && name !== 'db.lock').map(([name]) => name);
+}
+
+const manifestOf = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 describe('JSON-file store', () => {
   it('creates the files from the initial data, then loads them on the next start instead', async () => {
@@ -40,15 +57,17 @@ describe('JSON-file store', () => {
     const inserted = await second.write((tx) => tx.insert('templates', { ...template('', 'y'), id: undefined }));
     expect(inserted.id).toBe('3');
     await second.close();
-    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ format: 'storefront-data', version: 1 });
+    expect(await manifestOf(path)).toMatchObject({ format: 'storefront-data', version: 2 });
   });
 
-  it('acknowledges a write once it is on disk', async () => {
-    const path = join(await tempDir(), 'db.json');
-    const store = await createJsonStore(path, { initial });
+  it('acknowledges a write once it is in its file', async () => {
+    const dir = await tempDir();
+    const store = await createJsonStore(join(dir, 'db.json'), { initial });
     await store.write((tx) => tx.insert('tokens', { ...token(1), id: 'abc' }));
-    const onDisk = JSON.parse(await readFile(join(path, '..', 'db.tokens.json'), 'utf8'));
+    const onDisk = JSON.parse(await readFile(join(dir, 'db.tokens.1', '0.json'), 'utf8'));
     expect(onDisk).toEqual([{ id: 'abc', ...token(1) }]);
+    await store.write((tx) => tx.update('templates', '2', { body: 'new' }));
+    expect(JSON.parse(await readFile(join(dir, 'db.templates', '2.json'), 'utf8')).body).toBe('new');
     await store.close();
   });
 
@@ -66,24 +85,27 @@ describe('JSON-file store', () => {
     await reopened.close();
   });
 
-  it('rewrites only the files of the collections a write changed', async () => {
+  it('rewrites only the file of what a write changed: a row, or the shard that holds it', async () => {
     const dir = await tempDir();
-    const path = join(dir, 'db.json');
-    const store = await createJsonStore(path, { initial });
-    const before = new Map(
-      await Promise.all((await readdir(dir)).map(async (name) => [name, (await stat(join(dir, name))).ino] as const)),
+    const tokens = Array.from({ length: 1000 }, (_, n) => ({ ...token(n), id: String(n + 1) }));
+    const store = await createJsonStore(join(dir, 'db.json'), {
+      initial: () => ({ ...initial(), tokens }),
+      sync: false,
+    });
+    const shards = (await manifestOf(join(dir, 'db.json'))).shards.tokens;
+    expect(shards).toBeGreaterThan(1);
+    expect(await changedFiles(dir, () => store.write((tx) => tx.update('templates', '2', { body: 'y' })))).toEqual([
+      join('db.templates', '2.json'),
+    ]);
+    expect(await changedFiles(dir, () => store.write((tx) => tx.insert('tokens', { ...token(0), id: 'new' })))).toEqual(
+      [join(`db.tokens.${shards}`, `${shardOf('new', shards)}.json`)],
     );
-    await store.write((tx) => tx.insert('tokens', token(1)));
     await store.close();
-    // An atomic write renames a new file into place, so a rewritten file has a new inode.
-    const changed = [];
-    for (const [name, ino] of before) if ((await stat(join(dir, name))).ino !== ino) changed.push(name);
-    expect(changed).toEqual(['db.tokens.json']);
   });
 
   it('writes nothing when the write function throws', async () => {
-    const path = join(await tempDir(), 'db.json');
-    const store = await createJsonStore(path, { initial });
+    const dir = await tempDir();
+    const store = await createJsonStore(join(dir, 'db.json'), { initial });
     await expect(
       store.write((tx) => {
         tx.insert('tokens', token(1));
@@ -91,7 +113,7 @@ describe('JSON-file store', () => {
       }),
     ).rejects.toThrow('no');
     await store.close();
-    expect(JSON.parse(await readFile(join(path, '..', 'db.tokens.json'), 'utf8'))).toEqual([]);
+    expect(await readdir(join(dir, 'db.tokens.1'))).toEqual([]);
   });
 
   it('refuses a corrupt manifest and leaves it as it was, unless asked to reset', async () => {
@@ -106,37 +128,65 @@ describe('JSON-file store', () => {
     await reset.close();
   });
 
-  it('refuses to take over a JSON file that is not its own', async () => {
+  it('refuses to take over a JSON file that is not its own, or data of a newer format', async () => {
     const path = join(await tempDir(), 'db.json');
     await writeFile(path, '{"posts": []}');
     await expect(createJsonStore(path, { initial })).rejects.toThrow(/not a storefront-data manifest/);
     expect(await readFile(path, 'utf8')).toBe('{"posts": []}');
+    await writeFile(path, '{"format": "storefront-data", "version": 3, "collections": {}}');
+    await expect(createJsonStore(path, { initial })).rejects.toThrow(/version 3 is not supported/);
   });
 
   it('refuses a corrupt, malformed or missing collection file', async () => {
-    const path = join(await tempDir(), 'db.json');
-    await (await createJsonStore(path, { initial })).close();
-    const templates = join(path, '..', 'db.templates.json');
-    await writeFile(templates, '[{"id": "1"');
-    await expect(createJsonStore(path)).rejects.toThrow(/db\.templates\.json: not valid JSON/);
-    await writeFile(templates, '{"id": "1"}');
-    await expect(createJsonStore(path)).rejects.toThrow(/expected a JSON array/);
-    await writeFile(templates, '[{"id": 1}]');
+    const dir = await tempDir();
+    const path = join(dir, 'db.json');
+    await (await createJsonStore(path, { initial, sync: false })).close();
+    const row = join(dir, 'db.templates', '1.json');
+    await writeFile(row, '{"id": "1"');
+    await expect(createJsonStore(path)).rejects.toThrow(/1\.json: not valid JSON/);
+    await writeFile(row, '{"id": 1}');
     await expect(createJsonStore(path)).rejects.toThrow(/string "id"/);
-    await writeFile(templates, '[{"id": "1"}, {"id": "1"}]');
+    await writeFile(row, JSON.stringify(template('2')));
     await expect(createJsonStore(path)).rejects.toThrow(/Duplicate id/);
-    await rm(templates);
-    await expect(createJsonStore(path)).rejects.toThrow(/missing/);
+    await writeFile(row, JSON.stringify(template('1')));
+    const shard = join(dir, 'db.tokens.1', '0.json');
+    await writeFile(shard, '{"id": "1"}');
+    await expect(createJsonStore(path)).rejects.toThrow(/0\.json: expected a JSON array/);
+    await writeFile(shard, '[{"id": "1"}, {"id": "1"}]');
+    await expect(createJsonStore(path)).rejects.toThrow(/Duplicate id/);
+    await rm(shard);
+    await writeFile(join(dir, 'db.tokens.1', '1.json'), '[]');
+    await expect(createJsonStore(path)).rejects.toThrow(/1\.json: is not one of the 1 shards of tokens/);
+    await rm(join(dir, 'db.tokens.1'), { recursive: true });
+    await expect(createJsonStore(path)).rejects.toThrow(/db\.tokens\.1: is missing/);
   });
 
   it('reports a failed disk write to the writer and keeps memory as it was', async () => {
     const dir = await tempDir();
+    const store = await createJsonStore(join(dir, 'db.json'), { initial });
+    // A directory where the temporary file should go makes the atomic write fail.
+    await mkdir(join(dir, 'db.templates', '.1.json.tmp'));
+    await expect(store.write((tx) => tx.update('templates', '1', { body: 'lost' }))).rejects.toThrow(StoreFileError);
+    expect(store.get('templates', '1')?.body).toBe('x');
+    await store.close();
+  });
+
+  it('deletes the temporary files of interrupted writes at the start, and only those of its own data', async () => {
+    const dir = await tempDir();
     const path = join(dir, 'db.json');
-    const store = await createJsonStore(path, { initial });
-    // A directory where the temp file should go makes the atomic write fail.
-    await mkdir(join(dir, '.db.tokens.json.tmp'));
-    await expect(store.write((tx) => tx.insert('tokens', token(1)))).rejects.toThrow(StoreFileError);
-    expect(store.all('tokens')).toEqual([]);
+    await (await createJsonStore(path, { initial, sync: false })).close();
+    const leftovers = [
+      '.db.json.tmp',
+      '.db.users.json.tmp',
+      join('db.templates', '.1.json.tmp'),
+      join('db.tokens.1', '.0.json.tmp'),
+    ];
+    for (const name of leftovers) await writeFile(join(dir, name), '[{"id": "half');
+    await writeFile(join(dir, '.other.users.json.tmp'), 'another data set, in the middle of a write');
+    const store = await createJsonStore(path);
+    for (const name of leftovers) await expect(stat(join(dir, name))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(dir, '.other.users.json.tmp'), 'utf8')).toContain('another data set');
+    expect(store.all('templates')).toHaveLength(2);
     await store.close();
   });
 
@@ -164,9 +214,10 @@ describe('JSON-file store', () => {
     await store.close();
 
     const reopened = await createJsonStore(path);
+    // Ids the store allocates (whole numbers) first, in their order, then the others.
     expect(reopened.all('files')).toEqual([
-      { id: '../evil', data: 'DDDD' },
       { id: '1', data: 'CCCC' },
+      { id: '../evil', data: 'DDDD' },
     ]);
     await reopened.close();
   });

@@ -1,39 +1,45 @@
 /**
- * How one collection of the JSON-file store lives on disk: all rows in one lowdb `JSONFile` (a JSON
- * array), or, for collections of few large rows (asset bytes), one `JSONFile` per row in a directory,
- * so that storing one upload never rewrites the others.
+ * How one collection of the JSON-file store lives on disk, in one of three layouts (`json-layout.ts` says which
+ * collection has which, and why): all rows in one JSON array file ({@link ArrayFile}); one JSON file per row in a
+ * directory ({@link RowFiles}); rows spread by a hash of their id over JSON array files in a directory
+ * (`ShardFiles`, in `json-shards.ts`). Every file goes through lowdb's `Low` over {@link DurableJSONFile}.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { type Durability, DurableJSONFile, removeFile, removeTempFiles, syncDirectory } from './durable-file.js';
 import type { PendingWrite } from './engine.js';
 import { StoreFileError } from './errors.js';
+import { mapLimited } from './limited.js';
 import type { CollectionName } from './types.js';
 
 /** One collection's files. */
 export interface CollectionFiles {
+  /** The file or directory next to the manifest that holds the collection, as the manifest names it. */
+  readonly entry: string;
   /** The stored rows, checked to be objects with string ids; `null` when the files do not exist. */
   load(): Promise<unknown[] | null>;
-  /** Replaces whatever is stored with `rows` (creation, reset). */
+  /** Replaces whatever is stored with `rows` (creation, reset, migration). */
   create(rows: readonly unknown[]): Promise<void>;
   /** Stores the collection's part of a write. */
   persist(write: PendingWrite): Promise<void>;
 }
 
-function checkRows(rows: unknown, path: string): unknown[] {
-  if (!Array.isArray(rows)) throw new StoreFileError(path, 'expected a JSON array of rows');
-  for (const row of rows) checkRow(row, path);
-  return rows;
-}
-
-function checkRow(row: unknown, path: string): void {
+export function checkRow(row: unknown, path: string): asserts row is { id: string } {
   if (typeof row !== 'object' || row === null || typeof (row as { id?: unknown }).id !== 'string') {
     throw new StoreFileError(path, 'every row must be an object with a string "id"');
   }
 }
 
-async function read(file: Low<unknown>, path: string): Promise<unknown> {
+export function checkRows(rows: unknown, path: string): { id: string }[] {
+  if (!Array.isArray(rows)) throw new StoreFileError(path, 'expected a JSON array of rows');
+  for (const row of rows) checkRow(row, path);
+  return rows;
+}
+
+/** The content of the JSON file `path`, `null` when it does not exist. */
+export async function readJson(path: string, durability: Durability): Promise<unknown> {
+  const file = new Low<unknown>(new DurableJSONFile(path, durability), null);
   try {
     await file.read();
   } catch (error) {
@@ -43,7 +49,9 @@ async function read(file: Low<unknown>, path: string): Promise<unknown> {
   return file.data;
 }
 
-async function write(file: Low<unknown>, data: unknown, path: string): Promise<void> {
+/** Replaces the JSON file `path` with `data`, durably. */
+export async function writeJson(path: string, data: unknown, durability: Durability): Promise<void> {
+  const file = new Low<unknown>(new DurableJSONFile(path, durability), null);
   file.data = data;
   try {
     await file.write();
@@ -52,28 +60,86 @@ async function write(file: Low<unknown>, data: unknown, path: string): Promise<v
   }
 }
 
+/** Deletes the file `path`, durably. */
+export async function deleteFile(path: string, durability: Durability): Promise<void> {
+  try {
+    await removeFile(path, durability);
+  } catch (error) {
+    throw new StoreFileError(path, `cannot be removed (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/**
+ * The order rows are loaded in from files that do not keep one (a directory, several shards): ids that are whole
+ * numbers first, by value (for ids the store allocated, that is insertion order), then the others by code unit.
+ * A total order, so that `all()` is the same after every restart; cheap enough for 100 000 rows.
+ */
+export function compareIds(a: string, b: string): number {
+  const numeric = (id: string) => /^(0|[1-9]\d*)$/.test(id);
+  const an = numeric(a);
+  const bn = numeric(b);
+  if (an !== bn) return an ? -1 : 1;
+  if (an && a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The JSON files of directory `dir` (`null` when it does not exist), once the temporary files that interrupted
+ * writes left there are removed.
+ */
+export async function jsonFilesIn(dir: string): Promise<string[] | null> {
+  try {
+    await removeTempFiles(dir);
+    return (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new StoreFileError(dir, `cannot be read (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/**
+ * Fills a new directory `dir` (whatever stood there is deleted) with `files`, name → content, and makes it
+ * durable: every file, then the directory's entry in its parent.
+ */
+export async function createDirectory(
+  dir: string,
+  files: readonly (readonly [string, unknown])[],
+  durability: Durability,
+): Promise<void> {
+  try {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new StoreFileError(dir, `cannot be created (${(error as Error).message})`, { cause: error });
+  }
+  await mapLimited(files, ([name, data]) => writeJson(join(dir, name), data, durability));
+  if (durability.sync) await syncDirectory(dirname(dir));
+}
+
 /** All rows of the collection in one JSON array file, rewritten whole when the collection changes. */
 export class ArrayFile implements CollectionFiles {
-  private readonly file: Low<unknown>;
+  private readonly path: string;
 
   constructor(
     private readonly name: CollectionName,
-    private readonly path: string,
+    dir: string,
+    readonly entry: string,
+    private readonly durability: Durability,
   ) {
-    this.file = new Low<unknown>(new JSONFile(path), null);
+    this.path = join(dir, entry);
   }
 
   async load(): Promise<unknown[] | null> {
-    const rows = await read(this.file, this.path);
+    const rows = await readJson(this.path, this.durability);
     return rows === null ? null : checkRows(rows, this.path);
   }
 
   create(rows: readonly unknown[]): Promise<void> {
-    return write(this.file, rows, this.path);
+    return writeJson(this.path, rows, this.durability);
   }
 
   persist(pending: PendingWrite): Promise<void> {
-    return write(this.file, pending.rows(this.name), this.path);
+    return writeJson(this.path, pending.rows(this.name), this.durability);
   }
 }
 
@@ -88,59 +154,39 @@ function fileNameOf(id: string): string {
 
 /** One JSON file per row in a directory; a write touches only the files of the rows it changed. */
 export class RowFiles implements CollectionFiles {
+  private readonly dir: string;
+
   constructor(
     private readonly name: CollectionName,
-    private readonly dir: string,
-  ) {}
-
-  async load(): Promise<unknown[] | null> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreFileError(this.dir, `cannot be read (${(error as Error).message})`, { cause: error });
-    }
-    // Dot files are the atomic writer's temporaries.
-    const files = names.filter((name) => name.endsWith('.json') && !name.startsWith('.'));
-    const rows = await Promise.all(
-      files.map(async (name) => {
-        const path = join(this.dir, name);
-        const row = await read(new Low<unknown>(new JSONFile(path), null), path);
-        checkRow(row, path);
-        return row as { id: string };
-      }),
-    );
-    // Directory order is arbitrary: ids in natural order keep `all()` stable across restarts.
-    return rows.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    dir: string,
+    readonly entry: string,
+    private readonly durability: Durability,
+  ) {
+    this.dir = join(dir, entry);
   }
 
-  async create(rows: readonly unknown[]): Promise<void> {
-    try {
-      await rm(this.dir, { recursive: true, force: true });
-      await mkdir(this.dir, { recursive: true });
-    } catch (error) {
-      throw new StoreFileError(this.dir, `cannot be created (${(error as Error).message})`, { cause: error });
-    }
-    await Promise.all(rows.map((row) => this.save((row as { id: string }).id, row)));
+  async load(): Promise<unknown[] | null> {
+    const files = await jsonFilesIn(this.dir);
+    if (files === null) return null;
+    const rows = await mapLimited(files, async (name) => {
+      const path = join(this.dir, name);
+      const row = await readJson(path, this.durability);
+      checkRow(row, path);
+      return row;
+    });
+    return rows.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  create(rows: readonly unknown[]): Promise<void> {
+    const files = rows.map((row) => [fileNameOf((row as { id: string }).id), row] as const);
+    return createDirectory(this.dir, files, this.durability);
   }
 
   async persist(pending: PendingWrite): Promise<void> {
     const changes = [...pending.changes(this.name)];
-    await Promise.all(changes.map(([id, row]) => (row ? this.save(id, row) : this.remove(id))));
-  }
-
-  private save(id: string, row: unknown): Promise<void> {
-    const path = join(this.dir, fileNameOf(id));
-    return write(new Low<unknown>(new JSONFile(path), null), row, path);
-  }
-
-  private async remove(id: string): Promise<void> {
-    const path = join(this.dir, fileNameOf(id));
-    try {
-      await rm(path, { force: true });
-    } catch (error) {
-      throw new StoreFileError(path, `cannot be removed (${(error as Error).message})`, { cause: error });
-    }
+    await mapLimited(changes, ([id, row]) => {
+      const path = join(this.dir, fileNameOf(id));
+      return row ? writeJson(path, row, this.durability) : deleteFile(path, this.durability);
+    });
   }
 }

@@ -1,30 +1,37 @@
 /**
- * The JSON-file store: the memory engine plus persistence of the collections a write touched.
+ * The JSON-file store: the memory engine plus persistence of what a write touched.
  *
- * Layout on disk, for `path` = `dir/db.json`:
- * - `dir/db.json`, the manifest: `{"format":"storefront-data","version":1,"collections":{"users":"db.users.json",…}}`,
- *   written when the data is created (and when a collection is added); never by ordinary writes.
- * - `dir/db.<collection>.json`, one lowdb `JSONFile` per collection holding its rows as a JSON array;
- * - except `dir/db.files/`, the asset bytes: one `JSONFile` per row, so that an upload writes only itself.
+ * Layout on disk (format version 2), for `path` = `dir/db.json`:
+ * - `dir/db.json`, the manifest (`json-manifest.ts`): `{"format":"storefront-data","version":2,"collections":
+ *   {"users":"db.users.json",…,"tokens":"db.tokens.8",…},"shards":{"tokens":8,…}}`;
+ * - `dir/db.lock` while a process has the data open (`data-lock.ts`);
+ * - users, apps and shops: `dir/db.<collection>.json`, a JSON array each;
+ * - themes, templates and asset bytes: `dir/db.<collection>/<id>.json`, a file per row;
+ * - tokens, codes, products, orders and asset metadata: `dir/db.<collection>.<n>/<shard>.json`, rows spread over
+ *   n files by a hash of their id (`json-shards.ts`); `json-layout.ts` says why each collection has its layout.
  *
- * A write rewrites only the files of the collections (or, for asset bytes, the rows) it changed, so a
- * token write never touches the 100 000 products. Each file is replaced atomically (temp file + rename,
- * through lowdb's steno writer) and the write is acknowledged once all of its files are written; a write
- * that fails on disk is not applied in memory and rejects. The manifest is written last when the data is
- * created, so an interrupted creation is redone on the next start rather than half-loaded. A manifest or
- * collection file that is unreadable or malformed fails the start with a {@link StoreFileError}: nothing
- * is ever reseeded over existing data unless `reset` is asked for. One process owns the files at a time.
- * Files are replaced one by one, not together: a crash in the middle of a write that spans collections
- * (an authorization code marked used + its token) can leave one file written and not the other.
+ * A write rewrites only the files of the rows it changed (a row's file, or the shards holding them), so its cost
+ * does not grow with the store, and is acknowledged once they are on disk, flushed (`durable-file.ts`); a write
+ * that fails on disk is not applied in memory and rejects. One process has the data open at a time, enforced by
+ * the lock; writes go through the engine's one queue. At the start, temporary files of writes a crash
+ * interrupted are deleted, and data of format version 1 (one array file per collection) is migrated: the new
+ * files are written, then the manifest, then the old files deleted, so a crash in between leaves version 1 in
+ * use. A manifest or collection file that is unreadable or malformed fails the start with a
+ * {@link StoreFileError}: nothing is ever reseeded over existing data unless `reset` is asked for.
+ * Files are replaced one by one, not together: a crash in the middle of a write that spans files (a template and
+ * its theme, a token exchanged for a new one in another shard) can leave one written and not the other.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { COLLECTIONS } from './collections.js';
+import { type DataLock, lockData } from './data-lock.js';
+import { type Durability, removeTempFiles } from './durable-file.js';
 import { createStoreEngine } from './engine.js';
 import { StoreFileError } from './errors.js';
-import { ArrayFile, type CollectionFiles, RowFiles } from './json-collections.js';
+import type { CollectionFiles } from './json-collections.js';
+import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
+import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
+import { ShardFiles } from './json-shards.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Options of {@link createJsonStore}. */
@@ -33,6 +40,12 @@ export interface JsonStoreOptions {
   initial?: () => Partial<Dataset>;
   /** Replace whatever `path` holds with `initial()`. */
   reset?: boolean;
+  /**
+   * Flush every write to the disk (fsync) before acknowledging it. Default `true`. With `false` an acknowledged
+   * write still survives the process being killed, but not a power loss or a crash of the machine: for tests and
+   * throwaway data.
+   */
+  sync?: boolean;
 }
 
 /** A store backed by JSON files. */
@@ -43,56 +56,67 @@ export interface JsonStore extends Store {
   readonly path: string;
 }
 
-const FORMAT = 'storefront-data';
-const VERSION = 1;
-/** Collections stored one file per row. */
-const ROW_FILES: ReadonlySet<CollectionName> = new Set(['files']);
+type Files = Record<CollectionName, CollectionFiles>;
 
-interface Manifest {
-  format: typeof FORMAT;
-  version: number;
-  collections: Partial<Record<CollectionName, string>>;
-}
-
-/** Opens the store at `path`, creating it from `options.initial` when it does not exist. */
+/**
+ * Opens the store at `path`, creating it from `options.initial` when it does not exist. Rejects with a
+ * `StoreLockedError` when another process (or this one) has it open.
+ */
 export async function createJsonStore(path: string, options: JsonStoreOptions = {}): Promise<JsonStore> {
   const dir = dirname(path);
-  const stem = basename(path).replace(/\.json$/i, '');
-  const manifest = options.reset ? null : await readManifest(path);
-  const created = manifest === null;
+  const durability: Durability = { sync: options.sync ?? true };
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new StoreFileError(dir, `cannot be created (${(error as Error).message})`, { cause: error });
+  }
+  const lock = await lockData(join(dir, `${stemOf(path)}.lock`));
+  try {
+    return await open(path, options, durability, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
 
-  const names = Object.fromEntries(
-    COLLECTIONS.map((name) => [
-      name,
-      manifest?.collections[name] ?? (ROW_FILES.has(name) ? `${stem}.${name}` : `${stem}.${name}.json`),
-    ]),
-  ) as Record<CollectionName, string>;
-  const files = Object.fromEntries(
-    COLLECTIONS.map((name) => {
-      const where = join(dir, names[name]);
-      const kind: CollectionFiles = ROW_FILES.has(name) ? new RowFiles(name, where) : new ArrayFile(name, where);
-      return [name, kind];
-    }),
-  ) as Record<CollectionName, CollectionFiles>;
+function stemOf(path: string): string {
+  return basename(path).replace(/\.json$/i, '');
+}
+
+async function open(path: string, options: JsonStoreOptions, durability: Durability, lock: DataLock) {
+  const dir = dirname(path);
+  const stem = stemOf(path);
+  // Only the lock's holder may: another process's temporary files could be writes in flight.
+  await removeTempFiles(dir, (name) => name.startsWith(`.${stem}.`) && name.endsWith('.json.tmp'));
+  const previous = options.reset ? await readManifest(path).catch(() => null) : await readManifest(path);
+  const found = options.reset ? null : previous;
+
+  const manifestFile = new ManifestFile(path, durability);
+  const files = {} as Files;
+  const save = () => manifestFile.save(manifestOf(files));
+  const place = (name: CollectionName, at: CollectionPlace) => openCollection(name, at, durability, save);
 
   let data: Partial<Dataset>;
-  if (created) {
+  let rewritten: readonly CollectionName[];
+  if (found === null) {
     data = options.initial?.() ?? {};
-    await mkdir(dir, { recursive: true });
-    await Promise.all(COLLECTIONS.map((name) => files[name].create(data[name] ?? [])));
-    await writeManifest(path, names);
+    for (const name of COLLECTIONS) files[name] = place(name, newPlace(dir, stem, name, data[name]?.length ?? 0));
+    rewritten = COLLECTIONS;
   } else {
-    data = await readCollections(files, names, dir, manifest);
-    // Collections this version knows and the manifest does not (data made by an older version) start empty.
-    const added = COLLECTIONS.filter((name) => !manifest.collections[name]);
-    if (added.length) {
-      await Promise.all(added.map((name) => files[name].create([])));
-      await writeManifest(path, names);
-    }
+    const stored = storedFiles(found, dir, stem, place);
+    data = await readCollections(stored, dir);
+    // Collections whose layout changed since the data was written, or that it lacks, are written anew.
+    rewritten = COLLECTIONS.filter((name) => {
+      const kept = stored[name];
+      if (kept && layoutOf(found.version, name) === layoutOf(VERSION, name)) files[name] = kept;
+      else files[name] = place(name, newPlace(dir, stem, name, data[name]?.length ?? 0));
+      return files[name] !== kept;
+    });
   }
 
   let store: Store;
   try {
+    // Before anything is written: building the tables checks the rows (unique ids).
     store = createStoreEngine(data, {
       persist: async (write) => {
         await Promise.all(write.changed.map((name) => files[name].persist(write)));
@@ -101,68 +125,77 @@ export async function createJsonStore(path: string, options: JsonStoreOptions = 
   } catch (error) {
     throw new StoreFileError(path, `cannot load the data: ${(error as Error).message}`, { cause: error });
   }
-  return Object.assign(store, { created, path });
+  if (rewritten.length || found?.version !== VERSION) {
+    await Promise.all(rewritten.map((name) => files[name].create(data[name] ?? [])));
+    await save();
+  }
+  await removeSuperseded(dir, stem, previous, files);
+
+  let closing: Promise<void> | undefined;
+  const json: JsonStore = {
+    ...store,
+    created: found === null,
+    path,
+    close: () => {
+      closing ??= store.close().finally(() => lock.release());
+      return closing;
+    },
+  };
+  return json;
 }
 
-async function readManifest(path: string): Promise<Manifest | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new StoreFileError(path, `cannot read the data file (${(error as Error).message})`, { cause: error });
+function manifestOf(files: Files): Manifest {
+  const collections: Manifest['collections'] = {};
+  const shards: NonNullable<Manifest['shards']> = {};
+  for (const name of COLLECTIONS) {
+    collections[name] = files[name].entry;
+    const collection = files[name];
+    if (collection instanceof ShardFiles) shards[name] = collection.count;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new StoreFileError(
-      path,
-      `not valid JSON (${(error as Error).message}); fix or remove it, or start with reset`,
-      {
-        cause: error,
-      },
-    );
-  }
-  const manifest = value as Partial<Manifest> | null;
-  if (manifest?.format !== FORMAT || typeof manifest.collections !== 'object' || manifest.collections === null) {
-    throw new StoreFileError(path, `not a ${FORMAT} manifest; refusing to overwrite it (use another path, or reset)`);
-  }
-  if (manifest.version !== VERSION) {
-    throw new StoreFileError(path, `data format version ${manifest.version} is not supported (expected ${VERSION})`);
-  }
-  for (const [name, file] of Object.entries(manifest.collections)) {
-    // The manifest names files next to it only: no path separators, so it cannot point elsewhere.
-    if (typeof file !== 'string' || !/^[\w.-]+$/.test(file) || /^\.+$/.test(file)) {
-      throw new StoreFileError(path, `collection "${name}" has an invalid file name`);
-    }
-  }
-  return manifest as Manifest;
+  return { format: FORMAT, version: VERSION, collections, shards };
 }
 
-async function readCollections(
-  files: Record<CollectionName, CollectionFiles>,
-  names: Record<CollectionName, string>,
-  dir: string,
+/** The files the manifest lists, in its format's layouts. */
+function storedFiles(
   manifest: Manifest,
-): Promise<Partial<Dataset>> {
-  const listed = COLLECTIONS.filter((name) => manifest.collections[name]);
+  dir: string,
+  stem: string,
+  place: (name: CollectionName, at: CollectionPlace) => CollectionFiles,
+): Partial<Files> {
+  const stored: Partial<Files> = {};
+  for (const name of COLLECTIONS) {
+    const entry = manifest.collections[name];
+    if (entry === undefined) continue;
+    const layout = layoutOf(manifest.version, name);
+    stored[name] = place(name, { dir, stem, layout, entry, count: manifest.shards?.[name] ?? 1 });
+  }
+  return stored;
+}
+
+async function readCollections(stored: Partial<Files>, dir: string): Promise<Partial<Dataset>> {
   const entries = await Promise.all(
-    listed.map(async (name) => {
-      const rows = await files[name].load();
-      if (rows === null) throw new StoreFileError(join(dir, names[name]), 'is missing, though the manifest lists it');
+    Object.entries(stored).map(async ([name, files]) => {
+      const rows = await files.load();
+      if (rows === null) throw new StoreFileError(join(dir, files.entry), 'is missing, though the manifest lists it');
       return [name, rows] as const;
     }),
   );
   return Object.fromEntries(entries) as Partial<Dataset>;
 }
 
-async function writeManifest(path: string, names: Record<CollectionName, string>): Promise<void> {
-  const file = new Low<Manifest | null>(new JSONFile(path), null);
-  file.data = { format: FORMAT, version: VERSION, collections: names };
-  try {
-    await file.write();
-  } catch (error) {
-    throw new StoreFileError(path, `cannot write (${(error as Error).message})`, { cause: error });
-  }
+/**
+ * Once the manifest names the files in use: the files of the layout they replaced (a migration, a reset), and
+ * shard directories of a doubling that a crash interrupted, before or after its switch. Deleting them is
+ * tidying only; the data no longer refers to them, so a failure is ignored.
+ */
+async function removeSuperseded(dir: string, stem: string, previous: Manifest | null, files: Files): Promise<void> {
+  const inUse = new Set(COLLECTIONS.map((name) => files[name].entry));
+  const old = Object.values(previous?.collections ?? {}).filter((entry) => !inUse.has(entry));
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const leftovers = names.filter((entry) => isShardEntry(stem, entry) && !inUse.has(entry));
+  await Promise.all(
+    [...new Set([...old, ...leftovers])].map((entry) =>
+      rm(join(dir, entry), { recursive: true, force: true }).catch(() => undefined),
+    ),
+  );
 }
