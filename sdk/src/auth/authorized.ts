@@ -43,9 +43,9 @@ export function authorized(options: AuthorizedOptions): AuthStrategy {
     owner: options.owner ?? tokenOwner(`token:${options.clientId}`, options.accessToken),
     standalone: false,
     initial: { accessToken: options.accessToken, tokenType: 'Bearer', scopes: [], expiresAt: options.expiresAt },
-    obtain: (previous) =>
+    obtain: (previous, fetch) =>
       requestToken({
-        ...endpoint(options),
+        ...endpoint(options, fetch),
         params: {
           grant_type: JWT_BEARER_GRANT,
           assertion: jwtAssertion(

@@ -22,7 +22,7 @@ export function clientCredentials(options: ClientCredentialsOptions): AuthStrate
   return new TokenKeeper({
     owner: `client:${clientId}:${scope ?? ''}`,
     standalone: true,
-    obtain: () => requestToken({ ...endpoint(options), client: { clientId, clientSecret }, params }),
+    obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,
     store: options.tokenStore,
     lease: options.refreshLease,

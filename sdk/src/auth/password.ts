@@ -25,7 +25,7 @@ export function password(options: PasswordOptions): AuthStrategy {
   return new TokenKeeper({
     owner: `user:${username}:${scope ?? ''}`,
     standalone: true,
-    obtain: () => requestToken({ ...endpoint(options), client: { clientId, clientSecret }, params }),
+    obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,
     store: options.tokenStore,
     lease: options.refreshLease,

@@ -1,14 +1,16 @@
 /**
  * The client of `POST {auth_url}/oauth/token` (spec §5.1, RFC 6749 §3.2): form-encoded grants, HTTP Basic client
  * authentication, the token response parsed into a {@link TokenInfo}, failures turned into typed errors that
- * carry no secret.
+ * carry no secret. Sent by ky, once: a grant is not idempotent (an exchanged token is revoked).
  */
+import ky, { isTimeoutError } from 'ky';
 import { createHttpError } from '../errors/create-http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { REDACTED } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { headerRecord, parseBody } from '../http/media-type.js';
+import { readText, withText } from '../http/response-body.js';
 import { abortable } from './abortable.js';
 import type { TokenInfo } from './types.js';
 
@@ -16,7 +18,10 @@ import type { TokenInfo } from './types.js';
 export interface TokenEndpointOptions {
   /** The authorization service, `{auth_url}` of the spec (e.g. `http://localhost:4000`); the token endpoint is `/oauth/token` below it. */
   authUrl: string;
-  /** The `fetch` to use; defaults to the global one. */
+  /**
+   * The `fetch` of the token requests. Default: the `fetch` of the client whose request needs a token, else the
+   * global one.
+   */
   fetch?: typeof fetch;
   /** Epoch ms now; injectable so that tests can move time. Defaults to `Date.now`. */
   now?: () => number;
@@ -27,9 +32,15 @@ export interface TokenEndpointOptions {
   timeout?: number;
 }
 
-/** Only the endpoint options of a strategy's options, so that nothing else travels further. */
-export function endpoint({ authUrl, fetch, now, timeout }: TokenEndpointOptions): TokenEndpointOptions {
-  return { authUrl, fetch, now, timeout };
+/**
+ * Only the endpoint options of a strategy's options, so that nothing else travels further; `fallback` is the
+ * `fetch` to use when the options have none (the client's).
+ */
+export function endpoint(
+  { authUrl, fetch, now, timeout }: TokenEndpointOptions,
+  fallback?: typeof globalThis.fetch,
+): TokenEndpointOptions {
+  return { authUrl, fetch: fetch ?? fallback, now, timeout };
 }
 
 /** A client's registration, as issued by the platform. */
@@ -116,28 +127,29 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   if (request.client) secrets.push(request.client.clientSecret);
 
   const timeout = request.timeout ?? 30_000;
-  const timer = timeout > 0 ? AbortSignal.timeout(timeout) : undefined;
-  const signals = [request.signal, timer].filter((signal) => signal !== undefined);
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  const send = request.fetch ?? ((input, init) => globalThis.fetch(input, init));
   let response: Response;
-  let text: string;
   try {
-    // abortable: a fetch that ignores its signal still cannot hold the token request past the limit.
+    // abortable: a fetch deaf to its signal still cannot hold the caller past an abort (ky's timeout bounds the rest).
     response = await abortable(
-      (request.fetch ?? fetch)(url, {
-        method: 'POST',
+      ky.post(url, {
         headers,
         body: new URLSearchParams(request.params).toString(),
-        signal,
+        ...(request.signal && { signal: request.signal }),
+        timeout: timeout > 0 ? timeout : false,
+        retry: 0,
+        throwHttpErrors: false,
+        // The body is read within the attempt, where ky's timeout covers it.
+        fetch: async (input, init) => withText(await send(input, init), false),
       }),
-      signal,
+      request.signal,
     );
-    text = await abortable(response.text(), signal);
   } catch (cause) {
     if (request.signal?.aborted) throw request.signal.reason;
-    if (timer?.aborted) throw new TimeoutError({ method: 'POST', url, timeout, cause });
+    if (isTimeoutError(cause)) throw new TimeoutError({ method: 'POST', url, timeout, cause });
     throw new NetworkError({ method: 'POST', url, cause });
   }
+  const text = readText(response) ?? '';
   const parsed = parseBody(text, response.headers.get('content-type'));
   const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
   if (token) return token;

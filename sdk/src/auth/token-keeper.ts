@@ -14,8 +14,11 @@ export type OnToken = (token: TokenInfo) => void | Promise<void>;
 export interface TokenKeeperOptions {
   /** Stable identity of whom the tokens act for (see {@link Credentials.owner}); may take a digest to compute. */
   owner: string | Promise<string>;
-  /** Obtains a new token; `previous` is the token it replaces (expired, rejected, or about to expire), if any. */
-  obtain(previous: string | undefined): Promise<TokenInfo>;
+  /**
+   * Obtains a new token; `previous` is the token it replaces (expired, rejected, or about to expire), if any.
+   * `fetch` is that of the client whose request needs the token, for a strategy given no `fetch` of its own.
+   */
+  obtain(previous: string | undefined, fetch: typeof globalThis.fetch | undefined): Promise<TokenInfo>;
   /**
    * Whether a token can be obtained without a previous one (client credentials, password). When it cannot
    * (authorized), a refusal from the token endpoint is final: later calls fail at once with the same error.
@@ -55,7 +58,7 @@ export class TokenKeeper implements Required<AuthStrategy> {
     if (options.initial) this.#hold(options.initial);
   }
 
-  async credentials(signal?: AbortSignal): Promise<Credentials> {
+  async credentials(signal?: AbortSignal, fetch?: typeof globalThis.fetch): Promise<Credentials> {
     if (this.#refused) throw this.#refused;
     const current = this.#current;
     if (current) {
@@ -64,16 +67,16 @@ export class TokenKeeper implements Required<AuthStrategy> {
       if (flight) return this.#credentialsOf(await abortable(flight, signal));
       if (this.#options.now() < current.renewAt) return this.#credentialsOf(current.info);
     }
-    return this.#credentialsOf(await abortable(this.#renew(current?.info.accessToken), signal));
+    return this.#credentialsOf(await abortable(this.#renew(current?.info.accessToken, fetch), signal));
   }
 
-  async refresh(failed: Credentials, signal?: AbortSignal): Promise<Credentials> {
+  async refresh(failed: Credentials, signal?: AbortSignal, fetch?: typeof globalThis.fetch): Promise<Credentials> {
     if (this.#refused) throw this.#refused;
     const current = this.#current;
     // Already replaced since that request left: retry with the new token, no token request.
     if (current && current.info.accessToken !== failed.token) return this.#credentialsOf(current.info);
     // Already forgotten after a failed renewal: join the fresh start other requests may have begun.
-    return this.#credentialsOf(await abortable(this.#renew(current ? failed.token : undefined), signal));
+    return this.#credentialsOf(await abortable(this.#renew(current ? failed.token : undefined, fetch), signal));
   }
 
   async #credentialsOf(info: TokenInfo): Promise<Credentials> {
@@ -90,11 +93,11 @@ export class TokenKeeper implements Required<AuthStrategy> {
     return info;
   }
 
-  #renew(previous: string | undefined): Promise<TokenInfo> {
+  #renew(previous: string | undefined, fetch: typeof globalThis.fetch | undefined): Promise<TokenInfo> {
     const key = previous ?? '';
     let flight = this.#flights.get(key);
     if (flight) return flight;
-    flight = this.#replace(previous)
+    flight = this.#replace(previous, fetch)
       .catch((error: unknown) => {
         this.#failed(previous, error);
         throw error;
@@ -108,7 +111,7 @@ export class TokenKeeper implements Required<AuthStrategy> {
    * A token to replace `previous` with: one another instance already stored, else a new one obtained under the
    * store's lease, so that of all the instances sharing the store only one asks the token endpoint.
    */
-  async #replace(previous: string | undefined): Promise<TokenInfo> {
+  async #replace(previous: string | undefined, fetch: typeof globalThis.fetch | undefined): Promise<TokenInfo> {
     const key = await this.#options.owner;
     const leaseMs = this.#options.lease ?? DEFAULT_LEASE_MS;
     // A holder that died frees the lease after `leaseMs`; waiting twice that means the store is not working.
@@ -131,7 +134,7 @@ export class TokenKeeper implements Required<AuthStrategy> {
         const latest = await this.#store.get(key);
         const raced = this.#replacement(latest, previous);
         if (raced) return this.#hold(raced);
-        const info = await this.#options.obtain(previous);
+        const info = await this.#options.obtain(previous, fetch);
         await this.#store.compareAndSet(key, latest?.accessToken, info);
         this.#hold(info);
         await this.#options.onToken?.(info);

@@ -1,7 +1,8 @@
 /**
  * The seam between the SDK's transport and its authentication strategies (bearer, client credentials,
  * password, authorized + JWT bearer refresh). The transport asks for credentials before each request and,
- * after a 401, asks for a refresh keyed by the credentials that failed.
+ * after a 401, asks for a refresh keyed by the credentials that failed. With each call it lends the client's
+ * `fetch`, for the token requests of a strategy given none: a strategy may serve several clients, so it keeps none.
  */
 
 /** What a request is sent with. */
@@ -27,12 +28,16 @@ export interface TokenInfo {
 
 /** An authentication strategy. */
 export interface AuthStrategy {
-  /** Credentials for the next request, fetching a token first when needed; `undefined` sends no Authorization. */
-  credentials(signal?: AbortSignal): Promise<Credentials | undefined>;
+  /**
+   * Credentials for the next request, fetching a token first when needed; `undefined` sends no Authorization.
+   * `fetch` is the client's, for that token request when the strategy has no `fetch` of its own.
+   */
+  credentials(signal?: AbortSignal, fetch?: typeof globalThis.fetch): Promise<Credentials | undefined>;
   /**
    * Called after a 401 to a request sent with `failed`. Concurrent calls for the same failed token share one
-   * token request (single flight). Resolves with credentials to retry once with; rejects with a typed error
-   * when no refresh is possible. Absent when the strategy cannot refresh (a plain bearer token).
+   * token request (single flight), sent with the `fetch` of the first call when the strategy has none of its own.
+   * Resolves with credentials to retry once with; rejects with a typed error when no refresh is possible. Absent
+   * when the strategy cannot refresh (a plain bearer token).
    */
-  refresh?(failed: Credentials, signal?: AbortSignal): Promise<Credentials>;
+  refresh?(failed: Credentials, signal?: AbortSignal, fetch?: typeof globalThis.fetch): Promise<Credentials>;
 }
