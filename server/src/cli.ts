@@ -2,13 +2,16 @@
 /**
  * `storefront-server`: the reference server on a JSON file with demo data. Every flag is also read from
  * the environment as `STOREFRONT_<NAME>` (`--token-ttl` → `STOREFRONT_TOKEN_TTL`); a flag wins over its
- * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start, 2 for bad flags.
+ * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
+ * unreadable data, data another server has open), 2 for bad flags.
  */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
 import { createServer, DEFAULT_TOKEN_TTL, type StorefrontServer } from './create-server.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
+import { StoreLockedError } from './store/store-locked-error.js';
 
 const USAGE = `Usage: storefront-server [options]
 
@@ -108,8 +111,20 @@ function usage(message: string): number {
   return 2;
 }
 
-/** Why the server could not start; for a port in use (another server still running, most often), the way out. */
+/**
+ * Why the server could not start; for a port in use (another server still running, most often) or data another
+ * server has open, the way out.
+ */
 function startFailure(error: unknown, port: number): string {
+  if (error instanceof StoreLockedError) {
+    const { path, holder } = error;
+    return (
+      `${path}: another storefront-server (PID ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})` +
+      ` has this data open since ${holder.since}, and two servers on the same files would lose each other's writes.` +
+      ` Stop that server (kill ${holder.pid}), or start this one on other data with --data FILE or STOREFRONT_DATA.` +
+      ` If no server runs as PID ${holder.pid}, delete ${path}.`
+    );
+  }
   const { message, code } = error as NodeJS.ErrnoException;
   if (code !== 'EADDRINUSE') return message;
   const other = port === 5000 ? 5001 : 5000;

@@ -29,6 +29,8 @@ export interface ServerOptions {
   /**
    * Where the data lives: a JSON file path (created and seeded when missing, see `createJsonStore`),
    * a ready {@link Dataset} (kept in memory), or a ready {@link Store}. Default: seeded demo data in memory.
+   * A JSON file path is locked while the server runs: another process that has it open makes `createServer`
+   * reject with a `StoreLockedError`.
    */
   data?: string | Partial<Dataset> | Store;
   /** Re-seed the JSON file even if it exists. */
@@ -134,7 +136,13 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
       },
     });
     if (seeded) return { store, ownsStore: true, seeded: true, credentials: seeded };
-    return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
+    try {
+      return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
+    } catch (error) {
+      // Closing releases the data's lock, which would otherwise keep this process's own next attempt out.
+      await store.close();
+      throw error;
+    }
   }
   if (isStore(data)) return { store: data, ownsStore: false, seeded: false, credentials: await upgrade(data, demo) };
   const store = createMemoryStore(data);

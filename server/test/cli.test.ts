@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './helpers/cli-process.js';
+import { storedRows } from './helpers/data-files.js';
 import { useTempDir } from './helpers/temp-dir.js';
 import { tokenRequest } from './helpers/test-server.js';
 
@@ -87,8 +88,7 @@ describe('storefront-server', () => {
     await process.waitFor(/GET \/v1\/ 200/);
     process.child.kill('SIGINT');
     expect(await process.exited).toBe(0);
-    const products = JSON.parse(await readFile(join(dir, 'storefront-data', 'db.products.json'), 'utf8'));
-    expect(products).toHaveLength(12);
+    expect(await storedRows(join(dir, 'storefront-data', 'db.json'), 'products')).toHaveLength(12);
     expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
@@ -132,7 +132,7 @@ describe('storefront-server', () => {
     expect(await process.exited).toBe(0);
     // --quiet: the banner only, no request log.
     expect(process.stdout()).not.toContain('POST /oauth/token');
-    expect(JSON.parse(await readFile(join(dir, 'custom.products.json'), 'utf8'))).toHaveLength(5);
+    expect(await storedRows(data, 'products')).toHaveLength(5);
   });
 
   it('keeps existing data on restart and re-seeds it with --reset', async () => {
@@ -148,14 +148,14 @@ describe('storefront-server', () => {
     expect((await tokenFor(again.origin, again.process.stdout())).status).toBe(200);
     again.process.child.kill('SIGTERM');
     expect(await again.process.exited).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'db.products.json'), 'utf8'))).toHaveLength(4);
-    expect(JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'))).toHaveLength(1);
+    expect(await storedRows(data, 'products')).toHaveLength(4);
+    expect(await storedRows(data, 'tokens')).toHaveLength(1);
 
     const reset = await started(['--port', '0', '--data', data, '--products', '8', '--reset', '--quiet']);
     expect(reset.process.stdout()).toContain('(seeded, 8 products)');
     reset.process.child.kill('SIGTERM');
     expect(await reset.process.exited).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'))).toEqual([]);
+    expect(await storedRows(data, 'tokens')).toEqual([]);
   });
 
   it('finishes the writes in flight when stopped, so that every issued token is on disk', async () => {
@@ -175,8 +175,7 @@ describe('storefront-server', () => {
     expect(await process.exited).toBe(0);
     const issued = statuses.filter((status) => status === 200).length;
     expect(issued).toBeGreaterThan(0);
-    const tokens = JSON.parse(await readFile(join(dir, 'db.tokens.json'), 'utf8'));
-    expect(tokens.length).toBeGreaterThanOrEqual(issued);
+    expect((await storedRows(data, 'tokens')).length).toBeGreaterThanOrEqual(issued);
   });
 
   it('exits 1 with a clear message on a corrupt data file, leaving it untouched', async () => {
@@ -203,5 +202,61 @@ describe('storefront-server', () => {
     } finally {
       blocker.close();
     }
+  });
+  it('refuses to start a second server on the same data, naming the lock, the PID that holds it and the way out', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'db.json');
+    const first = await started(['--port', '0', '--data', data, '--products', '3', '--quiet']);
+    const pid = first.process.child.pid!;
+    const second = cli(['--port', '0', '--data', data, '--quiet']);
+    expect(await second.exited).toBe(1);
+    expect(second.stdout()).toBe('');
+    const message = second.stderr();
+    expect(message).toContain(join(dir, 'db.lock'));
+    expect(message).toContain(`PID ${pid}`);
+    expect(message).toContain(`kill ${pid}`);
+    expect(message).toContain('--data');
+    // The first one still owns the data, and writes to it.
+    expect((await tokenFor(first.origin, first.process.stdout())).status).toBe(200);
+    first.process.child.kill('SIGTERM');
+    expect(await first.process.exited).toBe(0);
+
+    const after = await started(['--port', '0', '--data', data, '--quiet']);
+    expect(after.process.stdout()).toContain('(existing data)');
+    expect((await tokenFor(after.origin, after.process.stdout())).status).toBe(200);
+  });
+
+  it('keeps every acknowledged write of a burst cut short by SIGKILL; the restart takes over the stale lock', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'db.json');
+    const args = ['--port', '0', '--data', data, '--products', '3', '--quiet'];
+    const first = await started(args);
+    const output = first.process.stdout();
+    const acknowledged: string[] = [];
+    let killed = false;
+    const client = async () => {
+      for (let i = 0; i < 200 && !killed; i++) {
+        const body = await tokenFor(first.origin, output)
+          .then((response) => (response.status === 200 ? response.json() : undefined))
+          .catch(() => undefined);
+        if (body) acknowledged.push(body.access_token);
+        if (acknowledged.length >= 40 && !killed) {
+          killed = true;
+          first.process.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, client));
+    expect(await first.process.exited).toBe(null);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(40);
+
+    const again = await started(args);
+    expect(again.process.stdout()).toContain('(existing data)');
+    const statuses = await Promise.all(
+      acknowledged.map(
+        async (token) => (await fetch(`${again.origin}/v1/`, { headers: { authorization: `Bearer ${token}` } })).status,
+      ),
+    );
+    expect(statuses).toEqual(acknowledged.map(() => 200));
   });
 });
