@@ -1,35 +1,69 @@
 import type { AuthStrategy } from './auth/types.js';
+import { createHttpCache } from './cache/http-cache.js';
 import type { HttpCache } from './cache/types.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
 import { headerRecord } from './http/media-type.js';
-import { type RetryOptions, retryPolicy } from './http/retry.js';
 import { Transport } from './http/transport.js';
 import { Entity } from './resource/entity.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
 
-/** Options of {@link createClient}. */
+/**
+ * Options of {@link createClient}. Requests go through ky: `fetch`, `timeout`, `retry` and `hooks` are ky's options,
+ * and `ky` takes an instance of your own, for logging, tracing headers or a proxy.
+ */
 export interface ClientOptions {
   /** The API root (`{base_url}`, e.g. `https://api.example.com/v1`): the only URL the client is given. */
   baseUrl: string | URL;
-  /** The `fetch` to use (tests, proxies, instrumentation). Default: the global `fetch`, looked up at each call. */
+  /**
+   * The `fetch` each attempt ends in (tests, proxies, instrumentation), called the way ky calls it: with a `Request`,
+   * and as second argument the options ky does not know (undici's `dispatcher`, for one). The auth strategy's token
+   * requests use it too, unless the strategy has a `fetch` of its own. Default: the `fetch` of `ky` when it has one,
+   * else the global `fetch`, looked up at each call.
+   */
   fetch?: typeof fetch;
   /** How requests are authenticated; without it no `Authorization` header is sent. */
   auth?: AuthStrategy;
-  /** HTTP cache for conditional GETs; without it every GET goes to the server in full. */
-  cache?: HttpCache;
+  /**
+   * HTTP cache of GET responses, revalidated with `If-None-Match` / `If-Modified-Since` and answered from the store
+   * on a 304, in partitions per token owner. Default: an in-memory cache of this client, `createHttpCache()`
+   * (500 entries, 5 MiB). `false`: none, every GET is answered in full.
+   */
+  cache?: HttpCache | false;
   /** Event listeners, as a shorthand for `client.on(...)`. */
   on?: ClientEventHandlers;
   /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
   userAgent?: string;
   /**
-   * Limit per attempt in ms, covering the response and a JSON body; 0 disables it. Default 30 000. Token requests
-   * are bounded by the `timeout` of the `auth` strategy (same default).
+   * Limit per attempt in ms, covering the response and a JSON body; `false` (or 0) disables it. Default: the
+   * `timeout` of `ky` when it has one, else 30 000 (not ky's 10 000). Token requests are bounded by the `timeout` of
+   * the `auth` strategy (same default).
    */
-  timeout?: number;
-  /** Retries of idempotent requests on 5xx, network errors and timeouts. `false` disables them. Default: 2 retries. */
+  timeout?: number | false;
+  /**
+   * Retries of idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS) after a network error, a timeout or a 408, 429,
+   * 500, 502, 503 or 504: ky's `retry`, a number of retries, or `false` for none. Default: 2 retries, 300 ms then
+   * doubling, or after the server's `Retry-After` on any of those statuses; waits capped at 30 s (`backoffLimit`,
+   * `maxRetryAfter`); timeouts retried (`retryOnTimeout`). Fields not given keep those defaults, over the `retry` of
+   * `ky`. Only failed attempts are retried, never an error thrown by a hook, whatever `shouldRetry` says. The attempt
+   * after a token refresh (on a 401) is not one of the retries: it is made with `retry: 0` too.
+   */
   retry?: RetryOptions | number | false;
+  /**
+   * ky hooks for every request of this client, after those of `ky`. `beforeRequest` hooks run on every attempt,
+   * retries and the attempt after a token refresh included, with the client's headers set (`Authorization`,
+   * conditional headers). In hooks, failures are ky's (`HTTPError`, `TimeoutError`); the client's promises reject
+   * with the SDK's typed errors.
+   */
+  hooks?: KyHooks;
+  /**
+   * Your own ky instance (`ky.create(…)` or `.extend(…)`), which the client extends: its headers, hooks, `fetch`,
+   * `timeout` and `retry` apply unless the options above say otherwise. The client decides which statuses fail (all
+   * but 2xx and 304) and sends to the links' absolute URLs (no `prefixUrl`, no `searchParams`).
+   */
+  ky?: KyInstance;
 }
 
 /** A client of one API root. */
@@ -50,12 +84,11 @@ export function createClient(options: ClientOptions): Client {
   }
   const navigator = new Navigator(
     new Transport({
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      http: createClientKy(options),
       emitter,
-      retry: retryPolicy(options.retry),
-      timeout: options.timeout ?? 30_000,
       auth: options.auth,
-      cache: options.cache,
+      // The API asks clients to cache (spec §4.4): one is there unless refused.
+      cache: options.cache === false ? undefined : (options.cache ?? createHttpCache()),
       userAgent: options.userAgent,
     }),
   );

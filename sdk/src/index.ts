@@ -102,13 +102,13 @@ export {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors/index.js';
+export type { KyHooks, KyInstance, RetryOptions } from './http/client-ky.js';
 export type {
   ClientEventHandlers,
   ClientEventListener,
   ClientEventName,
   ClientEvents,
 } from './http/events.js';
-export type { RetryOptions } from './http/retry.js';
 export { type EmbeddedEntity, Entity, type ResponseInfo, type UnknownShape } from './resource/entity.js';
 export { Link, type LinkVerb } from './resource/link.js';
 export type * from './resource/representations.js';

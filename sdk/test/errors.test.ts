@@ -18,17 +18,16 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createHttpError } from '../src/errors/create-http-error.js';
 import { redactHeaders, redactUrl } from '../src/errors/redact.js';
+import { createClientKy } from '../src/http/client-ky.js';
 import { Emitter } from '../src/http/events.js';
-import { retryPolicy } from '../src/http/retry.js';
+import { responseError } from '../src/http/failures.js';
 import { Transport } from '../src/http/transport.js';
 
 /** The typed error the transport makes of a failed `response` (sent once: no retries, no time limit). */
 async function errorFromResponse(response: Response, method: string, url: string): Promise<HttpError> {
   const transport = new Transport({
-    fetch: async () => response,
+    http: createClientKy({ fetch: async () => response, retry: false, timeout: 0 }),
     emitter: new Emitter(),
-    retry: retryPolicy(false),
-    timeout: 0,
   });
   const error = await transport.request({ method, url }).then(
     () => undefined,
@@ -152,10 +151,17 @@ describe('redaction', () => {
       status: 403,
       headers: { 'content-type': 'application/json', 'set-cookie': 'session=s3cret', 'x-request-id': 'r1' },
     });
-    const error = await errorFromResponse(response, 'GET', 'https://T0KEN@api.test/v1/');
+    // A Request refuses a URL with credentials: this error is made as the transport makes it of a response.
+    const error = await responseError('GET', 'https://T0KEN@api.test/v1/', response);
     expect(error.headers).toMatchObject({ 'set-cookie': '[REDACTED]', 'x-request-id': 'r1' });
     expect(error.url).toBe('https://[REDACTED]@api.test/v1/');
     expect(JSON.stringify(error.headers) + error.message).not.toMatch(/s3cret|T0KEN/);
+    // Nor does the refusal to send such a URL show them.
+    const refusal = await errorFromResponse(response, 'GET', 'https://T0KEN@api.test/v1/').catch((e: Error) => e);
+    expect(refusal.message).toMatch(
+      /^expected an HttpError, got TypeError: GET https:\/\/\[REDACTED\]@api\.test\/v1\//,
+    );
+    expect(refusal.message).not.toContain('T0KEN');
   });
 
   it('redacts authorization and cookie headers', () => {

@@ -1,28 +1,58 @@
+import { HTTPError, type NormalizedOptions } from 'ky';
 import { describe, expect, it } from 'vitest';
-import { retryDelay, retryPolicy, sleep } from '../src/http/retry.js';
+import { backoff, retryPolicy, serverDelay, sleep } from '../src/http/retry.js';
+
+/** ky's error for a response of `status` with these headers. */
+function failed(status: number, headers: Record<string, string> = {}): HTTPError {
+  const request = new Request('http://api.test/v1/');
+  return new HTTPError(new Response(null, { status, headers }), request, {} as NormalizedOptions);
+}
 
 describe('retry policy', () => {
-  it('fills defaults, takes a number as the limit and false as none', () => {
-    expect(retryPolicy(undefined)).toMatchObject({ limit: 2, delay: 300, maxDelay: 30_000 });
-    expect(retryPolicy(undefined).methods).toEqual(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+  it("fills the client's defaults over ky's, takes a number as the limit and false as none", () => {
+    const policy = retryPolicy(undefined);
+    expect(policy).toMatchObject({ limit: 2, backoffLimit: 30_000, maxRetryAfter: 30_000, retryOnTimeout: true });
+    expect([1, 2, 3].map((n) => policy.delay(n))).toEqual([300, 600, 1200]);
+    expect(policy.methods).toEqual(['get', 'head', 'put', 'delete', 'options']);
+    expect(policy.statusCodes).toEqual([408, 429, 500, 502, 503, 504]);
     expect(retryPolicy(5).limit).toBe(5);
     expect(retryPolicy(false).limit).toBe(0);
-    expect(retryPolicy({ statuses: [503] })).toMatchObject({ limit: 2, statuses: [503] });
+    expect(retryPolicy({ statusCodes: [503] })).toMatchObject({ limit: 2, statusCodes: [503] });
+  });
+
+  it("lays the client's options over the instance's, and reads undefined fields as not given", () => {
+    expect(retryPolicy({ backoffLimit: 5 }, { limit: 7, backoffLimit: 9 })).toMatchObject({
+      limit: 7,
+      backoffLimit: 5,
+    });
+    expect(retryPolicy(undefined, 4).limit).toBe(4);
+    expect(retryPolicy({ limit: undefined }, 4).limit).toBe(4);
+    expect(retryPolicy({ methods: ['GET', 'Put'] }).methods).toEqual(['get', 'put']);
   });
 
   it('backs off exponentially up to the cap', () => {
-    const policy = retryPolicy({ delay: 100, maxDelay: 1000 });
-    expect([1, 2, 3, 4, 5].map((n) => retryDelay(policy, n, null))).toEqual([100, 200, 400, 800, 1000]);
+    const policy = retryPolicy({ delay: (n) => 100 * 2 ** (n - 1), backoffLimit: 1000 });
+    expect([1, 2, 3, 4, 5].map((n) => backoff(policy, n))).toEqual([100, 200, 400, 800, 1000]);
   });
 
   it('follows Retry-After in seconds or as an HTTP date, capped', () => {
-    const policy = retryPolicy({ delay: 100, maxDelay: 10_000 });
+    const policy = retryPolicy({ delay: (n) => 100 * 2 ** (n - 1), maxRetryAfter: 10_000 });
     const now = Date.parse('Sat, 21 Nov 2026 09:00:00 GMT');
-    expect(retryDelay(policy, 1, '3', now)).toBe(3000);
-    expect(retryDelay(policy, 1, 'Sat, 21 Nov 2026 09:00:05 GMT', now)).toBe(5000);
-    expect(retryDelay(policy, 1, 'Sat, 21 Nov 2026 08:00:00 GMT', now)).toBe(0);
-    expect(retryDelay(policy, 1, '3600', now)).toBe(10_000);
-    expect(retryDelay(policy, 2, 'soon', now)).toBe(200);
+    const after = (value: string) => serverDelay(policy, failed(503, { 'retry-after': value }), now);
+    expect(after('3')).toBe(3000);
+    expect(after('Sat, 21 Nov 2026 09:00:05 GMT')).toBe(5000);
+    expect(after('Sat, 21 Nov 2026 08:00:00 GMT')).toBe(0);
+    expect(after('3600')).toBe(10_000);
+    // Unreadable: the client backs off instead (ky alone would wait `maxRetryAfter`).
+    expect(after('soon')).toBeUndefined();
+  });
+
+  it('waits as the server asks only on afterStatusCodes, reading the rate limit headers ky reads', () => {
+    const policy = retryPolicy({ afterStatusCodes: [429] });
+    expect(serverDelay(policy, failed(429, { 'retry-after': '2' }))).toBe(2000);
+    expect(serverDelay(policy, failed(503, { 'retry-after': '2' }))).toBeUndefined();
+    expect(serverDelay(policy, failed(429, { 'ratelimit-reset': '1' }))).toBe(1000);
+    expect(serverDelay(policy, failed(429))).toBeUndefined();
   });
 
   it('sleeps until aborted', async () => {

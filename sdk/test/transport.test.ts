@@ -30,6 +30,9 @@ const rootDoc = {
   },
 };
 
+/** ky's `delay` of a backoff from `ms`, doubling. */
+const backoff = (ms: number) => (retry: number) => ms * 2 ** (retry - 1);
+
 function statuses(...sequence: (number | 'network' | Route)[]): Route {
   let call = 0;
   return (request) => {
@@ -94,7 +97,7 @@ describe('headers', () => {
 
   it('sends no Authorization and no conditional headers without auth and cache', async () => {
     const api = fakeFetch({ [`GET ${base}`]: rootDoc });
-    const client = createClient({ baseUrl: base, fetch: api.fetch });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: false });
     await client.root();
     await client.root();
     for (const sent of api.requests) {
@@ -149,7 +152,12 @@ describe('retries', () => {
         () => json(rootDoc),
       ),
     });
-    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 2, delay: 1 }, on: events.on });
+    const client = createClient({
+      baseUrl: base,
+      fetch: api.fetch,
+      retry: { limit: 2, delay: backoff(1) },
+      on: events.on,
+    });
     await client.root();
     expect(api.requests).toHaveLength(3);
     const retries = events.seen.filter((s) => s.name === 'retry').map((s) => s.event as ClientEvents['retry']);
@@ -161,7 +169,7 @@ describe('retries', () => {
 
   it('gives up after the limit with the typed error of the last attempt', async () => {
     const api = fakeFetch({ [`GET ${base}`]: statuses(500) });
-    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 1, delay: 1 } });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 1, delay: backoff(1) } });
     await expect(client.root()).rejects.toMatchObject({ code: 'SERVER_ERROR', status: 500 });
     expect(api.requests).toHaveLength(2);
   });
@@ -173,7 +181,7 @@ describe('retries', () => {
       'POST http://api.test/v1/things': statuses('network', 200),
       'PUT http://api.test/v1/things/1': statuses(503, 200),
     });
-    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { delay: 1 } });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { delay: backoff(1) } });
     const root = await client.root();
     await expect(root.follow('svc:thing' as never)).resolves.toBeDefined();
     await expect(root.follow('svc:update' as never, { a: 1 } as never)).resolves.toBeDefined();
@@ -185,7 +193,7 @@ describe('retries', () => {
 
   it('stops waiting between retries as soon as the signal aborts', async () => {
     const api = fakeFetch({ [`GET ${base}`]: statuses(503) });
-    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 5, delay: 60_000 } });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 5, delay: backoff(60_000) } });
     const controller = new AbortController();
     const pending = client.root({ signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user left')), 5);
@@ -232,7 +240,7 @@ describe('timeouts', () => {
       calls++;
       return never(input, init);
     }) as typeof globalThis.fetch;
-    const client = createClient({ baseUrl: base, fetch, timeout: 10, retry: { limit: 1, delay: 1 } });
+    const client = createClient({ baseUrl: base, fetch, timeout: 10, retry: { limit: 1, delay: backoff(1) } });
     const error = await client.root().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 10, url: base });
@@ -265,6 +273,27 @@ describe('HTTP cache', () => {
       'cache:hit',
       'cache:revalidated',
     ]);
+  });
+
+  it('caches by default: the second GET of a URL is revalidated and answered from the cache on a 304', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: validated(rootDoc, '"v1"') });
+    const client = createClient({ baseUrl: base, fetch: api.fetch });
+    await client.root();
+    const second = await client.root();
+    expect(api.requests[1]?.headers.get('if-none-match')).toBe('"v1"');
+    expect(second.response).toMatchObject({ status: 200, revalidated: true });
+    expect(second.toJSON()).toEqual(rootDoc);
+  });
+
+  it('sends no conditional headers with cache: false', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: validated(rootDoc, '"v1"') });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache: false });
+    await client.root();
+    const second = await client.root();
+    for (const sent of api.requests) {
+      expect(sent.headers.has('if-none-match') || sent.headers.has('if-modified-since')).toBe(false);
+    }
+    expect(second.response?.revalidated).toBe(false);
   });
 
   it('keeps owners apart', async () => {

@@ -47,17 +47,17 @@ export function redactForm(form: string): string {
     .join('&');
 }
 
-/**
- * `url` with secret query and fragment parameters replaced, and its whole userinfo: a token is often passed as
- * the user name alone (`https://TOKEN@host`).
- */
+/** The scheme and userinfo of a URL that has one (`https://user:pass@`); a token is often passed as the user name alone. */
+export const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
+
+/** `url` with secret query and fragment parameters replaced, and its whole userinfo. */
 export function redactUrl(url: string | URL): string {
   const text = String(url);
   const hashAt = text.indexOf('#');
   const beforeHash = hashAt === -1 ? text : text.slice(0, hashAt);
   const queryAt = beforeHash.indexOf('?');
   let head = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-  head = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${REDACTED}@`);
+  head = head.replace(USERINFO, `$1${REDACTED}@`);
   const query = queryAt === -1 ? '' : `?${redactForm(beforeHash.slice(queryAt + 1))}`;
   const hash = hashAt === -1 ? '' : `#${redactForm(text.slice(hashAt + 1))}`;
   return head + query + hash;

@@ -1,44 +1,79 @@
-/** When and how often a failed request is sent again. */
-export interface RetryOptions {
-  /** Retries after the first attempt. Default 2. */
-  limit?: number;
-  /** Upper-case methods that may be retried. Default: the idempotent ones, GET, HEAD, PUT, DELETE, OPTIONS. */
-  methods?: readonly string[];
-  /** Statuses that trigger a retry. Default 408, 429, 500, 502, 503, 504. Network errors and timeouts always do. */
-  statuses?: readonly number[];
-  /** Delay before the first retry, in ms; doubles each time. Default 300. */
-  delay?: number;
-  /** Longest wait between attempts, in ms, including one asked for by `Retry-After`. Default 30 000. */
-  maxDelay?: number;
-}
+/**
+ * The client's retry policy in ky's terms: ky's `retry` options with the client's defaults under them, and the wait
+ * ky will take before a retry, which the `retry` event announces before ky sleeps.
+ */
+import type { HTTPError, RetryOptions } from 'ky';
 
-/** {@link RetryOptions} with every default filled in. */
-export type RetryPolicy = Required<RetryOptions>;
+/** ky's retry options with every field filled in. */
+export type RetryPolicy = Required<Omit<RetryOptions, 'shouldRetry' | 'jitter'>> &
+  Pick<RetryOptions, 'shouldRetry' | 'jitter'>;
 
-/** `false` or `0` disables retries; a number sets `limit`. */
-export function retryPolicy(option: RetryOptions | number | false | undefined): RetryPolicy {
-  const given: RetryOptions = typeof option === 'object' ? option : { limit: option === false ? 0 : option };
-  return {
-    limit: given.limit ?? 2,
-    methods: given.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'],
-    statuses: given.statuses ?? [408, 429, 500, 502, 503, 504],
-    delay: given.delay ?? 300,
-    maxDelay: given.maxDelay ?? 30_000,
-  };
-}
+/** What the client's `retry` option accepts: ky's options, a number of retries, or `false` for none. */
+export type RetryOption = RetryOptions | number | false;
+
+/** The statuses worth another attempt: ky's minus 413, which the same body would get again. */
+const RETRIED_STATUSES = [408, 429, 500, 502, 503, 504];
 
 /**
- * Milliseconds to wait before retry number `retry` (1-based): the server's `Retry-After` (seconds or an
- * HTTP date) when given, else exponential backoff; capped by `maxDelay`.
+ * The client's defaults, where they differ from ky's: no 413, timeouts retried, `Retry-After` honoured on every
+ * retried status and waits capped at 30 s (a server asking for longer is still retried, after 30 s). The methods are
+ * the idempotent ones the API has.
  */
-export function retryDelay(policy: RetryPolicy, retry: number, retryAfter: string | null, now = Date.now()): number {
-  let wait = policy.delay * 2 ** (retry - 1);
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    const asked = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
-    if (Number.isFinite(asked)) wait = Math.max(0, asked);
-  }
-  return Math.min(wait, policy.maxDelay);
+const DEFAULTS: RetryPolicy = {
+  limit: 2,
+  methods: ['get', 'head', 'put', 'delete', 'options'],
+  statusCodes: RETRIED_STATUSES,
+  afterStatusCodes: RETRIED_STATUSES,
+  maxRetryAfter: 30_000,
+  backoffLimit: 30_000,
+  delay: (attempt) => 300 * 2 ** (attempt - 1),
+  retryOnTimeout: true,
+};
+
+function fields(option: RetryOption | undefined): RetryOptions {
+  if (option === false) return { limit: 0 };
+  if (typeof option === 'number') return { limit: option };
+  // ky reads an explicit `undefined` as "not given": so do we, rather than let it erase a default.
+  return Object.fromEntries(Object.entries(option ?? {}).filter(([, value]) => value !== undefined));
+}
+
+/** The policy of `options` laid over `inherited` (a ky instance's `retry`) laid over the client's defaults. */
+export function retryPolicy(options: RetryOption | undefined, inherited?: RetryOption): RetryPolicy {
+  const policy = { ...DEFAULTS, ...fields(inherited), ...fields(options) };
+  return { ...policy, methods: policy.methods.map((method) => method.toLowerCase()) };
+}
+
+/** Headers ky reads, in this order, for the server's wish of when to retry. */
+const RETRY_AFTER_HEADERS = [
+  'retry-after',
+  'ratelimit-reset',
+  'x-ratelimit-retry-after',
+  'x-ratelimit-reset',
+  'x-rate-limit-reset',
+];
+
+/**
+ * The wait in ms before the retry that `error` asks for, when the server said (`Retry-After` or a rate limit header,
+ * on one of `afterStatusCodes`): seconds, an HTTP date, or an epoch timestamp, as ky reads them, capped by
+ * `maxRetryAfter`. `undefined` when the server did not say, or said something unreadable: ky would then wait the
+ * longest allowed, where the client backs off as if nothing was said.
+ */
+export function serverDelay(policy: RetryPolicy, error: HTTPError, now = Date.now()): number | undefined {
+  if (!policy.afterStatusCodes.includes(error.response.status)) return undefined;
+  const value = RETRY_AFTER_HEADERS.map((name) => error.response.headers.get(name)).find(Boolean);
+  if (!value) return undefined;
+  let after = Number(value) * 1000;
+  if (Number.isNaN(after)) after = Date.parse(value) - now;
+  else if (after >= Date.parse('2024-01-01')) after -= now;
+  if (Number.isNaN(after)) return undefined;
+  // A date past already: ky's timer fires at once.
+  return Math.max(0, Math.min(after, policy.maxRetryAfter));
+}
+
+/** ky's wait before retry number `retryCount` when the server did not say: the backoff, capped by `backoffLimit`. */
+export function backoff(policy: RetryPolicy, retryCount: number): number {
+  // With `jitter`, ky waits a random part of it: this is the upper bound.
+  return Math.min(policy.backoffLimit, policy.delay(retryCount));
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */

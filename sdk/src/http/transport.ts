@@ -1,15 +1,15 @@
+import { isHTTPError, type Options, type ShouldRetryState } from 'ky';
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isStorable, revalidated } from '../cache/validators.js';
-import { createHttpError } from '../errors/create-http-error.js';
-import type { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
-import { NetworkError } from '../errors/network-error.js';
-import { redactHeaders, redactUrl } from '../errors/redact.js';
-import { TimeoutError } from '../errors/timeout-error.js';
+import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
+import type { ClientKy } from './client-ky.js';
 import type { Emitter } from './events.js';
-import { headerRecord, isJsonType, parseBody } from './media-type.js';
-import { type RetryPolicy, retryDelay, sleep } from './retry.js';
+import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
+import { headerRecord, isJsonType } from './media-type.js';
+import { readText, withText } from './response-body.js';
+import { backoff, serverDelay } from './retry.js';
 
 /** Cache partition of requests sent without credentials. */
 const ANONYMOUS = 'anonymous';
@@ -18,11 +18,8 @@ const DEFAULT_ACCEPT = 'application/hal+json, application/json';
 
 /** How the transport is wired; built by `createClient`. */
 export interface TransportOptions {
-  fetch: typeof fetch;
+  http: ClientKy;
   emitter: Emitter;
-  retry: RetryPolicy;
-  /** Per-attempt limit in ms; 0 disables it. */
-  timeout: number;
   auth?: AuthStrategy;
   cache?: HttpCache;
   userAgent?: string;
@@ -66,21 +63,33 @@ export interface Reply {
   revalidated: boolean;
 }
 
-interface Attempt {
-  response: Response;
-  /** Body text, read within the attempt's timeout, when the body is JSON. */
-  text?: string;
+/** One logical request on its way: what its attempts share. */
+interface Exchange {
+  /** Upper-case. */
+  method: string;
+  url: string;
+  signal?: AbortSignal;
+  /** Attempts sent so far, the one after a refresh included. */
+  attempts: number;
+  /** Retries ky made so far; the attempt after a refresh is not one of them. */
+  retries: number;
+  /** Whether a 401 is answered by a refresh: sent with credentials of a strategy that can refresh, not yet refreshed. */
+  refreshable: boolean;
+  /** The typed error of the last attempt ky retried. */
+  failure?: unknown;
 }
 
 /**
- * Sends requests the way the API expects: credentials from the auth strategy, conditional GETs from the HTTP
- * cache, one retry after a refreshed token, retries with backoff for idempotent requests, a timeout per
- * attempt, typed errors, and events for each step. Without `auth` or `cache` those steps are skipped.
+ * Sends requests the way the API expects, through the client's ky instance: credentials from the auth strategy,
+ * conditional GETs from the HTTP cache, one more attempt after a refreshed token, ky's retries of idempotent
+ * requests and its timeout per attempt, typed errors, and events for each step. Without `auth` or `cache` those
+ * steps are skipped.
  *
- * Built on `fetch` directly rather than ky: a 304 answered from the cache, the refresh-and-retry-once keyed by
- * the failed credentials and the cache invalidation all sit between attempts, where ky's hooks would have to be
- * bent around its own retry loop and error classes; and ky would cost 5 KB of the SDK's 15 KB gzip budget
- * for the retry and timeout logic that takes well under 1 KB here.
+ * ky sends each logical request once, or twice when a 401 is answered by a refresh: that attempt is a second call,
+ * so that it neither uses up nor needs one of ky's retries. The client's part of an attempt runs where ky gives it
+ * the request alone, in the call's options: the headers, the `fetch` ky calls (events, the body read within the
+ * timeout), `shouldRetry` (only failed attempts are retried, never an error a hook threw). Instance hooks would
+ * share a list in which a hook that returns a `Request` skips the rest, and cost a copy of each response.
  */
 export class Transport {
   readonly #options: TransportOptions;
@@ -90,9 +99,13 @@ export class Transport {
   }
 
   async request(request: TransportRequest): Promise<Reply> {
-    const { auth, cache, emitter, retry } = this.#options;
+    const { auth, cache, emitter, http } = this.#options;
     const method = request.method.toUpperCase();
-    let credentials = await auth?.credentials(request.signal);
+    if (USERINFO.test(request.url)) {
+      // The Request ky builds would refuse it with a message that holds the credentials.
+      throw new TypeError(`${method} ${redactUrl(request.url)}: a URL with credentials cannot be requested`);
+    }
+    let credentials = await auth?.credentials(request.signal, http.fetch);
     const owner = credentials?.owner ?? ANONYMOUS;
     const stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     const ifMatch =
@@ -109,82 +122,90 @@ export class Transport {
       });
     }
 
-    let refreshed = false;
-    let retries = 0;
-    for (let attempt = 1; ; attempt++) {
-      const headers = this.#headers(request, credentials, stored, ifMatch);
-      let result: Attempt;
+    const exchange: Exchange = {
+      method,
+      url: request.url,
+      signal: request.signal,
+      attempts: 0,
+      retries: 0,
+      refreshable: credentials !== undefined && auth?.refresh !== undefined,
+    };
+    for (;;) {
+      let response: Response | undefined;
       try {
-        result = await this.#send(method, request, headers, attempt);
+        const headers = this.#headers(request, credentials, stored, ifMatch);
+        response = await http.ky(request.url, this.#call(exchange, headers, request.body));
       } catch (error) {
-        if (!(error instanceof NetworkError || error instanceof TimeoutError) || !this.#mayRetry(method, retries)) {
-          throw error;
-        }
-        retries++;
-        await this.#wait(method, request, attempt, retries, null, error);
-        continue;
-      }
-      const { response } = result;
-
-      if (response.status === 401 && auth?.refresh && credentials && !refreshed) {
-        if (!response.bodyUsed) await response.body?.cancel();
-        credentials = await auth.refresh(credentials, request.signal);
-        refreshed = true;
-        emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
-        continue;
-      }
-      if (response.status === 304 && stored) {
-        return this.#fromCache(owner, stored, response);
-      }
-      if (!response.ok) {
-        const error = await this.#error(method, request.url, result);
-        if (retry.statuses.includes(response.status) && this.#mayRetry(method, retries)) {
-          retries++;
-          await this.#wait(method, request, attempt, retries, response.headers.get('retry-after'), error);
+        if (exchange.refreshable && isHTTPError(error) && error.response.status === 401) {
+          exchange.refreshable = false;
+          if (!error.response.bodyUsed) await error.response.body?.cancel().catch(() => {});
+          credentials = await auth!.refresh!(credentials!, request.signal, http.fetch);
+          emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
           continue;
         }
-        throw error;
+        throw await this.#failure(error, exchange);
       }
-      const reply = this.#reply(method, request.url, result);
-      if (cache) await this.#updateCache(cache, owner, request.url, reply, result.text);
+      // A `beforeRetry` hook returned `ky.stop`: the request ends with the failure it stopped retrying.
+      if (!response) throw exchange.failure;
+      if (response.status === 304 && stored) return this.#fromCache(owner, stored, response);
+      if (!response.ok) throw await responseError(method, request.url, response);
+      const text = await this.#text(method, response);
+      const reply = this.#reply(method, request.url, response, text);
+      if (cache) await this.#updateCache(cache, owner, request.url, reply, text);
       return reply;
     }
   }
 
-  #headers(request: TransportRequest, credentials?: Credentials, stored?: CacheEntry, ifMatch?: string): Headers {
-    const headers = new Headers({ accept: request.accept ?? DEFAULT_ACCEPT });
-    if (this.#options.userAgent) headers.set('user-agent', this.#options.userAgent);
-    if (credentials) headers.set('authorization', `Bearer ${credentials.token}`);
-    if (request.body !== undefined) headers.set('content-type', 'application/json');
-    if (stored) {
-      for (const [name, value] of Object.entries(conditionalHeaders(stored))) headers.set(name, value);
-    }
-    if (ifMatch !== undefined) headers.set('if-match', ifMatch);
+  #headers(
+    request: TransportRequest,
+    credentials?: Credentials,
+    stored?: CacheEntry,
+    ifMatch?: string,
+  ): Record<string, string> {
+    const headers: Record<string, string> = { accept: request.accept ?? DEFAULT_ACCEPT };
+    if (this.#options.userAgent) headers['user-agent'] = this.#options.userAgent;
+    if (credentials) headers.authorization = `Bearer ${credentials.token}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (stored) Object.assign(headers, conditionalHeaders(stored));
+    if (ifMatch !== undefined) headers['if-match'] = ifMatch;
     return headers;
   }
 
-  /** One attempt, bounded by the timeout; a JSON body is read inside it so that a stalled body also times out. */
-  async #send(method: string, request: TransportRequest, headers: Headers, attempt: number): Promise<Attempt> {
-    const { emitter, timeout } = this.#options;
-    const url = request.url;
-    const timer = new AbortController();
-    const timeoutId = timeout > 0 ? setTimeout(() => timer.abort(), timeout) : undefined;
-    const signal = request.signal ? AbortSignal.any([request.signal, timer.signal]) : timer.signal;
+  /** ky's options for one call: what this request alone has. */
+  #call(exchange: Exchange, headers: Record<string, string>, body: unknown): Options {
+    const { retry } = this.#options.http;
+    const options: Options = {
+      method: exchange.method,
+      headers,
+      fetch: (input, init) => this.#attempt(exchange, input as Request, init),
+      // After a refresh, what is left of the retries: they count for the whole logical request.
+      retry: { limit: retry.limit - exchange.retries, shouldRetry: (state) => this.#shouldRetry(exchange, state) },
+    };
+    if (body !== undefined) options.json = body;
+    if (exchange.signal) options.signal = exchange.signal;
+    return options;
+  }
+
+  /** One attempt, as the `fetch` ky calls: the request as every hook left it, its events, a JSON body read. */
+  async #attempt(exchange: Exchange, request: Request, init?: RequestInit): Promise<Response> {
+    const { emitter, http } = this.#options;
+    const { method } = exchange;
+    const attempt = ++exchange.attempts;
     if (emitter.wants('request')) {
-      emitter.emit('request', { method, url: redactUrl(url), headers: redactHeaders(headers), attempt });
+      emitter.emit('request', {
+        method,
+        url: redactUrl(exchange.url),
+        headers: redactHeaders(request.headers),
+        attempt,
+      });
     }
     const started = performance.now();
     try {
-      const response = await this.#options.fetch(url, {
-        method,
-        headers,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal,
-      });
+      const response = await http.fetch(request, init);
       if (emitter.wants('response')) {
         emitter.emit('response', {
           method,
-          url: redactUrl(url),
+          url: redactUrl(exchange.url),
           status: response.status,
           headers: redactHeaders(response.headers),
           attempt,
@@ -192,47 +213,62 @@ export class Transport {
         });
       }
       const json = method !== 'HEAD' && isJsonType(response.headers.get('content-type'));
-      return json ? { response, text: await response.text() } : { response };
+      return json ? await withText(response, http.hooksReadBodies) : response;
     } catch (error) {
-      request.signal?.throwIfAborted();
-      if (timer.signal.aborted) throw new TimeoutError({ method, url, timeout, cause: error });
-      throw new NetworkError({ method, url, cause: error });
-    } finally {
-      clearTimeout(timeoutId);
+      // The user gave up: their reason, never retried.
+      exchange.signal?.throwIfAborted();
+      // Aborted by ky's own timeout, which already failed the attempt with its TimeoutError.
+      if (request.signal.aborted) throw error;
+      throw networkFailure(error, { method, url: exchange.url, timeout: http.timeout });
     }
   }
 
-  #mayRetry(method: string, retries: number): boolean {
-    const { retry } = this.#options;
-    return retries < retry.limit && retry.methods.includes(method);
-  }
-
-  async #wait(
-    method: string,
-    request: TransportRequest,
-    attempt: number,
-    retries: number,
-    retryAfter: string | null,
-    error: Error,
-  ): Promise<void> {
-    const delay = retryDelay(this.#options.retry, retries, retryAfter);
-    this.#options.emitter.emit('retry', { method, url: redactUrl(request.url), attempt, delay, error });
-    await sleep(delay, request.signal);
-  }
-
-  async #error(method: string, url: string, { response, text }: Attempt): Promise<HttpError> {
-    const raw = text ?? (await response.text().catch(() => ''));
-    return createHttpError({
-      method,
-      url,
-      status: response.status,
-      statusText: response.statusText,
-      headers: headerRecord(response.headers),
-      body: parseBody(raw, response.headers.get('content-type')),
+  /**
+   * ky's `shouldRetry` for this request: never an error of a hook nor a 401 about to be refreshed, then the user's
+   * `shouldRetry`, then the policy, as ky's own rules would decide. Announces the retry with the wait ky will take.
+   */
+  async #shouldRetry(exchange: Exchange, state: ShouldRetryState): Promise<boolean | undefined> {
+    const { error, retryCount } = state;
+    const failed = isHTTPError(error) ? error : undefined;
+    const status = failed?.response.status;
+    if (exchange.signal?.aborted || !isAttemptFailure(error) || (exchange.refreshable && status === 401)) return false;
+    const { emitter, http } = this.#options;
+    const { retry } = http;
+    const verdict = await retry.shouldRetry?.(state);
+    // A `true` of the user's makes ky back off, whatever the server asked for.
+    const asked = verdict === undefined && failed ? serverDelay(retry, failed) : undefined;
+    const retried =
+      verdict ??
+      (status === undefined
+        ? !isAttemptTimeout(error) || retry.retryOnTimeout
+        : retry.statusCodes.includes(status) && (status !== 413 || asked !== undefined)); // ky's exception for 413
+    if (!retried) return false;
+    exchange.retries++;
+    exchange.failure = await this.#failure(error, exchange);
+    emitter.emit('retry', {
+      method: exchange.method,
+      url: redactUrl(exchange.url),
+      attempt: exchange.attempts,
+      delay: asked ?? backoff(retry, retryCount),
+      error: exchange.failure as Error,
     });
+    // Left to ky (`undefined`) only where it then waits what the server asked for; forced elsewhere, the decision taken.
+    return asked === undefined || undefined;
   }
 
-  #reply(method: string, url: string, { response, text }: Attempt): Reply {
+  /** What the caller gets for a failure of ky: the user's abort reason, else the typed error. */
+  #failure(error: unknown, exchange: Exchange): Promise<unknown> {
+    if (exchange.signal?.aborted) return Promise.resolve(exchange.signal.reason);
+    return typedFailure(error, { method: exchange.method, url: exchange.url, timeout: this.#options.http.timeout });
+  }
+
+  /** The body of a JSON response: read within its attempt, unless a hook of the user's answered with a response of its own. */
+  async #text(method: string, response: Response): Promise<string | undefined> {
+    if (method === 'HEAD' || !isJsonType(response.headers.get('content-type'))) return undefined;
+    return readText(response) ?? (await response.text());
+  }
+
+  #reply(method: string, url: string, response: Response, text: string | undefined): Reply {
     const reply: Reply = {
       method,
       url: response.url || url,

@@ -25,15 +25,13 @@ export function json(body: unknown, init: ResponseInit & { type?: string } = {})
  */
 export function fakeFetch(routes: Record<string, Route | object>) {
   const requests: SentRequest[] = [];
-  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const request: SentRequest = {
-      method: (init.method ?? 'GET').toUpperCase(),
-      url: String(input),
-      headers: new Headers(init.headers),
-      body: typeof init.body === 'string' ? init.body : undefined,
-    };
+  // Called as ky calls it, with a `Request`, or as plain code does, with a URL and options.
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const sent = new Request(input, init);
+    const body = sent.body ? await sent.text() : undefined;
+    const request: SentRequest = { method: sent.method, url: sent.url, headers: sent.headers, body };
     requests.push(request);
-    init.signal?.throwIfAborted();
+    sent.signal.throwIfAborted();
     const route = routes[`${request.method} ${request.url}`];
     if (route === undefined) return json({ _class: ['errors'], message: 'Not found' }, { status: 404 });
     return typeof route === 'function' ? (route as Route)(request) : json(route);
