@@ -1,4 +1,6 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+import { bundleExplorer } from './src/explorer/bundle.js';
 
 // One build for every entry so that modules shared by `storefront-server` and `storefront-server/msw` (the seed,
 // the core) land in shared chunks and keep one identity. `storefront-sdk` is a dependency, imported at run time
@@ -17,5 +19,13 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
-  external: [/^node:/],
+  // esbuild bundles the explorer when the server runs from its sources; the built server reads dist/explorer.
+  external: [/^node:/, 'esbuild'],
+  // The API explorer, a browser page with the SDK inside, built by the same function a server run from its
+  // sources uses (so there is one definition of it), into dist/explorer/ where the built server looks for it.
+  async onSuccess() {
+    const files = await bundleExplorer();
+    await mkdir('dist/explorer', { recursive: true });
+    await Promise.all(Object.entries(files).map(([name, text]) => writeFile(`dist/explorer/${name}`, text)));
+  },
 });

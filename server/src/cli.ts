@@ -154,6 +154,7 @@ function banner(server: StorefrontServer, data: string, products: number | undef
   const lines = [
     `Storefront reference server listening on ${server.url}`,
     `  Base URL:      ${server.baseUrl}`,
+    `  Explorer:      ${server.explorerUrl}`,
     `  Token URL:     ${server.origin}/oauth/token`,
     // Newcomers otherwise meet expiry as an unexplained 401 an hour into their session.
     `  Tokens expire: after ${duration(tokenTtl)} (${tokenTtl} s; --token-ttl to change)`,

@@ -8,6 +8,8 @@ import { addMissingPreviewKeys } from './api/themes/preview-key.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
+import { EXPLORER_CLIENT_ID, EXPLORER_PATH, isExplorerClient, registerExplorerClient } from './explorer/client.js';
+import { createExplorerHandler } from './explorer/handler.js';
 import { createExpressApp } from './express/app.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
@@ -71,6 +73,8 @@ export interface StorefrontServer {
   origin: string;
   /** The API root, `{origin}/v1`. */
   baseUrl: string;
+  /** The API explorer, `{origin}/explorer`: a page to sign in and click through the API. */
+  explorerUrl: string;
   store: Store;
   /** The demo app and user; `undefined` when the data holds no app. */
   credentials: ServerCredentials | undefined;
@@ -157,7 +161,8 @@ async function upgrade(store: Store, demo: DemoOptions): Promise<ServerCredentia
 
 /** Puts the given demo credentials into existing data, and reads back the rest. */
 async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
-  const app = store.all('apps')[0];
+  // The explorer's client, registered at every start, is never the demo app.
+  const app = store.all('apps').find((row) => !isExplorerClient(row));
   const user = app && store.get('users', app.owner_id);
   if (!app || !user) return undefined;
   const appPatch = {
@@ -213,11 +218,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   }
   const url = listeningOrigin(address);
   const addresses = published ?? addressesOf(url);
+  const explorerUrl = `${addresses.origin}${EXPLORER_PATH}`;
   const core = createCore({
     store: opened.store,
     clock: options.clock ?? { now: () => Date.now() },
     addresses,
     tokenTtl: options.tokenTtl ?? DEFAULT_TOKEN_TTL,
+    explorerUrl,
   });
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
   // While closing, answer on keep-alive connections with `Connection: close`, so that they end with their
@@ -230,13 +237,31 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     res.once('close', () => active.delete(res));
   });
   // The app is attached once the core exists, which needs the port the server got.
-  http.on('request', createExpressApp({ handle: core.handle, origin: addresses.origin, ...(log ? { log } : {}) }));
+  const explorer = createExplorerHandler({
+    baseUrl: addresses.baseUrl,
+    authUrl: addresses.authUrl,
+    clientId: EXPLORER_CLIENT_ID,
+  });
+  http.on(
+    'request',
+    createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) }),
+  );
+  // After the handlers are attached (a request that came in before them would never be answered); its redirect
+  // URIs need the origin, known only once listening.
+  try {
+    await registerExplorerClient(opened.store, addresses.origin);
+  } catch (error) {
+    await new Promise((closed) => http.close(closed));
+    if (opened.ownsStore) await opened.store.close();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   return {
     url,
     origin: addresses.origin,
     baseUrl: addresses.baseUrl,
+    explorerUrl,
     store: opened.store,
     credentials: opened.credentials,
     seeded: opened.seeded,

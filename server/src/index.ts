@@ -11,6 +11,7 @@ export {
   type ServerOptions,
   type StorefrontServer,
 } from './create-server.js';
+export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp, type ExpressAppOptions } from './express/app.js';
 export type { ServerTimeouts } from './express/timeouts.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';

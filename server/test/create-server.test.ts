@@ -154,16 +154,21 @@ describe('createServer', () => {
       release = resolve;
     });
     let writes = 0;
-    // Holds the token write in the queue so that the request is surely in flight when close() is called.
+    let started = false;
+    // Holds the token write in the queue so that the request is surely in flight when close() is called (the
+    // writes of the start itself, the explorer's client, pass).
     const gated: Store = {
       ...store,
       write: async (fn) => {
-        writes++;
-        await gate;
+        if (started) {
+          writes++;
+          await gate;
+        }
         return store.write(fn);
       },
     };
     const server = await createServer({ port: 0, data: gated });
+    started = true;
     const pending = tokenRequest(server.origin, { grant_type: 'client_credentials' }, credentials);
     while (writes === 0) await new Promise((resolve) => setTimeout(resolve, 1));
     let closed = false;

@@ -42,6 +42,10 @@ export const rootRoutes: Route[] = [
           links['svc:all_orders'] = link('svc:all_orders', ordersTemplate(addresses), templated);
           links['svc:order'] = link('svc:order', orderTemplate(addresses), templated);
         }
+        // RFC 8631's relation for documentation meant for people: the explorer is the API's own, interactive.
+        if (context.explorerUrl) {
+          links['service-doc'] = { href: context.explorerUrl, type: 'text/html', title: 'API explorer' };
+        }
         const shops = ownShops(call);
         const fields = { user_name: user.name, role: user.role, scopes };
         const embedded = { shops: shops.map((shop) => shopSummary(addresses, shop)) };

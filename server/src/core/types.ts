@@ -62,6 +62,11 @@ export interface CoreContext {
   addresses: Addresses;
   /** Lifetime of issued access tokens, in seconds. */
   tokenTtl: number;
+  /**
+   * Where the API explorer is, when a shell serves one (the Express shell of `createServer` does, MSW does not):
+   * the root links it as `service-doc`.
+   */
+  explorerUrl?: string;
 }
 
 /** The caller behind a valid bearer token. */

@@ -6,6 +6,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { redactUrl } from 'storefront-sdk/internal';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
+import type { ExplorerHandler } from '../explorer/handler.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 import { shellError } from './shell-error.js';
@@ -18,6 +19,8 @@ export interface ExpressAppOptions {
   origin: string;
   /** Receives one line per finished request (`GET /v1/ 200 1.2ms`); absent: no request log. */
   log?: (line: string) => void;
+  /** Serves the API explorer under `/explorer` (see `createServer`); absent: no explorer. */
+  explorer?: ExplorerHandler;
 }
 
 /**
@@ -73,7 +76,7 @@ function requestLog(log: (line: string) => void) {
 
 /** An Express application serving the core. */
 export function createExpressApp(options: ExpressAppOptions): Express {
-  const { handle, origin, log } = options;
+  const { handle, origin, log, explorer } = options;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -85,7 +88,7 @@ export function createExpressApp(options: ExpressAppOptions): Express {
       return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
     let response: CoreResponse;
     try {
-      response = await handle(request);
+      response = await (explorer?.(request) ?? handle(request));
     } catch (error) {
       // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
       console.error(error);

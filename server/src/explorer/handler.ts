@@ -1,0 +1,94 @@
+/**
+ * Serves the explorer at `{origin}/explorer/`: the page for every path below it (the path after `/explorer`
+ * is the API resource shown, so that reload and shared links work), its script and its stylesheet. Answers in
+ * the core's response form so that the Express shell compresses and logs it like everything else.
+ */
+import { createHash } from 'node:crypto';
+import type { CoreRequest, CoreResponse } from '../core/types.js';
+import { escapeHtml } from '../http/html.js';
+import type { ExplorerFiles } from './bundle.js';
+import { EXPLORER_PATH } from './client.js';
+import { explorerFiles } from './files.js';
+
+/** What the page is told: where the API and the authorization service are, and its client id. */
+export interface ExplorerConfig {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+}
+
+/** The explorer's answer to a request under `/explorer`; `undefined` for any other path. */
+export type ExplorerHandler = (request: CoreRequest) => Promise<CoreResponse> | undefined;
+
+interface Asset {
+  body: string;
+  headers: Record<string, string>;
+}
+
+const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' } as const;
+
+/**
+ * The page's API origin is allowed explicitly: the page may be opened on `localhost` while the API's links
+ * say `127.0.0.1`. Scripts and styles come from files only, so that data shown by the page can never run.
+ */
+function pageHeaders(apiOrigin: string): Record<string, string> {
+  return {
+    'content-security-policy':
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' ${apiOrigin} data:; ` +
+      `connect-src 'self' ${apiOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+function asset(type: keyof typeof TYPES, body: string, headers: Record<string, string> = {}): Asset {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return {
+    body,
+    headers: {
+      'content-type': `${TYPES[type]}; charset=utf-8`,
+      // Revalidated on every use: a new server version must not meet an old script.
+      'cache-control': 'no-cache',
+      etag,
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
+  };
+}
+
+function assets(files: ExplorerFiles, config: ExplorerConfig): Record<string, Asset> {
+  const values: Record<string, string> = {
+    '%BASE_URL%': config.baseUrl,
+    '%AUTH_URL%': config.authUrl,
+    '%CLIENT_ID%': config.clientId,
+  };
+  const html = files['index.html'].replace(/%[A-Z_]+%/g, (name) => escapeHtml(values[name] ?? name));
+  return {
+    page: asset('html', html, pageHeaders(new URL(config.baseUrl).origin)),
+    '/explorer.js': asset('js', files['explorer.js']),
+    '/explorer.css': asset('css', files['explorer.css']),
+  };
+}
+
+function answer(request: CoreRequest, { body, headers }: Asset): CoreResponse {
+  if (request.headers.get('if-none-match') === headers.etag) return { status: 304, headers };
+  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body }) };
+}
+
+/** The explorer's handler for a server whose page is configured with `config`. */
+export function createExplorerHandler(config: ExplorerConfig): ExplorerHandler {
+  let served: Promise<Record<string, Asset>> | undefined;
+  return (request) => {
+    const path = request.url.pathname;
+    if (path !== EXPLORER_PATH && !path.startsWith(`${EXPLORER_PATH}/`)) return undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const headers = { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' };
+      return Promise.resolve({ status: 405, headers, body: 'The explorer answers GET and HEAD only.\n' });
+    }
+    served ??= explorerFiles().then((files) => assets(files, config));
+    served.catch(() => {
+      served = undefined;
+    });
+    return served.then((all) => answer(request, all[path.slice(EXPLORER_PATH.length)] ?? all.page!));
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The JSON body a write starts from, prefilled from the resource the link belongs to: what the relation takes
+ * (a field it does not know is a 422 on that field), with the resource's current values. Typed with the
+ * SDK's body types, so that a change of the contract shows here.
+ */
+import type { CreateTemplateBody, CreateThemeAssetBody, UpdateTemplateBody, UpdateThemeBody } from 'storefront-sdk';
+
+type Properties = Record<string, unknown>;
+
+/** A 1×1 GIF: a valid upload to try `create_theme_asset` with. */
+const PIXEL = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/** `updated_on` as the epoch seconds of `last_updated_on`, the lost-update guard of template writes. */
+function epochSeconds(updatedOn: unknown): number | undefined {
+  const ms = typeof updatedOn === 'string' ? Date.parse(updatedOn) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/** By relation name without its prefix; `null`: the relation takes no body. */
+const PREFILLS: Record<string, (p: Properties) => object | null> = {
+  update_template: (p): UpdateTemplateBody => ({
+    body: String(p.body ?? ''),
+    file_name: String(p.file_name ?? ''),
+    last_updated_on: epochSeconds(p.updated_on),
+  }),
+  update_theme: (p): UpdateThemeBody => ({ title: String(p.title ?? ''), settings: (p.settings ?? {}) as Properties }),
+  create_template: (): CreateTemplateBody => ({ file_name: 'snippets/new.html', body: '<p>New snippet</p>\n' }),
+  create_theme_asset: (): CreateThemeAssetBody => ({ file_name: 'images/pixel.gif', data: PIXEL }),
+  create_dev_theme: () => null,
+};
+
+/**
+ * The body to start from for following `rel` with `method` from a resource with `properties`: `null` for a
+ * request without one (DELETE, and writes that take none). Relations the explorer does not know start from
+ * the resource's properties.
+ */
+export function prefilledBody(rel: string, method: string, properties: Properties): object | null {
+  if (method === 'GET' || method === 'DELETE') return null;
+  const prefill = PREFILLS[rel.replace(/^[^:]+:(?!\/\/)/, '')];
+  return prefill ? prefill(properties) : properties;
+}

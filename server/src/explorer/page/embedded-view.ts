@@ -1,0 +1,82 @@
+/**
+ * Embedded resources, one table per name: a column per simple member, the resource's name as the link to it,
+ * and a control per other link (an image file shows as a thumbnail). Built in one pass, since a theme embeds
+ * hundreds of templates.
+ */
+import type { Entity } from 'storefront-sdk';
+import { h } from './dom.js';
+import { isResourceLink, linkControl } from './link-controls.js';
+import { isScalar, labelOf, valueText } from './values.js';
+
+function columnsOf(items: readonly Entity[]): string[] {
+  const columns = new Set<string>();
+  for (const item of items) {
+    const properties = item.properties as Record<string, unknown>;
+    for (const name in properties) if (isScalar(properties[name])) columns.add(name);
+  }
+  return [...columns];
+}
+
+function row(item: Entity, index: number, columns: readonly string[], apiOrigin: string): HTMLElement {
+  const properties = item.properties as Record<string, unknown>;
+  const subject = labelOf(properties, `${item._class.join(' ') || 'item'} ${index + 1}`);
+  const links = [...item.links.values()].flat();
+  const self = links.find((link) => link.rel === 'self' && !link.templated && isResourceLink(link));
+  const controls = links
+    .filter((link) => link !== self)
+    .map((link) => {
+      const target = { entity: item, link, subject };
+      const image = link.method === 'GET' && /^image\//.test(link.type ?? '');
+      return image
+        ? h(
+            'span',
+            { class: 'file' },
+            h('img', { src: link.resolve().url, alt: '', loading: 'lazy', width: 32, height: 32 }),
+            linkControl(target, apiOrigin, link.rel),
+          )
+        : linkControl(target, apiOrigin, link.method === 'GET' ? link.rel : `${link.method} ${link.rel}`);
+    });
+  return h(
+    'tr',
+    null,
+    h('th', { scope: 'row' }, self ? linkControl({ entity: item, link: self, subject }, apiOrigin, subject) : subject),
+    ...columns.map((name) => h('td', null, valueText(properties[name], true))),
+    h('td', { class: 'controls' }, ...controls),
+  );
+}
+
+export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
+  const names = Object.keys(entity.toJSON()._embedded ?? {});
+  return names.map((name) => {
+    const items = entity.embedded(name as never) as Entity[];
+    const columns = columnsOf(items);
+    const id = `embedded-${name}`;
+    return h(
+      'section',
+      { class: 'embedded', 'aria-labelledby': id },
+      h('h3', { id }, `Embedded: ${name} `, h('span', { class: 'count' }, `(${items.length})`)),
+      items.length
+        ? h(
+            'div',
+            { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${name} table` },
+            h(
+              'table',
+              null,
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'col' }, 'Resource'),
+                  ...columns.map((column) => h('th', { scope: 'col' }, column)),
+                  h('th', { scope: 'col' }, 'Links'),
+                ),
+              ),
+              h('tbody', null, ...items.map((item, i) => row(item, i, columns, apiOrigin))),
+            ),
+          )
+        : h('p', { class: 'muted' }, 'None.'),
+    );
+  });
+}
