@@ -69,18 +69,29 @@ export async function deleteFile(path: string, durability: Durability): Promise<
   }
 }
 
+/** Whether `id` is a whole number as the store allocates them (no sign, no leading zero). */
+function isWholeNumber(id: string): boolean {
+  if (id.length === 0 || (id.length > 1 && id.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+const byCodeUnits = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byValue = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || byCodeUnits(a, b);
+
 /**
- * The order rows are loaded in from files that do not keep one (a directory, several shards): ids that are whole
+ * `rows` in the order they load in from files that keep none (a directory, several shards): ids that are whole
  * numbers first, by value (for ids the store allocated, that is insertion order), then the others by code unit.
- * A total order, so that `all()` is the same after every restart; cheap enough for 100 000 rows.
+ * The same order after every restart, whatever the directory's; a sort of 100 000 rows takes milliseconds.
  */
-export function compareIds(a: string, b: string): number {
-  const numeric = (id: string) => /^(0|[1-9]\d*)$/.test(id);
-  const an = numeric(a);
-  const bn = numeric(b);
-  if (an !== bn) return an ? -1 : 1;
-  if (an && a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
+export function sortById<R extends { id: string }>(rows: readonly R[]): R[] {
+  const numbers: R[] = [];
+  const others: R[] = [];
+  for (const row of rows) (isWholeNumber(row.id) ? numbers : others).push(row);
+  return [...numbers.sort(byValue), ...others.sort(byCodeUnits)];
 }
 
 /**
@@ -174,7 +185,7 @@ export class RowFiles implements CollectionFiles {
       checkRow(row, path);
       return row;
     });
-    return rows.sort((a, b) => compareIds(a.id, b.id));
+    return sortById(rows);
   }
 
   create(rows: readonly unknown[]): Promise<void> {

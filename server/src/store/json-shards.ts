@@ -21,10 +21,10 @@ import { StoreFileError } from './errors.js';
 import {
   type CollectionFiles,
   checkRows,
-  compareIds,
   createDirectory,
   jsonFilesIn,
   readJson,
+  sortById,
   writeJson,
 } from './json-collections.js';
 import { mapLimited } from './limited.js';
@@ -112,15 +112,16 @@ export class ShardFiles implements CollectionFiles {
     });
     const byId = new Map<string, { id: string }>();
     const misplaced = new Set<number>();
+    this.members = this.group([], this.count);
     for (const { shard, rows } of shards) {
       for (const row of rows) {
         if (byId.has(row.id)) throw new StoreFileError(dir, `Duplicate id "${row.id}"`);
         byId.set(row.id, row);
         const home = shardOf(row.id, this.count);
+        this.members[home]!.add(row.id);
         if (home !== shard) misplaced.add(shard).add(home);
       }
     }
-    this.members = this.group(byId.keys(), this.count);
     // A row added by hand to any shard moves to its own, so that its next write does not leave a copy behind.
     await mapLimited([...misplaced], (shard) =>
       writeJson(
@@ -129,7 +130,7 @@ export class ShardFiles implements CollectionFiles {
         this.durability,
       ),
     );
-    return [...byId.values()].sort((a, b) => compareIds(a.id, b.id));
+    return sortById([...byId.values()]);
   }
 
   async create(rows: readonly unknown[]): Promise<void> {
