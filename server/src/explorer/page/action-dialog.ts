@@ -15,10 +15,12 @@ import { templateVariables } from './template-variables.js';
 export type Submit = (args: Record<string, unknown>) => Promise<string | undefined>;
 
 function field(id: string, label: string, input: HTMLElement, hint?: string): HTMLElement {
+  if (hint) input.setAttribute('aria-describedby', `${id}-hint`);
   return h(
     'div',
     { class: 'field' },
-    h('label', { for: id }, label, hint ? h('span', { class: 'muted' }, ` ${hint}`) : null),
+    h('label', { for: id }, label),
+    hint ? h('span', { id: `${id}-hint`, class: 'muted' }, hint) : null,
     input,
   );
 }
@@ -64,7 +66,7 @@ export function openAction(dialog: HTMLDialogElement, { entity, link, subject }:
           null,
           h('legend', null, 'Template variables'),
           ...variables.map((variable, i) =>
-            field(`var-${variable.name}`, variable.name, inputs[i]!, variable.required ? '(required)' : '(optional)'),
+            field(`var-${variable.name}`, variable.name, inputs[i]!, variable.required ? 'required' : 'optional'),
           ),
         )
       : null,

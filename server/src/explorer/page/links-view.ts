@@ -14,7 +14,7 @@ export function linksView(entity: Entity, subject: string, curies: Curies, apiOr
         'th',
         { scope: 'row' },
         h('code', null, link.rel),
-        docs ? h('a', { class: 'docs', href: docs, 'aria-label': `Documentation of ${link.rel}` }, 'docs') : null,
+        docs ? h('a', { class: 'docs', href: docs, 'aria-label': `docs of ${link.rel}` }, 'docs') : null,
       ),
       h('td', { class: 'href' }, h('code', null, link.href)),
       h('td', null, link.method),

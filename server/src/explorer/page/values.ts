@@ -1,7 +1,7 @@
 /** How property values read: scalars as they are, long or multi-line text cut short in tables, the rest as JSON. */
 
 /** Property names that name a resource, best first. */
-const LABELS = ['title', 'name', 'file_name', 'code', 'user_name', 'login', 'id'];
+const LABELS = ['title', 'file_name', 'name', 'code', 'user_name', 'login', 'id'];
 
 /** What to call a resource with these properties. */
 export function labelOf(properties: Record<string, unknown>, fallback: string): string {
