@@ -3,6 +3,7 @@ import { StoreError } from './errors.js';
 
 /** Who holds a data lock, as its lock file says. */
 export interface LockHolder {
+  /** Its process id. */
   pid: number;
   /** Where the holder runs; a process on another host (a shared disk) cannot be checked, so it counts as alive. */
   host: string;
@@ -10,10 +11,12 @@ export interface LockHolder {
   since: string;
 }
 
+// Apart from `errors.ts`, which the in-memory store shares in browsers: this one needs Node.
+
 /**
  * The data is open in another process, or already in this one. Two servers on the same files would each
- * acknowledge writes that the other then overwrites, so the second one refuses to open them. Node-only, apart
- * from `errors.ts` which the browser's in-memory store shares.
+ * acknowledge writes that the other then overwrites, so the second one refuses to open them. `path` is the lock
+ * file, `holder` what it says.
  */
 export class StoreLockedError extends StoreError {
   constructor(
