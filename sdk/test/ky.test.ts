@@ -1,4 +1,4 @@
-import ky, { HTTPError, type KyRequest } from 'ky';
+import ky, { HTTPError, type KyRequest, type Options } from 'ky';
 import {
   type AuthStrategy,
   type ClientEvents,
@@ -192,6 +192,21 @@ describe("a user's own ky instance", () => {
       code: 'TIMEOUT',
       timeout: 20,
     });
+  });
+});
+
+describe('the fetch of a client', () => {
+  it('gets the options ky does not know, such as the dispatcher of a proxy', async () => {
+    const dispatcher = { name: 'proxy agent' };
+    const seen: unknown[] = [];
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc });
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      seen.push((init as { dispatcher?: unknown } | undefined)?.dispatcher);
+      return api.fetch(input, init);
+    };
+    const client = createClient({ baseUrl: base, fetch, ky: ky.extend({ dispatcher } as Options) });
+    await client.root();
+    expect(seen).toEqual([dispatcher]);
   });
 });
 

@@ -27,7 +27,6 @@ describe('retry policy', () => {
     });
     expect(retryPolicy(undefined, 4).limit).toBe(4);
     expect(retryPolicy({ limit: undefined }, 4).limit).toBe(4);
-    expect(retryPolicy({ methods: ['GET', 'Put'] }).methods).toEqual(['get', 'put']);
   });
 
   it('backs off exponentially up to the cap', () => {

@@ -3,18 +3,21 @@
  * and error statuses, the user's hooks kept. What changes per request (headers, credentials, the attempt's `fetch`,
  * the retry decision) travels in each call's options, where ky gives it to that request alone.
  */
-import ky, { type Hooks, type KyInstance, type Options, type RetryOptions } from 'ky';
+import type * as Ky from 'ky';
+import ky, { type Options } from 'ky';
 import { type RetryOption, type RetryPolicy, retryPolicy } from './retry.js';
 
 /** ky's hooks (`beforeRequest`, `afterResponse`, `beforeRetry`, `beforeError`), as `ClientOptions.hooks` takes them. */
-export type KyHooks = Hooks;
+export type KyHooks = Ky.Hooks;
 
 /** An instance of ky, made with `ky.create()` or `.extend()`, as `ClientOptions.ky` takes it. */
+export type KyInstance = Ky.KyInstance;
+
 /**
  * ky's retry options (`limit`, `methods`, `statusCodes`, `afterStatusCodes`, `maxRetryAfter`, `backoffLimit`,
  * `delay`, `jitter`, `retryOnTimeout`, `shouldRetry`), as `ClientOptions.retry` takes them.
  */
-export type { KyInstance, RetryOptions };
+export type RetryOptions = Ky.RetryOptions;
 
 /** The options of `createClient` that shape its ky instance; see `ClientOptions`. */
 export interface KyClientOptions {
@@ -22,7 +25,7 @@ export interface KyClientOptions {
   fetch?: typeof fetch;
   timeout?: number | false;
   retry?: RetryOption;
-  hooks?: Hooks;
+  hooks?: KyHooks;
 }
 
 /** A client's ky instance and what the transport must know of it. */
@@ -43,7 +46,7 @@ export const DEFAULT_TIMEOUT = 30_000;
 /** The global `fetch`, looked up at each call so that a test (or a polyfill) replacing it later is used. */
 const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
 
-function readsBodies(hooks: Hooks | undefined): boolean {
+function readsBodies(hooks: KyHooks | undefined): boolean {
   return Boolean(hooks?.afterResponse?.length || hooks?.beforeError?.length || hooks?.beforeRetry?.length);
 }
 
@@ -75,6 +78,6 @@ export function createClientKy(options: KyClientOptions): ClientKy {
     if (options.hooks) extension.hooks = options.hooks;
     return extension;
   });
-  if (!seen.settings) throw new TypeError('ky: pass an instance made by ky.create() or extend()');
-  return { ky: instance, ...seen.settings };
+  // ky calls back at once, with the instance's options.
+  return { ky: instance, ...seen.settings! };
 }

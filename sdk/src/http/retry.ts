@@ -39,8 +39,7 @@ function fields(option: RetryOption | undefined): RetryOptions {
 
 /** The policy of `options` laid over `inherited` (a ky instance's `retry`) laid over the client's defaults. */
 export function retryPolicy(options: RetryOption | undefined, inherited?: RetryOption): RetryPolicy {
-  const policy = { ...DEFAULTS, ...fields(inherited), ...fields(options) };
-  return { ...policy, methods: policy.methods.map((method) => method.toLowerCase()) };
+  return { ...DEFAULTS, ...fields(inherited), ...fields(options) };
 }
 
 /** Headers ky reads, in this order, for the server's wish of when to retry. */
