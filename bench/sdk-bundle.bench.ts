@@ -1,12 +1,13 @@
 /**
  * Size of the SDK in a browser app: `sdk/src/index.ts` bundled by esbuild for browsers (minified, every
- * dependency included), then gzipped. Fails when the gzip size passes the budget or when anything in the
- * bundle imports a `node:` module (the SDK must run in browsers as is).
+ * dependency included, ky among them), then gzipped. Fails when the gzip size passes the budget or when anything
+ * in the bundle imports a `node:` module (the SDK must run in browsers as is).
  */
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 
-const BUDGET = 15 * 1024;
+// 14.3 KB before the transport moved onto ky, which brings about 5 KB.
+const BUDGET = 20 * 1024;
 const entry = new URL('../sdk/src/index.ts', import.meta.url).pathname;
 
 const nodeImports: string[] = [];
