@@ -29,7 +29,7 @@ const client = createClient({
       exchanges++;
     },
   }),
-  cache: redis ? createHttpCache({ store: createRedisCacheStore({ client: redis, prefix }) }) : undefined,
+  cache: redis ? createHttpCache({ store: createRedisCacheStore({ client: redis, prefix }) }) : false,
 });
 
 let ok = 0;

@@ -40,7 +40,7 @@ const auth = authorized({
 const client = createClient({
   baseUrl: `${origin}/v1`,
   auth,
-  cache: cacheStore ? createHttpCache({ store: cacheStore }) : undefined,
+  cache: cacheStore ? createHttpCache({ store: cacheStore }) : false,
   retry: false,
 });
 
