@@ -7,7 +7,7 @@
  * not durable: neither the file's data nor the rename is flushed. {@link DurableJSONFile} is the same write,
  * implementing lowdb's `Adapter` so that `Low` uses it unchanged, with the two flushes added.
  */
-import { open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 
@@ -66,6 +66,20 @@ export function syncDirectory(dir: string): Promise<void> {
   if (!current) return startDirectoryFlush(dir);
   current.queued ??= current.running.catch(() => undefined).then(() => startDirectoryFlush(dir));
   return current.queued;
+}
+
+/**
+ * Creates `dir` and its missing parents, durably: a file flushed into a directory that a power loss then takes
+ * away would be lost with it.
+ */
+export async function makeDirectory(dir: string, durability: Durability): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined || !durability.sync) return;
+  // Each new directory is an entry of its parent: flush the parents from `dir`'s up to the first new one's.
+  for (let at = dir; ; at = dirname(at)) {
+    await syncDirectory(dirname(at));
+    if (at === first || dirname(at) === at) break;
+  }
 }
 
 /** Replaces `path` with `text`: temporary file, flush, rename, flush of the directory. */

@@ -21,11 +21,11 @@
  * Files are replaced one by one, not together: a crash in the middle of a write that spans files (a template and
  * its theme, a token exchanged for a new one in another shard) can leave one written and not the other.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { COLLECTIONS } from './collections.js';
 import { type DataLock, lockData } from './data-lock.js';
-import { type Durability, removeTempFiles } from './durable-file.js';
+import { type Durability, makeDirectory, removeTempFiles } from './durable-file.js';
 import { createStoreEngine } from './engine.js';
 import { StoreFileError } from './errors.js';
 import type { CollectionFiles } from './json-collections.js';
@@ -66,7 +66,7 @@ export async function createJsonStore(path: string, options: JsonStoreOptions = 
   const dir = dirname(path);
   const durability: Durability = { sync: options.sync ?? true };
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir, durability);
   } catch (error) {
     throw new StoreFileError(dir, `cannot be created (${(error as Error).message})`, { cause: error });
   }
