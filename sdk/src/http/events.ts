@@ -25,7 +25,10 @@ export interface ClientEvents {
   'cache:invalidated': { urls: string[] };
   /** After a 401, the auth strategy produced new credentials and the request is sent again once. */
   'token:refreshed': { method: string; url: string };
-  /** A failed attempt of an idempotent request will be retried after `delay` ms. */
+  /**
+   * A failed attempt of an idempotent request will be retried after `delay` ms: what the server asked for, else the
+   * backoff (with ky's `retry.jitter`, ky waits a random part of it). `error` is the typed error of that attempt.
+   */
   retry: { method: string; url: string; attempt: number; delay: number; error: Error };
 }
 
