@@ -116,10 +116,16 @@ describeInBrowser('API explorer', () => {
     expect(await page.textContent('#embedded-templates')).toBe(`Embedded: templates (${templates})`);
     expect(await page.locator('#embedded-templates ~ .scroll tbody tr').count()).toBe(templates);
     const rendered = Number(await page.getAttribute('#main', 'data-render-ms'));
-    console.log(`explorer: theme with ${templates} templates rendered in ${rendered.toFixed(1)} ms after its response`);
+    const built = Number(await page.getAttribute('#main', 'data-build-ms'));
+    console.log(
+      `explorer: theme with ${templates} templates shown ${rendered.toFixed(1)} ms after its response ` +
+        `(DOM built in ${built.toFixed(1)} ms, the rest laying it out; the goal is < 300 ms)`,
+    );
     expect(rendered).toBeGreaterThan(0);
     // An asset shows as an image.
     expect(await page.locator('#embedded-assets ~ .scroll img').count()).toBeGreaterThan(0);
+    // The links and the first templates, rather than the top of the page.
+    await page.evaluate(() => document.getElementById('links-title')!.scrollIntoView());
     await shot('explorer-theme');
     await expectAccessible('theme');
   });

@@ -107,8 +107,10 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
     ...[answer, content].filter((part) => part !== null),
     ...(refused ? [signInView(startSignIn, 'The API refused the token (it expired?): sign in again.')] : []),
   );
+  const built = performance.now();
   // Reading a layout value makes the browser lay the page out now, so that this is counted too.
   void main.offsetHeight;
+  main.dataset.buildMs = (built - started).toFixed(1);
   const rendered = performance.now() - started;
   main.dataset.renderMs = rendered.toFixed(1);
   answer?.append(renderTimeView(rendered));
