@@ -131,6 +131,31 @@ describe('ky hooks given to the client', () => {
     expect(root.toJSON()).toMatchObject({ hooked: true });
   });
 
+  it('see the responses without a body too: a 304 answered from the cache, a 204', async () => {
+    const statuses: number[] = [];
+    const empty = (status: number) =>
+      new Response(null, { status, headers: { etag: '"r1"', 'content-type': 'application/hal+json' } });
+    const removable = {
+      ...rootDoc,
+      _links: { ...rootDoc._links, 'svc:remove': { href: 'things/1', method: 'delete' } },
+    };
+    const api = fakeFetch({
+      [`GET ${base}`]: (request) =>
+        request.headers.get('if-none-match') === '"r1"' ? empty(304) : json(removable, { headers: { etag: '"r1"' } }),
+      'DELETE http://api.test/v1/things/1': () => empty(204),
+    });
+    const client = createClient({
+      baseUrl: base,
+      fetch: api.fetch,
+      hooks: { afterResponse: [(_request, _options, response) => void statuses.push(response.status)] },
+    });
+    await client.root();
+    const root = await client.root();
+    expect(root.response?.revalidated).toBe(true);
+    await expect(root.follow('svc:remove' as never)).resolves.toBeUndefined();
+    expect(statuses).toEqual([200, 304, 204]);
+  });
+
   it('end the request with the last typed error when a beforeRetry hook stops the retries', async () => {
     const api = fakeFetch({ [`GET ${base}`]: () => fail(503) });
     const client = createClient({

@@ -20,7 +20,9 @@ export async function withText(response: Response, copy: boolean): Promise<Respo
   const text = await response.text();
   let kept = response;
   if (copy) {
-    kept = new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // No body at all rather than an empty one: a 204 or a 304 may not have one.
+    const body = text === '' ? null : text;
+    kept = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     // A constructed Response has no URL, and the caller resolves relative links against it.
     Object.defineProperty(kept, 'url', { value: response.url });
   }
