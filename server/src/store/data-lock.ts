@@ -115,17 +115,17 @@ export async function lockData(path: string): Promise<DataLock> {
   await writeFile(temp, text);
   try {
     for (let attempt = 1; !(await create(path, text, temp)); attempt++) {
-      const seen = await readText(path);
-      if (seen === undefined) continue;
-      const holder = parseHolder(seen);
-      if (holder && !isStale(holder, path)) throw new StoreLockedError(path, holder);
-      if (attempt >= ATTEMPTS) {
+      if (attempt > ATTEMPTS) {
         throw new StoreFileError(
           path,
           'is a lock file that cannot be taken over; delete it if no server uses the data',
         );
       }
-      // An unreadable lock is being written (see `create`), or was cut short by a power loss: look again first.
+      const seen = await readText(path);
+      if (seen === undefined) continue;
+      const holder = parseHolder(seen);
+      if (holder && !isStale(holder, path)) throw new StoreLockedError(path, holder);
+      // An unreadable lock may be being written (see `create`), or was cut short by a power loss: look again first.
       if (!holder && attempt < ATTEMPTS - 1) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       else await takeOver(path, seen);
     }

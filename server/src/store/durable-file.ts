@@ -18,12 +18,12 @@ export interface Durability {
 }
 
 /** The temporary file a write goes through: steno's name, so that leftovers of older versions are recognised too. */
-export function tempPathOf(path: string): string {
+function tempPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp`);
 }
 
 /** Whether a directory entry is a leftover temporary file of an interrupted write. */
-export function isTempName(name: string): boolean {
+function isTempName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
 

@@ -2,7 +2,6 @@
  * Which layout each collection of the JSON-file store has on disk, by data format version, and the names of
  * its files. The layouts themselves are in `json-collections.ts` and `json-shards.ts`.
  */
-import { join } from 'node:path';
 import type { Durability } from './durable-file.js';
 import { ArrayFile, type CollectionFiles, RowFiles } from './json-collections.js';
 import { ShardFiles, shardCountFor, shardEntry } from './json-shards.js';
@@ -85,9 +84,4 @@ export function isShardEntry(stem: string, entry: string): boolean {
   if (!entry.startsWith(prefix)) return false;
   const [name, count, ...rest] = entry.slice(prefix.length).split('.');
   return rest.length === 0 && LAYOUT[name as CollectionName] === 'shards' && /^[1-9]\d*$/.test(count ?? '');
-}
-
-/** The path of a collection's entry. */
-export function entryPath(place: Pick<CollectionPlace, 'dir' | 'entry'>): string {
-  return join(place.dir, place.entry);
 }

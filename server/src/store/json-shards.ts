@@ -83,8 +83,8 @@ export class ShardFiles implements CollectionFiles {
     private readonly onMove: () => Promise<void>,
   ) {}
 
-  private shardPath(shard: number, entry = this.entry): string {
-    return join(this.dir, entry, `${shard}.json`);
+  private shardPath(shard: number): string {
+    return join(this.dir, this.entry, `${shard}.json`);
   }
 
   private group(ids: Iterable<string>, count: number): Set<string>[] {

@@ -1,5 +1,5 @@
 /** How many files a bulk operation keeps open at once: far below the 256 descriptors a macOS shell allows. */
-export const FILES_AT_ONCE = 32;
+const FILES_AT_ONCE = 32;
 
 /** `Promise.all(items.map(fn))` with at most `limit` calls running at a time; results in the order of `items`. */
 export async function mapLimited<T, R>(
