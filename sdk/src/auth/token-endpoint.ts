@@ -9,6 +9,7 @@ import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { REDACTED } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import { globalFetch } from '../http/client-ky.js';
 import { headerRecord, parseBody } from '../http/media-type.js';
 import { readText, withText } from '../http/response-body.js';
 import { abortable } from './abortable.js';
@@ -127,7 +128,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   if (request.client) secrets.push(request.client.clientSecret);
 
   const timeout = request.timeout ?? 30_000;
-  const send = request.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const send = request.fetch ?? globalFetch;
   let response: Response;
   try {
     // abortable: a fetch deaf to its signal still cannot hold the caller past an abort (ky's timeout bounds the rest).

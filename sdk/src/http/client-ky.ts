@@ -41,10 +41,10 @@ export interface ClientKy {
 }
 
 /** The client's limit per attempt (ky's is 10 s). */
-export const DEFAULT_TIMEOUT = 30_000;
+const DEFAULT_TIMEOUT = 30_000;
 
 /** The global `fetch`, looked up at each call so that a test (or a polyfill) replacing it later is used. */
-const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+export const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
 
 function readsBodies(hooks: KyHooks | undefined): boolean {
   return Boolean(hooks?.afterResponse?.length || hooks?.beforeError?.length || hooks?.beforeRetry?.length);
