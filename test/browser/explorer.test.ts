@@ -207,7 +207,6 @@ describeInBrowser('API explorer', () => {
     const items = page.locator('#embedded-items ~ .scroll tbody tr');
     expect(await items.count()).toBeGreaterThan(0);
     expect(await items.allTextContents()).toContainEqual(expect.stringContaining(word));
-    await shot('explorer-search');
   });
 
   it('deletes a template after a confirmation, and shows the 404 that follows', async () => {
