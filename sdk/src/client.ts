@@ -82,13 +82,15 @@ export function createClient(options: ClientOptions): Client {
   for (const [name, listener] of Object.entries(options.on ?? {})) {
     if (listener) emitter.on(name as ClientEventName, listener as ClientEventListener<ClientEventName>);
   }
+  // The API asks clients to cache (spec §4.4): one is there unless refused.
+  const cache = options.cache === false ? undefined : (options.cache ?? createHttpCache());
+  cache?.onStoreError?.((error) => emitter.emit('cache:error', { error }));
   const navigator = new Navigator(
     new Transport({
       http: createClientKy(options),
       emitter,
       auth: options.auth,
-      // The API asks clients to cache (spec §4.4): one is there unless refused.
-      cache: options.cache === false ? undefined : (options.cache ?? createHttpCache()),
+      cache,
       userAgent: options.userAgent,
     }),
   );

@@ -55,9 +55,13 @@ function tolerant(store: CacheStore, onError: (error: unknown) => void): CacheSt
  */
 export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
   const maxEntries = options.maxEntries ?? 500;
+  const errorListeners = new Set<(error: unknown) => void>();
+  if (options.onError) errorListeners.add(options.onError);
   const store = tolerant(
     options.store ?? createMemoryCacheStore({ maxEntries, maxBytes: options.maxBytes }),
-    options.onError ?? (() => {}),
+    (error) => {
+      for (const listener of errorListeners) listener(error);
+    },
   );
   const index = new TagIndex(maxEntries);
   const ownerTag = (owner: string, tag: string) => `${encodeURIComponent(owner)} ${tag}`;
@@ -72,6 +76,10 @@ export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
   };
 
   return {
+    onStoreError(listener) {
+      errorListeners.add(listener);
+      return () => errorListeners.delete(listener);
+    },
     async get(owner, url) {
       const key = cacheKey(owner, url);
       const entry = await store.get(key);

@@ -66,4 +66,9 @@ export interface HttpCache {
   put(owner: string, entry: CacheEntry): Promise<void>;
   /** Drops what an unsafe request touched: the URLs given and the collections above them. */
   invalidate(owner: string, urls: readonly string[]): Promise<void>;
+  /**
+   * Subscribes to failures of the cache's store, which the cache survives (a read becomes a miss, a write is
+   * skipped); returns the function that unsubscribes. A client reports them as `cache:error` events.
+   */
+  onStoreError?(listener: (error: unknown) => void): () => void;
 }

@@ -23,6 +23,11 @@ export interface ClientEvents {
   'cache:stored': { url: string };
   /** An unsafe request succeeded; the cache was told to drop these URLs (and what is above them). */
   'cache:invalidated': { urls: string[] };
+  /**
+   * The cache's store failed (Redis down, a quota exceeded): the request went on without it, in full if it was a
+   * read. Nothing stale is served: every stored copy is revalidated before use.
+   */
+  'cache:error': { error: unknown };
   /** After a 401, the auth strategy produced new credentials and the request is sent again once. */
   'token:refreshed': { method: string; url: string };
   /**

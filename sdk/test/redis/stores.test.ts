@@ -111,8 +111,12 @@ describe.skipIf(!available)('an HTTP cache on Redis, against the reference serve
 
   it('revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
     const errors: unknown[] = [];
+    const events: unknown[] = [];
     const store = createRedisCacheStore({ client: redis, prefix: 'http', commandTimeout: 300 });
-    const client = ref.client({ cache: createHttpCache({ store, onError: (error) => errors.push(error) }) });
+    const client = ref.client({
+      cache: createHttpCache({ store, onError: (error) => errors.push(error) }),
+      on: { 'cache:error': ({ error }) => events.push(error) },
+    });
     const theme = async () => {
       const root = await client.root();
       const shop = await root.embedded('shops')[0]!.follow('self');
@@ -125,6 +129,8 @@ describe.skipIf(!available)('an HTTP cache on Redis, against the reference serve
       const during = await theme();
       expect(during).toMatchObject({ status: 200, revalidated: false });
       expect(errors.length).toBeGreaterThan(0);
+      // The client reports the same failures as events, for its log.
+      expect(events).toEqual(errors);
     } finally {
       await server.start();
     }
