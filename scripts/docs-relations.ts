@@ -30,6 +30,10 @@ const PLAIN_RELATIONS: readonly [string, string][] = [
   ['prev', 'The previous page of a results entity; absent on the first page.'],
   ['first', 'The first page of a results entity.'],
   ['last', 'The last page of a results entity.'],
+  [
+    'service-doc',
+    'On the root, where the server serves one: its API explorer (`text/html`), documentation for people (RFC 8631).',
+  ],
 ];
 
 /** The Markdown of the relation reference. */
