@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { basicAuthorization } from './auth/token-endpoint.js';
+export { basicAuthorization } from './auth/client-authentication.js';
 export type * from './contract/index.js';
 export { redactUrl } from './errors/redact.js';
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';

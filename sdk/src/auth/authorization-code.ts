@@ -1,5 +1,6 @@
 import { checkCallback } from './callback.js';
-import { type ClientCredentials, endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
+import type { ClientCredentials } from './client-authentication.js';
+import { endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
 import type { TokenInfo } from './types.js';
 
 /** Options of {@link exchangeCode}. */

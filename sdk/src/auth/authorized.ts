@@ -1,12 +1,7 @@
+import type { ClientCredentials } from './client-authentication.js';
 import { jwtAssertion } from './jwt-assertion.js';
 import { tokenOwner } from './owner.js';
-import {
-  type ClientCredentials,
-  endpoint,
-  requestToken,
-  type TokenEndpointOptions,
-  tokenUrl,
-} from './token-endpoint.js';
+import { endpoint, requestToken, type TokenEndpointOptions, tokenUrl } from './token-endpoint.js';
 import { type OnToken, TokenKeeper } from './token-keeper.js';
 import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';

@@ -1,4 +1,5 @@
-import { type ClientCredentials, endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
+import type { ClientCredentials } from './client-authentication.js';
+import { endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
 import { type OnToken, TokenKeeper } from './token-keeper.js';
 import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';

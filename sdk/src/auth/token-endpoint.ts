@@ -13,6 +13,7 @@ import { globalFetch } from '../http/client-ky.js';
 import { headerRecord, parseBody } from '../http/media-type.js';
 import { readText, withText } from '../http/response-body.js';
 import { abortable } from './abortable.js';
+import { basicAuthorization, type ClientCredentials } from './client-authentication.js';
 import type { TokenInfo } from './types.js';
 
 /** What every token-requesting helper accepts besides its grant. */
@@ -44,12 +45,6 @@ export function endpoint(
   return { authUrl, fetch: fetch ?? fallback, now, timeout };
 }
 
-/** A client's registration, as issued by the platform. */
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
-
 /** One call to the token endpoint. */
 export interface TokenRequest extends TokenEndpointOptions {
   /** Grant parameters, `grant_type` included. */
@@ -62,17 +57,6 @@ export interface TokenRequest extends TokenEndpointOptions {
 /** `{authUrl}/oauth/token`, whether or not `authUrl` ends with a slash. */
 export function tokenUrl(authUrl: string): string {
   return `${authUrl.replace(/\/+$/, '')}/oauth/token`;
-}
-
-/** The `application/x-www-form-urlencoded` form of one value. */
-function formEncode(value: string): string {
-  return new URLSearchParams([['', value]]).toString().slice(1);
-}
-
-/** HTTP Basic credentials of a client: id and secret form-urlencoded before base64 (RFC 6749 §2.3.1, App. B). */
-export function basicAuthorization({ clientId, clientSecret }: ClientCredentials): string {
-  // Form-encoding leaves only ASCII, which btoa accepts.
-  return `Basic ${btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`)}`;
 }
 
 /** A copy of `value` in which every string has each secret replaced by the redaction marker. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { basicAuthorization } from '../../src/auth/client-authentication.js';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
-import { basicAuthorization, requestToken } from '../../src/auth/token-endpoint.js';
+import { requestToken } from '../../src/auth/token-endpoint.js';
 import { InvalidResponseError, NetworkError, OAuthError, ServerError, TimeoutError } from '../../src/errors/index.js';
 import { fakeTokenEndpoint, tokenBody } from './fake-token-endpoint.js';
 
