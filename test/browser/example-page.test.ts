@@ -11,6 +11,7 @@ import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveBrowserExample } from '../../examples/browser/serve.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
+import { eventually } from './support/eventually.js';
 import { approveOnAuthorizePage } from './support/sign-in.js';
 
 const PASSWORD = 'example page password';
@@ -44,13 +45,13 @@ describeInBrowser('the browser example', () => {
     await page.goto(`${origin}/`);
     await page.getByRole('button', { name: 'Sign in with the Storefront platform' }).click();
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
-    await expect.poll(() => page.textContent('#status')).toBe('Signed in as Dana Demo.');
+    await eventually(() => page.textContent('#status')).toBe('Signed in as Dana Demo.');
 
     const visible = server.store.where('products', 'shop_id', '1').filter((p) => p.status === 'visible');
     const pages = Math.ceil(visible.length / 10);
     const titles: string[] = [];
     for (let n = 1; n <= pages; n++) {
-      await expect.poll(() => page.textContent('#page')).toBe(`Page ${n} of ${pages} · ${visible.length} products`);
+      await eventually(() => page.textContent('#page')).toBe(`Page ${n} of ${pages} · ${visible.length} products`);
       titles.push(...(await page.locator('#products tr td:first-child').allTextContents()));
       if (n < pages) await page.click('#next');
     }

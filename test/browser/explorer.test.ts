@@ -14,6 +14,7 @@ import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, serious } from './support/axe.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
+import { eventually } from './support/eventually.js';
 import { markControls, tabThrough, tabTo } from './support/keyboard.js';
 import { approveOnAuthorizePage } from './support/sign-in.js';
 
@@ -148,7 +149,7 @@ describeInBrowser('API explorer', () => {
     await shot('explorer-edit');
     await expectAccessible('edit dialog');
     await page.getByRole('button', { name: 'Send PUT' }).click();
-    await expect.poll(() => page.textContent('.answer .method')).toBe('PUT');
+    await eventually(() => page.textContent('.answer .method')).toBe('PUT');
     expect(await status()).toBe('200 OK');
     expect(await page.isVisible('dialog[open]')).toBe(false);
     const after = await page.textContent('td[data-property="updated_on"]');
@@ -158,7 +159,7 @@ describeInBrowser('API explorer', () => {
 
     // Reload: the same resource, read anew.
     await page.reload();
-    await expect.poll(heading).toBe('layout.html');
+    await eventually(heading).toBe('layout.html');
     expect(await page.textContent('td[data-property="updated_on"]')).toBe(after);
   });
 
@@ -181,12 +182,12 @@ describeInBrowser('API explorer', () => {
     // The reload started a new session cache: the first visit back is a 200, the next one a 304.
     await page.goBack();
     await page.waitForURL(/\/theme\.json$/);
-    await expect.poll(status).toBe('200 OK');
+    await eventually(status).toBe('200 OK');
     await page.goForward();
-    await expect.poll(heading).toBe('layout.html');
+    await eventually(heading).toBe('layout.html');
     await page.goBack();
     await page.waitForURL(/\/theme\.json$/);
-    await expect.poll(status).toBe('304 Not Modified');
+    await eventually(status).toBe('304 Not Modified');
     expect(await page.textContent('.badge')).toMatch(/304/);
   });
 
@@ -194,7 +195,7 @@ describeInBrowser('API explorer', () => {
     const product = server.store.where('products', 'shop_id', '1').find((p) => p.status === 'visible')!;
     const word = product.title.split(' ')[0]!;
     await page.goto(server.explorerUrl);
-    await expect.poll(heading).toBe('Dana Demo');
+    await eventually(heading).toBe('Dana Demo');
     await click('Fill in… svc:all_products of Dana Demo');
     for (const name of ['q', 'shop_ids', 'status', 'tags', 'sort', 'page', 'per_page']) {
       expect(await page.getByLabel(name, { exact: true }).count(), name).toBe(1);
@@ -212,7 +213,7 @@ describeInBrowser('API explorer', () => {
   it('deletes a template after a confirmation, and shows the 404 that follows', async () => {
     const victim = server.store.all('templates').find((t) => t.file_name === 'snippets/extra-001.html')!;
     await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${victim.id}`);
-    await expect.poll(heading).toBe('snippets/extra-001.html');
+    await eventually(heading).toBe('snippets/extra-001.html');
     await click('DELETE… svc:delete_template of snippets/extra-001.html');
     await page.waitForSelector('dialog[open]');
     expect(await page.textContent('dialog .warning')).toBe('Delete snippets/extra-001.html? This cannot be undone.');
@@ -220,12 +221,12 @@ describeInBrowser('API explorer', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await expectAccessible('delete dialog');
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect.poll(() => page.textContent('.answer .method')).toBe('DELETE');
+    await eventually(() => page.textContent('.answer .method')).toBe('DELETE');
     expect(await status()).toBe('204 No Content');
     expect(server.store.get('templates', victim.id)).toBeUndefined();
 
     await page.reload();
-    await expect.poll(() => page.textContent('#failure-title')).toBe('404 Not Found');
+    await eventually(() => page.textContent('#failure-title')).toBe('404 Not Found');
     expect(await page.getAttribute('.failure', 'role')).toBe('alert');
     expect(await status()).toBe('404 Not Found');
     await expectAccessible('404');
@@ -237,7 +238,7 @@ describeInBrowser('API explorer', () => {
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
     await page.waitForURL(/\/explorer\/v1\/themes\//);
     await page.goto(`${server.origin}/explorer/v1/shops/1/theme.json`);
-    await expect.poll(() => page.textContent('#failure-title')).toBe('403 Forbidden');
+    await eventually(() => page.textContent('#failure-title')).toBe('403 Forbidden');
     expect(await page.textContent('.failure .message')).toMatch(/needs a token with the "admin" scope/);
     const accepted = page.locator('.headers dt', { hasText: 'x-accepted-oauth-scopes' });
     expect(await accepted.locator('xpath=following-sibling::dd[1]').textContent()).toBe('admin');

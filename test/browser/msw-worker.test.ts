@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { StorefrontMock } from 'storefront-server/msw';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
+import { eventually } from './support/eventually.js';
 import { serveShopApp } from './support/shop-app-site.js';
 import type { StaticSite } from './support/static-site.js';
 
@@ -46,7 +47,7 @@ describeInBrowser('MSW in the browser (service worker)', () => {
 
   it('lists the mock’s products through the service worker, page by page', async () => {
     await page.goto(site.origin);
-    await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toMatch(/^Signed in as Dana Demo: /);
+    await eventually(() => page.textContent('#status')).toMatch(/^Signed in as Dana Demo: /);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
       `${site.origin}/mockServiceWorker.js`,
     );
@@ -55,7 +56,7 @@ describeInBrowser('MSW in the browser (service worker)', () => {
     const first = await page.textContent('#page');
     expect(first).toMatch(/^Page 1 of \d+ · \d+ products$/);
     await page.click('#next');
-    await expect.poll(() => page.textContent('#page')).toMatch(/^Page 2 of /);
+    await eventually(() => page.textContent('#page')).toMatch(/^Page 2 of /);
     expect(await page.textContent('#etag')).toMatch(/^"[^"]+"$/);
   });
 
@@ -79,7 +80,7 @@ describeInBrowser('MSW in the browser (service worker)', () => {
       worker.use(mock.expiredToken());
     });
     await page.click('#reload');
-    await expect.poll(() => page.isVisible('#sign-in')).toBe(true);
+    await eventually(() => page.isVisible('#sign-in')).toBe(true);
     expect(await page.textContent('#sign-in-message')).toBe('Your session has expired: sign in again.');
     expect(await page.isVisible('#catalog')).toBe(false);
   });
@@ -87,13 +88,13 @@ describeInBrowser('MSW in the browser (service worker)', () => {
   it('shows an error banner for a 5xx', async () => {
     // A new page load is a new mock with a fresh token, as after signing in again.
     await page.reload();
-    await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toMatch(/^Signed in as /);
+    await eventually(() => page.textContent('#status')).toMatch(/^Signed in as /);
     await page.evaluate(() => {
       const { mock, worker } = window.storefrontMock;
       worker.use(mock.serverError({ status: 503, retryAfter: 0 }));
     });
     await page.click('#reload');
-    await expect.poll(() => page.isVisible('#error'), { timeout: 10_000 }).toBe(true);
+    await eventually(() => page.isVisible('#error')).toBe(true);
     expect(await page.textContent('#error')).toMatch(
       /^Something went wrong: GET .* failed with 503: Service unavailable/,
     );
@@ -101,6 +102,6 @@ describeInBrowser('MSW in the browser (service worker)', () => {
 
     await page.evaluate(() => window.storefrontMock.worker.resetHandlers());
     await page.click('#reload');
-    await expect.poll(() => page.isVisible('#error')).toBe(false);
+    await eventually(() => page.isVisible('#error')).toBe(false);
   });
 });

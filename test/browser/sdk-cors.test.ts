@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
+import { eventually } from './support/eventually.js';
 import { serveShopApp } from './support/shop-app-site.js';
 import { approveOnAuthorizePage } from './support/sign-in.js';
 import type { StaticSite } from './support/static-site.js';
@@ -44,7 +45,7 @@ describeInBrowser('the SDK in a page on another origin (CORS)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
     await page.waitForURL(`${site.origin}/`);
-    await expect.poll(() => page.textContent('#status')).toMatch(/^Signed in as Dana Demo: /);
+    await eventually(() => page.textContent('#status')).toMatch(/^Signed in as Dana Demo: /);
     expect(await page.textContent('#scopes')).toBe('admin');
     // Requests with an Authorization header are not simple: Chromium asked the API first.
     expect(log.some((line) => line.startsWith('OPTIONS /v1'))).toBe(true);
@@ -57,7 +58,7 @@ describeInBrowser('the SDK in a page on another origin (CORS)', () => {
     const titles: string[] = [];
     const etags = new Set<string>();
     for (let page1 = 1; ; page1++) {
-      await expect.poll(() => page.textContent('#page')).toMatch(new RegExp(`^Page ${page1} of `));
+      await eventually(() => page.textContent('#page')).toMatch(new RegExp(`^Page ${page1} of `));
       titles.push(...(await page.locator('#products tr td:first-child').allTextContents()));
       etags.add((await page.textContent('#etag'))!);
       if (await page.locator('#next').isDisabled()) break;
