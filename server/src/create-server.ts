@@ -57,6 +57,11 @@ export interface ServerOptions {
   log?: boolean | ((line: string) => void);
   /** How long to wait for clients' headers, whole requests and idle keep-alive connections. */
   timeouts?: ServerTimeouts;
+  /**
+   * Serve the API explorer at `{origin}/explorer` and link it from the root. Default true. Off, the root is what
+   * the MSW handlers answer (they serve no explorer), and no explorer client is registered.
+   */
+  explorer?: boolean;
 }
 
 /** The demo credentials of a running server. */
@@ -73,8 +78,8 @@ export interface StorefrontServer {
   origin: string;
   /** The API root, `{origin}/v1`. */
   baseUrl: string;
-  /** The API explorer, `{origin}/explorer`: a page to sign in and click through the API. */
-  explorerUrl: string;
+  /** The API explorer, `{origin}/explorer`: a page to sign in and click through the API; unset when turned off. */
+  explorerUrl: string | undefined;
   store: Store;
   /** The demo app and user; `undefined` when the data holds no app. */
   credentials: ServerCredentials | undefined;
@@ -218,7 +223,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   }
   const url = listeningOrigin(address);
   const addresses = published ?? addressesOf(url);
-  const explorerUrl = `${addresses.origin}${EXPLORER_PATH}`;
+  const withExplorer = options.explorer ?? true;
+  const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
   const core = createCore({
     store: opened.store,
     clock: options.clock ?? { now: () => Date.now() },
@@ -237,11 +243,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     res.once('close', () => active.delete(res));
   });
   // The app is attached once the core exists, which needs the port the server got.
-  const explorer = createExplorerHandler({
-    baseUrl: addresses.baseUrl,
-    authUrl: addresses.authUrl,
-    clientId: EXPLORER_CLIENT_ID,
-  });
+  const explorer = withExplorer
+    ? createExplorerHandler({ baseUrl: addresses.baseUrl, authUrl: addresses.authUrl, clientId: EXPLORER_CLIENT_ID })
+    : undefined;
   http.on(
     'request',
     createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) }),
@@ -249,7 +253,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   // After the handlers are attached (a request that came in before them would never be answered); its redirect
   // URIs need the origin, known only once listening.
   try {
-    await registerExplorerClient(opened.store, addresses.origin);
+    if (withExplorer) await registerExplorerClient(opened.store, addresses.origin);
   } catch (error) {
     await new Promise((closed) => http.close(closed));
     if (opened.ownsStore) await opened.store.close();

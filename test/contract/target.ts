@@ -40,6 +40,8 @@ export function expressTarget(): Target {
         publicUrl: ORIGIN,
         clock,
         tokenTtl: TOKEN_TTL,
+        // The explorer is the server's own page, which the handlers do not serve, nor link from the root.
+        explorer: false,
       });
     },
     fetch(url, init) {
