@@ -13,7 +13,7 @@ export interface CacheEntry {
   headers: Record<string, string>;
   /** The body as text. */
   body: string;
-  /** Epoch ms when stored or last revalidated. */
+  /** Epoch ms when stored, or when a revalidation last changed its headers (beyond `Date`). */
   storedAt: number;
 }
 

@@ -52,3 +52,15 @@ export function revalidated(entry: CacheEntry, notModified: Readonly<Record<stri
   }
   return { ...entry, headers, storedAt: now };
 }
+
+/**
+ * Whether a 304 changed what is stored beyond its `Date`: when it did not (the usual case), writing the copy back
+ * would only move a body that did not change, which for a shared store (Redis) is most of a cached read's cost.
+ */
+export function revalidationChanged(stored: CacheEntry, refreshed: CacheEntry): boolean {
+  const names = new Set([...Object.keys(stored.headers), ...Object.keys(refreshed.headers)]);
+  for (const name of names) {
+    if (name !== 'date' && stored.headers[name] !== refreshed.headers[name]) return true;
+  }
+  return false;
+}

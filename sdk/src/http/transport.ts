@@ -1,7 +1,7 @@
 import { isHTTPError, type Options, type ShouldRetryState } from 'ky';
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
-import { conditionalHeaders, isStorable, revalidated } from '../cache/validators.js';
+import { conditionalHeaders, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import type { ClientKy } from './client-ky.js';
@@ -299,7 +299,7 @@ export class Transport {
   async #fromCache(owner: string, stored: CacheEntry, notModified: Response): Promise<Reply> {
     const { cache, emitter } = this.#options;
     const entry = revalidated(stored, headerRecord(notModified.headers), Date.now());
-    await cache?.put(owner, entry);
+    if (revalidationChanged(stored, entry)) await cache?.put(owner, entry);
     emitter.emit('cache:revalidated', { url: redactUrl(entry.url) });
     return {
       method: 'GET',

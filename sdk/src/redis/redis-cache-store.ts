@@ -7,13 +7,34 @@ export interface RedisCacheStoreOptions extends RedisStoreOptions {
   ttl?: number;
   /** Entries larger than this many bytes (JSON) are not stored. Default 1 MiB. Bound the whole with `maxmemory`. */
   maxEntryBytes?: number;
+  /**
+   * Entries this process also keeps in memory, by their version (default 500; 0 turns it off). A read then
+   * fetches only the version from Redis, and the body only when another instance stored a new one.
+   */
+  localEntries?: number;
+}
+
+/** Stores the version and the entry of KEYS[1] together, with a TTL: one round trip, never half written. */
+const SET = `
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'e', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/**
+ * What identifies an entry's body: its strong ETag (one representation, byte for byte). Without one, there is no
+ * version, and every read fetches the whole entry.
+ */
+function versionOf(entry: CacheEntry): string {
+  const etag = entry.headers.etag;
+  return etag !== undefined && !etag.startsWith('W/') ? etag : '';
 }
 
 /**
  * A `CacheStore` in Redis, shared by every instance of an app: what one instance fetched, the others revalidate
  * with a 304 instead of downloading it. Entries live under `{prefix}:cache:{owner} {url}` (the HTTP cache's keys
- * are per token owner) with a TTL. When Redis fails, `get` and `set` reject, and the HTTP cache falls back to plain
- * requests (reported as `cache:error` events): never a wrong answer.
+ * are per token owner) with a TTL, and this process keeps recent ones in memory by version, so that a read moves
+ * only a version string from Redis unless the entry changed. When Redis fails, `get` and `set` reject, and the
+ * HTTP cache falls back to plain requests (reported as `cache:error` events): never a wrong answer.
  *
  * @example
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
@@ -24,23 +45,47 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   const timeout = options.commandTimeout ?? 1_000;
   const ttl = String(options.ttl ?? 86_400);
   const maxBytes = options.maxEntryBytes ?? 1024 * 1024;
+  const maxLocal = options.localEntries ?? 500;
+  const local = new Map<string, { version: string; entry: CacheEntry }>();
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
+  const run = (...args: string[]) => command(options.client, args, timeout);
+  const remember = (key: string, version: string, entry: CacheEntry) => {
+    if (maxLocal === 0 || version === '') return;
+    local.delete(key);
+    local.set(key, { version, entry });
+    if (local.size > maxLocal) local.delete(local.keys().next().value!);
+  };
+
   return {
     async get(key) {
-      const stored = await command(options.client, ['GET', keyOf(key)], timeout);
-      return stored === null || stored === undefined ? undefined : (JSON.parse(String(stored)) as CacheEntry);
+      const version = await run('HGET', keyOf(key), 'v');
+      if (version === null || version === undefined) {
+        local.delete(key);
+        return undefined;
+      }
+      const known = local.get(key);
+      if (known && version !== '' && known.version === String(version)) return known.entry;
+      const stored = await run('HGET', keyOf(key), 'e');
+      if (stored === null || stored === undefined) return undefined;
+      const entry = JSON.parse(String(stored)) as CacheEntry;
+      remember(key, String(version), entry);
+      return entry;
     },
     async set(key, entry) {
       const text = JSON.stringify(entry);
+      local.delete(key);
       // Length in UTF-16 units bounds the bytes from below; the exact count only matters near the limit.
       if (text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes) {
-        await command(options.client, ['DEL', keyOf(key)], timeout);
+        await run('DEL', keyOf(key));
         return;
       }
-      await command(options.client, ['SET', keyOf(key), text, 'EX', ttl], timeout);
+      const version = versionOf(entry);
+      await run('EVAL', SET, '1', keyOf(key), version, text, ttl);
+      remember(key, version, entry);
     },
     async delete(key) {
-      await command(options.client, ['DEL', keyOf(key)], timeout);
+      local.delete(key);
+      await run('DEL', keyOf(key));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CacheEntry } from '../../src/cache/types.js';
-import { conditionalHeaders, isStorable, revalidated } from '../../src/cache/validators.js';
+import { conditionalHeaders, isStorable, revalidated, revalidationChanged } from '../../src/cache/validators.js';
 
 const stored: CacheEntry = {
   url: 'https://api.test/v1/themes/3',
@@ -46,5 +46,14 @@ describe('validators', () => {
     expect(isStorable(200, {})).toBe(false);
     expect(isStorable(200, { etag: '"a"', 'cache-control': 'No-Store' })).toBe(false);
     expect(isStorable(200, { etag: '"a"', vary: '*' })).toBe(false);
+  });
+});
+
+describe('revalidationChanged', () => {
+  it('is false when a 304 moved only the Date, true when it changed anything else', () => {
+    const later = revalidated(stored, { date: 'Mon, 1 Jan 2024 00:00:09 GMT' }, 2);
+    expect(revalidationChanged(stored, later)).toBe(false);
+    expect(revalidationChanged(stored, revalidated(stored, { 'x-oauth-scopes': 'public' }, 2))).toBe(true);
+    expect(revalidationChanged(stored, revalidated(stored, { etag: '"b"' }, 2))).toBe(true);
   });
 });

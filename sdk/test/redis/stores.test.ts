@@ -84,6 +84,30 @@ describe.skipIf(!available)('Redis stores', () => {
     expect(await redis.sendCommand(['EXISTS', 'app1:token:user:9'])).toBe(1);
   });
 
+  it('keeps entries in memory by version, yet always answers with what another instance stored last', async () => {
+    const one = createRedisCacheStore({ client: redis, prefix: 'versions' });
+    const two = createRedisCacheStore({ client: redis, prefix: 'versions' });
+    const entry = (etag: string, body: string) => ({
+      url: 'http://x/t',
+      status: 200,
+      headers: { etag },
+      body,
+      storedAt: 1,
+    });
+    await one.set('k', entry('"1"', 'first'));
+    expect((await two.get('k'))?.body).toBe('first');
+    expect((await two.get('k'))?.body).toBe('first');
+    await one.set('k', entry('"2"', 'second'));
+    expect((await two.get('k'))?.body).toBe('second');
+    await one.delete('k');
+    expect(await two.get('k')).toBeUndefined();
+    // Without a strong ETag there is no version: the whole entry is read each time.
+    await one.set('k', entry('W/"3"', 'weak'));
+    expect((await two.get('k'))?.body).toBe('weak');
+    await one.set('k', entry('W/"3"', 'weak, changed'));
+    expect((await two.get('k'))?.body).toBe('weak, changed');
+  });
+
   it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
     const tokens = createRedisTokenStore({ client: redis, prefix: 'outage', commandTimeout: 300 });
     const cache = createRedisCacheStore({ client: redis, prefix: 'outage', commandTimeout: 300 });
