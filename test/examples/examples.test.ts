@@ -60,21 +60,24 @@ describe('list-products', () => {
     for (const title of result.titles) expect(lines.some((line) => line.includes(title))).toBe(true);
   });
 
-  it('filters by a query, in another shop', async () => {
-    const shops = (await adminRoot()).embedded('shops');
-    const other = shops[1]!;
+  it('filters by a query', async () => {
+    const shop = (await adminRoot()).embedded('shops')[0]!;
     const firstWord = (
-      await (await other.follow('self')).follow('svc:products', { per_page: 1 })
+      await (await shop.follow('self')).follow('svc:products', { per_page: 1 })
     ).pageItems[0]!.properties.title.split(' ')[0]!;
     const lines: string[] = [];
-    const result = await listProducts({
-      ...example.options(lines),
-      shop: other.properties.subdomain,
-      query: firstWord,
-    });
-    expect(result.shop).toBe(other.properties.name);
+    const result = await listProducts({ ...example.options(lines), shop: shop.properties.subdomain, query: firstWord });
+    expect(result.shop).toBe(shop.properties.name);
     expect(result.titles.length).toBeGreaterThan(0);
-    expect(lines[0]).toMatch(new RegExp(`^${other.properties.name}: \\d+ products matching "${firstWord}"$`));
+    expect(lines[0]).toMatch(new RegExp(`^${shop.properties.name}: \\d+ products matching "${firstWord}"$`));
+  });
+
+  it("does not offer the user's non-public shop to its public token", async () => {
+    const hidden = (await adminRoot()).embedded('shops').find((shop) => shop.properties.subdomain === 'copper-kettle');
+    expect(hidden).toBeDefined();
+    await expect(listProducts({ ...example.options([]), shop: 'copper-kettle' })).rejects.toThrow(
+      /No shop "copper-kettle" among the shops .* administers \(northwind\)/,
+    );
   });
 
   it('says which shops exist when asked for another', async () => {

@@ -1,8 +1,9 @@
 /**
  * Who may see what. A token's scopes decide which endpoints it may call (`admin` implies `public`);
- * shops decide the rest: a public shop is visible to every token, any shop to its owner, and the
- * administration of a shop (theme, orders, hidden products) to its owner's admin tokens. A shop the
- * caller may not see is a 404, never a 403, so that nobody learns which shops exist.
+ * shops decide the rest: a public shop is visible to every token, a non-public one only to its owner's admin
+ * tokens (a `public` token sees public shops only, whoever the user is: wire contract), and so is the
+ * administration of a shop (theme, orders, hidden products). A shop the caller may not see is a 404, never a
+ * 403, so that nobody learns which shops exist. Every route decides through these functions.
  */
 import type { Scope } from 'storefront-sdk/internal';
 import type { Principal } from '../core/types.js';
@@ -22,7 +23,7 @@ export function administers(principal: Principal, shop: ShopRow): boolean {
 
 /** Whether the caller may see `shop` at all. */
 export function canSee(principal: Principal, shop: ShopRow): boolean {
-  return shop.public || shop.owner_id === principal.userId;
+  return shop.public || administers(principal, shop);
 }
 
 /** The shop `id` if the caller may see it, else 404. */
@@ -39,7 +40,9 @@ export function administeredShop(call: Call, id: string): ShopRow {
   return shop;
 }
 
-/** The shops the caller owns (listed by the root whatever the token's scopes). */
+/** The shops the caller owns and may see with this token (the root's, the orders' candidates). */
 export function ownShops(call: Call): readonly ShopRow[] {
-  return call.context.store.where('shops', 'owner_id', call.principal.userId);
+  return call.context.store
+    .where('shops', 'owner_id', call.principal.userId)
+    .filter((shop) => canSee(call.principal, shop));
 }

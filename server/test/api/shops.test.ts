@@ -99,8 +99,9 @@ describe('shop detail', () => {
     expect(Object.keys(shop._links)).toEqual(['curies', 'self', 'svc:products', 'svc:web']);
   });
 
-  it('shows a non-public shop to its owner only; others get 404', async () => {
-    expect((await t.call('/shops/2', { token: t.publicToken })).status).toBe(200);
+  it("shows a non-public shop to its owner's admin tokens only; a public token of the owner and others get 404", async () => {
+    expect((await t.call('/shops/2')).status).toBe(200);
+    expect((await t.call('/shops/2', { token: t.publicToken })).status).toBe(404);
     expect((await t.call('/shops/4', { token: t.otherAdmin })).status).toBe(200);
     const hidden = await t.call('/shops/4');
     expect(hidden.status).toBe(404);
