@@ -80,7 +80,7 @@ describeInBrowser('API explorer', () => {
   });
 
   it('is linked from the root resource and offers to sign in', async () => {
-    await page.goto(server.explorerUrl);
+    await page.goto(server.explorerUrl!);
     expect(await page.textContent('#sign-in-title')).toBe('Sign in');
     await expectAccessible('sign-in');
   });
@@ -93,7 +93,7 @@ describeInBrowser('API explorer', () => {
     expect(await tabTo(page, 'button[type=submit]')).toBe(true);
     await page.keyboard.press('Enter');
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
-    await page.waitForURL(server.explorerUrl);
+    await page.waitForURL(server.explorerUrl!);
     expect(await heading()).toBe('Dana Demo');
     expect(await status()).toBe('200 OK');
     expect(await page.textContent('#session-scopes')).toBe('admin');
@@ -194,7 +194,7 @@ describeInBrowser('API explorer', () => {
   it('follows a templated link through its form: a product search', async () => {
     const product = server.store.where('products', 'shop_id', '1').find((p) => p.status === 'visible')!;
     const word = product.title.split(' ')[0]!;
-    await page.goto(server.explorerUrl);
+    await page.goto(server.explorerUrl!);
     await eventually(heading).toBe('Dana Demo');
     await click('Fill in… svc:all_products of Dana Demo');
     for (const name of ['q', 'shop_ids', 'status', 'tags', 'sort', 'page', 'per_page']) {
