@@ -115,14 +115,26 @@ describeInBrowser('API explorer', () => {
     const templates = server.store.where('templates', 'theme_id', themeId).length;
     expect(templates).toBeGreaterThan(EXTRA_TEMPLATES);
     expect(await page.textContent('#embedded-templates')).toBe(`Embedded: templates (${templates})`);
+    await eventually(() => page.getAttribute('#main', 'data-render-ms')).not.toBeNull();
+    await eventually(() =>
+      page.getAttribute('section[aria-labelledby="embedded-templates"]', 'data-completed-at'),
+    ).not.toBeNull();
     expect(await page.locator('#embedded-templates ~ .scroll tbody tr').count()).toBe(templates);
-    const rendered = Number(await page.getAttribute('#main', 'data-render-ms'));
-    const built = Number(await page.getAttribute('#main', 'data-build-ms'));
+    const times = await page.evaluate(() => {
+      const main = document.getElementById('main')!.dataset;
+      const section = document.getElementById('embedded-templates')!.closest('section')!.dataset;
+      return {
+        shown: Number(main.renderMs),
+        built: Number(main.buildMs),
+        all: Number(section.completedAt) - Number(main.startedAt),
+      };
+    });
     console.log(
-      `explorer: theme with ${templates} templates shown ${rendered.toFixed(1)} ms after its response ` +
-        `(DOM built in ${built.toFixed(1)} ms, the rest laying it out; the goal is < 300 ms)`,
+      `explorer: theme with ${templates} templates shown ${times.shown.toFixed(1)} ms after its response ` +
+        `(first frame drawn, its DOM built in ${times.built.toFixed(1)} ms; the goal is < 300 ms); ` +
+        `all ${templates} rows in the page after ${times.all.toFixed(1)} ms`,
     );
-    expect(rendered).toBeGreaterThan(0);
+    expect(times.shown).toBeGreaterThan(0);
     // An asset shows as an image.
     expect(await page.locator('#embedded-assets ~ .scroll img').count()).toBeGreaterThan(0);
     // The links and the first templates, rather than the top of the page.

@@ -1,7 +1,7 @@
 /**
  * Embedded resources, one table per name: a column per simple member, the resource's name as the link to it,
- * and a control per other link (an image file shows as a thumbnail). Built in one pass, since a theme embeds
- * hundreds of templates.
+ * and a control per other link (an image file shows as a thumbnail). A theme embeds hundreds of templates: the
+ * first rows come with the page, the others in batches right after.
  */
 import type { Entity } from 'storefront-sdk';
 import { h } from './dom.js';
@@ -45,13 +45,41 @@ function row(item: Entity, index: number, columns: readonly string[], apiOrigin:
   );
 }
 
+/** Rows drawn with the page; the rest follow in batches, so that the top of a long resource shows at once. */
+const FIRST_ROWS = 40;
+const BATCH_ROWS = 100;
+
+/**
+ * Appends rows `from` onwards in batches, one task each, so that the browser draws in between; once all are in,
+ * the section loses `aria-busy` and gets `data-completed-at` (a `performance.now()` time, for the tests).
+ */
+function appendRows(
+  section: HTMLElement,
+  body: HTMLElement,
+  rows: (from: number, to: number) => HTMLElement[],
+  total: number,
+  from: number,
+): void {
+  if (!body.isConnected && from > FIRST_ROWS) return;
+  if (from >= total) {
+    section.removeAttribute('aria-busy');
+    section.dataset.completedAt = performance.now().toFixed(1);
+    return;
+  }
+  body.append(...rows(from, Math.min(total, from + BATCH_ROWS)));
+  setTimeout(() => appendRows(section, body, rows, total, from + BATCH_ROWS));
+}
+
 export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
   const names = Object.keys(entity.toJSON()._embedded ?? {});
   return names.map((name) => {
     const items = entity.embedded(name as never) as Entity[];
     const columns = columnsOf(items);
     const id = `embedded-${name}`;
-    return h(
+    const rows = (from: number, to: number) =>
+      items.slice(from, to).map((item, i) => row(item, from + i, columns, apiOrigin));
+    const body = h('tbody', null, ...rows(0, FIRST_ROWS));
+    const section = h(
       'section',
       { class: 'embedded', 'aria-labelledby': id },
       h('h3', { id }, `Embedded: ${name} `, h('span', { class: 'count' }, `(${items.length})`)),
@@ -73,10 +101,15 @@ export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
                   h('th', { scope: 'col' }, 'Links'),
                 ),
               ),
-              h('tbody', null, ...items.map((item, i) => row(item, i, columns, apiOrigin))),
+              body,
             ),
           )
         : h('p', { class: 'muted' }, 'None.'),
     );
+    if (items.length > FIRST_ROWS) {
+      section.setAttribute('aria-busy', 'true');
+      setTimeout(() => appendRows(section, body, rows, items.length, FIRST_ROWS));
+    } else section.dataset.completedAt = performance.now().toFixed(1);
+    return section;
   });
 }

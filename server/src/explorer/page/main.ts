@@ -66,7 +66,10 @@ function setHistory(mode: History, url: string): void {
   else if (mode !== 'none') history.replaceState(null, '', address);
 }
 
-/** Draws an outcome; the time from its arrival to the page being laid out is shown and kept in `data-render-ms`. */
+/**
+ * Draws an outcome. The time from its arrival to the first frame that shows it is displayed and kept in
+ * `data-render-ms` (the DOM's part in `data-build-ms`).
+ */
 function render(outcome: Outcome, total: number, focus: boolean): void {
   const started = performance.now();
   const answer = outcome.answer
@@ -107,13 +110,17 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
     ...[answer, content].filter((part) => part !== null),
     ...(refused ? [signInView(startSignIn, 'The API refused the token (it expired?): sign in again.')] : []),
   );
-  const built = performance.now();
-  // Reading a layout value makes the browser lay the page out now, so that this is counted too.
-  void main.offsetHeight;
-  main.dataset.buildMs = (built - started).toFixed(1);
-  const rendered = performance.now() - started;
-  main.dataset.renderMs = rendered.toFixed(1);
-  answer?.append(renderTimeView(rendered));
+  main.dataset.buildMs = (performance.now() - started).toFixed(1);
+  main.dataset.startedAt = started.toFixed(1);
+  delete main.dataset.renderMs;
+  // Shown once the browser has drawn the frame that holds it: a timer queued from the frame's callback runs after.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const rendered = performance.now() - started;
+      main.dataset.renderMs = rendered.toFixed(1);
+      answer?.append(renderTimeView(rendered));
+    }),
+  );
   main.removeAttribute('aria-busy');
   document.title = `${title} · API explorer`;
   if (focus) main.querySelector<HTMLElement>('h2[tabindex]')?.focus();
