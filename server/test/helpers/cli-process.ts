@@ -3,6 +3,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/**
+ * The repository's tsconfig, whose paths map `storefront-sdk` to its sources: tsx looks for one in the working
+ * directory, and the tests run the CLI in temporary ones (without it the package's unbuilt `dist/` is imported).
+ */
+const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
 /** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -20,7 +25,7 @@ export interface CliProcess {
 
 /** Starts the CLI with `args`, in `cwd`, with `env` added to a copy of this process's environment. */
 export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliProcess {
-  const env = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, ...options.env };
   // The test runner's own settings would leak into the child's flags otherwise.
   for (const name of Object.keys(env)) if (name.startsWith('STOREFRONT_') && !options.env?.[name]) delete env[name];
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {

@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/** The repository's tsconfig (its paths map the packages to their sources), whatever the bin's working directory. */
+const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
 /** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -46,7 +48,7 @@ export interface CliProcess {
 
 function environment(options: CliOptions): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STOREFRONT_')));
-  return { ...env, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
+  return { ...env, TSX_TSCONFIG_PATH: TSCONFIG, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
 }
 
 export function startCli(args: string[], options: CliOptions): CliProcess {
