@@ -91,6 +91,25 @@ wait "$server"
 [ -f "$scratch/data/db.json" ] || { echo "storefront-server did not create its data file" >&2; exit 1; }
 echo "bin: storefront-server starts from the tarball, seeds its data file and stops cleanly on SIGTERM"
 
+# The API explorer as the installed package serves it: prebuilt in dist/explorer (the app has no esbuild to
+# bundle it with, and needs none).
+case "$(tar -tzf "$server_tgz")" in *package/dist/explorer/explorer.js*) ;; *) echo "no dist/explorer in $server_tgz" >&2; exit 1 ;; esac
+cat > explorer.mjs <<'JS'
+import { createServer } from 'storefront-server';
+
+const server = await createServer({ port: 0, products: 3 });
+try {
+  for (const path of ['/explorer/', '/explorer/explorer.js', '/explorer/explorer.css']) {
+    const response = await fetch(server.origin + path);
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`);
+  }
+} finally {
+  await server.close();
+}
+console.log('explorer: served from the tarball (dist/explorer)');
+JS
+node explorer.mjs
+
 # The theme developer's bin as `npx storefront-themes` runs it, from the installed tarball.
 ./node_modules/.bin/storefront-themes --help | head -n 3
 [ "$(./node_modules/.bin/storefront-themes --version)" = "$(node -p "require('$repo/themes/package.json').version")" ]
