@@ -1,11 +1,13 @@
 import type { AuthStrategy } from './auth/types.js';
 import { createHttpCache } from './cache/http-cache.js';
 import type { HttpCache } from './cache/types.js';
+import type { HalResource } from './contract/index.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
 import { headerRecord } from './http/media-type.js';
 import { Transport } from './http/transport.js';
+import { Curies } from './resource/curies.js';
 import { Entity } from './resource/entity.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
@@ -70,6 +72,13 @@ export interface ClientOptions {
 export interface Client {
   /** The root resource at `baseUrl`: where every navigation starts. */
   root(options?: { signal?: AbortSignal }): Promise<Root>;
+  /**
+   * An entity again from a document saved with its `toJSON()` and the URL it was read from (relative links resolve
+   * against it): its links work as they did, without a request. For state kept between runs (a bookmark, a
+   * manifest). The type parameter says which entity it is, as the contract would (`client.restore<Template>(…)`);
+   * nothing checks the document against it. A results page comes back as `Results`.
+   */
+  restore<E = Entity>(document: HalResource, url: string): E;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends ClientEventName>(name: E, listener: ClientEventListener<E>): () => void;
   /** Unsubscribes `listener` from the event, as the function returned by `on` does; unknown listeners are ignored. */
@@ -114,6 +123,7 @@ export function createClient(options: ClientOptions): Client {
       }
       return root as unknown as Root;
     },
+    restore: <E>(document: HalResource, url: string) => navigator.entity(document, new URL(url).href, Curies.none) as E,
     on: (name, listener) => emitter.on(name, listener),
     off: (name, listener) => emitter.off(name, listener),
   };

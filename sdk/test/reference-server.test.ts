@@ -10,6 +10,7 @@ import {
   Results,
   type Root,
   type Shop,
+  type Template,
   type Theme,
   UnauthorizedError,
   ValidationError,
@@ -151,6 +152,26 @@ describe('theme', () => {
     });
     await expect(updated.follow('svc:delete_template')).resolves.toBeUndefined();
     await expect(updated.follow('self')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('restores a template saved with toJSON: its links work again, with no request until followed', async () => {
+    const created = await theme.follow('svc:create_template', { file_name: 'restored.html', body: '<p>one</p>' });
+    const saved = JSON.parse(JSON.stringify(created));
+    const requests: string[] = [];
+    const counting = reference.client({ on: { request: ({ method, url }) => requests.push(`${method} ${url}`) } });
+    const restored = counting.restore<Template>(saved, created.response!.url);
+    expect(restored).toBeInstanceOf(Entity);
+    expect(restored.properties.body).toBe('<p>one</p>');
+    expect(requests).toEqual([]);
+    const updated = await restored.follow('svc:update_template', { body: '<p>two</p>' });
+    expect(updated.properties.body).toBe('<p>two</p>');
+    expect(requests).toEqual([`PUT ${created.link('self').expand()}`]);
+    // Relative links resolve against the URL given; a results page is a Results.
+    const relative = client.restore<Template>({ _links: { self: { href: 'restored' } } }, created.link('self').expand());
+    expect(relative.link('self').expand()).toMatch(/\/templates\/restored$/);
+    const page = client.restore({ _class: ['results'], _embedded: { items: [] } }, reference.server.baseUrl);
+    expect(page).toBeInstanceOf(Results);
+    await updated.follow('svc:delete_template');
   });
 
   it('does not offer to delete the required layout template', async () => {
