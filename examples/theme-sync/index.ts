@@ -9,8 +9,8 @@
  * A template changed on the server since the pull is a conflict, reported and left alone, never overwritten.
  */
 import { parseArgs } from 'node:util';
-import { clientCredentials, createClient } from 'storefront-sdk';
-import { type FileResult, pullTheme, pushTheme } from 'storefront-themes';
+import { type Client, clientCredentials, createClient } from 'storefront-sdk';
+import { type FileResult, type Manifest, pullTheme, pushTheme } from 'storefront-themes';
 import type { ExampleOptions } from '../shared/options.js';
 
 /** Options of {@link main}. */
@@ -31,19 +31,19 @@ export async function main(options: ThemeSyncOptions): Promise<FileResult[]> {
   const { authUrl, clientId, clientSecret } = options;
   const auth = clientCredentials({ authUrl, clientId, clientSecret, scope: 'admin' });
   const client = createClient({ baseUrl: options.baseUrl, auth });
-  const { files, workspace } =
-    options.command === 'pull'
-      ? await pullTheme({
-          client,
-          dir: options.dir,
-          shop: options.shop ?? (await client.root()).embedded('shops')[0]?.properties.subdomain,
-        })
-      : await pushTheme({ client, dir: options.dir });
+  const { files, manifest } =
+    options.command === 'pull' ? await pull(client, options) : await pushTheme({ client, dir: options.dir });
   for (const file of files) log(`  ${file.action.padEnd(8)}  ${file.path}${file.message ? `: ${file.message}` : ''}`);
-  const { theme, shop } = workspace;
   const verb = options.command === 'pull' ? 'Pulled' : 'Pushed';
-  log(`${verb} "${theme.properties.title}" of ${shop.properties.name}: ${files.length} files`);
+  log(`${verb} "${manifest.theme.title}" of ${manifest.shop.name}: ${files.length} files`);
   return files;
+}
+
+/** Pulls the theme of the shop named in `options` (the user's first shop by default) into the folder. */
+async function pull(client: Client, options: ThemeSyncOptions): Promise<{ files: FileResult[]; manifest: Manifest }> {
+  const shop = options.shop ?? (await client.root()).embedded('shops')[0]?.properties.subdomain;
+  const { files, workspace } = await pullTheme({ client, dir: options.dir, shop });
+  return { files, manifest: workspace.manifest };
 }
 
 /** The runner's command-line arguments, as options: `pull|push DIR [--shop SUBDOMAIN]`. */

@@ -167,7 +167,10 @@ describe('theme', () => {
     expect(updated.properties.body).toBe('<p>two</p>');
     expect(requests).toEqual([`PUT ${created.link('self').expand()}`]);
     // Relative links resolve against the URL given; a results page is a Results.
-    const relative = client.restore<Template>({ _links: { self: { href: 'restored' } } }, created.link('self').expand());
+    const relative = client.restore<Template>(
+      { _links: { self: { href: 'restored' } } },
+      created.link('self').expand(),
+    );
     expect(relative.link('self').expand()).toMatch(/\/templates\/restored$/);
     const page = client.restore({ _class: ['results'], _embedded: { items: [] } }, reference.server.baseUrl);
     expect(page).toBeInstanceOf(Results);

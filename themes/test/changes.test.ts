@@ -16,7 +16,15 @@ const base = (path: string, md5: string): BaseEntry => ({
 const local = (path: string, md5: string): [string, LocalFile] => [path, { kind: 'template', name: path, path, md5 }];
 const remote = (path: string, md5: string): [string, RemoteFile] => [
   path,
-  { kind: 'template', name: path, path, id: `${path}#2`, updated_on: 'now', md5, entity: undefined as never },
+  {
+    kind: 'template',
+    name: path,
+    path,
+    id: `${path}#2`,
+    updated_on: 'now',
+    md5,
+    entity: { toJSON: () => ({ _links: { self: { href: `/${path}` } } }) } as never,
+  },
 ];
 
 describe('compare', () => {
@@ -65,7 +73,12 @@ describe('compare', () => {
 
   it('settles the base where both sides agree, and forgets files on neither', () => {
     const settled = settle(was, here, there);
-    expect(settled.alike).toMatchObject({ id: 'alike#2', updated_on: 'now', md5: 'c' });
+    expect(settled.alike).toMatchObject({
+      id: 'alike#2',
+      updated_on: 'now',
+      md5: 'c',
+      links: { self: { href: '/alike' } },
+    });
     expect(settled.same).toMatchObject({ id: 'same#2', md5: 'a' });
     expect(settled.mine).toEqual(was.mine);
     expect(settled.gone).toBeUndefined();

@@ -34,7 +34,15 @@ describe('pull, edit, push', BIN_TESTS, () => {
     for (const template of theme.embedded('templates')) {
       const { file_name, body, id, updated_on } = template.properties;
       expect(await readFile(join(dir, file_name), 'utf8')).toBe(body);
-      expect(manifest.files[file_name]).toEqual({ kind: 'template', name: file_name, id, updated_on, md5: md5(body) });
+      const links = template.toJSON()._links;
+      expect(manifest.files[file_name]).toEqual({
+        kind: 'template',
+        name: file_name,
+        id,
+        updated_on,
+        md5: md5(body),
+        links,
+      });
     }
     for (const asset of theme.embedded('assets')) {
       const bytes = await readFile(join(dir, 'assets', asset.properties.file_name));
@@ -88,6 +96,12 @@ describe('pull, edit, push', BIN_TESTS, () => {
     const second = await t.cli(['push', dir], { config });
     expect(second.stdout).toContain('Nothing to push');
     expect(writesSince(t.requests, again)).toEqual([]);
+    // A template edited alone travels in one request, the guarded PUT: the theme is not read first.
+    await writeFile(join(dir, 'layout.html'), `${layout}<!-- once more -->\n`);
+    const once = t.requests.length;
+    const third = await t.cli(['push', dir], { config });
+    expect(third.stdout).toMatch(/updated\s+layout\.html/);
+    expect(t.requests.slice(once)).toEqual([expect.stringMatching(/^PUT \/v1\/themes\/\d+\/templates\/\d+ 200\b/)]);
     const copy = join(await t.tempDir(), 'copy');
     expect((await t.cli(['pull', copy, '--shop', 'northwind'], { config })).code).toBe(0);
     for (const path of ['layout.html', 'partials/promo.html', 'assets/images/dot.png', `assets/${replaced}`]) {
@@ -116,6 +130,7 @@ describe('pull, edit, push', BIN_TESTS, () => {
     expect(diff.stdout).toContain('--- server/index.html\n+++ folder/index.html');
     expect(diff.stdout).toContain('-<p>theirs</p>\n+<p>mine</p>');
 
+    // Both are edits: sent without reading the theme, and the guard of index.html finds the conflict.
     const pushed = await t.cli(['push', mine], { config });
     expect(pushed.code).toBe(3);
     expect(pushed.stdout).toMatch(/conflict\s+index\.html \(changed on the server too\)/);
@@ -133,6 +148,15 @@ describe('pull, edit, push', BIN_TESTS, () => {
     expect(forced.code).toBe(0);
     expect(await body('index.html')).toBe('<p>mine</p>\n');
     expect((await t.cli(['status', mine], { config })).stdout).toContain('Up to date');
+
+    // Deleted there, edited here: the edit's request finds the template gone, a conflict too.
+    expect((await t.cli(['pull', theirs], { config })).code).toBe(0);
+    await rm(join(theirs, 'page.html'));
+    expect((await t.cli(['push', theirs], { config })).code).toBe(0);
+    await writeFile(join(mine, 'page.html'), '<p>page, again</p>\n');
+    const gone = await t.cli(['push', mine], { config });
+    expect(gone.code).toBe(3);
+    expect(gone.stdout).toMatch(/conflict\s+page\.html \(deleted on the server\)/);
   });
 
   it('pulls the changes made on the server and keeps those made in the folder; --dry-run sends nothing', async () => {

@@ -56,7 +56,7 @@ describe('watch', BIN_TESTS, () => {
     const page = dev.embedded('templates').find((x) => x.properties.file_name === 'page.html')!;
     await page.follow('svc:update_template', { body: '<p>theirs</p>\n' });
     await writeFile(join(dir, 'page.html'), '<p>mine</p>\n');
-    await watch.waitFor(/conflict page\.html: changed on the server since your copy/);
+    await watch.waitFor(/conflict page\.html: changed on the server too/);
     const { theme: after } = await t.theme(true);
     expect(after.embedded('templates').find((x) => x.properties.file_name === 'page.html')!.properties.body).toBe(
       '<p>theirs</p>\n',

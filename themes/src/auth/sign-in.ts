@@ -23,9 +23,18 @@ async function sessionOf(app: AppCredentials, grant: Grant, auth: AuthStrategy, 
 }
 
 export function signInWithClientCredentials(app: AppCredentials): Promise<Session> {
+  let token: TokenInfo | undefined;
   const { clientId, clientSecret } = app;
-  const auth = clientCredentials({ clientId, clientSecret, authUrl: endpointsOf(app).authUrl, scope: SCOPE });
-  return sessionOf(app, 'client_credentials', auth);
+  const auth = clientCredentials({
+    clientId,
+    clientSecret,
+    authUrl: endpointsOf(app).authUrl,
+    scope: SCOPE,
+    onToken: (info) => {
+      token = info;
+    },
+  });
+  return sessionOf(app, 'client_credentials', auth, () => token);
 }
 
 export function signInWithPassword(app: AppCredentials, username: string, secret: string): Promise<Session> {

@@ -45,7 +45,14 @@ export async function storedClient(store: ConfigStore): Promise<{ client: Client
   const { baseUrl, authUrl } = endpointsOf(session);
   const auth =
     session.grant === 'client_credentials' || !session.token
-      ? clientCredentials({ clientId: app.clientId, clientSecret: app.clientSecret, authUrl, scope: SCOPE })
+      ? clientCredentials({
+          clientId: app.clientId,
+          clientSecret: app.clientSecret,
+          authUrl,
+          scope: SCOPE,
+          // Kept between runs like a user's token, so that a run sends no token request while the last one lives.
+          tokenStore: sessionTokenStore(store, session),
+        })
       : storedToken(store, app, session, session.token);
   return { client: createClient({ baseUrl, auth, userAgent: USER_AGENT }), session };
 }

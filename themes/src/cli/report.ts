@@ -1,9 +1,8 @@
 /** How commands show files and transfers: one line per file, a summary line, the exit code they make. */
-import type { Shop, Theme } from 'storefront-sdk';
 import { ExitCode } from '../errors.js';
 import type { FileChange } from '../theme/changes.js';
 import { describeChange } from '../theme/changes.js';
-import { previewUrl } from '../theme/remote.js';
+import type { ThemeTarget } from '../theme/manifest.js';
 import type { OnProgress } from '../theme/results.js';
 import { countActions, type FileAction, type FileResult } from '../theme/results.js';
 import type { Output } from './output.js';
@@ -96,15 +95,12 @@ export function changeLine(output: Output, change: FileChange): string {
 }
 
 /** Which theme, as the JSON documents give it. */
-export function themeJson(shop: Shop, theme: Theme) {
-  const { id, title, production } = theme.properties;
-  return {
-    shop: { id: shop.properties.id, subdomain: shop.properties.subdomain, name: shop.properties.name },
-    theme: { id, title, production, preview: previewUrl(theme) },
-  };
+export function themeJson({ shop, theme }: ThemeTarget) {
+  const { id, title, production, preview } = theme;
+  return { shop, theme: { id, title, production, preview } };
 }
 
 /** `"Spring (development)" of Northwind`. */
-export function themeName(shop: Shop, theme: Theme): string {
-  return `"${theme.properties.title}" of ${shop.properties.name}`;
+export function themeName({ shop, theme }: ThemeTarget): string {
+  return `"${theme.title}" of ${shop.name}`;
 }

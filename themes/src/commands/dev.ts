@@ -2,7 +2,6 @@ import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
 import { themeName, transferProgress } from '../cli/report.js';
 import { pullTheme } from '../theme/pull.js';
-import { previewUrl } from '../theme/remote.js';
 import { openInBrowser } from './open-url.js';
 import { reportPull } from './pull-report.js';
 
@@ -35,10 +34,10 @@ export const dev: Command = {
       force: values.force === true,
       onProgress: progress.onProgress,
     });
-    const { shop, theme, created } = result.workspace;
+    const { manifest, created } = result.workspace;
     const barShown = progress.done();
-    output.line(`${created ? 'Created' : 'Using'} the development theme ${themeName(shop, theme)}`);
-    const preview = previewUrl(theme);
+    output.line(`${created ? 'Created' : 'Using'} the development theme ${themeName(manifest)}`);
+    const { preview } = manifest.theme;
     const code = reportPull(output, result, barShown, { created });
     output.line(`Preview: ${preview}`);
     if (values.open === true) await openInBrowser(preview, output);

@@ -60,7 +60,7 @@ export const diff: Command = {
       output.line(paintPatch(output, patch.trimEnd()));
       changes.push({ ...changeJson(change), patch });
     }
-    output.document({ ok: code === 0, dir: workspace.dir, ...themeJson(workspace.shop, workspace.theme), changes });
+    output.document({ ok: code === 0, dir: workspace.dir, ...themeJson(workspace.manifest), changes });
     return code;
   },
 };

@@ -4,6 +4,7 @@ import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgres
 import { ExitCode, UsageError } from '../errors.js';
 import { readManifest } from '../theme/manifest.js';
 import { applyPublish, planPublish } from '../theme/publish.js';
+import { targetOf } from '../theme/workspace.js';
 
 export const publish: Command = {
   name: 'publish',
@@ -27,13 +28,14 @@ export const publish: Command = {
     const { client } = await storedClient(store);
     const plan = await planPublish(client, typeof values.shop === 'string' ? values.shop : manifest?.shop.id);
     const { shop, production, development, changes } = plan;
-    const json = { ...themeJson(shop, production), from: themeJson(shop, development).theme };
+    const [target, source] = [targetOf(shop, production), targetOf(shop, development)];
+    const json = { ...themeJson(target), from: themeJson(source).theme };
     if (!changes.length) {
-      output.line(`Nothing to publish: ${themeName(shop, production)} holds the same files as the development theme`);
+      output.line(`Nothing to publish: ${themeName(target)} holds the same files as the development theme`);
       output.document({ ok: true, ...json, files: [] });
       return ExitCode.ok;
     }
-    output.line(`Publishing ${themeName(shop, development)} to production will change:`);
+    output.line(`Publishing ${themeName(source)} to production will change:`);
     printFiles(output, changes);
     if (values['dry-run'] === true) {
       output.line(`Would publish: ${countsOf(changes)} (dry run: nothing changed)`);
@@ -54,7 +56,7 @@ export const publish: Command = {
     progress.done();
     // The plan listed every file already: only what went otherwise is worth a line now.
     printFiles(output, files, { quiet: true });
-    output.line(`Published to ${themeName(shop, production)}: ${countsOf(files)}`);
+    output.line(`Published to ${themeName(target)}: ${countsOf(files)}`);
     const code = exitCodeOf(files);
     output.document({ ok: code === 0, ...json, files });
     return code;

@@ -9,7 +9,7 @@ export function reportPull(output: Output, result: PullResult, barShown: boolean
   printFiles(output, files, { quiet: barShown });
   const written = files.filter((f) => f.action !== 'conflict' && f.action !== 'failed').length;
   const summary = written || files.length ? countsOf(files) : 'already up to date';
-  output.line(`Pulled ${themeName(workspace.shop, workspace.theme)} into ${workspace.dir}: ${summary}`);
+  output.line(`Pulled ${themeName(workspace.manifest)} into ${workspace.dir}: ${summary}`);
   const unpushed = workspace.changes.filter((c) => c.local && !c.conflict).length;
   if (unpushed) output.line(`${plural(unpushed, 'change')} of this folder not pushed yet (see status)`);
   conflictHint(output, files);
@@ -17,7 +17,7 @@ export function reportPull(output: Output, result: PullResult, barShown: boolean
   output.document({
     ok: code === 0,
     dir: workspace.dir,
-    ...themeJson(workspace.shop, workspace.theme),
+    ...themeJson(workspace.manifest),
     files,
     ...extra,
   });

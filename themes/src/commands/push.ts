@@ -39,21 +39,20 @@ export const push: Command = {
       dryRun,
       onProgress: progress.onProgress,
     });
-    const { files, workspace } = result;
+    const { files, manifest, incoming } = result;
     printFiles(output, files, { quiet: progress.done() });
-    const target = themeName(workspace.shop, workspace.theme);
+    const target = themeName(manifest);
     if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
     else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
     else output.line(`Pushed to ${target}: ${countsOf(files)}`);
-    const incoming = workspace.changes.filter((c) => c.remote && !c.conflict).length;
-    if (incoming) output.line(`${plural(incoming, 'change')} on the server not pulled yet (see status)`);
+    if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
     conflictHint(output, files);
     const code = exitCodeOf(files);
     output.document({
       ok: code === 0,
       dryRun,
-      dir: workspace.dir,
-      ...themeJson(workspace.shop, workspace.theme),
+      dir: result.dir,
+      ...themeJson(manifest),
       files,
     });
     return code;

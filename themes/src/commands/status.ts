@@ -15,8 +15,8 @@ export async function showStatus(context: CommandContext): Promise<{ workspace: 
   const { output, store } = context;
   const { client } = await storedClient(store);
   const workspace = await openWorkspace(client, folderOf(context));
-  const { changes, shop, theme, local } = workspace;
-  output.line(`${themeName(shop, theme)}, pulled into ${workspace.dir}`);
+  const { changes, manifest, local } = workspace;
+  output.line(`${themeName(manifest)}, pulled into ${workspace.dir}`);
   for (const change of changes) output.line(changeLine(output, change));
   for (const path of local.invalid)
     output.line(`  ${output.paint('dim', 'ignored (not a valid file name)'.padEnd(28))} ${path}`);
@@ -45,7 +45,7 @@ export const status: Command = {
     context.output.document({
       ok: code === 0,
       dir: workspace.dir,
-      ...themeJson(workspace.shop, workspace.theme),
+      ...themeJson(workspace.manifest),
       changes: workspace.changes.map(changeJson),
       invalid: workspace.local.invalid,
     });

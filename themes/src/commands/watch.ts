@@ -30,7 +30,7 @@ export const watchCommand: Command = {
       switch (event.type) {
         case 'ready': {
           const { workspace, preview, unpushed } = event;
-          output.line(`Watching ${workspace.dir} for ${themeName(workspace.shop, workspace.theme)} (Ctrl-C to stop)`);
+          output.line(`Watching ${workspace.dir} for ${themeName(workspace.manifest)} (Ctrl-C to stop)`);
           output.line(`Preview: ${preview}`);
           if (unpushed) output.line(`${plural(unpushed, 'change')} made before watching not pushed yet: run push`);
           output.document({ event: 'ready', dir: workspace.dir, preview, unpushed });

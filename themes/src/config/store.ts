@@ -28,7 +28,7 @@ export interface Session {
   grant: Grant;
   /** Whom the API says the token acts for (`user_name` of the root). */
   user: string;
-  /** Absent for client credentials, which obtain a token per run. */
+  /** The token in use: a user's is renewed through the JWT bearer grant, the app's own asked for again. */
   token?: TokenInfo;
 }
 

@@ -62,7 +62,8 @@ export function compare(
 
 /** A remote file as the base both sides now share. */
 export function baseOf(file: RemoteFile, md5 = file.md5): BaseEntry {
-  return { kind: file.kind, name: file.name, id: file.id, updated_on: file.updated_on, md5 };
+  const { kind, name, id, updated_on } = file;
+  return { kind, name, id, updated_on, md5, links: file.entity.toJSON()._links };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { HalResource } from 'storefront-sdk';
 import { UsageError } from '../errors.js';
 import { type FileKind, MANIFEST_FILE } from './layout.js';
 import { writeLocal } from './local.js';
@@ -16,14 +17,23 @@ export interface BaseEntry {
   id: string;
   updated_on: string;
   md5: string;
+  /**
+   * The file's links as the server gave them (its `self`, update and delete): a push of edited templates
+   * follows them from here, without reading the theme first. Absent in folders pulled by earlier versions.
+   */
+  links?: HalResource['_links'];
+}
+
+/** Which theme of which shop: what the commands name and print. */
+export interface ThemeTarget {
+  shop: { id: string; subdomain: string; name: string };
+  /** `href` is the theme's `self`: it tells apart themes of different servers too; `preview` its preview page. */
+  theme: { id: string; title: string; production: boolean; href: string; preview: string };
 }
 
 /** The contents of the manifest. */
-export interface Manifest {
+export interface Manifest extends ThemeTarget {
   version: 1;
-  shop: { id: string; subdomain: string; name: string };
-  /** `href` is the theme's `self`: it tells apart themes of different servers too. */
-  theme: { id: string; title: string; production: boolean; href: string };
   /** When the folder was last pulled (ISO 8601). */
   pulled_on: string;
   /** By path in the folder. */

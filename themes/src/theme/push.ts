@@ -1,10 +1,11 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
-import type { Client } from 'storefront-sdk';
-import { baseOf, type FileChange, settle } from './changes.js';
+import type { Client, Theme } from 'storefront-sdk';
+import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { md5 } from './digest.js';
-import { readLocal } from './local.js';
-import { writeManifest } from './manifest.js';
+import { readLocal, scanFolder } from './local.js';
+import { type Manifest, requireManifest, writeManifest } from './manifest.js';
 import { CONCURRENCY, parallel } from './parallel.js';
+import { restoredFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 import { type Upload, writeFile } from './writes.js';
@@ -23,22 +24,45 @@ export interface PushOptions {
 
 /** What a push did (or, dry, would do). */
 export interface PushResult {
-  workspace: Workspace;
+  dir: string;
+  /** The folder's manifest as the push left it: which theme, and each file as both sides now have it. */
+  manifest: Manifest;
   /** The files sent (or to send), the conflicts left alone and the failures. */
   files: FileResult[];
+  /** Changes on the server since the last pull, not pulled yet; `undefined` when the push did not read the theme. */
+  incoming: FileChange[] | undefined;
   dryRun: boolean;
 }
 
 /**
+ * Where {@link pushChanges} writes: the folder, its manifest, the files of the theme as last seen there, and the
+ * theme, which creating a file needs (a push of template edits alone goes without it).
+ */
+export type PushTarget = Pick<Workspace, 'dir' | 'manifest' | 'remote'> & { theme?: Theme };
+
+/**
  * Sends the folder's changes to its theme: templates by content (with the `last_updated_on` guard), assets by
  * MD5, deletions. A file changed on the server too is a conflict, left alone unless `force`. The manifest then
- * records what was sent, also when a failure stops the push halfway.
+ * records what was sent, also when a failure stops the push halfway. Edited templates alone are sent without
+ * reading the theme first (their guard finds the conflicts): one request per file.
  */
 export async function pushTheme(options: PushOptions): Promise<PushResult> {
-  const workspace = await openWorkspace(options.client, options.dir);
-  const { manifest, local, remote } = workspace;
-  if (!options.dryRun) manifest.files = settle(manifest.files, local.files, remote);
-  return pushChanges(workspace, workspace.changes, options);
+  const { client, dir } = options;
+  const local = await scanFolder(dir);
+  const manifest = await requireManifest(dir);
+  // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
+  // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
+  const known = restoredFiles(client, manifest);
+  const edits = compare(manifest.files, local.files, known);
+  const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
+  if (edits.length && editsOnly && !options.dryRun) {
+    return { ...(await pushChanges({ dir, manifest, remote: known }, edits, options)), incoming: undefined };
+  }
+  const workspace = await openWorkspace(client, dir);
+  if (!options.dryRun)
+    workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
+  const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
+  return { ...(await pushChanges(workspace, workspace.changes, options)), incoming };
 }
 
 /**
@@ -46,22 +70,23 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
  * its turn comes, and records each in the manifest, whose base is kept up to date in `workspace`.
  */
 export async function pushChanges(
-  workspace: Workspace,
+  target: PushTarget,
   changes: readonly FileChange[],
   options: Pick<PushOptions, 'force' | 'dryRun' | 'onProgress'> = {},
-): Promise<PushResult> {
-  const { dir, theme, remote, manifest } = workspace;
+): Promise<Omit<PushResult, 'incoming'>> {
+  const { dir, theme, remote, manifest } = target;
   const outgoing = changes.filter((change) => change.local);
   const files: FileResult[] = [];
   const send = outgoing.filter((change) => {
     if (!change.conflict || options.force) return true;
-    files.push({ path: change.path, kind: change.kind, action: 'conflict', message: 'changed on the server too' });
+    const message = change.remote === 'deleted' ? 'deleted on the server' : 'changed on the server too';
+    files.push({ path: change.path, kind: change.kind, action: 'conflict', message });
     return false;
   });
   if (options.dryRun) {
     for (const c of send)
       files.push({ path: c.path, kind: c.kind, action: actionOf(remote.has(c.path), c.local !== 'deleted') });
-    return { workspace, files: sorted(files), dryRun: true };
+    return { dir, manifest, files: sorted(files), dryRun: true };
   }
   let done = 0;
   try {
@@ -74,8 +99,8 @@ export async function pushChanges(
         return;
       }
       const upload: Upload = { kind: change.kind, name: change.name, path: change.path, content };
-      // The guard: the server's copy is the one the edit is based on, unless that copy changed (a forced conflict).
-      const guard = change.remote ? undefined : current?.updated_on;
+      // The guard: the server's copy is the one the edit is based on, unless forced over the server's changes.
+      const guard = change.remote || options.force ? undefined : current?.updated_on;
       try {
         const written = await writeFile(theme, upload, current, guard);
         if (written) {
@@ -98,7 +123,7 @@ export async function pushChanges(
   } finally {
     await writeManifest(dir, manifest);
   }
-  return { workspace, files: sorted(files), dryRun: false };
+  return { dir, manifest, files: sorted(files), dryRun: false };
 }
 
 function sorted(files: FileResult[]): FileResult[] {

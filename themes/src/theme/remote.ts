@@ -6,6 +6,7 @@ import type { Client, Root, Shop, Template, Theme, ThemeAsset } from 'storefront
 import { CliError, UsageError } from '../errors.js';
 import { md5 } from './digest.js';
 import { pathOf, type ThemeFileId } from './layout.js';
+import type { Manifest } from './manifest.js';
 
 /** A template or asset of the theme, with the entity whose links write it. */
 export type RemoteFile = ThemeFileId & { id: string; updated_on: string; md5: string } & (
@@ -84,6 +85,26 @@ export function remoteFiles(theme: Theme): Map<string, RemoteFile> {
     files.set(pathOf('template', template.properties.file_name), remoteTemplate(template));
   for (const asset of theme.embedded('assets'))
     files.set(pathOf('asset', asset.properties.file_name), remoteAsset(asset));
+  return files;
+}
+
+/**
+ * The files of the manifest's base as the server had them, without a request: each entity restored from the
+ * links the manifest kept (properties but the body or bytes). Entries without links (older folders) are left out.
+ */
+export function restoredFiles(client: Client, manifest: Manifest): Map<string, RemoteFile> {
+  const files = new Map<string, RemoteFile>();
+  for (const [path, { kind, name, id, updated_on, md5, links }] of Object.entries(manifest.files)) {
+    if (!links) continue;
+    const document = { _class: [`theme${kind === 'template' ? 'Template' : 'Asset'}`], id, updated_on, _links: links };
+    const [at, common] = [manifest.theme.href, { name, path, id, updated_on, md5 }];
+    files.set(
+      path,
+      kind === 'template'
+        ? { ...common, kind, entity: client.restore<Template>(document, at) }
+        : { ...common, kind, entity: client.restore<ThemeAsset>(document, at) },
+    );
+  }
   return files;
 }
 

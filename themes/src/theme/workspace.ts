@@ -6,8 +6,8 @@ import type { Client, Shop, Theme } from 'storefront-sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { assertFolder, type LocalScan, scanFolder } from './local.js';
-import { type Manifest, readManifest, requireManifest } from './manifest.js';
-import { openTheme, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
+import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
+import { openTheme, previewUrl, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
 
 /** A theme folder opened against its theme on the server, with the changes on each side since the last pull. */
 export interface Workspace {
@@ -23,16 +23,18 @@ export interface Workspace {
   changes: FileChange[];
 }
 
-/** The manifest's binding to `theme`, with `files` as the base. */
-export function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manifest {
+/** Which theme `theme` is, of which shop. */
+export function targetOf(shop: Shop, theme: Theme): ThemeTarget {
   const { id, title, production } = theme.properties;
   return {
-    version: 1,
     shop: { id: shop.properties.id, subdomain: shop.properties.subdomain, name: shop.properties.name },
-    theme: { id, title, production, href: theme.link('self').expand() },
-    pulled_on: new Date().toISOString(),
-    files,
+    theme: { id, title, production, href: theme.link('self').expand(), preview: previewUrl(theme) },
   };
+}
+
+/** The manifest's binding to `theme`, with `files` as the base. */
+export function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manifest {
+  return { version: 1, ...targetOf(shop, theme), pulled_on: new Date().toISOString(), files };
 }
 
 async function assemble(dir: string, manifest: Manifest, opened: Awaited<ReturnType<typeof openTheme>>) {
@@ -49,7 +51,7 @@ export async function openWorkspace(client: Client, dir: string): Promise<Worksp
   if (href !== manifest.theme.href) {
     throw new CliError(`${dir} was pulled from ${manifest.theme.href}, not from ${href}: pull it again`);
   }
-  return assemble(dir, { ...manifest, theme: { ...manifest.theme, title: opened.theme.properties.title } }, opened);
+  return assemble(dir, { ...manifest, ...targetOf(opened.shop, opened.theme) }, opened);
 }
 
 /**

@@ -2,7 +2,7 @@
  * One file written to a theme, one request each: a template created or updated (guarded by `last_updated_on`),
  * an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all write this way.
  */
-import { type Theme, ValidationError } from 'storefront-sdk';
+import { NotFoundError, type Theme, ValidationError } from 'storefront-sdk';
 import { CliError, ExitCode } from '../errors.js';
 import { md5 } from './digest.js';
 import type { FileKind } from './layout.js';
@@ -10,8 +10,11 @@ import { type RemoteFile, remoteAsset, remoteTemplate } from './remote.js';
 
 /** A write refused because the server's copy changed after the one the edit is based on. */
 export class ConflictError extends CliError {
-  constructor(readonly path: string) {
-    super('changed on the server since your copy', ExitCode.conflicts);
+  constructor(
+    readonly path: string,
+    message = 'changed on the server too',
+  ) {
+    super(message, ExitCode.conflicts);
     this.name = 'ConflictError';
   }
 }
@@ -31,13 +34,14 @@ const isStaleGuard = (error: unknown) =>
   error instanceof ValidationError && error.errors.some((e) => e.field === 'updated_on');
 
 /**
- * Writes `upload` to `theme`, where `current` is the file as last seen there. Templates carry the
+ * Writes `upload` to `theme`, where `current` is the file as last seen there (`theme` is needed only to create a
+ * file: updates and deletions follow the file's own links). Templates carry the
  * `last_updated_on` of `guard` (the `updated_on` the edit is based on), so that a change made on the server
  * since is a {@link ConflictError}, never overwritten; `guard` absent (`--force`) writes whatever is there.
  * Resolves with the file as now stored, `undefined` once deleted.
  */
 export async function writeFile(
-  theme: Theme,
+  theme: Theme | undefined,
   upload: Upload,
   current: RemoteFile | undefined,
   guard: string | undefined,
@@ -47,9 +51,13 @@ export async function writeFile(
     if (current) await deleteFile(current);
     return undefined;
   }
+  const creator = () => {
+    if (!theme) throw new Error(`${upload.path}: creating a file needs its theme`);
+    return theme;
+  };
   if (upload.kind === 'asset') {
     const data = Buffer.from(content).toString('base64');
-    return remoteAsset(await theme.follow('svc:create_theme_asset', { file_name: upload.name, data }));
+    return remoteAsset(await creator().follow('svc:create_theme_asset', { file_name: upload.name, data }));
   }
   const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
   const last = guard === undefined ? {} : { last_updated_on: epochSeconds(guard) };
@@ -57,8 +65,9 @@ export async function writeFile(
     if (current?.kind === 'template') {
       return remoteTemplate(await current.entity.follow('svc:update_template', { body, ...last }));
     }
-    return remoteTemplate(await theme.follow('svc:create_template', { file_name: upload.name, body, ...last }));
+    return remoteTemplate(await creator().follow('svc:create_template', { file_name: upload.name, body, ...last }));
   } catch (error) {
+    if (error instanceof NotFoundError && current) throw new ConflictError(upload.path, 'deleted on the server');
     if (!isStaleGuard(error) || current?.kind !== 'template') throw error;
     // A retried write whose first attempt went through, or the same edit made there too: not a conflict.
     const now = remoteTemplate(await current.entity.follow('self'));
