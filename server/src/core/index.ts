@@ -5,7 +5,7 @@
 import type { Scope } from 'storefront-sdk/internal';
 import { apiRoutes, relationRoutes, staticRoutes } from '../api/routes.js';
 import { HttpError } from '../http/http-error.js';
-import { RepresentationCache } from '../http/representation-cache.js';
+import { type PristineRepresentations, RepresentationCache } from '../http/representation-cache.js';
 import { Router } from '../http/router.js';
 import { bearerChallenge, createOAuth } from '../oauth/index.js';
 import { createAuthenticator } from './authenticator.js';
@@ -23,8 +23,11 @@ export interface Core {
 
 const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 
-/** Builds the core over a store, a clock and the addresses clients see. */
-export function createCore(context: CoreContext): Core {
+/**
+ * Builds the core over a store, a clock and the addresses clients see; `pristine`: representations shared with
+ * the other cores whose stores start from the same data set at the same addresses (MSW's mocks).
+ */
+export function createCore(context: CoreContext, pristine?: PristineRepresentations): Core {
   const insufficientScope = (scope: Scope) =>
     new HttpError(403, `This request needs a token with the "${scope}" scope`, undefined, {
       'www-authenticate': bearerChallenge({ reason: 'insufficient_scope', scope }),
@@ -33,7 +36,7 @@ export function createCore(context: CoreContext): Core {
   const { addresses } = context;
   const handle = createPipeline({
     context,
-    cache: new RepresentationCache(context.clock),
+    cache: new RepresentationCache(context.clock, {}, pristine),
     authenticate: createAuthenticator(context),
     insufficientScope,
     oauth: (request) => oauth.handle(request),

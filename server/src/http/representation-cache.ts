@@ -58,6 +58,19 @@ function successor(before: Entity, entity: Entity, now: number): Entity {
     : { ...entity, lastModified };
 }
 
+/**
+ * What the caches of several cores over one data set share: entries built while their collections were still as
+ * the data set has them (revision 0 in a store made from it). MSW's mocks start every test from the same data,
+ * so each builds the representations of the untouched data once per process instead of once per mock.
+ */
+export class PristineRepresentations {
+  readonly entities = new Memo<Entity>(2000);
+  readonly values = new Memo<unknown>(100);
+}
+
+/** Built from data as the data set has it; an entry of no collection (a relation page) is dated by its core's clock. */
+const untouched = (revisions: Revisions) => revisions.length > 0 && revisions.every((revision) => revision === 0);
+
 /** One per core: the representations and derived data (filtered id lists) of the running server. */
 export class RepresentationCache {
   private readonly entities: Memo<Entity>;
@@ -70,9 +83,15 @@ export class RepresentationCache {
   constructor(
     private readonly clock: Clock,
     { entities = 2000, values = 100 }: { entities?: number; values?: number } = {},
+    /** Shared with the other cores over the same data set and addresses, when the store starts from one. */
+    private readonly pristine?: PristineRepresentations,
   ) {
     this.entities = new Memo(entities);
     this.values = new Memo(values);
+  }
+
+  private sharedValues(revisions: Revisions): Memo<unknown> | undefined {
+    return this.pristine && untouched(revisions) ? this.pristine.values : undefined;
   }
 
   /**
@@ -82,19 +101,25 @@ export class RepresentationCache {
   cached(key: string, revisions: Revisions, build: () => Entity): Entity {
     const hit = this.entities.get(key, revisions);
     if (hit) return hit.value;
-    let entity = build();
-    const before = this.entities.previous(key);
-    if (before) entity = before.etag === entity.etag ? before : successor(before, entity, this.clock.now());
+    const shared = this.pristine && untouched(revisions) ? this.pristine.entities : undefined;
+    let entity = shared?.get(key, revisions)?.value;
+    if (!entity) {
+      entity = build();
+      const before = this.entities.previous(key);
+      if (before) entity = before.etag === entity.etag ? before : successor(before, entity, this.clock.now());
+      else shared?.set(key, revisions, entity);
+    }
     this.entities.set(key, revisions, entity);
     return entity;
   }
 
   /** Any derived value (e.g. a filtered, sorted id list) under `key` as of `revisions`. */
   memo<T>(key: string, revisions: Revisions, compute: () => T): T {
-    const hit = this.values.get(key, revisions);
+    const hit = this.values.get(key, revisions) ?? this.sharedValues(revisions)?.get(key, revisions);
     if (hit) return hit.value as T;
     const value = compute();
     this.values.set(key, revisions, value);
+    this.sharedValues(revisions)?.set(key, revisions, value);
     return value;
   }
 }

@@ -4,6 +4,7 @@
  */
 import { type Core, createCore } from '../core/index.js';
 import type { Addresses, Clock } from '../core/types.js';
+import { PristineRepresentations } from '../http/representation-cache.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { Dataset, Store } from '../store/types.js';
 
@@ -29,11 +30,12 @@ export interface CoreSettings {
  * whose tables are built as the next test uses them.
  */
 export function liveCore(initial: Dataset, settings: CoreSettings, checked: boolean): LiveCore {
+  const pristine = pristineOf(initial, settings.addresses.origin);
   // Tables are built as a test uses them once the data is known good (the seed's, or checked by the first start).
   const build = (data: Dataset, lazyTables: boolean) => {
     const store = createMemoryStore(data, { lazyTables });
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
-    return { store, core: createCore({ store, ...settings }) };
+    return { store, core: createCore({ store, ...settings }, pristine) };
   };
   let current = build(initial, checked);
   return {
@@ -47,6 +49,22 @@ export function liveCore(initial: Dataset, settings: CoreSettings, checked: bool
       current = build(initial, true);
     },
   };
+}
+
+/**
+ * The representations of `initial` at `origin`, shared by every mock of the process over that data set (the
+ * seeded one is shared too: see `initialData`). On `globalThis` for the same reason as the seeded data.
+ */
+const PRISTINE = Symbol.for('storefront-server/msw: pristine representations');
+const shared = globalThis as { [PRISTINE]?: WeakMap<Dataset, Map<string, PristineRepresentations>> };
+
+function pristineOf(initial: Dataset, origin: string): PristineRepresentations {
+  shared[PRISTINE] ??= new WeakMap();
+  const byOrigin = shared[PRISTINE].get(initial) ?? new Map<string, PristineRepresentations>();
+  shared[PRISTINE].set(initial, byOrigin);
+  let pristine = byOrigin.get(origin);
+  if (!pristine) byOrigin.set(origin, (pristine = new PristineRepresentations()));
+  return pristine;
 }
 
 /** A store that forwards every call to the live one. */

@@ -35,6 +35,31 @@ describe('the demo data set of the mocks', () => {
     expect(createHandlers().store.get('products', '1')?.title).not.toBe('Only in mock one');
   });
 
+  it('shares the representations of untouched data between mocks, never those of data a mock changed', async () => {
+    const read = async (mock: ReturnType<typeof createHandlers>, path: string) => {
+      const { accessToken } = await mock.issueToken({ scope: 'admin' });
+      const handler = mock.handlers[0]!;
+      const request = new Request(`${mock.baseUrl}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
+      const response = (await handler.run({ request, requestId: crypto.randomUUID() }))!.response!;
+      return { etag: response.headers.get('etag'), body: await response.text() };
+    };
+    const [one, two] = [createHandlers(), createHandlers()];
+    const before = await read(one, '/shops/1/theme.json');
+    const template = one.store.all('templates').find((t) => t.theme_id === '1')!;
+    await one.store.write((tx) => tx.update('templates', template.id, { body: '<p>only in mock one</p>' }));
+    const changed = await read(one, '/shops/1/theme.json');
+    expect(changed.etag).not.toBe(before.etag);
+    expect(changed.body).toContain('only in mock one');
+    // The other mock's data is untouched: it gets the representation built first, with its validators.
+    expect(await read(two, '/shops/1/theme.json')).toEqual(before);
+    one.reset();
+    expect(await read(one, '/shops/1/theme.json')).toEqual(before);
+    // Another origin, other links: not shared.
+    const elsewhere = await read(createHandlers({ origin: 'http://shop.test' }), '/shops/1/theme.json');
+    expect(elsewhere.body).toContain('http://shop.test/v1/');
+    expect(elsewhere.body).not.toContain('localhost:4000');
+  });
+
   it('reset() gives back every collection as it started, and ids start over', async () => {
     const mock = createHandlers();
     const fresh = createHandlers();
