@@ -62,8 +62,8 @@ function pristineOf(initial: Dataset, origin: string): PristineRepresentations {
   shared[PRISTINE] ??= new WeakMap();
   const byOrigin = shared[PRISTINE].get(initial) ?? new Map<string, PristineRepresentations>();
   shared[PRISTINE].set(initial, byOrigin);
-  let pristine = byOrigin.get(origin);
-  if (!pristine) byOrigin.set(origin, (pristine = new PristineRepresentations()));
+  const pristine = byOrigin.get(origin) ?? new PristineRepresentations();
+  byOrigin.set(origin, pristine);
   return pristine;
 }
 
