@@ -23,11 +23,16 @@ export interface Core {
 
 const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 
+/** Builds the core over a store, a clock and the addresses clients see. */
+export function createCore(context: CoreContext): Core {
+  return createSharingCore(context, undefined);
+}
+
 /**
- * Builds the core over a store, a clock and the addresses clients see; `pristine`: representations shared with
- * the other cores whose stores start from the same data set at the same addresses (MSW's mocks).
+ * {@link createCore} with representations shared with the other cores whose stores start from the same data set
+ * at the same addresses (MSW's mocks); not in the package's entry, where `createCore` is the way.
  */
-export function createCore(context: CoreContext, pristine?: PristineRepresentations): Core {
+export function createSharingCore(context: CoreContext, pristine: PristineRepresentations | undefined): Core {
   const insufficientScope = (scope: Scope) =>
     new HttpError(403, `This request needs a token with the "${scope}" scope`, undefined, {
       'www-authenticate': bearerChallenge({ reason: 'insufficient_scope', scope }),

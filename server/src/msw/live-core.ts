@@ -2,7 +2,7 @@
  * The mock's current store and core, replaced as a whole by `reset()`, and a {@link Store} that always reads
  * and writes the current one, so that a test may keep the `store` it got before a reset.
  */
-import { type Core, createCore } from '../core/index.js';
+import { type Core, createSharingCore } from '../core/index.js';
 import type { Addresses, Clock } from '../core/types.js';
 import { PristineRepresentations } from '../http/representation-cache.js';
 import { createMemoryStore } from '../store/memory.js';
@@ -35,7 +35,7 @@ export function liveCore(initial: Dataset, settings: CoreSettings, checked: bool
   const build = (data: Dataset, lazyTables: boolean) => {
     const store = createMemoryStore(data, { lazyTables });
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
-    return { store, core: createCore({ store, ...settings }, pristine) };
+    return { store, core: createSharingCore({ store, ...settings }, pristine) };
   };
   let current = build(initial, checked);
   return {
