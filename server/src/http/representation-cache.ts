@@ -90,8 +90,9 @@ export class RepresentationCache {
     this.values = new Memo(values);
   }
 
-  private sharedValues(revisions: Revisions): Memo<unknown> | undefined {
-    return this.pristine && untouched(revisions) ? this.pristine.values : undefined;
+  /** What the other cores over the same data set share, for an entry of `revisions`; none once data changed. */
+  private shared(revisions: Revisions): PristineRepresentations | undefined {
+    return this.pristine && untouched(revisions) ? this.pristine : undefined;
   }
 
   /**
@@ -101,7 +102,7 @@ export class RepresentationCache {
   cached(key: string, revisions: Revisions, build: () => Entity): Entity {
     const hit = this.entities.get(key, revisions);
     if (hit) return hit.value;
-    const shared = this.pristine && untouched(revisions) ? this.pristine.entities : undefined;
+    const shared = this.shared(revisions)?.entities;
     let entity = shared?.get(key, revisions)?.value;
     if (!entity) {
       entity = build();
@@ -115,11 +116,12 @@ export class RepresentationCache {
 
   /** Any derived value (e.g. a filtered, sorted id list) under `key` as of `revisions`. */
   memo<T>(key: string, revisions: Revisions, compute: () => T): T {
-    const hit = this.values.get(key, revisions) ?? this.sharedValues(revisions)?.get(key, revisions);
+    const shared = this.shared(revisions)?.values;
+    const hit = this.values.get(key, revisions) ?? shared?.get(key, revisions);
     if (hit) return hit.value as T;
     const value = compute();
     this.values.set(key, revisions, value);
-    this.sharedValues(revisions)?.set(key, revisions, value);
+    shared?.set(key, revisions, value);
     return value;
   }
 }
