@@ -4,16 +4,15 @@
  * Bundled with the SDK by `serve.ts`.
  */
 import {
-  authorizeUrl,
   bearer,
   createClient,
   createHttpCache,
   type ProductList,
-  readImplicitFragment,
   type Shop,
   type TokenInfo,
   UnauthorizedError,
 } from 'storefront-sdk';
+import { startSignIn, tokenFromRedirect } from './implicit-grant.js';
 
 /** What the server of this page tells it: where the API is and which app this page is (never its secret). */
 interface PageConfig {
@@ -24,8 +23,7 @@ interface PageConfig {
   clientId: string;
 }
 
-const TOKEN_KEY = 'storefront-example:token';
-const STATE_KEY = 'storefront-example:state';
+const KEYS = { token: 'storefront-example:token', state: 'storefront-example:state' };
 
 const element = <E extends HTMLElement>(id: string) => document.getElementById(id) as E;
 const status = element<HTMLParagraphElement>('status');
@@ -45,34 +43,9 @@ function show(message: string, isError = false): void {
 
 /** The token kept for this tab, unless it has expired. */
 function savedToken(): TokenInfo | undefined {
-  const text = sessionStorage.getItem(TOKEN_KEY);
+  const text = sessionStorage.getItem(KEYS.token);
   const token = text ? (JSON.parse(text) as TokenInfo) : undefined;
   return token && (token.expiresAt === undefined || token.expiresAt > Date.now()) ? token : undefined;
-}
-
-/** Back from the authorize page: take the token out of the fragment, and the fragment out of the address bar. */
-function tokenFromRedirect(): TokenInfo | undefined {
-  if (!location.hash.includes('access_token=') && !location.hash.includes('error=')) return undefined;
-  const state = sessionStorage.getItem(STATE_KEY) ?? '';
-  sessionStorage.removeItem(STATE_KEY);
-  const href = location.href;
-  history.replaceState(null, '', '/');
-  const token = readImplicitFragment({ callbackUrl: href, state });
-  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(token));
-  return token;
-}
-
-async function startSignIn(config: PageConfig): Promise<void> {
-  const request = await authorizeUrl({
-    authUrl: config.authUrl,
-    clientId: config.clientId,
-    // One of the redirect URIs registered for the app (the demo app has http://localhost:8080/callback).
-    redirectUri: `${location.origin}/callback`,
-    scope: 'public',
-    responseType: 'token',
-  });
-  sessionStorage.setItem(STATE_KEY, request.state);
-  location.assign(request.url);
 }
 
 function render(list: ProductList, shop: Shop): void {
@@ -99,8 +72,8 @@ function render(list: ProductList, shop: Shop): void {
 
 async function start(): Promise<void> {
   const config = (await (await fetch('/config.json')).json()) as PageConfig;
-  const token = tokenFromRedirect() ?? savedToken();
-  signIn.onclick = () => void startSignIn(config).catch((error: Error) => show(error.message, true));
+  const token = tokenFromRedirect(KEYS) ?? savedToken();
+  signIn.onclick = () => void startSignIn(config, 'public', KEYS).catch((error: Error) => show(error.message, true));
   if (!token) {
     show('Sign in to read the products of your shops.');
     signIn.hidden = false;
@@ -127,7 +100,7 @@ async function start(): Promise<void> {
   const guard = (action: () => Promise<void>) => () =>
     void action().catch((error: unknown) => {
       if (error instanceof UnauthorizedError) {
-        sessionStorage.removeItem(TOKEN_KEY);
+        sessionStorage.removeItem(KEYS.token);
         catalog.hidden = true;
         signIn.hidden = false;
         return show('Your session has expired: sign in again.', true);
@@ -143,7 +116,7 @@ async function start(): Promise<void> {
   prev.onclick = guard(() => load(() => current!.list.follow('prev')));
   next.onclick = guard(() => load(() => current!.list.follow('next')));
   element<HTMLButtonElement>('sign-out').onclick = () => {
-    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(KEYS.token);
     location.reload();
   };
   guard(search)();
@@ -152,7 +125,7 @@ async function start(): Promise<void> {
 start().catch((error: unknown) => {
   if (error instanceof UnauthorizedError) {
     // A saved token the server no longer accepts (expired early, or the server's data was reset).
-    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(KEYS.token);
     signIn.hidden = false;
     return show('Your session has expired: sign in again.', true);
   }

@@ -5,16 +5,8 @@
  * the MSW handlers in a service worker. When the token is refused it asks to sign in again (an implicit-grant
  * token cannot be renewed); any other failure shows in a banner.
  */
-import {
-  authorizeUrl,
-  bearer,
-  createClient,
-  type ProductList,
-  readImplicitFragment,
-  type Shop,
-  type TokenInfo,
-  UnauthorizedError,
-} from 'storefront-sdk';
+import { bearer, createClient, type ProductList, type Shop, type TokenInfo, UnauthorizedError } from 'storefront-sdk';
+import { startSignIn, tokenFromRedirect } from '../../../examples/browser/implicit-grant.js';
 
 /** Where the API is and which app this page is (never a secret). */
 export interface AppConfig {
@@ -25,7 +17,7 @@ export interface AppConfig {
 
 /** Where the page keeps its token for the tab; a test bootstrap puts a token here as the redirect would. */
 export const TOKEN_KEY = 'shop-app:token';
-const STATE_KEY = 'shop-app:state';
+const KEYS = { token: TOKEN_KEY, state: 'shop-app:state' };
 
 const element = <E extends HTMLElement>(id: string) => document.getElementById(id) as E;
 
@@ -51,28 +43,6 @@ function fail(error: unknown): void {
   banner.hidden = false;
 }
 
-function tokenFromRedirect(): TokenInfo | undefined {
-  if (!location.hash.includes('access_token=')) return undefined;
-  const state = sessionStorage.getItem(STATE_KEY) ?? '';
-  const href = location.href;
-  history.replaceState(null, '', '/');
-  const token = readImplicitFragment({ callbackUrl: href, state });
-  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(token));
-  return token;
-}
-
-async function signIn(config: AppConfig): Promise<void> {
-  const request = await authorizeUrl({
-    authUrl: config.authUrl,
-    clientId: config.clientId,
-    redirectUri: `${location.origin}/callback`,
-    scope: 'admin',
-    responseType: 'token',
-  });
-  sessionStorage.setItem(STATE_KEY, request.state);
-  location.assign(request.url);
-}
-
 function renderPage(list: ProductList): void {
   element('products').replaceChildren(
     ...list.pageItems.map((product) => {
@@ -90,9 +60,9 @@ function renderPage(list: ProductList): void {
 }
 
 export async function startApp(config: AppConfig): Promise<void> {
-  element('sign-in-button').onclick = () => void signIn(config).catch(fail);
+  element('sign-in-button').onclick = () => void startSignIn(config, 'admin', KEYS).catch(fail);
   const saved = sessionStorage.getItem(TOKEN_KEY);
-  const token = tokenFromRedirect() ?? (saved ? (JSON.parse(saved) as TokenInfo) : undefined);
+  const token = tokenFromRedirect(KEYS) ?? (saved ? (JSON.parse(saved) as TokenInfo) : undefined);
   if (!token) {
     show('sign-in', true);
     say('Signed out.');
