@@ -7,18 +7,26 @@ import { shownTag, startsWith, u16be, u32be } from './bytes.js';
 
 const TRUETYPE = [0x00, 0x01, 0x00, 0x00];
 
-/** An sfnt (TrueType or OpenType) table directory, its tables inside the file. */
-function sfntProblem(b: Uint8Array): string | undefined {
-  const tables = u16be(b, 4);
-  if (tables === 0) return 'its table directory is empty';
-  if (12 + 16 * tables > b.length) return 'its table directory runs past the end of the file';
-  for (let i = 0; i < tables; i++) {
-    const record = 12 + 16 * i;
-    if (u32be(b, record + 8) + u32be(b, record + 12) > b.length) {
+/**
+ * A table directory of `count` records of `size` bytes from `start`, each naming its table by tag and giving the
+ * table's offset and length (4 bytes each) at `at` in the record: every table must lie inside the file.
+ */
+function directoryProblem(b: Uint8Array, start: number, count: number, size: number, at: number): string | undefined {
+  if (start + size * count > b.length) return 'its table directory runs past the end of the file';
+  for (let i = 0; i < count; i++) {
+    const record = start + size * i;
+    if (u32be(b, record + at) + u32be(b, record + at + 4) > b.length) {
       return `its ${shownTag(b, record)} table lies outside the file`;
     }
   }
   return undefined;
+}
+
+/** An sfnt (TrueType or OpenType) table directory, its tables inside the file. */
+function sfntProblem(b: Uint8Array): string | undefined {
+  const tables = u16be(b, 4);
+  if (tables === 0) return 'its table directory is empty';
+  return directoryProblem(b, 12, tables, 16, 8);
 }
 
 /** `.ttf`: TrueType outlines (version 1.0, or Apple's `true`). */
@@ -39,14 +47,7 @@ export function woffProblem(b: Uint8Array): string | undefined {
   if (u32be(b, 8) !== b.length) return 'the length in its header is not the file’s';
   const tables = u16be(b, 12);
   if (tables === 0 || u16be(b, 14) !== 0) return 'its header is malformed';
-  if (44 + 20 * tables > b.length) return 'its table directory runs past the end of the file';
-  for (let i = 0; i < tables; i++) {
-    const entry = 44 + 20 * i;
-    if (u32be(b, entry + 4) + u32be(b, entry + 8) > b.length) {
-      return `its ${shownTag(b, entry)} table lies outside the file`;
-    }
-  }
-  return undefined;
+  return directoryProblem(b, 44, tables, 20, 4);
 }
 
 /** WOFF2: the 48-byte header, whose length is the file's, and tables whose compressed data fits in it. */
