@@ -5,27 +5,21 @@
  */
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src/core/index.js';
-import type { CoreContext } from '../../src/core/types.js';
-import { issueToken } from '../../src/oauth/index.js';
-import { seed } from '../../src/seed/index.js';
-import { createMemoryStore } from '../../src/store/index.js';
+import { type SeededCore, seededCore } from '../helpers/seeded-core.js';
 
 const origin = 'https://api.example';
-const { dataset, credentials } = seed({ products: 6, orders: 2, clientSecret: 'secret', password: 'pass' });
-let core: ReturnType<typeof createCore>;
+let core: SeededCore['core'];
 let token: string;
+let credentials: SeededCore['credentials'];
 let templateUrl: string;
 
 beforeAll(async () => {
-  const context: CoreContext = {
-    store: createMemoryStore(dataset),
-    clock: { now: () => Date.now() },
-    addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
-    tokenTtl: 3600,
-  };
-  core = createCore(context);
-  token = (await issueToken(context, { appId: '1', userId: '1', scopes: ['admin'] })).token;
+  ({ core, token, credentials } = await seededCore(origin, {
+    products: 6,
+    orders: 2,
+    clientSecret: 'secret',
+    password: 'pass',
+  }));
   const theme = await (await send('/v1/shops/1/theme.json', { method: 'GET' })).json();
   templateUrl = theme._embedded.templates[1]._links.self.href;
 });

@@ -1,26 +1,15 @@
 /** The core's fetch form (`createCore(context).fetch`), as MSW uses it: no Express in between. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toFetchHandler } from '../../src/core/fetch-adapter.js';
-import { createCore } from '../../src/core/index.js';
-import type { CoreContext } from '../../src/core/types.js';
-import { issueToken } from '../../src/oauth/index.js';
-import { seed } from '../../src/seed/index.js';
-import { createMemoryStore } from '../../src/store/index.js';
+import { type SeededCore, seededCore } from '../helpers/seeded-core.js';
 
 const origin = 'https://api.example';
-let core: ReturnType<typeof createCore>;
+let core: SeededCore['core'];
 let token: string;
 let templateUrl: string;
 
 beforeAll(async () => {
-  const context: CoreContext = {
-    store: createMemoryStore(seed({ products: 6, orders: 2 }).dataset),
-    clock: { now: () => Date.now() },
-    addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
-    tokenTtl: 3600,
-  };
-  core = createCore(context);
-  token = (await issueToken(context, { appId: '1', userId: '1', scopes: ['admin'] })).token;
+  ({ core, token } = await seededCore(origin));
   const theme = await (await get('/v1/shops/1/theme.json')).json();
   templateUrl = theme._embedded.templates[1]._links.self.href;
 });

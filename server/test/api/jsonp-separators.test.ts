@@ -4,12 +4,8 @@
  */
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src/core/index.js';
-import type { CoreContext } from '../../src/core/types.js';
 import { wrapJsonp } from '../../src/http/jsonp.js';
-import { issueToken } from '../../src/oauth/index.js';
-import { seed } from '../../src/seed/index.js';
-import { createMemoryStore } from '../../src/store/index.js';
+import { type SeededCore, seededCore } from '../helpers/seeded-core.js';
 
 const origin = 'https://api.example';
 const SEPARATED = 'line\u2028separator\u2029paragraph';
@@ -27,17 +23,10 @@ describe('wrapJsonp', () => {
 });
 
 describe('a .jsonp response of a resource holding them', () => {
-  let core: ReturnType<typeof createCore>;
+  let core: SeededCore['core'];
   let token: string;
   beforeAll(async () => {
-    const context: CoreContext = {
-      store: createMemoryStore(seed({ products: 6, orders: 2 }).dataset),
-      clock: { now: () => Date.now() },
-      addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
-      tokenTtl: 3600,
-    };
-    core = createCore(context);
-    token = (await issueToken(context, { appId: '1', userId: '1', scopes: ['admin'] })).token;
+    ({ core, token } = await seededCore(origin));
   });
 
   it('carries them escaped, and the JSON form raw', async () => {
