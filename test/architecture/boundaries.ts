@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import type { ImportEdge } from './import-graph.js';
 
 /** Source folders of the packages whose imports are checked. */
-export const PACKAGES = ['sdk/src', 'server/src'] as const;
+export const PACKAGES = ['sdk/src', 'server/src', 'themes/src'] as const;
 
 const builtins = new Set(builtinModules);
 
@@ -14,7 +14,8 @@ function within(dir: string, path: string): boolean {
 /**
  * The imports that break a boundary, as `file imports specifier (why)`: a relative path out of the importing
  * package (the server reaches the SDK as `storefront-sdk` or `storefront-sdk/internal`, which resolve once the
- * packages are installed apart), and from the SDK, which runs in browsers, the server or a Node built-in.
+ * packages are installed apart); from the theme CLI, the server or the SDK's internal entry; and from the SDK,
+ * which runs in browsers, the server or a Node built-in.
  */
 export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
   const violations: string[] = [];
@@ -23,6 +24,9 @@ export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
     if (own === undefined) continue;
     const report = (why: string) => violations.push(`${from} imports ${specifier} (${why})`);
     if (target !== undefined && !within(own, target)) report(`a relative path out of ${own}`);
+    if (own === 'themes/src' && /^storefront-(?:server|sdk\/internal)(?:\/|$)/.test(specifier)) {
+      report('the theme CLI is an app of the SDK: its public entries only');
+    }
     if (own !== 'sdk/src') continue;
     if (/^storefront-server(?:\/|$)/.test(specifier)) report('the SDK cannot depend on the server');
     if (specifier.startsWith('node:') || builtins.has(specifier)) report('the SDK runs in browsers');

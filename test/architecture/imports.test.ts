@@ -69,6 +69,10 @@ describe('boundaryViolations', () => {
       { from: 'sdk/src/client.ts', specifier: 'crypto' },
       { from: 'sdk/src/client.ts', specifier: './http/transport.js', target: 'sdk/src/http/transport.ts' },
       { from: 'sdk/src/client.ts', specifier: 'ky' },
+      { from: 'themes/src/theme/push.ts', specifier: 'storefront-sdk' },
+      { from: 'themes/src/theme/push.ts', specifier: 'storefront-sdk/internal' },
+      { from: 'themes/src/theme/push.ts', specifier: 'storefront-server' },
+      { from: 'themes/src/theme/push.ts', specifier: 'node:fs/promises' },
     ];
     expect(boundaryViolations(edges)).toEqual([
       'server/src/api/hal.ts imports ../../../sdk/src/contract/index.js (a relative path out of server/src)',
@@ -76,6 +80,8 @@ describe('boundaryViolations', () => {
       'sdk/src/client.ts imports storefront-server/msw (the SDK cannot depend on the server)',
       'sdk/src/client.ts imports node:fs (the SDK runs in browsers)',
       'sdk/src/client.ts imports crypto (the SDK runs in browsers)',
+      'themes/src/theme/push.ts imports storefront-sdk/internal (the theme CLI is an app of the SDK: its public entries only)',
+      'themes/src/theme/push.ts imports storefront-server (the theme CLI is an app of the SDK: its public entries only)',
     ]);
   });
 });

@@ -140,7 +140,10 @@ describe.skipIf(!available)('a fleet of app instances on one authorization', () 
     expect(await holder!.result).toBeUndefined();
     expect(results.map((r) => r?.ok)).toEqual([20, 20, 20]);
     expect(new Set(results.map((r) => r?.token)).size).toBe(1);
-    console.log(`after the holder died, the fleet refreshed in ${Date.now() - started} ms (lease 1500 ms)`);
+    const waited = Date.now() - started;
+    console.log(`after the holder died, the fleet refreshed in ${waited} ms (lease 1500 ms)`);
+    // Within the lease given (plus room for a loaded machine), not the 30 s default a lost setting would mean.
+    expect(waited).toBeLessThan(15_000);
   }, 60_000);
 
   it("shares the HTTP cache: process B's first read of a theme process A read is a 304", async () => {
