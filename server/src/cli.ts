@@ -5,7 +5,6 @@
  * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
  * unreadable data, data another server has open), 2 for bad flags.
  */
-import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
@@ -117,13 +116,8 @@ function usage(message: string): number {
  */
 function startFailure(error: unknown, port: number): string {
   if (error instanceof StoreLockedError) {
-    const { path, holder } = error;
-    return (
-      `${path}: another storefront-server (PID ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})` +
-      ` has this data open since ${holder.since}, and two servers on the same files would lose each other's writes.` +
-      ` Stop that server (kill ${holder.pid}), or start this one on other data with --data FILE or STOREFRONT_DATA.` +
-      ` If no server runs as PID ${holder.pid}, delete ${path}.`
-    );
+    const { pid } = error.holder;
+    return `${error.message} To stop that server: kill ${pid} (PID ${pid}); other data: --data FILE or STOREFRONT_DATA.`;
   }
   const { message, code } = error as NodeJS.ErrnoException;
   if (code !== 'EADDRINUSE') return message;

@@ -25,7 +25,7 @@ export interface CollectionFiles {
   persist(write: PendingWrite): Promise<void>;
 }
 
-export function checkRow(row: unknown, path: string): asserts row is { id: string } {
+function checkRow(row: unknown, path: string): asserts row is { id: string } {
   if (typeof row !== 'object' || row === null || typeof (row as { id?: unknown }).id !== 'string') {
     throw new StoreFileError(path, 'every row must be an object with a string "id"');
   }

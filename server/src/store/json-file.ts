@@ -125,7 +125,7 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   } catch (error) {
     throw new StoreFileError(path, `cannot load the data: ${(error as Error).message}`, { cause: error });
   }
-  if (rewritten.length || found?.version !== VERSION) {
+  if (rewritten.length) {
     await Promise.all(rewritten.map((name) => files[name].create(data[name] ?? [])));
     await save();
   }

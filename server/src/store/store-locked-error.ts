@@ -24,11 +24,12 @@ export class StoreLockedError extends StoreError {
     readonly path: string,
     readonly holder: LockHolder,
   ) {
-    const who = holder.pid === process.pid ? 'this process' : `process ${holder.pid}`;
     const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+    const who = holder.pid === process.pid ? 'this process' : `process ${holder.pid}${where}`;
     super(
-      `${path}: the data is in use by ${who}${where} since ${holder.since}. Stop that server, or open other data;` +
-        ` if that process is not a server on this data, delete ${path}.`,
+      `${path}: the data is in use by ${who} since ${holder.since}, and two servers on the same files would lose` +
+        ` each other's writes. Stop that server, or open other data; if that process is not a server on this data,` +
+        ` delete ${path}.`,
     );
     this.name = 'StoreLockedError';
   }

@@ -9,7 +9,7 @@ import { crc32 } from '../../shared/crc32.js';
 import { shownTag, startsWith, tag, u8, u16be, u16le, u24le, u32be, u32le } from './bytes.js';
 
 /** Wider or taller images are refused: no theme needs them, and they decode into hundreds of megabytes. */
-export const MAX_IMAGE_SIDE = 16_384;
+const MAX_IMAGE_SIDE = 16_384;
 
 function size(width: number, height: number): string | undefined {
   if (width === 0 || height === 0) return `has no pixels (${width}×${height})`;
