@@ -12,7 +12,7 @@ import { CliError } from '../errors.js';
 import { endpointsOf } from './connection.js';
 
 /** The path of the redirect URI; the app registers `http://127.0.0.1/callback`. */
-export const CALLBACK_PATH = '/callback';
+const CALLBACK_PATH = '/callback';
 
 /** Options of {@link signInWithBrowser}. */
 export interface BrowserSignIn {

@@ -18,7 +18,7 @@ import { sessionTokenStore } from './session-token-store.js';
 import { SCOPE } from './sign-in.js';
 
 /** Sent as `User-Agent`, so that the server's log tells this tool's requests apart. */
-export const USER_AGENT = `storefront-themes/${VERSION}`;
+const USER_AGENT = `storefront-themes/${VERSION}`;
 
 /**
  * `authorized` over the stored token, which the session file keeps for every run at once (see

@@ -14,13 +14,13 @@ import { STATUS_DESCRIPTION, showStatus } from './status.js';
  */
 async function patchOf(workspace: Workspace, change: FileChange): Promise<string> {
   const there = workspace.remote.get(change.path);
-  const here = await readLocal(workspace.dir, change.path);
   const outgoing = change.local !== undefined;
   if (change.kind === 'asset') {
     const digests = [there?.md5 ?? '(none)', workspace.local.files.get(change.path)?.md5 ?? '(none)'];
     const [from, to] = outgoing ? digests : digests.reverse();
     return `Binary file ${change.path}: MD5 ${from} -> ${to}\n`;
   }
+  const here = await readLocal(workspace.dir, change.path);
   const server = there?.kind === 'template' ? there.entity.properties.body : '';
   const folder = here?.toString('utf8') ?? '';
   const sides = [

@@ -17,7 +17,7 @@ export interface ThemeFileId {
 }
 
 /** The folder of the assets. */
-export const ASSETS_DIR = 'assets';
+const ASSETS_DIR = 'assets';
 /** What `pull` records, in the theme folder. */
 export const MANIFEST_FILE = '.storefront-theme.json';
 

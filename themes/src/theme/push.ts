@@ -2,12 +2,12 @@
 import type { Client, Theme } from 'storefront-sdk';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { md5 } from './digest.js';
-import { readLocal, scanFolder } from './local.js';
-import { type Manifest, requireManifest, writeManifest } from './manifest.js';
+import { readLocal } from './local.js';
+import { type Manifest, writeManifest } from './manifest.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
-import { openWorkspace, type Workspace } from './workspace.js';
+import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 import { type Upload, writeFile } from './writes.js';
 
 /** Options of {@link pushTheme}. */
@@ -48,8 +48,8 @@ export type PushTarget = Pick<Workspace, 'dir' | 'manifest' | 'remote'> & { them
  */
 export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { client, dir } = options;
-  const local = await scanFolder(dir);
-  const manifest = await requireManifest(dir);
+  const folder = await readPulledFolder(dir);
+  const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
   const known = restoredFiles(client, manifest);
@@ -58,7 +58,7 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   if (edits.length && editsOnly && !options.dryRun) {
     return { ...(await pushChanges({ dir, manifest, remote: known }, edits, options)), incoming: undefined };
   }
-  const workspace = await openWorkspace(client, dir);
+  const workspace = await openWorkspace(client, dir, folder);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);

@@ -7,6 +7,7 @@
  * change.
  */
 import { relative, sep } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { watch } from 'chokidar';
 import { type Client, NetworkError, ServerError, TimeoutError } from 'storefront-sdk';
 import { UsageError } from '../errors.js';
@@ -43,14 +44,8 @@ export interface WatchOptions {
 const isTransient = (error: unknown) =>
   error instanceof NetworkError || error instanceof TimeoutError || error instanceof ServerError;
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** Waits `ms`, or less when `signal` aborts; never rejects. */
+const sleep = (ms: number, signal: AbortSignal) => wait(ms, undefined, { signal }).catch(() => undefined);
 
 /**
  * Pushes each file saved in a development theme's folder, one request per file once its saves settle, until

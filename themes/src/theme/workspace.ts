@@ -5,9 +5,9 @@
 import type { Client, Shop, Theme } from 'storefront-sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
-import { assertFolder, type LocalScan, scanFolder } from './local.js';
+import { type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
-import { openTheme, previewUrl, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
+import { type OpenedTheme, openTheme, previewUrl, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
 
 /** A theme folder opened against its theme on the server, with the changes on each side since the last pull. */
 export interface Workspace {
@@ -33,25 +33,39 @@ export function targetOf(shop: Shop, theme: Theme): ThemeTarget {
 }
 
 /** The manifest's binding to `theme`, with `files` as the base. */
-export function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manifest {
+function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manifest {
   return { version: 1, ...targetOf(shop, theme), pulled_on: new Date().toISOString(), files };
 }
 
-async function assemble(dir: string, manifest: Manifest, opened: Awaited<ReturnType<typeof openTheme>>) {
-  const [local, remote] = [await scanFolder(dir), remoteFiles(opened.theme)];
+function assemble(dir: string, manifest: Manifest, opened: OpenedTheme, local: LocalScan): Workspace {
+  const remote = remoteFiles(opened.theme);
   return { dir, manifest, ...opened, local, remote, changes: compare(manifest.files, local.files, remote) };
 }
 
-/** A folder pulled before, with the theme it was pulled from (push, status, watch). */
-export async function openWorkspace(client: Client, dir: string): Promise<Workspace> {
-  await assertFolder(dir);
-  const manifest = await requireManifest(dir);
+/** What a pulled folder holds: its files and its manifest. */
+export interface PulledFolder {
+  local: LocalScan;
+  manifest: Manifest;
+}
+
+/** Reads a folder pulled before (a usage error for one that was not). */
+export async function readPulledFolder(dir: string): Promise<PulledFolder> {
+  const local = await scanFolder(dir);
+  return { local, manifest: await requireManifest(dir) };
+}
+
+/**
+ * A folder pulled before, with the theme it was pulled from (push, status, watch); `folder` when the caller has
+ * read it already.
+ */
+export async function openWorkspace(client: Client, dir: string, folder?: PulledFolder): Promise<Workspace> {
+  const { local, manifest } = folder ?? (await readPulledFolder(dir));
   const opened = await openTheme(client, { shop: manifest.shop.id, development: !manifest.theme.production });
   const href = opened.theme.link('self').expand();
   if (href !== manifest.theme.href) {
     throw new CliError(`${dir} was pulled from ${manifest.theme.href}, not from ${href}: pull it again`);
   }
-  return assemble(dir, { ...manifest, ...targetOf(opened.shop, opened.theme) }, opened);
+  return assemble(dir, { ...manifest, ...targetOf(opened.shop, opened.theme) }, opened, local);
 }
 
 /**
@@ -71,5 +85,5 @@ export async function openPullWorkspace(client: Client, dir: string, ref: ThemeR
     previous?.shop.id === manifest.shop.id &&
     new URL(previous.theme.href).origin === new URL(manifest.theme.href).origin;
   if (sameShop) manifest.files = previous.files;
-  return assemble(dir, manifest, opened);
+  return assemble(dir, manifest, opened, await scanFolder(dir));
 }
