@@ -1,4 +1,5 @@
 import { Lru } from '../shared/lru.js';
+import { utf8Length } from '../shared/utf8-length.js';
 import type { CacheEntry, CacheStore } from './types.js';
 
 /** Bounds of {@link createMemoryCacheStore}. */
@@ -15,22 +16,6 @@ export interface MemoryCacheStore extends CacheStore {
   readonly size: number;
   /** Bytes held, as counted against `maxBytes`. */
   readonly bytes: number;
-}
-
-/** UTF-8 length without encoding: the store is on the hot path of every cached GET. */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff) {
-      // A surrogate pair is one 4-byte code point.
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function sizeOf(key: string, entry: CacheEntry): number {

@@ -1,4 +1,6 @@
 import type { CacheEntry, CacheStore } from '../cache/types.js';
+import { Lru } from '../shared/lru.js';
+import { utf8Length } from '../shared/utf8-length.js';
 import { command, type RedisStoreOptions } from './redis-client.js';
 
 /** Options of {@link createRedisCacheStore}. */
@@ -46,14 +48,11 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   const ttl = String(options.ttl ?? 86_400);
   const maxBytes = options.maxEntryBytes ?? 1024 * 1024;
   const maxLocal = options.localEntries ?? 500;
-  const local = new Map<string, { version: string; entry: CacheEntry }>();
+  const local = new Lru<string, { version: string; entry: CacheEntry }>({ maxEntries: maxLocal });
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
   const run = (...args: string[]) => command(options.client, args, timeout);
   const remember = (key: string, version: string, entry: CacheEntry) => {
-    if (maxLocal === 0 || version === '') return;
-    local.delete(key);
-    local.set(key, { version, entry });
-    if (local.size > maxLocal) local.delete(local.keys().next().value!);
+    if (version !== '') local.set(key, { version, entry });
   };
 
   return {
@@ -74,8 +73,8 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
     async set(key, entry) {
       const text = JSON.stringify(entry);
       local.delete(key);
-      // Length in UTF-16 units bounds the bytes from below; the exact count only matters near the limit.
-      if (text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes) {
+      // UTF-16 units bound the UTF-8 bytes from below and, tripled, from above: counting is needed only between.
+      if (text.length > maxBytes || (text.length * 3 > maxBytes && utf8Length(text) > maxBytes)) {
         await run('DEL', keyOf(key));
         return;
       }
