@@ -3,7 +3,7 @@
  * matter for caching and scopes, the time, and whether the HTTP cache answered a 304. The SDK reports every
  * response through its `response` event, errors included, so the answer is known however the call ends.
  */
-import { bearer, type Client, createClient, createHttpCache, Entity } from 'storefront-sdk';
+import { bearer, type Client, createClient, Entity } from 'storefront-sdk';
 
 /** The last response of a call, as the SDK reported it. */
 export interface Answer {
@@ -23,26 +23,15 @@ export type Outcome =
   | { kind: 'other'; value: unknown; answer?: Answer }
   | { kind: 'error'; error: unknown; answer?: Answer };
 
-/** The requests of one signed-in session. */
+/** The requests of one signed-in session, through one client (and its HTTP cache: a revisit is often a 304). */
 export class Api {
-  readonly #auth;
-  /** One cache for every client of the session: revisiting a resource is a conditional request, often a 304. */
-  readonly #cache = createHttpCache();
+  readonly #client: Client;
   #answer: Answer | undefined;
 
-  constructor(accessToken: string) {
-    this.#auth = bearer(accessToken);
-  }
-
-  /**
-   * A client whose "root" is `url`: the SDK reaches resources by following links from the root, and a page
-   * reloaded on a resource has to start from that resource instead.
-   */
-  #client(url: string): Client {
-    return createClient({
-      baseUrl: url,
-      auth: this.#auth,
-      cache: this.#cache,
+  constructor(baseUrl: string, accessToken: string) {
+    this.#client = createClient({
+      baseUrl,
+      auth: bearer(accessToken),
       // An explorer shows what the server answered, not what a retry later got.
       retry: false,
       on: {
@@ -53,9 +42,12 @@ export class Api {
     });
   }
 
-  /** GET of the resource at `url`. */
+  /**
+   * GET of the resource at `url`, as its own `self` link: a page reloaded on a resource starts from there, not
+   * from the root the SDK's navigation otherwise starts from.
+   */
   open(url: string): Promise<Outcome> {
-    return this.#call(() => this.#client(url).root());
+    return this.#call(() => this.#client.restore({ _links: { self: { href: url } } }, url).follow('self'));
   }
 
   /** Follows the relation `rel` of `entity`: template variables and, for writes, the JSON body in `args`. */
@@ -72,6 +64,12 @@ export class Api {
         return { kind: 'entity', entity: value, revalidated: value.response?.revalidated === true, ...answered() };
       }
       if (value === undefined) return { kind: 'empty', ...answered() };
+      if (value instanceof Response) {
+        // Not JSON (an address typed in that leads to a page or a file): said, not shown.
+        value.body?.cancel().catch(() => {});
+        const note = 'not JSON: open the address itself to see it';
+        return { kind: 'other', value: { 'content-type': value.headers.get('content-type'), note }, ...answered() };
+      }
       return { kind: 'other', value, ...answered() };
     } catch (error) {
       return { kind: 'error', error, ...answered() };

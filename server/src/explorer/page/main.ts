@@ -46,7 +46,7 @@ function showSignIn(message?: string): void {
 }
 
 function startSession(token: TokenInfo): void {
-  api = new Api(token.accessToken);
+  api = new Api(config.baseUrl, token.accessToken);
   const signOut = h('button', { type: 'button' }, 'Sign out');
   signOut.onclick = () => {
     forgetToken();
