@@ -3,8 +3,9 @@
  * is the API resource shown, so that reload and shared links work), its script and its stylesheet. Answers in
  * the core's response form so that the Express shell compresses and logs it like everything else.
  */
-import { createHash } from 'node:crypto';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
+import { isNotModified } from '../http/conditional.js';
+import { documentEntity, type Entity } from '../http/entity.js';
 import { escapeHtml } from '../http/html.js';
 import type { ExplorerFiles } from './bundle.js';
 import { EXPLORER_PATH } from './client.js';
@@ -21,7 +22,7 @@ export interface ExplorerConfig {
 export type ExplorerHandler = (request: CoreRequest) => Promise<CoreResponse> | undefined;
 
 interface Asset {
-  body: string;
+  entity: Entity;
   headers: Record<string, string>;
 }
 
@@ -42,14 +43,14 @@ function pageHeaders(apiOrigin: string): Record<string, string> {
 }
 
 function asset(type: keyof typeof TYPES, body: string, headers: Record<string, string> = {}): Asset {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const entity = documentEntity(body, `${TYPES[type]}; charset=utf-8`, Date.now());
   return {
-    body,
+    entity,
     headers: {
-      'content-type': `${TYPES[type]}; charset=utf-8`,
+      'content-type': entity.contentType,
       // Revalidated on every use: a new server version must not meet an old script.
       'cache-control': 'no-cache',
-      etag,
+      etag: entity.etag,
       'x-content-type-options': 'nosniff',
       ...headers,
     },
@@ -70,9 +71,9 @@ function assets(files: ExplorerFiles, config: ExplorerConfig): Record<string, As
   };
 }
 
-function answer(request: CoreRequest, { body, headers }: Asset): CoreResponse {
-  if (request.headers.get('if-none-match') === headers.etag) return { status: 304, headers };
-  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body }) };
+function answer(request: CoreRequest, { entity, headers }: Asset): CoreResponse {
+  if (isNotModified(request.headers, entity)) return { status: 304, headers };
+  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body: entity.body }) };
 }
 
 /** The explorer's handler for a server whose page is configured with `config`. */
