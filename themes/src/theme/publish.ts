@@ -31,8 +31,7 @@ export interface PublishPlan {
 
 /** Reads both themes of a shop and lists the differences, by MD5. */
 export async function planPublish(client: Client, shop?: string): Promise<PublishPlan> {
-  const { shop: found, theme: development } = await openTheme(client, { shop, development: true });
-  const production = await found.follow('svc:theme');
+  const { shop: found, theme: development, production } = await openTheme(client, { shop, development: true });
   const files = { production: remoteFiles(production), development: remoteFiles(development) };
   const paths = new Set([...files.production.keys(), ...files.development.keys()]);
   const changes: PublishChange[] = [];

@@ -28,6 +28,8 @@ export interface ThemeRef {
 export interface OpenedTheme {
   shop: Shop;
   theme: Theme;
+  /** The shop's production theme, read on the way (`theme` itself unless the development theme was asked for). */
+  production: Theme;
   /** Whether this call created the development theme. */
   created: boolean;
 }
@@ -57,13 +59,15 @@ export async function findShop(root: Root, wanted: string | undefined): Promise<
 export async function openTheme(client: Client, ref: ThemeRef): Promise<OpenedTheme> {
   const shop = await findShop(await client.root(), ref.shop);
   const production = await shop.follow('svc:theme');
-  if (!ref.development) return { shop, theme: production, created: false };
+  if (!ref.development) return { shop, theme: production, production, created: false };
   // The production theme links `svc:dev_theme` while the shop has one, `svc:create_dev_theme` while it has not.
-  if (production.can('svc:dev_theme')) return { shop, theme: await production.follow('svc:dev_theme'), created: false };
+  if (production.can('svc:dev_theme')) {
+    return { shop, theme: await production.follow('svc:dev_theme'), production, created: false };
+  }
   if (!ref.create) {
     throw new CliError(`${shop.properties.name} has no development theme: create it with storefront-themes dev`);
   }
-  return { shop, theme: await production.follow('svc:create_dev_theme'), created: true };
+  return { shop, theme: await production.follow('svc:create_dev_theme'), production, created: true };
 }
 
 /** A written template as a {@link RemoteFile}. */

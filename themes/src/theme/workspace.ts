@@ -10,14 +10,10 @@ import { type Manifest, readManifest, requireManifest, type ThemeTarget } from '
 import { type OpenedTheme, openTheme, previewUrl, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
 
 /** A theme folder opened against its theme on the server, with the changes on each side since the last pull. */
-export interface Workspace {
+export interface Workspace extends OpenedTheme {
   dir: string;
   /** The folder's manifest, bound to {@link theme}; its files are the base of {@link changes}. */
   manifest: Manifest;
-  shop: Shop;
-  theme: Theme;
-  /** Whether opening created the development theme. */
-  created: boolean;
   local: LocalScan;
   remote: Map<string, RemoteFile>;
   changes: FileChange[];
