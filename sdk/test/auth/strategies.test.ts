@@ -4,6 +4,7 @@ import { authorized } from '../../src/auth/authorized.js';
 import { bearer } from '../../src/auth/bearer.js';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { password } from '../../src/auth/password.js';
+import { createMemoryTokenStore } from '../../src/auth/token-store.js';
 import type { Credentials, TokenInfo } from '../../src/auth/types.js';
 import { OAuthError } from '../../src/errors/index.js';
 import { fakeTokenEndpoint, tokenBody } from './fake-token-endpoint.js';
@@ -79,6 +80,32 @@ describe('clientCredentials', () => {
     expect((await auth.refresh!(first)).token).toBe('T2');
     expect(endpoint.calls).toHaveLength(2);
     expect(tokens.map((t) => t.accessToken)).toEqual(['T1', 'T2']);
+  });
+
+  it('instances sharing a token store get one token between them, and each onToken fires once per new token', async () => {
+    const endpoint = counter();
+    const store = createMemoryTokenStore();
+    const seen: string[][] = [[], []];
+    const [a, b] = seen.map((tokens) =>
+      clientCredentials({
+        ...APP,
+        scope: 'admin',
+        fetch: endpoint.fetch,
+        tokenStore: store,
+        onToken: (token) => {
+          tokens.push(token.accessToken);
+        },
+      }),
+    );
+    const first = await Promise.all([a!, b!].flatMap((auth) => Array.from({ length: 20 }, () => auth.credentials())));
+    expect(endpoint.calls).toHaveLength(1);
+    expect(new Set(first.map((c) => c?.token))).toEqual(new Set(['T1']));
+    // A 401 in one instance: the other, refreshing the same token later, adopts the new one from the store.
+    const renewed = await a!.refresh!(first[0] as Credentials);
+    expect((await b!.refresh!(first[20] as Credentials)).token).toBe(renewed.token);
+    expect(endpoint.calls).toHaveLength(2);
+    expect(seen.flat().filter((token) => token === 'T1')).toHaveLength(1);
+    expect(seen.flat().filter((token) => token === 'T2')).toHaveLength(1);
   });
 
   it('a request leaving during a refresh waits for the new token instead of sending the old one', async () => {
