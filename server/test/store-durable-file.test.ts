@@ -2,6 +2,7 @@ import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DurableJSONFile, replaceFile } from '../src/store/durable-file.js';
+import { createJsonStore } from '../src/store/json-file.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -40,6 +41,27 @@ describe('durable JSON file', () => {
     expect(flushes).toEqual([]);
     expect(await readFile(path, 'utf8')).toBe('[2]');
     expect(await readdir(dir)).toEqual(['rows.json']);
+  });
+
+  it("is a JSON store's default: a write is flushed, file then directory, before it is acknowledged", async () => {
+    const token = {
+      token_hash: 'h',
+      app_id: '1',
+      user_id: '1',
+      scopes: ['admin' as const],
+      issued_at: 1,
+      expires_at: 2,
+    };
+    for (const sync of [undefined, false]) {
+      const dir = await tempDir();
+      const store = await createJsonStore(join(dir, 'db.json'), sync === undefined ? {} : { sync });
+      const flushes = await spyOnFlushes(dir);
+      await store.write((tx) => tx.insert('tokens', token));
+      if (sync === undefined) expect(flushes.slice(0, 2)).toEqual(['datasync', 'sync']);
+      else expect(flushes).toEqual([]);
+      vi.restoreAllMocks();
+      await store.close();
+    }
   });
 
   it('shares one flush of the directory between the files renamed while one runs', async () => {
