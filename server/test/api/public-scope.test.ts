@@ -12,10 +12,11 @@ describe("a public token of a non-public shop's owner", () => {
   it('is answered 404 by every endpoint of that shop, where an admin token of the owner is answered 200', async () => {
     const product = t.server.store.all('products').find((row) => row.shop_id === '2' && row.status === 'visible')!;
     const order = t.server.store.all('orders').find((row) => row.shop_id === '2');
+    expect(order, 'the seed gives shop 2 an order').toBeDefined();
     const paths = [
       '/shops/2.json',
       `/shops/2/products/${product.id}.json`,
-      ...(order ? [`/shops/2/orders/${order.id}.json`] : []),
+      `/shops/2/orders/${order!.id}.json`,
       '/shops/2/theme.json',
     ];
     for (const path of paths) {
