@@ -109,22 +109,25 @@ export async function removeFile(path: string, durability: Durability): Promise<
 }
 
 /**
- * Deletes the temporary files that writes interrupted by a crash left in `dir` (only those `keep` accepts, when
- * given); a directory that does not exist has none. Only the process that holds the data's lock may do this:
- * another one's temporary files may be in the middle of a write.
+ * Deletes the temporary files that writes interrupted by a crash left in `dir` (only those `remove` accepts, when
+ * given), and returns the names left there; `null` for a directory that does not exist. Only the process that
+ * holds the data's lock may do this: another one's temporary files may be in the middle of a write.
  */
-export async function removeTempFiles(dir: string, keep: (name: string) => boolean = () => true): Promise<string[]> {
+export async function removeTempFiles(
+  dir: string,
+  remove: (name: string) => boolean = () => true,
+): Promise<string[] | null> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const leftovers = names.filter((name) => isTempName(name) && keep(name));
+  const leftovers = new Set(names.filter((name) => isTempName(name) && remove(name)));
   // `recursive`: a directory can stand where a temporary file goes (nothing of ours makes one, but it would block writes).
-  await Promise.all(leftovers.map((name) => rm(join(dir, name), { recursive: true, force: true })));
-  return leftovers;
+  await Promise.all([...leftovers].map((name) => rm(join(dir, name), { recursive: true, force: true })));
+  return names.filter((name) => !leftovers.has(name));
 }
 
 /**

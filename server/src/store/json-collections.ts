@@ -4,7 +4,7 @@
  * directory ({@link RowFiles}); rows spread by a hash of their id over JSON array files in a directory
  * (`ShardFiles`, in `json-shards.ts`). Every file goes through lowdb's `Low` over {@link DurableJSONFile}.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { type Durability, DurableJSONFile, removeFile, removeTempFiles, syncDirectory } from './durable-file.js';
@@ -100,10 +100,9 @@ export function sortById<R extends { id: string }>(rows: readonly R[]): R[] {
  */
 export async function jsonFilesIn(dir: string): Promise<string[] | null> {
   try {
-    await removeTempFiles(dir);
-    return (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+    const names = await removeTempFiles(dir);
+    return names === null ? null : names.filter((name) => name.endsWith('.json') && !name.startsWith('.'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new StoreFileError(dir, `cannot be read (${(error as Error).message})`, { cause: error });
   }
 }
