@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../shared/sha256.js';
 import { toSeconds } from './http-date.js';
 
 /** Media type of every JSON representation. */

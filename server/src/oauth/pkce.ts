@@ -1,5 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64Url } from 'storefront-sdk/internal';
+import { sha256 } from '../shared/sha256.js';
 import { timingSafeEqual } from './secrets.js';
 
 /** RFC 7636 §4.6, S256: `BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge`. */

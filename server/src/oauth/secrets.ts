@@ -1,10 +1,11 @@
 /**
  * Secrets of the authorization service: random tokens, their stored hashes, password hashes.
- * Platform-neutral (Web Crypto + @noble/hashes) because the same core runs inside MSW in a browser.
+ * Platform-neutral (Web Crypto, `../shared/sha256.js`, @noble/hashes) because the same core runs inside MSW in a
+ * browser.
  */
 import { scrypt, scryptAsync } from '@noble/hashes/scrypt.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
+import { sha256 } from '../shared/sha256.js';
 import { Semaphore } from './semaphore.js';
 
 /** scrypt cost: 2^14 is the interactive-login setting of RFC 7914 and costs ~80 ms in pure JS. */
