@@ -23,6 +23,12 @@ export interface Core {
 
 const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 
+// The route tables are fixed: every core of the process matches with the same routers (a mock per test builds
+// a core each time).
+const API = new Router(apiRoutes, true);
+const STATIC = new Router(staticRoutes, false);
+const RELATIONS = new Router(relationRoutes, false);
+
 /** Builds the core over a store, a clock and the addresses clients see. */
 export function createCore(context: CoreContext): Core {
   return createSharingCore(context, undefined);
@@ -46,9 +52,9 @@ export function createSharingCore(context: CoreContext, pristine: PristineRepres
     insufficientScope,
     oauth: (request) => oauth.handle(request),
     mounts: [
-      { prefix: pathOf(addresses.baseUrl), router: new Router(apiRoutes, true), api: true },
-      { prefix: pathOf(addresses.staticUrl), router: new Router(staticRoutes, false) },
-      { prefix: `${pathOf(addresses.origin)}/rels`, router: new Router(relationRoutes, false) },
+      { prefix: pathOf(addresses.baseUrl), router: API, api: true },
+      { prefix: pathOf(addresses.staticUrl), router: STATIC },
+      { prefix: `${pathOf(addresses.origin)}/rels`, router: RELATIONS },
     ],
   });
   return { handle, fetch: toFetchHandler(handle) };
