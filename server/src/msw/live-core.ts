@@ -5,7 +5,8 @@
 import { type Core, createSharingCore } from '../core/index.js';
 import type { Addresses, Clock } from '../core/types.js';
 import { PristineRepresentations } from '../http/representation-cache.js';
-import { createMemoryStore } from '../store/memory.js';
+import { createSharingStore } from '../store/engine.js';
+import { SharedTables } from '../store/shared-tables.js';
 import type { Dataset, Store } from '../store/types.js';
 
 /** The core and store the handlers currently serve. */
@@ -25,19 +26,20 @@ export interface CoreSettings {
 
 /**
  * The live core over `initial`, a data set nobody changes; its rows are checked (unique ids) now unless
- * `checked` says they need not be. No start copies it: a store replaces rows on change and never mutates them
- * (nor the arrays given), so `initial` stays pristine, and each `reset()` starts over from it with a new store
- * whose tables are built as the next test uses them.
+ * `checked` says they need not be. No start copies it: each store reads the tables built over it once per
+ * process and copies a table only when it first writes to it, so a start, and each `reset()`, costs what the
+ * test changes, not the size of the data.
  */
 export function liveCore(initial: Dataset, settings: CoreSettings, checked: boolean): LiveCore {
-  const pristine = pristineOf(initial, settings.addresses.origin);
-  // Tables are built as a test uses them once the data is known good (the seed's, or checked by the first start).
-  const build = (data: Dataset, lazyTables: boolean) => {
-    const store = createMemoryStore(data, { lazyTables });
+  const shared = sharedOf(initial);
+  if (!checked) shared.tables.check();
+  const pristine = shared.representationsAt(settings.addresses.origin);
+  const build = () => {
+    const store = createSharingStore(shared.tables);
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
     return { store, core: createSharingCore({ store, ...settings }, pristine) };
   };
-  let current = build(initial, checked);
+  let current = build();
   return {
     get core() {
       return current.core;
@@ -46,25 +48,41 @@ export function liveCore(initial: Dataset, settings: CoreSettings, checked: bool
       return current.store;
     },
     reset() {
-      current = build(initial, true);
+      current = build();
     },
   };
 }
 
-/**
- * The representations of `initial` at `origin`, shared by every mock of the process over that data set (the
- * seeded one is shared too: see `initialData`). On `globalThis` for the same reason as the seeded data.
- */
-const PRISTINE = Symbol.for('storefront-server/msw: pristine representations');
-const shared = globalThis as { [PRISTINE]?: WeakMap<Dataset, Map<string, PristineRepresentations>> };
+/** What every mock of the process over one data set shares: its tables, and its representations per origin. */
+class SharedData {
+  readonly representations = new Map<string, PristineRepresentations>();
+  constructor(readonly tables: SharedTables) {}
 
-function pristineOf(initial: Dataset, origin: string): PristineRepresentations {
-  shared[PRISTINE] ??= new WeakMap();
-  const byOrigin = shared[PRISTINE].get(initial) ?? new Map<string, PristineRepresentations>();
-  shared[PRISTINE].set(initial, byOrigin);
-  const pristine = byOrigin.get(origin) ?? new PristineRepresentations();
-  byOrigin.set(origin, pristine);
-  return pristine;
+  representationsAt(origin: string): PristineRepresentations {
+    let pristine = this.representations.get(origin);
+    if (!pristine) {
+      pristine = new PristineRepresentations();
+      this.representations.set(origin, pristine);
+    }
+    return pristine;
+  }
+}
+
+/**
+ * By data set (the seeded ones are shared too: see `initialData`). On `globalThis` for the same reason as the
+ * seeded data: test runners load the modules afresh for each test file.
+ */
+const SHARED = Symbol.for('storefront-server/msw: shared data');
+const processWide = globalThis as { [SHARED]?: WeakMap<Dataset, SharedData> };
+
+function sharedOf(initial: Dataset): SharedData {
+  processWide[SHARED] ??= new WeakMap();
+  let shared = processWide[SHARED].get(initial);
+  if (!shared) {
+    shared = new SharedData(new SharedTables(initial));
+    processWide[SHARED].set(initial, shared);
+  }
+  return shared;
 }
 
 /** A store that forwards every call to the live one. */

@@ -4,6 +4,7 @@
  */
 import { COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
+import type { SharedTables } from './shared-tables.js';
 import { type Row, Table } from './table.js';
 import { StagedTransaction, type Tables } from './transaction.js';
 import type { CollectionName, Collections, Dataset, Store, Transaction } from './types.js';
@@ -30,42 +31,24 @@ export interface Persistence {
   close?(): Promise<void>;
 }
 
-/** How the engine builds its tables. */
-export interface EngineOptions {
-  /**
-   * Build each table when it is first used instead of now: for data already checked by an earlier store (a mock's
-   * reset), so that starting over costs what the next test uses, not the size of the data. Default false: a
-   * bad row (a duplicate id) then fails the start, not a later request.
-   */
-  lazyTables?: boolean;
-}
-
-/** Tables over `data`, each built on first access. */
-function lazyTables(data: Partial<Dataset>): Tables {
-  const tables = {} as Tables;
-  for (const name of COLLECTIONS) {
-    Object.defineProperty(tables, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const table = new Table<Row>(data[name] ?? []);
-        Object.defineProperty(tables, name, { value: table, enumerable: true });
-        return table;
-      },
-    });
-  }
-  return tables;
-}
-
 /** A store over `data`; without `persistence` it lives in memory only. */
-export function createStoreEngine(
-  data: Partial<Dataset> = {},
-  persistence?: Persistence,
-  options: EngineOptions = {},
-): Store {
-  const tables = options.lazyTables
-    ? lazyTables(data)
-    : (Object.fromEntries(COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])])) as unknown as Tables);
+export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): Store {
+  const tables = Object.fromEntries(COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])]));
+  return storeOver(tables as unknown as Tables, persistence);
+}
+
+/** A store in memory over `shared`'s tables: it copies a table when it first writes to it. */
+export function createSharingStore(shared: SharedTables): Store {
+  return storeOver(Object.create(shared.tables));
+}
+
+/** The store over `tables`: its own, or an object whose prototype holds shared ones. */
+function storeOver(tables: Tables, persistence?: Persistence): Store {
+  /** The table of `name` this store may change: its own, copied from the shared one on first use. */
+  const own = (name: CollectionName) => {
+    if (!Object.hasOwn(tables, name)) Object.defineProperty(tables, name, { value: tables[name].copy() });
+    return tables[name];
+  };
   let tail: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
 
@@ -93,7 +76,7 @@ export function createStoreEngine(
         changes: (name) => tx.staged.get(name) as Map<string, never>,
       });
     }
-    for (const [name, changes] of changed) tables[name].apply(changes as Map<string, never>);
+    for (const [name, changes] of changed) own(name).apply(changes as Map<string, never>);
     return result;
   }
 

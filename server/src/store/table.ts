@@ -1,6 +1,8 @@
 /**
  * One collection held in memory: rows by id in insertion order, lazily built equality indexes and a
- * revision. Platform-neutral (no `node:` imports): the MSW entry runs it in browsers.
+ * revision. Platform-neutral (no `node:` imports): the MSW entry runs it in browsers. The arrays `all()` and
+ * `where()` return are frozen: several stores may read one table (see `SharedTables`), and a caller sorting
+ * one in place would reorder it for all of them.
  */
 
 /** The minimal shape every stored row has. */
@@ -46,7 +48,7 @@ export class Table<R extends Row> {
   }
 
   all(): readonly R[] {
-    this.allRows ??= Array.from(this.rows.values());
+    this.allRows ??= Object.freeze(Array.from(this.rows.values()));
     return this.allRows;
   }
 
@@ -56,12 +58,30 @@ export class Table<R extends Row> {
 
   /**
    * The id for a new row: the per-collection sequence, skipping ids that are taken (rows may arrive
-   * with ids of their own). `reserved` holds ids staged but not yet committed.
+   * with ids of their own). `reserved` holds ids staged but not yet committed. Reading only: the sequence moves
+   * when the row is applied, so that a table shared by several stores (see `SharedTables`) is never changed by
+   * a transaction.
    */
   allocateId(reserved: (id: string) => boolean): string {
-    let id = String(this.nextId++);
-    while (this.rows.has(id) || reserved(id)) id = String(this.nextId++);
-    return id;
+    let n = this.nextId;
+    while (this.rows.has(String(n)) || reserved(String(n))) n++;
+    return String(n);
+  }
+
+  /**
+   * An independent table with the same rows, indexes and revision: what a store writes to in place of a table
+   * it shares. O(rows) in native map copies; the index buckets are shared, since they are replaced, never changed.
+   */
+  copy(): Table<R> {
+    const copy = new Table<R>();
+    for (const [id, row] of this.rows) copy.rows.set(id, row);
+    for (const [id, ordinal] of this.ordinals) copy.ordinals.set(id, ordinal);
+    for (const [field, index] of this.indexes) copy.indexes.set(field, new Map(index));
+    copy.nextOrdinal = this.nextOrdinal;
+    copy.nextId = this.nextId;
+    copy.allRows = this.allRows;
+    copy.revision = this.revision;
+    return copy;
   }
 
   /** Rows as they will be once `changes` are applied, without applying them (persistence writes these first). */
@@ -112,6 +132,7 @@ export class Table<R extends Row> {
         if (bucket) bucket.push(row);
         else built.set(value, [row]);
       }
+      for (const bucket of built.values()) Object.freeze(bucket);
       index = built;
       this.indexes.set(field, index);
     }
@@ -124,7 +145,7 @@ export class Table<R extends Row> {
       const bucket = index.get(value);
       if (!bucket) continue;
       const rest = bucket.filter((r) => r.id !== row.id);
-      if (rest.length) index.set(value, rest);
+      if (rest.length) index.set(value, Object.freeze(rest));
       else index.delete(value);
     }
   }
@@ -137,7 +158,7 @@ export class Table<R extends Row> {
       // Usually an append; a row moving between buckets (an update of the field) lands at its insertion place.
       let at = bucket.length;
       while (at > 0 && this.ordinals.get(bucket[at - 1]!.id)! > ordinal) at--;
-      index.set(value, [...bucket.slice(0, at), row, ...bucket.slice(at)]);
+      index.set(value, Object.freeze([...bucket.slice(0, at), row, ...bucket.slice(at)]));
     }
   }
 }
