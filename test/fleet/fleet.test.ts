@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { underCi } from '../support/ci.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -16,7 +17,7 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PASSWORD = 'fleet demo password';
 
 const available = haveRedisServer();
-if (!available && process.env.CI) throw new Error('redis-server is missing: .ci/run installs it');
+if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
 if (!available)
   console.warn('\n!!! redis-server not found: the fleet tests are SKIPPED (apt-get install redis-server)\n');
 

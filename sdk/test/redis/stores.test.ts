@@ -6,12 +6,13 @@ import { createClient as createRedis } from 'redis';
 import { createHttpCache, createMemoryTokenStore, type TokenInfo, TokenStoreError } from 'storefront-sdk';
 import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { underCi } from '../../../test/support/ci.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
 const token = (accessToken: string): TokenInfo => ({ accessToken, tokenType: 'Bearer', scopes: ['admin'] });
 const available = haveRedisServer();
-if (!available && process.env.CI) throw new Error('redis-server is missing: .ci/run installs it');
+if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
 if (!available)
   console.warn('\n!!! redis-server not found: the Redis store tests are SKIPPED (apt-get install redis-server)\n');
 

@@ -1,18 +1,19 @@
 /**
  * Debian's Chromium, driven by playwright-core (which downloads no browser of its own). `.ci/run` and `npm test`
- * install it when missing. Where none can be had the browser suites skip, saying so loudly; under CI=true a
+ * install it when missing. Where none can be had the browser suites skip, saying so loudly; under CI a
  * missing Chromium fails them instead, since CI must run them.
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
+import { underCi } from '../../support/ci.js';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /** The Chromium executable, if this machine has one. */
 export const chromiumPath = CANDIDATES.find((path): path is string => !!path && existsSync(path));
 
-/** `describe`, or a loud skip when there is no Chromium (and a failure under CI=true). */
+/** `describe`, or a loud skip when there is no Chromium (and a failure under CI). */
 export function describeInBrowser(name: string, suite: () => void): void {
   if (chromiumPath) {
     // Starting Chromium and signing in take seconds on a 2-core machine.
@@ -22,7 +23,7 @@ export function describeInBrowser(name: string, suite: () => void): void {
   const message =
     `\n*** ${name}: SKIPPED, no Chromium here (looked for ${CANDIDATES.filter(Boolean).join(', ')}).` +
     '\n*** Install it: apt-get install chromium (npm test does it when it may), or set CHROMIUM_PATH.\n';
-  if (process.env.CI === 'true') throw new Error(`${message}*** CI must run the browser tests.`);
+  if (underCi) throw new Error(`${message}*** CI must run the browser tests.`);
   console.warn(message);
   describe.skip(name, suite);
 }
