@@ -79,6 +79,26 @@ export function templateVariables(template: string): readonly string[] {
   return compile(template).declared;
 }
 
+/** A variable of a URI template, and whether {@link expandTemplate} needs a value for it. */
+export interface TemplateVariable {
+  name: string;
+  /**
+   * The variable is in a simple, reserved, label or path expansion (`{id}`, `{+path}`, `{.ext}`, `{/id}`)
+   * somewhere in the template: expanding without a value (or with `''`) throws. Variables only of form-style
+   * (`{?q}`, `{&q}`), path-style parameter (`{;x}`) or fragment (`{#x}`) expansions may be left out.
+   */
+  required: boolean;
+}
+
+/**
+ * Each variable of an RFC 6570 template once, in order of first appearance, with whether {@link expandTemplate}
+ * requires it: what a form that fills the template in must ask for. Throws a `TypeError` for a malformed template.
+ */
+export function describeTemplateVariables(template: string): TemplateVariable[] {
+  const { declared, required } = compile(template);
+  return [...new Set(declared)].map((name) => ({ name, required: required.includes(name) }));
+}
+
 /**
  * Expands `template` with the template's own variables taken from `args`; returns the URL and the arguments
  * it did not declare (left for the caller: a request body, or an error). A missing path variable throws.

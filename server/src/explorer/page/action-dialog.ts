@@ -3,10 +3,11 @@
  * body editor for writes (prefilled from the resource), and for a delete, the question whether to go ahead.
  * The dialog keeps the keyboard inside it, Escape cancels, and focus returns to the control that opened it.
  */
+import type { Link } from 'storefront-sdk';
+import { describeTemplateVariables, type TemplateVariable } from 'storefront-sdk/internal';
 import { prefilledBody } from './bodies.js';
 import { h } from './dom.js';
 import type { LinkTarget } from './link-controls.js';
-import { templateVariables } from './template-variables.js';
 
 /**
  * Follows the link with these arguments; resolves to a message to show in the dialog when the request failed
@@ -25,6 +26,20 @@ function field(id: string, label: string, input: HTMLElement, hint?: string): HT
   );
 }
 
+/**
+ * The fields of `link`'s form: its template variables as the SDK reads them, each once, required exactly when
+ * the SDK will not expand the template without it. None for a malformed template: sending then shows the
+ * SDK's reason.
+ */
+export function formVariables(link: Pick<Link, 'href' | 'templated'>): TemplateVariable[] {
+  if (!link.templated) return [];
+  try {
+    return describeTemplateVariables(link.href);
+  } catch {
+    return [];
+  }
+}
+
 /** Reads the body editor: a JSON object, or the reason it is not one. */
 function parseBody(text: string): Record<string, unknown> | string {
   let value: unknown;
@@ -39,7 +54,7 @@ function parseBody(text: string): Record<string, unknown> | string {
 }
 
 export function openAction(dialog: HTMLDialogElement, { entity, link, subject }: LinkTarget, submit: Submit): void {
-  const variables = link.templated ? templateVariables(link.href) : [];
+  const variables = formVariables(link);
   const body = prefilledBody(link.rel, link.method, entity.properties as Record<string, unknown>);
   const destructive = link.method === 'DELETE';
   const inputs = variables.map(({ name, required }) =>
