@@ -1,14 +1,15 @@
 /**
  * storefront-sdk/internal: what `storefront-server` shares with the SDK — the whole wire contract (the typed
  * representations and relation maps the public entry keeps to itself), the few encoding helpers both sides
- * must agree on, and the SDK's reading of URI templates that the server's API explorer builds its forms from.
- * Not for apps: it follows the server's needs, not semantic versioning.
+ * must agree on, and the SDK's reading of URI templates and curies, which the server's API explorer builds its
+ * forms and documentation links from. Not for apps: it follows the server's needs, not semantic versioning.
  *
  * @packageDocumentation
  */
 export { basicAuthorization } from './auth/client-authentication.js';
 export type * from './contract/index.js';
 export { redactUrl } from './errors/redact.js';
+export { Curies } from './resource/curies.js';
 export { describeTemplateVariables, type TemplateVariable } from './resource/uri-template.js';
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';
 export { isPkceValue } from './shared/pkce.js';
