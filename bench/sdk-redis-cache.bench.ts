@@ -1,8 +1,12 @@
 /**
  * A cached GET through the Redis cache store against the in-memory store, in one run: the demo theme (19 KB)
- * read by two clients of the reference server, one per store, alternating rounds; every read after the first is
- * a conditional GET answered 304 from the store. Redis is Debian's redis-server on a free loopback port.
- * Pass: the Redis store's median costs ≤ 1.3× the memory store's.
+ * read by clients of the reference server, one per store, alternating rounds; every read after the first is a
+ * conditional GET answered 304 from the store. Twice: as the server sends it (a strong ETag), and through a
+ * `fetch` that weakens the ETag (`W/"…"`), as a proxy that compresses (nginx's gzip) does: the store cannot take a
+ * weak ETag for the version of a body. Redis is Debian's redis-server on a free loopback port.
+ * Pass: in each case, the Redis store costs ≤ 1.3× the memory store, as the median of the rounds' ratios (each round
+ * reads through both stores back to back, the first one alternating, so that a load that comes and goes on the
+ * machine weighs on both sides of a ratio).
  */
 import { createClient as createRedis } from 'redis';
 import { clientCredentials, createClient, createHttpCache } from '../sdk/src/index.js';
@@ -10,7 +14,7 @@ import { createRedisCacheStore } from '../sdk/src/redis/index.js';
 import { createServer } from '../server/src/index.js';
 import { haveRedisServer, startRedisServer } from '../test/support/redis-server.js';
 
-const ROUNDS = 15;
+const ROUNDS = 21;
 const READS = 100;
 const TARGET = 1.3;
 
@@ -24,46 +28,81 @@ const server = await createServer({ port: 0, products: 50 });
 const { clientId, clientSecret } = server.credentials!;
 const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
 
-const clients = {
-  memory: createClient({ baseUrl: server.baseUrl, auth, cache: createHttpCache(), retry: false }),
+/** `fetch`, with every strong ETag of a response made weak (the server compares `If-None-Match` weakly). */
+const weakening: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const etag = response.headers.get('etag');
+  if (etag === null || etag.startsWith('W/')) return response;
+  const headers = new Headers(response.headers);
+  headers.set('etag', `W/${etag}`);
+  const body = response.status === 304 ? null : response.body;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+};
+
+const cases = {
+  'strong ETag': undefined,
+  'weak ETag': weakening,
+};
+type Client = ReturnType<typeof createClient>;
+/** Commands the Redis stores sent: round trips, since a read awaits each before the next. */
+let commands = 0;
+const counted = {
+  sendCommand(args: string[]) {
+    commands++;
+    return redis.sendCommand(args);
+  },
+};
+const clientsOf = (name: string, fetch?: typeof globalThis.fetch): Record<'memory' | 'redis', Client> => ({
+  memory: createClient({ baseUrl: server.baseUrl, auth, fetch, cache: createHttpCache(), retry: false }),
   redis: createClient({
     baseUrl: server.baseUrl,
     auth,
-    cache: createHttpCache({ store: createRedisCacheStore({ client: redis, prefix: 'bench' }) }),
+    fetch,
+    cache: createHttpCache({ store: createRedisCacheStore({ client: counted, prefix: `bench ${name}` }) }),
     retry: false,
   }),
-};
+});
 
 /** The theme's entity of `client`, whose `follow('self')` is the measured read. */
-async function theme(client: (typeof clients)['memory']) {
+async function theme(client: Client) {
   const root = await client.root();
   const shop = await root.embedded('shops')[0]!.follow('self');
   return shop.follow('svc:theme');
 }
-const themes = { memory: await theme(clients.memory), redis: await theme(clients.redis) };
-// Its `self` may be another URL than the one followed: read it once so that it is stored.
-await Promise.all([themes.memory.follow('self'), themes.redis.follow('self')]);
-
-const times: Record<keyof typeof clients, number[]> = { memory: [], redis: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of ['memory', 'redis'] as const) {
-    const started = performance.now();
-    for (let i = 0; i < READS; i++) {
-      const read = await themes[name].follow('self');
-      if (!read.response?.revalidated) throw new Error(`${name}: a read was not answered from the cache`);
-    }
-    times[name].push((performance.now() - started) / READS);
-  }
-}
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const memory = median(times.memory.slice(2));
-const viaRedis = median(times.redis.slice(2));
-const ratio = viaRedis / memory;
+
+let pass = true;
 console.log(`cached GET of the theme (304 from the store), median of ${ROUNDS - 2} rounds × ${READS} reads`);
-console.log(`  in-memory store  ${memory.toFixed(3)} ms`);
-console.log(`  Redis store      ${viaRedis.toFixed(3)} ms   ${ratio.toFixed(2)}× (target ≤ ${TARGET}×)`);
-console.log(ratio <= TARGET ? 'PASS' : 'FAIL');
-process.exitCode = ratio <= TARGET ? 0 : 1;
+for (const [name, fetch] of Object.entries(cases)) {
+  const clients = clientsOf(name, fetch);
+  const themes = { memory: await theme(clients.memory), redis: await theme(clients.redis) };
+  // Its `self` may be another URL than the one followed: read it once so that it is stored.
+  await Promise.all([themes.memory.follow('self'), themes.redis.follow('self')]);
+  const times: Record<keyof typeof clients, number[]> = { memory: [], redis: [] };
+  commands = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const store of round % 2 === 0 ? (['memory', 'redis'] as const) : (['redis', 'memory'] as const)) {
+      const started = performance.now();
+      for (let i = 0; i < READS; i++) {
+        const read = await themes[store].follow('self');
+        if (!read.response?.revalidated) throw new Error(`${name}, ${store}: a read was not answered from the cache`);
+      }
+      times[store].push((performance.now() - started) / READS);
+    }
+  }
+  const memory = median(times.memory.slice(2));
+  const viaRedis = median(times.redis.slice(2));
+  const ratio = median(times.redis.slice(2).map((time, round) => time / times.memory[round + 2]!));
+  pass &&= ratio <= TARGET;
+  console.log(`  ${name}`);
+  console.log(`    in-memory store  ${memory.toFixed(3)} ms`);
+  console.log(
+    `    Redis store      ${viaRedis.toFixed(3)} ms   ${ratio.toFixed(2)}× (median of the rounds' ratios; target ≤ ${TARGET}×)`,
+  );
+  console.log(`    Redis commands per read: ${commands / (ROUNDS * READS)}`);
+}
+console.log(pass ? 'PASS' : 'FAIL');
+process.exitCode = pass ? 0 : 1;
 redis.destroy();
 await server.close();
 await redisServer.stop();

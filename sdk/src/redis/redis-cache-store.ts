@@ -16,27 +16,38 @@ export interface RedisCacheStoreOptions extends RedisStoreOptions {
   localEntries?: number;
 }
 
-/** Stores the version and the entry of KEYS[1] together, with a TTL: one round trip, never half written. */
+/**
+ * Stores the version and the entry of KEYS[1] together, with a TTL: one round trip, never half written.
+ *
+ * A key holds a hash: `v`, the entry's version, and `e`, the entry as JSON. The version is the entry's strong ETag
+ * (one representation, byte for byte, whichever instance stored it) or, without one (a weak ETag, `Last-Modified`
+ * only), a token unique to this write. Earlier releases wrote '' there instead, meaning "no version", in the same
+ * layout: during a rolling deploy, the new instances read such an entry whole each time, and the earlier ones take a
+ * token for a version like any other (they compare it with what they hold, and fetch the entry when it differs).
+ */
 const SET = `
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'e', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
 /**
- * What identifies an entry's body: its strong ETag (one representation, byte for byte). Without one, there is no
- * version, and every read fetches the whole entry.
+ * Reads KEYS[1] in one round trip, atomically: nil when absent, {version} when it is ARGV[1] (the version this
+ * process holds, '' for none), else {version, entry}.
  */
-function versionOf(entry: CacheEntry): string {
-  const etag = entry.headers.etag;
-  return etag !== undefined && !etag.startsWith('W/') ? etag : '';
-}
+const GET = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return nil end
+if v ~= '' and v == ARGV[1] then return {v} end
+local e = redis.call('HGET', KEYS[1], 'e')
+if not e then return nil end
+return {v, e}`;
 
 /**
  * A `CacheStore` in Redis, shared by every instance of an app: what one instance fetched, the others revalidate
  * with a 304 instead of downloading it. Entries live under `{prefix}:cache:{owner} {url}` (the HTTP cache's keys
- * are per token owner) with a TTL, and this process keeps recent ones in memory by version, so that a read moves
- * only a version string from Redis unless the entry changed. When Redis fails, `get` and `set` reject, and the
- * HTTP cache falls back to plain requests (reported as `cache:error` events): never a wrong answer.
+ * are per token owner) with a TTL, and this process keeps recent ones in memory by version, so that a read, one
+ * round trip, moves only a version string from Redis unless the entry changed. When Redis fails, `get` and `set`
+ * reject, and the HTTP cache falls back to plain requests (reported as `cache:error` events): never a wrong answer.
  *
  * @example
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
@@ -51,23 +62,32 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   const local = new Lru<string, { version: string; entry: CacheEntry }>({ maxEntries: maxLocal });
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
   const run = (...args: string[]) => command(options.client, args, timeout);
-  const remember = (key: string, version: string, entry: CacheEntry) => {
-    if (version !== '') local.set(key, { version, entry });
+  // A strong ETag starts with a quote, a token never does; the instance part keeps tokens of instances apart.
+  const instance = Math.random().toString(36).slice(2);
+  let writes = 0;
+  const versionOf = (entry: CacheEntry) => {
+    const etag = entry.headers.etag;
+    return etag?.startsWith('"') ? etag : `~${instance}.${++writes}`;
   };
 
   return {
     async get(key) {
-      const version = await run('HGET', keyOf(key), 'v');
-      if (version === null || version === undefined) {
+      const known = local.get(key);
+      const reply = await run('EVAL', GET, '1', keyOf(key), known?.version ?? '');
+      if (!Array.isArray(reply) || reply.length === 0) {
         local.delete(key);
         return undefined;
       }
-      const known = local.get(key);
-      if (known && version !== '' && known.version === String(version)) return known.entry;
-      const stored = await run('HGET', keyOf(key), 'e');
-      if (stored === null || stored === undefined) return undefined;
-      const entry = JSON.parse(String(stored)) as CacheEntry;
-      remember(key, String(version), entry);
+      const version = String(reply[0]);
+      if (reply.length === 1) {
+        // Only the version came back: it is the one held here, whose entry this process already has.
+        if (known !== undefined && known.version === version) return known.entry;
+        local.delete(key);
+        return undefined;
+      }
+      const entry = JSON.parse(String(reply[1])) as CacheEntry;
+      if (version === '') local.delete(key);
+      else local.set(key, { version, entry });
       return entry;
     },
     async set(key, entry) {
@@ -80,7 +100,7 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
       }
       const version = versionOf(entry);
       await run('EVAL', SET, '1', keyOf(key), version, text, ttl);
-      remember(key, version, entry);
+      local.set(key, { version, entry });
     },
     async delete(key) {
       local.delete(key);

@@ -102,11 +102,110 @@ describe.skipIf(!available)('Redis stores', () => {
     expect((await two.get('k'))?.body).toBe('second');
     await one.delete('k');
     expect(await two.get('k')).toBeUndefined();
-    // Without a strong ETag there is no version: the whole entry is read each time.
+    // Without a strong ETag, each write is a version of its own: the same weak ETag with another body is seen.
     await one.set('k', entry('W/"3"', 'weak'));
     expect((await two.get('k'))?.body).toBe('weak');
     await one.set('k', entry('W/"3"', 'weak, changed'));
     expect((await two.get('k'))?.body).toBe('weak, changed');
+  });
+
+  it('read an entry in one round trip, whatever its validators, and move its body only when it changed', async () => {
+    // Two instances on one Redis, each with its own client, whose commands (and replies) are counted.
+    const counted = () => {
+      const replies: unknown[] = [];
+      return {
+        replies,
+        client: {
+          sendCommand: async (args: string[]) => {
+            const reply = await redis.sendCommand(args);
+            replies.push(reply);
+            return reply;
+          },
+        },
+      };
+    };
+    const a = counted();
+    const b = counted();
+    const prefix = `trips${Math.random()}`;
+    const one = createRedisCacheStore({ client: a.client, prefix });
+    const two = createRedisCacheStore({ client: b.client, prefix });
+    /** What `two.get(key)` answers, with the number of commands it sent and whether a reply carried `marker`. */
+    const read = async (key: string, marker: string) => {
+      b.replies.length = 0;
+      const entry = await two.get(key);
+      return { body: entry?.body, trips: b.replies.length, moved: JSON.stringify(b.replies).includes(marker) };
+    };
+    const cases = [
+      { name: 'strong ETag', headers: (n: number): Record<string, string> => ({ etag: `"${n}"` }) },
+      { name: 'weak ETag', headers: (n: number): Record<string, string> => ({ etag: `W/"${n}"` }) },
+      {
+        name: 'Last-Modified only',
+        headers: (n: number): Record<string, string> => ({ 'last-modified': new Date(n * 1_000).toUTCString() }),
+      },
+    ];
+    for (const { name, headers } of cases) {
+      const key = `user:1 http://x/${name}`;
+      const entry = (n: number, body: string) => ({
+        url: 'http://x/t',
+        status: 200,
+        headers: headers(n),
+        body,
+        storedAt: n,
+      });
+      await one.set(key, entry(1, `first ${name}`));
+      // Not yet held by `two`: the entry comes in the same reply as its version.
+      expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: true });
+      // Held by `two`: only the version moves.
+      expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: false });
+      // Another instance changed it: still one round trip, and the new body.
+      await one.set(key, entry(2, `second ${name}`));
+      expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: true });
+      expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: false });
+      // Another instance deleted it: one round trip, a miss, and `two` forgets its copy.
+      await one.delete(key);
+      expect(await read(key, 'second'), name).toEqual({ body: undefined, trips: 1, moved: false });
+      await one.set(key, entry(2, `third ${name}`));
+      expect(await read(key, 'third'), name).toEqual({ body: `third ${name}`, trips: 1, moved: true });
+      // What `one` stored it holds: its own next read moves no body either.
+      a.replies.length = 0;
+      expect((await one.get(key))?.body, name).toBe(`third ${name}`);
+      expect(a.replies, name).toHaveLength(1);
+      expect(JSON.stringify(a.replies), name).not.toContain('third');
+    }
+  });
+
+  it('share entries with instances of the previous release, which wrote no version without a strong ETag', async () => {
+    const store = createRedisCacheStore({ client: redis, prefix: 'rolling' });
+    const redisKey = 'rolling:cache:k';
+    const entry = (headers: Record<string, string>, body: string) => ({
+      url: 'http://x/t',
+      status: 200,
+      headers,
+      body,
+      storedAt: 1,
+    });
+    /** A write as the previous release made it: the version '' for an entry without a strong ETag. */
+    const writeAsBefore = async (version: string, stored: object) => {
+      await redis.sendCommand(['HSET', redisKey, 'v', version, 'e', JSON.stringify(stored)]);
+      await redis.sendCommand(['EXPIRE', redisKey, '600']);
+    };
+    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak'));
+    expect((await store.get('k'))?.body).toBe('old, weak');
+    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak, changed'));
+    expect((await store.get('k'))?.body).toBe('old, weak, changed');
+    // This release's write, held here, then overwritten by the previous release: the overwrite is what is read.
+    await store.set('k', entry({ etag: 'W/"1"' }, 'new'));
+    expect((await store.get('k'))?.body).toBe('new');
+    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old again'));
+    expect((await store.get('k'))?.body).toBe('old again');
+    await writeAsBefore('"2"', entry({ etag: '"2"' }, 'old, strong'));
+    expect((await store.get('k'))?.body).toBe('old, strong');
+    // What the previous release reads of this release's write (HGET v, then HGET e): a version and the entry.
+    await store.set('k', entry({ 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 'new, dated'));
+    const version = await redis.sendCommand(['HGET', redisKey, 'v']);
+    expect(version).toMatch(/^[^"]/);
+    expect(version).not.toBe('');
+    expect(JSON.parse(String(await redis.sendCommand(['HGET', redisKey, 'e']))).body).toBe('new, dated');
   });
 
   it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
