@@ -14,6 +14,8 @@ export interface RedisCacheStoreOptions extends RedisStoreOptions {
    * fetches only the version from Redis, and the body only when another instance stored a new one.
    */
   localEntries?: number;
+  /** Most bytes (JSON, UTF-16 units) of the entries kept in memory, all together. Default 32 MiB. */
+  localBytes?: number;
 }
 
 /**
@@ -59,7 +61,12 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   const ttl = String(options.ttl ?? 86_400);
   const maxBytes = options.maxEntryBytes ?? 1024 * 1024;
   const maxLocal = options.localEntries ?? 500;
-  const local = new Lru<string, { version: string; entry: CacheEntry }>({ maxEntries: maxLocal });
+  // Bounded by weight too: 500 entries of up to `maxEntryBytes` each would otherwise hold 500 MiB.
+  const local = new Lru<string, { version: string; entry: CacheEntry; size: number }>({
+    maxEntries: maxLocal,
+    maxWeight: options.localBytes ?? 32 * 1024 * 1024,
+    weigh: (_, held) => held.size,
+  });
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
   const run = (...args: string[]) => command(options.client, args, timeout);
   // A strong ETag starts with a quote, a token never does; the instance part keeps tokens of instances apart.
@@ -85,9 +92,10 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
         local.delete(key);
         return undefined;
       }
-      const entry = JSON.parse(String(reply[1])) as CacheEntry;
+      const text = String(reply[1]);
+      const entry = JSON.parse(text) as CacheEntry;
       if (version === '') local.delete(key);
-      else local.set(key, { version, entry });
+      else local.set(key, { version, entry, size: text.length });
       return entry;
     },
     async set(key, entry) {
@@ -100,7 +108,7 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
       }
       const version = versionOf(entry);
       await run('EVAL', SET, '1', keyOf(key), version, text, ttl);
-      local.set(key, { version, entry });
+      local.set(key, { version, entry, size: text.length });
     },
     async delete(key) {
       local.delete(key);

@@ -109,6 +109,37 @@ describe.skipIf(!available)('Redis stores', () => {
     expect((await two.get('k'))?.body).toBe('weak, changed');
   });
 
+  it('keep in memory at most localBytes of entries: past it, the oldest are read whole from Redis again', async () => {
+    const replies: unknown[] = [];
+    const client = {
+      sendCommand: async (args: string[]) => {
+        const reply = await redis.sendCommand(args);
+        replies.push(reply);
+        return reply;
+      },
+    };
+    const prefix = `bytes${Math.random()}`;
+    const store = createRedisCacheStore({ client, prefix, localBytes: 5_000 });
+    const entry = (n: number) => ({
+      url: `http://x/${n}`,
+      status: 200,
+      headers: { etag: `"${n}"` },
+      body: `body ${n} ${'x'.repeat(2_000)}`,
+      storedAt: 1,
+    });
+    for (const n of [1, 2, 3]) await store.set(`k${n}`, entry(n));
+    /** Whether reading `key` brought its body from Redis. */
+    const moved = async (key: string) => {
+      replies.length = 0;
+      await store.get(key);
+      return JSON.stringify(replies).includes('xxxx');
+    };
+    // Two entries of ~2 KB fit in 5 000 bytes: the first one went when the third came.
+    expect(await moved('k3')).toBe(false);
+    expect(await moved('k2')).toBe(false);
+    expect(await moved('k1')).toBe(true);
+  });
+
   it('read an entry in one round trip, whatever its validators, and move its body only when it changed', async () => {
     // Two instances on one Redis, each with its own client, whose commands (and replies) are counted.
     const counted = () => {
