@@ -7,15 +7,30 @@ import { type WatchEvent, watchTheme } from '../theme/watch.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 
+/** A wait in seconds, to a tenth. */
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** What becomes of a file that was not sent. */
+function outlook(event: Extract<WatchEvent, { type: 'failed' }>): string {
+  if (!event.kept) return 'it is sent again when saved';
+  const others = event.waiting - 1;
+  const kept = others ? `kept with ${plural(others, 'other file')}` : 'kept';
+  return event.retryIn === undefined
+    ? `${kept}: sent with the next save, or run push`
+    : `${kept}: sent again in ${seconds(event.retryIn)} or with the next save`;
+}
+
 export const watchCommand: Command = {
   name: 'watch',
   summary: 'push each saved file to the development theme',
   args: '[dir]',
   description: [
     'Watches the folder (default: the working directory), which must hold the development theme (see dev), and',
-    'pushes each file saved, added or deleted there within a second: one request per file, retried while the',
-    'server cannot be reached. A file changed on the server meanwhile is reported as a conflict and not sent.',
-    'Prints the preview address first. Stops on Ctrl-C. With --json, prints one JSON object per event.',
+    'pushes each file saved, added or deleted there within a second, one request per file. On a network or server',
+    "failure the client retries an update or a deletion twice (0.3 and 0.6 s later, or when the server's",
+    'Retry-After says); a file still not sent is kept, and goes with the next save or on its own 30 s later. A file',
+    'changed on the server meanwhile is reported as a conflict and not sent. Prints the preview address first.',
+    'Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
   ].join('\n'),
   options: {},
   maxArgs: 1,
@@ -56,27 +71,27 @@ export const watchCommand: Command = {
         case 'retrying': {
           const { message } = describeError(event.error);
           output.line(
-            `${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${event.delay / 1000} s: ${message}`,
+            `${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${seconds(event.delay)}: ${message}`,
           );
           output.document({ event: 'retrying', path: event.path, attempt: event.attempt, delay: event.delay, message });
           return;
         }
         case 'failed': {
           const { message } = describeError(event.error);
-          output.line(
-            `${at} ${output.paint('red', 'failed')}   ${event.path}: ${message} (it is sent again when saved)`,
-          );
-          output.document({ event: 'failed', path: event.path, message });
+          output.line(`${at} ${output.paint('red', 'failed')}   ${event.path}: ${message} (${outlook(event)})`);
+          const { path, kept, waiting, retryIn } = event;
+          output.document({ event: 'failed', path, message, kept, waiting, retryIn });
         }
       }
     };
+    let unsent: string[];
     try {
-      await watchTheme({ client, dir: folderOf(context), onEvent: print, signal: stop.signal });
+      ({ unsent } = await watchTheme({ client, dir: folderOf(context), onEvent: print, signal: stop.signal }));
     } finally {
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     }
-    output.line('Stopped watching');
-    output.document({ event: 'stopped' });
+    output.line(unsent.length ? `Stopped watching; not pushed: ${unsent.join(', ')} (run push)` : 'Stopped watching');
+    output.document({ event: 'stopped', unsent });
     return ExitCode.ok;
   },
 };

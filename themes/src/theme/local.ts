@@ -42,12 +42,6 @@ export async function scanFolder(dir: string): Promise<LocalScan> {
   return { files, invalid: invalid.sort() };
 }
 
-/** The digest of one file, `undefined` when it is gone. */
-export async function digestOf(dir: string, path: string): Promise<string | undefined> {
-  const bytes = await readLocal(dir, path);
-  return bytes && md5(bytes);
-}
-
 /** A file's bytes, `undefined` when it is gone. */
 export async function readLocal(dir: string, path: string): Promise<Buffer | undefined> {
   try {

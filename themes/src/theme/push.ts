@@ -40,6 +40,14 @@ export interface PushResult {
  */
 export type PushTarget = Pick<Workspace, 'dir' | 'manifest' | 'remote'> & { theme?: Theme };
 
+/** Options of {@link pushChanges}. */
+export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onProgress'> {
+  /** Bytes of files to send that the caller has read already, by path: sent as they are, not read again. */
+  contents?: ReadonlyMap<string, Uint8Array>;
+  /** Aborts the requests (and the client's retries of them). */
+  signal?: AbortSignal;
+}
+
 /**
  * Sends the folder's changes to its theme: templates by content (with the `last_updated_on` guard), assets by
  * MD5, deletions. A file changed on the server too is a conflict, left alone unless `force`. The manifest then
@@ -67,12 +75,13 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
 
 /**
  * Sends `changes` of `workspace` (its own, or one file at a time for `watch`), each file as it is on disk when
- * its turn comes, and records each in the manifest, whose base is kept up to date in `workspace`.
+ * its turn comes (unless given in `contents`), and records each in the manifest, whose base is kept up to date
+ * in `workspace`.
  */
 export async function pushChanges(
   target: PushTarget,
   changes: readonly FileChange[],
-  options: Pick<PushOptions, 'force' | 'dryRun' | 'onProgress'> = {},
+  options: SendOptions = {},
 ): Promise<Omit<PushResult, 'incoming'>> {
   const { dir, theme, remote, manifest } = target;
   const outgoing = changes.filter((change) => change.local);
@@ -92,7 +101,10 @@ export async function pushChanges(
   try {
     await parallel(send, CONCURRENCY, async (change) => {
       const current = remote.get(change.path);
-      const content = change.local === 'deleted' ? undefined : await readLocal(dir, change.path);
+      const content =
+        change.local === 'deleted'
+          ? undefined
+          : (options.contents?.get(change.path) ?? (await readLocal(dir, change.path)));
       if (!content && !current) {
         // Added, then removed before its turn: nothing on either side.
         delete manifest.files[change.path];
@@ -102,7 +114,7 @@ export async function pushChanges(
       // The guard: the server's copy is the one the edit is based on, unless forced over the server's changes.
       const guard = change.remote || options.force ? undefined : current?.updated_on;
       try {
-        const written = await writeFile(theme, upload, current, guard);
+        const written = await writeFile(theme, upload, current, guard, options.signal);
         if (written) {
           remote.set(change.path, written);
           manifest.files[change.path] = baseOf(written, md5(content!));

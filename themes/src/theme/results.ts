@@ -1,5 +1,5 @@
 /** What a transfer did, file by file, and which errors end it rather than one file. */
-import { HttpError, OAuthError } from 'storefront-sdk';
+import { HttpError, NetworkError, OAuthError, ServerError, TimeoutError } from 'storefront-sdk';
 import { CliError } from '../errors.js';
 import type { FileKind } from './layout.js';
 import { ConflictError } from './writes.js';
@@ -27,6 +27,19 @@ export function actionOf(existed: boolean, exists: boolean): FileAction {
 }
 
 /**
+ * Whether the same request may well succeed later: the network or a timeout failed it, or the server answered 5xx,
+ * 408 or 429. The client has already retried such a failure as its retry policy allows before it surfaces.
+ */
+export function isTransient(error: unknown): boolean {
+  return (
+    error instanceof NetworkError ||
+    error instanceof TimeoutError ||
+    error instanceof ServerError ||
+    (error instanceof HttpError && (error.status === 408 || error.status === 429))
+  );
+}
+
+/**
  * The result of a file whose write threw, or a rethrow when the error is about the whole session (the server is
  * unreachable or refuses the token) rather than about this file (a body over the limit, an undeletable file).
  */
@@ -36,8 +49,9 @@ export function fileFailure(path: string, kind: FileKind, error: unknown): FileR
     error instanceof CliError ||
     (error instanceof HttpError &&
       !(error instanceof OAuthError) &&
-      error.status < 500 &&
-      ![401, 403, 408, 429].includes(error.status));
+      !isTransient(error) &&
+      error.status !== 401 &&
+      error.status !== 403);
   if (!aboutTheFile) throw error;
   return { path, kind, action: 'failed', message: (error as Error).message };
 }

@@ -2,7 +2,7 @@
  * One file written to a theme, one request each: a template created or updated (guarded by `last_updated_on`),
  * an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all write this way.
  */
-import { NotFoundError, type Theme, ValidationError } from 'storefront-sdk';
+import { type FollowOptions, NotFoundError, type Theme, ValidationError } from 'storefront-sdk';
 import { CliError, ExitCode } from '../errors.js';
 import { md5 } from './digest.js';
 import type { FileKind } from './layout.js';
@@ -38,17 +38,19 @@ const isStaleGuard = (error: unknown) =>
  * file: updates and deletions follow the file's own links). Templates carry the
  * `last_updated_on` of `guard` (the `updated_on` the edit is based on), so that a change made on the server
  * since is a {@link ConflictError}, never overwritten; `guard` absent (`--force`) writes whatever is there.
- * Resolves with the file as now stored, `undefined` once deleted.
+ * Resolves with the file as now stored, `undefined` once deleted. `signal` aborts the requests and their retries.
  */
 export async function writeFile(
   theme: Theme | undefined,
   upload: Upload,
   current: RemoteFile | undefined,
   guard: string | undefined,
+  signal?: AbortSignal,
 ): Promise<RemoteFile | undefined> {
   const { content } = upload;
+  const options = signal ? { signal } : {};
   if (content === undefined) {
-    if (current) await deleteFile(current);
+    if (current) await deleteFile(current, options);
     return undefined;
   }
   const creator = () => {
@@ -57,31 +59,33 @@ export async function writeFile(
   };
   if (upload.kind === 'asset') {
     const data = Buffer.from(content).toString('base64');
-    return remoteAsset(await creator().follow('svc:create_theme_asset', { file_name: upload.name, data }));
+    return remoteAsset(await creator().follow('svc:create_theme_asset', { file_name: upload.name, data }, options));
   }
   const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
   const last = guard === undefined ? {} : { last_updated_on: epochSeconds(guard) };
   try {
     if (current?.kind === 'template') {
-      return remoteTemplate(await current.entity.follow('svc:update_template', { body, ...last }));
+      return remoteTemplate(await current.entity.follow('svc:update_template', { body, ...last }, options));
     }
-    return remoteTemplate(await creator().follow('svc:create_template', { file_name: upload.name, body, ...last }));
+    return remoteTemplate(
+      await creator().follow('svc:create_template', { file_name: upload.name, body, ...last }, options),
+    );
   } catch (error) {
     if (error instanceof NotFoundError && current) throw new ConflictError(upload.path, 'deleted on the server');
     if (!isStaleGuard(error) || current?.kind !== 'template') throw error;
     // A retried write whose first attempt went through, or the same edit made there too: not a conflict.
-    const now = remoteTemplate(await current.entity.follow('self'));
+    const now = remoteTemplate(await current.entity.follow('self', undefined, options));
     if (now.md5 === md5(body)) return now;
     throw new ConflictError(upload.path);
   }
 }
 
-async function deleteFile(file: RemoteFile): Promise<void> {
+async function deleteFile(file: RemoteFile, options: FollowOptions): Promise<void> {
   if (file.kind === 'asset') {
-    await file.entity.follow('svc:delete_theme_asset');
+    await file.entity.follow('svc:delete_theme_asset', undefined, options);
     return;
   }
   // The API offers the link only where deleting is allowed: `layout.html` has none.
   if (!file.entity.can('svc:delete_template')) throw new CliError(`${file.path} is required and cannot be deleted`);
-  await file.entity.follow('svc:delete_template');
+  await file.entity.follow('svc:delete_template', undefined, options);
 }
