@@ -6,7 +6,7 @@ import { clientCredentials, createClient, type Root } from 'storefront-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as clientCredentialsExample } from '../../examples/client-credentials/index.js';
 import { main as devTheme } from '../../examples/dev-theme/index.js';
-import { main as fleet } from '../../examples/fleet/index.js';
+import { main as fleet, fromArgs as fromFleetArgs } from '../../examples/fleet/index.js';
 import { main as keepAlive } from '../../examples/keep-alive/index.js';
 import { main as listProducts } from '../../examples/list-products/index.js';
 import { main as themeSync } from '../../examples/theme-sync/index.js';
@@ -251,4 +251,57 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
     expect(lines[0]).toBe(`2 workers on one token, sharing it through ${redis.url}`);
     expect(lines.at(-1)).toBe('0 token exchanges in all, 0 failed reads');
   }, 60_000);
+
+  /**
+   * Runs the fleet on a token that has expired by the time the workers start (the server expires it as the fleet
+   * announces itself, before the workers are spawned) and returns the output.
+   */
+  async function onExpiredToken(redisUrl: string | undefined, prefix: string) {
+    const lines: string[] = [];
+    let expired: Promise<unknown> | undefined;
+    const reports = await fleet({
+      ...example.options([]),
+      log: (line) => {
+        lines.push(line);
+        if (expired) return;
+        // The shared token, which `main` just obtained: the newest token row.
+        const token = example.server.store.all('tokens').at(-1)!;
+        expired = example.server.store.write((tx) => tx.update('tokens', token.id, { expires_at: Date.now() - 1 }));
+      },
+      workers: 3,
+      rounds: 1,
+      redisUrl,
+      prefix,
+    });
+    await expired;
+    return { lines, reports };
+  }
+
+  it('exchanges an expired shared token once for the whole fleet, every read answered', async () => {
+    const { lines, reports } = await onExpiredToken(redis.url, `fleet-refresh-${Date.now()}`);
+    expect(reports.map((report) => report.ok)).toEqual([20, 20, 20]);
+    expect(reports.map((report) => report.exchanges).sort()).toEqual([0, 0, 1]);
+    expect(lines.at(-1)).toBe('1 token exchanges in all, 0 failed reads');
+  }, 60_000);
+
+  it('with --no-redis, shows the fleet locking itself out: one exchange, the other workers refused', async () => {
+    expect(fromFleetArgs(['--no-redis']).redisUrl).toBeUndefined();
+    const { lines, reports } = await onExpiredToken(fromFleetArgs(['--no-redis']).redisUrl, 'unused');
+    expect(lines[0]).toBe('3 workers on one token, each on its own');
+    expect(reports.map((report) => report.ok).sort()).toEqual([0, 0, 20]);
+    // The server accepts one JWT bearer exchange per token: the two workers that lost the race get no token.
+    expect(lines.at(-1)).toBe('1 token exchanges in all, 40 failed reads');
+  }, 60_000);
+});
+
+describe('fleet arguments', () => {
+  it('ask for REDIS_URL or --no-redis', () => {
+    const saved = process.env.REDIS_URL;
+    delete process.env.REDIS_URL;
+    try {
+      expect(() => fromFleetArgs([])).toThrow(/set REDIS_URL .*--no-redis/);
+    } finally {
+      if (saved !== undefined) process.env.REDIS_URL = saved;
+    }
+  });
 });
