@@ -3,7 +3,13 @@
  * Redis cache store: TTL, size bound, prefixes, and what an outage does to each.
  */
 import { createClient as createRedis } from 'redis';
-import { createHttpCache, createMemoryTokenStore, type TokenInfo, TokenStoreError } from 'storefront-sdk';
+import {
+  clientCredentials,
+  createHttpCache,
+  createMemoryTokenStore,
+  type TokenInfo,
+  TokenStoreError,
+} from 'storefront-sdk';
 import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../../../test/support/ci.js';
@@ -290,5 +296,56 @@ describe.skipIf(!available)('an HTTP cache on Redis, against the reference serve
       await server.start();
     }
     await expect.poll(async () => (await theme()).revalidated, { timeout: 5_000 }).toBe(true);
+  });
+});
+
+describe.skipIf(!available)('a client on a Redis token store, against the reference server', () => {
+  let ref: ReferenceServer;
+  beforeAll(async () => {
+    ref = await startReferenceServer();
+  });
+  afterAll(() => ref.server.close());
+
+  it('keeps working on its token while Redis is down, fails a refresh it needs then, and refreshes once Redis is back', async () => {
+    const { clientId, clientSecret } = ref.credentials;
+    const tokenStore = createRedisTokenStore({ client: redis, prefix: `client${Math.random()}`, commandTimeout: 300 });
+    const tokens: string[] = [];
+    const auth = clientCredentials({
+      authUrl: ref.server.origin,
+      clientId,
+      clientSecret,
+      scope: 'admin',
+      tokenStore,
+      onToken: (info) => {
+        tokens.push(info.accessToken);
+      },
+    });
+    const client = ref.client({ auth, cache: false });
+    await client.root();
+    expect(tokens).toHaveLength(1);
+    await server.stop();
+    try {
+      // The token this instance holds needs no store.
+      expect((await client.root()).properties.scopes).toBe('admin');
+      // Expired at the server: a refresh must go through the store, which is down. A typed error, not a hang
+      // and not a token exchanged behind the other instances' backs.
+      ref.clock.advance(3_601_000);
+      await expect(client.root()).rejects.toMatchObject({ code: 'TOKEN_STORE' });
+      await expect(client.root()).rejects.toBeInstanceOf(TokenStoreError);
+      expect(tokens).toHaveLength(1);
+    } finally {
+      await server.start();
+    }
+    await expect
+      .poll(
+        () =>
+          client.root().then(
+            () => 'ok',
+            (error: Error) => error.name,
+          ),
+        { timeout: 5_000 },
+      )
+      .toBe('ok');
+    expect(tokens).toHaveLength(2);
   });
 });
