@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandTemplate, templateVariables } from '../src/resource/uri-template.js';
+import { describeTemplateVariables, expandTemplate, templateVariables } from '../src/resource/uri-template.js';
 
 /** Examples from RFC 6570 §3.2 (variables of §3.2.1). */
 const vars = {
@@ -52,5 +52,32 @@ describe('RFC 6570 expansion', () => {
 
   it.each(['/a{b', '/a}b', '/{a b}', '/{a,}', '/{a:0}', '/{!a}'])('rejects the malformed template %s', (template) => {
     expect(() => expandTemplate(template, {})).toThrowError(TypeError);
+  });
+});
+
+describe('describeTemplateVariables', () => {
+  it('lists each variable once, required exactly when expandTemplate cannot do without it', () => {
+    const template = '/shops/{shop_id}/products{.format}{/id}{;matrix}{?q,page}{&sort}{#part}{?id}';
+    const described = describeTemplateVariables(template);
+    expect(described).toEqual([
+      { name: 'shop_id', required: true },
+      { name: 'format', required: true },
+      { name: 'id', required: true },
+      { name: 'matrix', required: false },
+      { name: 'q', required: false },
+      { name: 'page', required: false },
+      { name: 'sort', required: false },
+      { name: 'part', required: false },
+    ]);
+    const all = Object.fromEntries(described.map(({ name }) => [name, 'x']));
+    for (const { name, required } of described) {
+      const { [name]: _, ...without } = all;
+      if (required) expect(() => expandTemplate(template, without), name).toThrow();
+      else expect(() => expandTemplate(template, without), name).not.toThrow();
+    }
+  });
+
+  it('throws a TypeError for a malformed template', () => {
+    expect(() => describeTemplateVariables('/a/{b c}')).toThrow(TypeError);
   });
 });
