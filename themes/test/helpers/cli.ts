@@ -22,7 +22,8 @@ export interface CliOptions {
   /** XDG_CONFIG_HOME of the run: where the login is kept. */
   config: string;
   cwd?: string;
-  env?: Record<string, string>;
+  /** Variables of the run on top of the test runner's; `undefined` removes one (e.g. `NO_COLOR`, set by default). */
+  env?: Record<string, string | undefined>;
   /** Written to standard input, which is then closed (answers to prompts). */
   input?: string;
 }
@@ -46,13 +47,20 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-function environment(options: CliOptions): NodeJS.ProcessEnv {
+/** The command line that runs the bin with `args`: Node, then its arguments. */
+export function binCommand(args: readonly string[]): [string, ...string[]] {
+  return [process.execPath, '--import', TSX, CLI, ...args];
+}
+
+/** The environment of a run: the runner's without STOREFRONT_*, no colour unless `options.env` says otherwise. */
+export function environment(options: CliOptions): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STOREFRONT_')));
   return { ...env, TSX_TSCONFIG_PATH: TSCONFIG, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
 }
 
 export function startCli(args: string[], options: CliOptions): CliProcess {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+  const [node, ...argv] = binCommand(args);
+  const child = spawn(node, argv, {
     cwd: options.cwd,
     env: environment(options),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,195 @@
+/**
+ * `setup` through the real bin: the app's client id and secret and the server's address from flags, from the
+ * environment, from answers piped in, or typed in a terminal (the secret without echo); what it keeps, with which
+ * modes, and what becomes of a session when the app changes.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN_TESTS } from './helpers/cli.js';
+import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
+import { HAS_SCRIPT, startInTerminal } from './helpers/terminal.js';
+
+const themes = useThemesServer();
+
+const mode = async (path: string) => (await stat(path)).mode & 0o777;
+const credentialsOf = async (config: string) =>
+  JSON.parse(await readFile(join(config, 'storefront-themes/credentials.json'), 'utf8'));
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+const ASK_ID = "Enter your application's client id:";
+const ASK_SECRET = "Enter your application's client secret:";
+
+describe('setup', BIN_TESTS, () => {
+  it('with every value as a flag: asks nothing, keeps them with mode 0600 in a 0700 folder, and login uses them', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    // The environment names another app and server: the flags win over it.
+    const env = {
+      STOREFRONT_URL: 'http://elsewhere.invalid',
+      STOREFRONT_CLIENT_ID: 'other-app',
+      STOREFRONT_CLIENT_SECRET: 'other',
+    };
+    const setup = await t.cli(
+      ['setup', '--url', `${t.server.origin}/`, '--client-id', DEMO.clientId, '--client-secret', DEMO.clientSecret],
+      { config, env, input: '' },
+    );
+    expect(setup.stderr).toBe('');
+    expect(setup.code).toBe(0);
+    const file = join(config, 'storefront-themes/credentials.json');
+    expect(setup.stdout).toBe(
+      `Stored the app ${DEMO.clientId} for ${t.server.origin} in ${file}\nNext: storefront-themes login\n`,
+    );
+    // The trailing slash of --url is not kept: the API root is {url}/v1.
+    expect(await credentialsOf(config)).toEqual({
+      url: t.server.origin,
+      clientId: DEMO.clientId,
+      clientSecret: DEMO.clientSecret,
+    });
+    expect(await mode(join(config, 'storefront-themes'))).toBe(0o700);
+    expect(await mode(file)).toBe(0o600);
+    expect(setup.stdout).not.toContain(DEMO.clientSecret);
+
+    // With nothing in the environment, login finds the server and the app where setup put them.
+    const login = await t.cli(['login', '--client-credentials'], { config, input: '' });
+    expect(login.stderr).toBe('');
+    expect(login.stdout).toBe(`Logged in to ${t.server.origin} as Dana Demo, with the app's own credentials\n`);
+  });
+
+  it('takes what no flag gives from STOREFRONT_URL, STOREFRONT_CLIENT_ID and STOREFRONT_CLIENT_SECRET; --json says what it kept', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const setup = await t.cli(['setup', '--client-id', 'flag-app', '--json'], {
+      config,
+      env: appEnv(t.server),
+      input: '',
+    });
+    expect(setup.stderr).toBe('');
+    expect(setup.code).toBe(0);
+    const file = join(config, 'storefront-themes/credentials.json');
+    expect(JSON.parse(setup.stdout)).toEqual({ ok: true, url: t.server.origin, clientId: 'flag-app', file });
+    expect(await credentialsOf(config)).toEqual({
+      url: t.server.origin,
+      clientId: 'flag-app',
+      clientSecret: DEMO.clientSecret,
+    });
+  });
+
+  it('asks for what is missing on standard error and reads the answers piped in, line by line', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const setup = await t.cli(['setup', '--url', t.server.origin], {
+      config,
+      input: `  ${DEMO.clientId}  \n${DEMO.clientSecret}\n`,
+    });
+    expect(setup.code).toBe(0);
+    // Each question on its own line (nobody typed the line's end), and the answers are not repeated.
+    expect(setup.stderr).toBe(`${ASK_ID} \n${ASK_SECRET} \n`);
+    expect(setup.stdout).toMatch(/^Stored the app themes-test-app for http:\/\/127\.0\.0\.1:\d+ in /);
+    // Answers are trimmed.
+    expect(await credentialsOf(config)).toEqual({
+      url: t.server.origin,
+      clientId: DEMO.clientId,
+      clientSecret: DEMO.clientSecret,
+    });
+    expect(await mode(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
+  });
+
+  it('run again, offers the stored app: empty answers keep it, and the session with it', async () => {
+    const t = themes();
+    const config = await t.loggedIn();
+    const session = join(config, 'storefront-themes/session.json');
+    const before = await credentialsOf(config);
+
+    const again = await t.cli(['setup'], { config, input: '\n\n' });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(
+      `Enter your application's client id [${DEMO.clientId}]: \n${ASK_SECRET.slice(0, -1)} [keep the stored one]: \n`,
+    );
+    expect(await credentialsOf(config)).toEqual(before);
+    expect(await exists(session)).toBe(true);
+  });
+
+  it('another app replaces the stored one and forgets the session, which belonged to the old one', async () => {
+    const t = themes();
+    const config = await t.loggedIn();
+    const session = join(config, 'storefront-themes/session.json');
+    expect(await exists(session)).toBe(true);
+
+    const other = await t.cli(['setup'], { config, input: 'another-app\nanother secret\n' });
+    expect(other.code).toBe(0);
+    // A new client id: the stored secret is not offered for it.
+    expect(other.stderr).toBe(`Enter your application's client id [${DEMO.clientId}]: \n${ASK_SECRET} \n`);
+    expect(await credentialsOf(config)).toEqual({
+      url: t.server.origin,
+      clientId: 'another-app',
+      clientSecret: 'another secret',
+    });
+    expect(await exists(session)).toBe(false);
+    const status = await t.cli(['status', join(config, 'nowhere')], { config });
+    expect(status.stderr).toMatch(/^storefront-themes status: not logged in: run storefront-themes login/);
+  });
+
+  it('with no answer to read (standard input closed), names the flag to pass and keeps nothing', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const noId = await t.cli(['setup', '--url', t.server.origin], { config, input: '' });
+    expect(noId.code).toBe(2);
+    expect(noId.stdout).toBe('');
+    expect(noId.stderr).toBe(
+      `${ASK_ID} \nstorefront-themes setup: no answer to "${ASK_ID}" (standard input is closed): pass --client-id\n`,
+    );
+    const noSecret = await t.cli(['setup', '--url', t.server.origin, '--client-id', 'x', '--json'], {
+      config,
+      input: '',
+    });
+    expect(noSecret.code).toBe(2);
+    expect(JSON.parse(noSecret.stdout)).toEqual({
+      ok: false,
+      error: {
+        message: `no answer to "${ASK_SECRET}" (standard input is closed): pass --client-secret`,
+        exitCode: 2,
+      },
+    });
+    expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
+  });
+
+  it('refuses a --url that is not an http(s) URL before asking anything', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const setup = await t.cli(['setup', '--url', 'localhost:4000'], { config, input: 'id\nsecret\n' });
+    expect(setup.code).toBe(2);
+    expect(setup.stderr).toBe(
+      'storefront-themes setup: "localhost:4000" is not an http(s) URL (e.g. http://localhost:4000)\n',
+    );
+    expect(await exists(join(config, 'storefront-themes'))).toBe(false);
+  });
+
+  it.runIf(HAS_SCRIPT)('in a terminal: shows the client id as it is typed, never the secret', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const setup = startInTerminal(['setup', '--url', t.server.origin], { config });
+    await setup.waitFor(/client id: $/);
+    setup.type(`${DEMO.clientId}\r`);
+    await setup.waitFor(/client secret: $/);
+    setup.type(`${DEMO.clientSecret}\r`);
+    expect(await setup.exited).toBe(0);
+    const screen = setup.text();
+    // The id as typed (a test types faster than a person: the terminal may echo it once more before the prompt
+    // takes the keyboard), then the secret's prompt with nothing after it.
+    expect(screen).toMatch(
+      new RegExp(`^${ASK_ID} (${DEMO.clientId}\n)+${ASK_SECRET} \nStored the app ${DEMO.clientId} for `),
+    );
+    expect(screen).not.toContain(DEMO.clientSecret);
+    expect(await credentialsOf(config)).toEqual({
+      url: t.server.origin,
+      clientId: DEMO.clientId,
+      clientSecret: DEMO.clientSecret,
+    });
+    expect(await mode(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
+  });
+});
