@@ -169,6 +169,20 @@ describe('setup', BIN_TESTS, () => {
     expect(await exists(join(config, 'storefront-themes'))).toBe(false);
   });
 
+  it('refuses a --url with a path (the API base URL the server prints), naming the origin to give', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const url = `${t.server.origin}/v1`;
+    const setup = await t.cli(['setup', '--url', url, '--client-id', DEMO.clientId, '--client-secret', 'x'], {
+      config,
+    });
+    expect(setup.code).toBe(2);
+    expect(setup.stderr).toBe(
+      `storefront-themes setup: "${url}" is not the server's origin: give ${t.server.origin} (the API is at ${url})\n`,
+    );
+    expect(await exists(join(config, 'storefront-themes'))).toBe(false);
+  });
+
   it.runIf(HAS_SCRIPT)('in a terminal: shows the client id as it is typed, never the secret', async () => {
     const t = themes();
     const config = await t.tempDir();

@@ -14,10 +14,18 @@ export function endpointsOf(app: Pick<AppCredentials, 'url'>): Endpoints {
   return { baseUrl: `${app.url}/v1`, authUrl: app.url };
 }
 
-/** An origin given on the command line or in `STOREFRONT_URL`, checked and without a trailing slash. */
+/**
+ * An origin given on the command line or in `STOREFRONT_URL`, checked, as `scheme://host[:port]`. A path is
+ * refused rather than kept: the API is at `{origin}/v1` and the token endpoint at `{origin}/oauth/token`, so the
+ * "Base URL" the server prints (`…/v1`) would only fail later, at login, with a 404.
+ */
 export function originOf(value: string): string {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol)) {
     throw new UsageError(`"${value}" is not an http(s) URL (e.g. http://localhost:4000)`);
   }
-  return value.replace(/\/+$/, '');
+  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash) {
+    throw new UsageError(`"${value}" is not the server's origin: give ${url.origin} (the API is at ${url.origin}/v1)`);
+  }
+  return url.origin;
 }
