@@ -52,4 +52,24 @@ describe('opening the browser', BIN_TESTS, () => {
     expect(login.stderr()).not.toContain('Could not open a browser');
     expect(await browser.opened()).toEqual([printed]);
   });
+
+  it('login says so when no browser could be opened, and still completes through the printed address', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const failing = {
+      BROWSER: '/bin/false',
+      XDG_CURRENT_DESKTOP: 'X-Generic',
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
+    };
+    const login = startCli(['login'], { config, env: { ...appEnv(t.server), ...failing } });
+    const [, printed] = await login.waitFor(/^ {2}(http\S+\/oauth\/authorize\?\S+)$/m, 'stderr');
+    await login.waitFor(
+      /Could not open a browser \(.*xdg-open exited with status \d+\): open the address above/,
+      'stderr',
+    );
+    const callback = await approve(printed!, 'demo', DEMO.password);
+    expect(await (await fetch(callback)).text()).toContain('You can close this tab');
+    expect(await login.exited).toBe(0);
+  });
 });
