@@ -49,7 +49,9 @@ export class Output {
   }
 
   paint(style: Style, text: string): string {
-    return this.#color ? styleText(style, text) : text;
+    // The decision is the constructor's; styleText would otherwise make its own from process.stdout and the
+    // environment (no colour at all under `CI`, even on a terminal).
+    return this.#color ? styleText(style, text, { validateStream: false }) : text;
   }
 
   /** A progress bar for a transfer of `total` files, drawn only where a person watches and only for many files. */
