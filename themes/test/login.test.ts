@@ -2,6 +2,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { approve } from './helpers/browser.js';
 import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 
@@ -9,24 +10,6 @@ import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 const themes = useThemesServer({ tokenTtl: 5 });
 
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
-
-/** Fills and approves the platform's sign-in page, as the person at the browser would. */
-async function approve(authorizeUrl: string, login: string, password: string): Promise<string> {
-  const page = await (await fetch(authorizeUrl)).text();
-  const fields = Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [
-      m[1]!,
-      m[2]!.replaceAll('&amp;', '&').replaceAll('&#34;', '"').replaceAll('&quot;', '"'),
-    ]),
-  );
-  const approved = await fetch(new URL('/oauth/authorize', authorizeUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, login, password, decision: 'approve' }),
-    redirect: 'manual',
-  });
-  return approved.headers.get('location')!;
-}
 
 describe('login', BIN_TESTS, () => {
   it('with client credentials (CI): keeps the app and session in XDG_CONFIG_HOME, mode 0600; logout deletes them', async () => {
