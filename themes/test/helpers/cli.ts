@@ -80,27 +80,46 @@ export function startCli(args: string[], options: CliOptions): CliProcess {
     stdout: () => output.stdout,
     stderr: () => output.stderr,
     exited,
-    waitFor(pattern, stream = 'stdout', timeout = 15_000) {
-      return new Promise((resolve, reject) => {
-        const fail = (why: string) => {
-          if (!listeners.delete(check)) return;
-          clearTimeout(timer);
-          reject(new Error(`storefront-themes ${why} before printing ${pattern}:\n${output.stdout}\n${output.stderr}`));
-        };
-        const check = () => {
-          const match = output[stream].match(pattern);
-          if (!match) return;
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve(match);
-        };
-        const timer = setTimeout(() => fail(`printed nothing matching for ${timeout} ms`), timeout);
-        listeners.add(check);
-        check();
-        exited.then((code) => fail(`exited (${code})`));
-      });
-    },
+    waitFor: (pattern, stream = 'stdout', timeout = 15_000) =>
+      waitForOutput(
+        { listeners, exited, read: () => output[stream], dump: () => `${output.stdout}\n${output.stderr}` },
+        pattern,
+        timeout,
+      ),
   };
+}
+
+/** Output of a running bin that grows: its listeners (called on each chunk), how to read it, its end. */
+export interface GrowingOutput {
+  listeners: Set<() => void>;
+  exited: Promise<number | null>;
+  /** The output searched. */
+  read(): string;
+  /** All there is to show when the wait fails. */
+  dump(): string;
+}
+
+/** The first match of `pattern` in the output; rejects, showing the output, when the bin exits first or after `timeout` ms. */
+export function waitForOutput(output: GrowingOutput, pattern: RegExp, timeout: number): Promise<RegExpMatchArray> {
+  const { listeners, exited } = output;
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      if (!listeners.delete(check)) return;
+      clearTimeout(timer);
+      reject(new Error(`storefront-themes ${why} before its output matched ${pattern}:\n${output.dump()}`));
+    };
+    const check = () => {
+      const match = output.read().match(pattern);
+      if (!match) return;
+      listeners.delete(check);
+      clearTimeout(timer);
+      resolve(match);
+    };
+    const timer = setTimeout(() => fail(`ran ${timeout} ms`), timeout);
+    listeners.add(check);
+    check();
+    exited.then((code) => fail(`exited (${code})`));
+  });
 }
 
 /** Runs the bin to its end. */

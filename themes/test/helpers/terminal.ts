@@ -5,7 +5,7 @@
  * into the terminal, and the end of that input is a Ctrl-D there.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { binCommand, type CliOptions, environment } from './cli.js';
+import { binCommand, type CliOptions, environment, waitForOutput } from './cli.js';
 
 /** Whether `script` is here to give the bin a terminal: the terminal tests are skipped without it. */
 export const HAS_SCRIPT = (() => {
@@ -73,26 +73,8 @@ export function startInTerminal(args: string[], options: TerminalOptions): Termi
     text,
     type: (input) => child.stdin!.write(input),
     exited,
-    waitFor(pattern, timeout = 15_000) {
-      return new Promise((resolve, reject) => {
-        const fail = (why: string) => {
-          if (!listeners.delete(check)) return;
-          clearTimeout(timer);
-          reject(new Error(`storefront-themes ${why} before showing ${pattern}:\n${JSON.stringify(text())}`));
-        };
-        const check = () => {
-          const match = text().match(pattern);
-          if (!match) return;
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve(match);
-        };
-        const timer = setTimeout(() => fail(`showed nothing matching for ${timeout} ms`), timeout);
-        listeners.add(check);
-        check();
-        exited.then((code) => fail(`exited (${code})`));
-      });
-    },
+    waitFor: (pattern, timeout = 15_000) =>
+      waitForOutput({ listeners, exited, read: text, dump: () => JSON.stringify(text()) }, pattern, timeout),
   };
 }
 
