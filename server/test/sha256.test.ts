@@ -5,6 +5,10 @@ import { sha256 } from '../src/shared/sha256.js';
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 describe('sha256', () => {
+  it('is the native hash in Node (the pure-JS one is for browsers)', () => {
+    expect(sha256).not.toBe(pureSha256);
+  });
+
   it('gives the FIPS 180-4 digests, and the pure-JS one (browsers) agrees on every length around a block', () => {
     expect(hex(sha256(new TextEncoder().encode('abc')))).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',

@@ -3,7 +3,7 @@ import { entryTags, touchedTags } from './invalidation-tags.js';
 import { createMemoryCacheStore } from './memory-cache-store.js';
 import { TagIndex } from './tag-index.js';
 import type { CacheEntry, CacheStore, HttpCache } from './types.js';
-import { isStorable } from './validators.js';
+import { isStorable, strongEtag } from './validators.js';
 
 /** Options of {@link createHttpCache}. */
 export interface HttpCacheOptions {
@@ -68,8 +68,7 @@ export function createHttpCache(options: HttpCacheOptions = {}): HttpCache {
 
   const track = async (owner: string, key: string, entry: CacheEntry) => {
     // A strong ETag names one representation: after a 304 its tags are known without parsing the body again.
-    const etag = entry.headers.etag;
-    const version = etag !== undefined && !etag.startsWith('W/') ? etag : undefined;
+    const version = strongEtag(entry);
     if (version !== undefined && index.version(key) === version) return index.touch(key);
     const tags = entryTags(entry.url, entry.body, entry.headers['content-type']).map((tag) => ownerTag(owner, tag));
     await Promise.all(index.add(key, tags, version).map((evicted) => store.delete(evicted)));

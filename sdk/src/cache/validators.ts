@@ -64,3 +64,9 @@ export function revalidationChanged(stored: CacheEntry, refreshed: CacheEntry): 
   }
   return false;
 }
+
+/** The entry's strong ETag, which names one representation byte for byte; `undefined` for a weak one or none. */
+export function strongEtag(entry: CacheEntry): string | undefined {
+  const etag = entry.headers.etag;
+  return etag !== undefined && !etag.startsWith('W/') ? etag : undefined;
+}

@@ -1,4 +1,5 @@
 import type { CacheEntry, CacheStore } from '../cache/types.js';
+import { strongEtag } from '../cache/validators.js';
 import { Lru } from '../shared/lru.js';
 import { utf8Length } from '../shared/utf8-length.js';
 import { command, type RedisStoreOptions } from './redis-client.js';
@@ -69,13 +70,10 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   });
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
   const run = (...args: string[]) => command(options.client, args, timeout);
-  // A strong ETag starts with a quote, a token never does; the instance part keeps tokens of instances apart.
+  // A strong ETag is quoted, a token never is; the instance part keeps tokens of instances apart.
   const instance = Math.random().toString(36).slice(2);
   let writes = 0;
-  const versionOf = (entry: CacheEntry) => {
-    const etag = entry.headers.etag;
-    return etag?.startsWith('"') ? etag : `~${instance}.${++writes}`;
-  };
+  const versionOf = (entry: CacheEntry) => strongEtag(entry) ?? `~${instance}.${++writes}`;
 
   return {
     async get(key) {
@@ -86,12 +84,8 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
         return undefined;
       }
       const version = String(reply[0]);
-      if (reply.length === 1) {
-        // Only the version came back: it is the one held here, whose entry this process already has.
-        if (known !== undefined && known.version === version) return known.entry;
-        local.delete(key);
-        return undefined;
-      }
+      // Only the version came back: the script found it equal to the one held here, so `known` is set.
+      if (reply.length === 1) return known!.entry;
       const text = String(reply[1]);
       const entry = JSON.parse(text) as CacheEntry;
       if (version === '') local.delete(key);

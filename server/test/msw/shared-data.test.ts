@@ -27,10 +27,14 @@ describe('the demo data set of the mocks', () => {
   it('gives each mock its own state: a write to one is not seen by another, and reset() forgets it', async () => {
     const one = createHandlers();
     const two = createHandlers();
+    // Copy on write: until a mock writes, it reads the very tables every other mock reads.
+    expect(one.store.all('products')).toBe(two.store.all('products'));
     await one.store.write((tx) => tx.update('products', '1', { title: 'Only in mock one' }));
+    expect(one.store.all('products')).not.toBe(two.store.all('products'));
     expect(one.store.get('products', '1')?.title).toBe('Only in mock one');
     expect(two.store.get('products', '1')?.title).not.toBe('Only in mock one');
     one.reset();
+    expect(one.store.all('products')).toBe(two.store.all('products'));
     expect(one.store.get('products', '1')).toEqual(two.store.get('products', '1'));
     expect(createHandlers().store.get('products', '1')?.title).not.toBe('Only in mock one');
   });
