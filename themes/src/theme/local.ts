@@ -19,7 +19,7 @@ export interface LocalScan {
 }
 
 /** Throws a usage error unless `dir` is an existing folder. */
-export async function assertFolder(dir: string): Promise<void> {
+async function assertFolder(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new UsageError(`${dir} does not exist`);
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a folder`);

@@ -23,7 +23,7 @@ import { readLocal } from './local.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { type FileResult, isTransient } from './results.js';
-import { openWorkspace, type Workspace } from './workspace.js';
+import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 
 /**
  * What `watch` reports as it goes. `retrying`: the client sends a request of the file again after `delay` ms (its
@@ -90,12 +90,14 @@ function changeOf(workspace: Workspace, file: ThemeFileId, bytes: Uint8Array | u
  */
 export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   const { client, dir, onEvent, signal } = options;
-  const workspace = await openWorkspace(client, dir);
-  if (workspace.manifest.theme.production) {
+  // The folder says which theme it holds: refuse a production one before any request.
+  const folder = await readPulledFolder(dir);
+  if (folder.manifest.theme.production) {
     throw new UsageError(
       `${dir} holds the production theme: watch pushes to the development theme (run storefront-themes dev first)`,
     );
   }
+  const workspace = await openWorkspace(client, dir, folder);
   const retryDelay = options.retryDelay ?? 30_000;
   /** Files saved, waiting for their saves to settle. */
   const settling = new Map<string, NodeJS.Timeout>();
