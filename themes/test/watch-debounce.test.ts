@@ -20,12 +20,12 @@ afterEach(async () => {
 });
 
 /** `watch` running on a fresh folder of the development theme, with the template ids of the folder's manifest. */
-async function watching(t: ReturnType<typeof themes>) {
+async function watching(t: ReturnType<typeof themes>, options: string[] = []) {
   const config = await t.loggedIn();
   const dir = join(await t.tempDir(), 'dev');
   expect((await t.cli(['dev', dir, '--shop', 'northwind'], { config })).code).toBe(0);
   const manifest = JSON.parse(await readFile(join(dir, '.storefront-theme.json'), 'utf8'));
-  const watch = startCli(['watch', dir], { config });
+  const watch = startCli(['watch', dir, ...options], { config });
   running.push(watch);
   await watch.waitFor(/^Watching /m);
   /** The writes (PUT, POST, DELETE) the server logged from `from` on, as `PUT layout.html` (a template by name). */
@@ -53,12 +53,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('watch debounces saves', BIN_TESTS, () => {
   it('five writes of a file in quick succession are one request, carrying the last', async () => {
     const t = themes();
-    const { dir, watch, writesSince } = await watching(t);
+    // A quiet time far above the gaps between the writes, so that a busy machine cannot split the burst.
+    const { dir, watch, writesSince } = await watching(t, ['--delay', '1000']);
     const from = t.requests.length;
     const layout = join(dir, 'layout.html');
     const original = await readFile(layout, 'utf8');
     // Each write 70 ms after the last: apart enough for the watcher to see each one (it folds changes of a file
-    // closer than 50 ms), within the quiet time that settles them (150 ms).
+    // closer than 50 ms), within the quiet time that settles them.
     for (let i = 1; i <= 5; i++) {
       if (i > 1) await pause(70);
       await writeFile(layout, `${original}<!-- write ${i} of 5 -->\n`);
@@ -86,6 +87,16 @@ describe('watch debounces saves', BIN_TESTS, () => {
     expect(writesSince(from)).toEqual(['PUT page.html', 'PUT index.html']);
     expect(await devBody(t, 'page.html')).toBe('<p>saved atomically</p>\n');
     expect(watch.stdout()).not.toMatch(/\.swp/);
+  });
+
+  it('refuses a --delay that is not a number of milliseconds up to a minute', async () => {
+    const t = themes();
+    const config = await t.loggedIn();
+    for (const delay of ['soon', '-1', '1.5', '', '60001']) {
+      const result = await t.cli(['watch', await t.tempDir(), `--delay=${delay}`], { config });
+      expect(result.code, delay).toBe(2);
+      expect(result.stderr).toContain(`--delay must be a whole number of milliseconds up to 60000, got "${delay}"`);
+    }
   });
 
   it('files saved together are one request each, each with its own last write', async () => {

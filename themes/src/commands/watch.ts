@@ -2,8 +2,8 @@ import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf } from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
 import { plural, themeName } from '../cli/report.js';
-import { ExitCode } from '../errors.js';
-import { type WatchEvent, watchTheme } from '../theme/watch.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { DEFAULT_DELAY_MS, type WatchEvent, watchTheme } from '../theme/watch.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 
@@ -32,10 +32,22 @@ export const watchCommand: Command = {
     'changed on the server meanwhile is reported as a conflict and not sent. Prints the preview address first.',
     'Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
   ].join('\n'),
-  options: {},
+  options: {
+    delay: {
+      type: 'string',
+      value: 'MS',
+      description: `quiet time after a file's last write before it is sent, in ms (default ${DEFAULT_DELAY_MS})`,
+    },
+  },
   maxArgs: 1,
   async run(context) {
-    const { output, store } = context;
+    const { output, store, values } = context;
+    const given = values.delay;
+    // Up to a minute: past it a save would look lost.
+    if (given !== undefined && !(typeof given === 'string' && /^\d+$/.test(given) && Number(given) <= 60_000)) {
+      throw new UsageError(`--delay must be a whole number of milliseconds up to 60000, got "${given}"`);
+    }
+    const delay = given === undefined ? DEFAULT_DELAY_MS : Number(given);
     const { client } = await storedClient(store);
     const stop = new AbortController();
     const onSignal = () => stop.abort();
@@ -86,7 +98,13 @@ export const watchCommand: Command = {
     };
     let unsent: string[];
     try {
-      ({ unsent } = await watchTheme({ client, dir: folderOf(context), onEvent: print, signal: stop.signal }));
+      ({ unsent } = await watchTheme({
+        client,
+        dir: folderOf(context),
+        debounce: delay,
+        onEvent: print,
+        signal: stop.signal,
+      }));
     } finally {
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     }

@@ -39,6 +39,12 @@ export type WatchEvent =
   | { type: 'retrying'; path: string; error: unknown; attempt: number; delay: number }
   | { type: 'failed'; path: string; error: unknown; kept: boolean; waiting: number; retryIn?: number };
 
+/**
+ * Quiet time after a file's last write before it is sent: an editor's save may be several writes, or a copy
+ * renamed over the file, which the watcher reports apart from each other.
+ */
+export const DEFAULT_DELAY_MS = 150;
+
 /** Options of {@link watchTheme}. */
 export interface WatchOptions {
   client: Client;
@@ -47,7 +53,7 @@ export interface WatchOptions {
   onEvent(event: WatchEvent): void;
   /** Stops the watching, and the request in flight; the promise of {@link watchTheme} then resolves. */
   signal: AbortSignal;
-  /** Quiet time after a file's last event before it is pushed, ms. Default 150. */
+  /** Quiet time after a file's last event before it is pushed, ms. Default {@link DEFAULT_DELAY_MS}. */
   debounce?: number;
   /**
    * Wait before kept files (see {@link WatchEvent} `failed`) are sent again on their own, once, ms; longer when the
@@ -191,7 +197,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
         settling.delete(path);
         savedSinceRetry = true;
         send(file);
-      }, options.debounce ?? 150),
+      }, options.debounce ?? DEFAULT_DELAY_MS),
     );
   }
 
