@@ -5,6 +5,7 @@
  * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
  * unreadable data, data another server has open), 2 for bad flags.
  */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
@@ -116,8 +117,10 @@ function usage(message: string): number {
  */
 function startFailure(error: unknown, port: number): string {
   if (error instanceof StoreLockedError) {
-    const { pid } = error.holder;
-    return `${error.message} To stop that server: kill ${pid} (PID ${pid}); other data: --data FILE or STOREFRONT_DATA.`;
+    const { pid, host } = error.holder;
+    // A holder on another host (a shared disk) is stopped there: a kill here would reach another process.
+    const stop = host === hostname() ? `kill ${pid}` : `on ${host}`;
+    return `${error.message} To stop that server: ${stop}; other data: --data FILE or STOREFRONT_DATA.`;
   }
   const { message, code } = error as NodeJS.ErrnoException;
   if (code !== 'EADDRINUSE') return message;

@@ -213,8 +213,9 @@ describe('storefront-server', () => {
     expect(second.stdout()).toBe('');
     const message = second.stderr();
     expect(message).toContain(join(dir, 'db.lock'));
-    expect(message).toContain(`PID ${pid}`);
-    expect(message).toContain(`kill ${pid}`);
+    expect(message).toContain(`process ${pid} since`);
+    expect(message).toContain(`To stop that server: kill ${pid};`);
+    expect(message).not.toContain('(PID');
     expect(message).toContain('--data');
     // The first one still owns the data, and writes to it.
     expect((await tokenFor(first.origin, first.process.stdout())).status).toBe(200);
@@ -224,6 +225,18 @@ describe('storefront-server', () => {
     const after = await started(['--port', '0', '--data', data, '--quiet']);
     expect(after.process.stdout()).toContain('(existing data)');
     expect((await tokenFor(after.origin, after.process.stdout())).status).toBe(200);
+  });
+
+  it('refuses data locked by a process on another host, telling to stop it there rather than to kill a PID here', async () => {
+    const dir = await tempDir();
+    const lock = { pid: process.pid, host: 'build-agent-7', since: '2026-11-23T08:00:00.000Z' };
+    await writeFile(join(dir, 'db.lock'), JSON.stringify(lock));
+    const second = cli(['--port', '0', '--data', join(dir, 'db.json'), '--quiet']);
+    expect(await second.exited).toBe(1);
+    const message = second.stderr();
+    expect(message).toContain(`process ${process.pid} on build-agent-7 since ${lock.since}`);
+    expect(message).toContain('To stop that server: on build-agent-7;');
+    expect(message).not.toContain('kill');
   });
 
   it('keeps every acknowledged write of a burst cut short by SIGKILL; the restart takes over the stale lock', async () => {
