@@ -70,7 +70,7 @@ export class Table<R extends Row> {
 
   /**
    * An independent table with the same rows, indexes and revision: what a store writes to in place of a table
-   * it shares. O(rows) in native map copies; the index buckets are shared, since they are replaced, never changed.
+   * it shares. O(rows); the index buckets are shared, since they are replaced, never changed.
    */
   copy(): Table<R> {
     const copy = new Table<R>();
