@@ -18,7 +18,7 @@ export function mainHelp(commands: readonly Command[]): string {
     '',
     EXIT_CODES,
     'Environment: STOREFRONT_URL, STOREFRONT_CLIENT_ID, STOREFRONT_CLIENT_SECRET (read by setup and login);',
-    'XDG_CONFIG_HOME (where the login is kept: $XDG_CONFIG_HOME/storefront-themes); NO_COLOR.',
+    'XDG_CONFIG_HOME (where the login is kept: $XDG_CONFIG_HOME/storefront-themes); NO_COLOR, FORCE_COLOR.',
     '',
   ].join('\n');
 }
