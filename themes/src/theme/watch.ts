@@ -53,7 +53,7 @@ export interface WatchOptions {
   onEvent(event: WatchEvent): void;
   /** Stops the watching, and the request in flight; the promise of {@link watchTheme} then resolves. */
   signal: AbortSignal;
-  /** Quiet time after a file's last event before it is pushed, ms. Default {@link DEFAULT_DELAY_MS}. */
+  /** Quiet time after a file's last event before it is pushed, ms. Default 150 (`storefront-themes watch --delay`). */
   debounce?: number;
   /**
    * Wait before kept files (see {@link WatchEvent} `failed`) are sent again on their own, once, ms; longer when the
