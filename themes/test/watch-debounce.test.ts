@@ -54,7 +54,7 @@ describe('watch debounces saves', BIN_TESTS, () => {
   it('five writes of a file in quick succession are one request, carrying the last', async () => {
     const t = themes();
     // A quiet time far above the gaps between the writes, so that a busy machine cannot split the burst.
-    const { dir, watch, writesSince } = await watching(t, ['--delay', '1000']);
+    const { dir, watch, writesSince } = await watching(t, ['--debounce', '1000']);
     const from = t.requests.length;
     const layout = join(dir, 'layout.html');
     const original = await readFile(layout, 'utf8');
@@ -89,13 +89,13 @@ describe('watch debounces saves', BIN_TESTS, () => {
     expect(watch.stdout()).not.toMatch(/\.swp/);
   });
 
-  it('refuses a --delay that is not a number of milliseconds up to a minute', async () => {
+  it('refuses a --debounce that is not a number of milliseconds up to a minute', async () => {
     const t = themes();
     const config = await t.loggedIn();
-    for (const delay of ['soon', '-1', '1.5', '', '60001']) {
-      const result = await t.cli(['watch', await t.tempDir(), `--delay=${delay}`], { config });
-      expect(result.code, delay).toBe(2);
-      expect(result.stderr).toContain(`--delay must be a whole number of milliseconds up to 60000, got "${delay}"`);
+    for (const value of ['soon', '-1', '1.5', '', '60001']) {
+      const result = await t.cli(['watch', await t.tempDir(), `--debounce=${value}`], { config });
+      expect(result.code, value).toBe(2);
+      expect(result.stderr).toContain(`--debounce must be a whole number of milliseconds up to 60000, got "${value}"`);
     }
   });
 

@@ -3,7 +3,7 @@ import { type Command, folderOf } from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
 import { plural, themeName } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { DEFAULT_DELAY_MS, type WatchEvent, watchTheme } from '../theme/watch.js';
+import { DEFAULT_DEBOUNCE_MS, type WatchEvent, watchTheme } from '../theme/watch.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 
@@ -33,21 +33,21 @@ export const watchCommand: Command = {
     'Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
   ].join('\n'),
   options: {
-    delay: {
+    debounce: {
       type: 'string',
       value: 'MS',
-      description: `quiet time after a file's last write before it is sent, in ms (default ${DEFAULT_DELAY_MS})`,
+      description: `quiet time after a file's last write before it is sent, in ms (default ${DEFAULT_DEBOUNCE_MS})`,
     },
   },
   maxArgs: 1,
   async run(context) {
     const { output, store, values } = context;
-    const given = values.delay;
+    const given = values.debounce;
     // Up to a minute: past it a save would look lost.
     if (given !== undefined && !(typeof given === 'string' && /^\d+$/.test(given) && Number(given) <= 60_000)) {
-      throw new UsageError(`--delay must be a whole number of milliseconds up to 60000, got "${given}"`);
+      throw new UsageError(`--debounce must be a whole number of milliseconds up to 60000, got "${given}"`);
     }
-    const delay = given === undefined ? DEFAULT_DELAY_MS : Number(given);
+    const debounce = given === undefined ? DEFAULT_DEBOUNCE_MS : Number(given);
     const { client } = await storedClient(store);
     const stop = new AbortController();
     const onSignal = () => stop.abort();
@@ -101,7 +101,7 @@ export const watchCommand: Command = {
       ({ unsent } = await watchTheme({
         client,
         dir: folderOf(context),
-        debounce: delay,
+        debounce,
         onEvent: print,
         signal: stop.signal,
       }));

@@ -43,7 +43,7 @@ export type WatchEvent =
  * Quiet time after a file's last write before it is sent: an editor's save may be several writes, or a copy
  * renamed over the file, which the watcher reports apart from each other.
  */
-export const DEFAULT_DELAY_MS = 150;
+export const DEFAULT_DEBOUNCE_MS = 150;
 
 /** Options of {@link watchTheme}. */
 export interface WatchOptions {
@@ -53,7 +53,7 @@ export interface WatchOptions {
   onEvent(event: WatchEvent): void;
   /** Stops the watching, and the request in flight; the promise of {@link watchTheme} then resolves. */
   signal: AbortSignal;
-  /** Quiet time after a file's last event before it is pushed, ms. Default 150 (`storefront-themes watch --delay`). */
+  /** Quiet time after a file's last event before it is pushed, ms. Default 150 (`storefront-themes watch --debounce`). */
   debounce?: number;
   /**
    * Wait before kept files (see {@link WatchEvent} `failed`) are sent again on their own, once, ms; longer when the
@@ -197,7 +197,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
         settling.delete(path);
         savedSinceRetry = true;
         send(file);
-      }, options.debounce ?? DEFAULT_DELAY_MS),
+      }, options.debounce ?? DEFAULT_DEBOUNCE_MS),
     );
   }
 
