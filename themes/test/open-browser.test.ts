@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { approve, fakeBrowser } from './helpers/browser.js';
+import { approve, browserEnv, fakeBrowser } from './helpers/browser.js';
 import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 
@@ -56,13 +56,7 @@ describe('opening the browser', BIN_TESTS, () => {
   it('login says so when no browser could be opened, and still completes through the printed address', async () => {
     const t = themes();
     const config = await t.tempDir();
-    const failing = {
-      BROWSER: '/bin/false',
-      XDG_CURRENT_DESKTOP: 'X-Generic',
-      DISPLAY: undefined,
-      WAYLAND_DISPLAY: undefined,
-    };
-    const login = startCli(['login'], { config, env: { ...appEnv(t.server), ...failing } });
+    const login = startCli(['login'], { config, env: { ...appEnv(t.server), ...browserEnv('/bin/false') } });
     const [, printed] = await login.waitFor(/^ {2}(http\S+\/oauth\/authorize\?\S+)$/m, 'stderr');
     await login.waitFor(
       /Could not open a browser \(.*xdg-open exited with status \d+\): open the address above/,

@@ -6,12 +6,17 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface FakeBrowser {
-  /** Variables under which `xdg-open` runs the fake: a generic desktop, no display, `BROWSER` set. */
+  /** Variables under which `xdg-open` runs the fake (see {@link browserEnv}). */
   env: Record<string, string | undefined>;
   /** The addresses opened so far, in order. */
   opened(): Promise<string[]>;
   /** The addresses opened, once there are `count` (the browser starts in the background: it may come late). */
   waitForOpened(count: number, timeout?: number): Promise<string[]>;
+}
+
+/** Variables under which `xdg-open` hands an address to `command`: a generic desktop, no display, `BROWSER` set. */
+export function browserEnv(command: string): Record<string, string | undefined> {
+  return { BROWSER: command, XDG_CURRENT_DESKTOP: 'X-Generic', DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
 }
 
 /** A stand-in browser in `dir`: a script that appends each address it is given to a file, one per line. */
@@ -23,7 +28,7 @@ export async function fakeBrowser(dir: string): Promise<FakeBrowser> {
   await chmod(command, 0o755);
   const opened = async () => (await readFile(record, 'utf8')).split('\n').filter(Boolean);
   return {
-    env: { BROWSER: command, XDG_CURRENT_DESKTOP: 'X-Generic', DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+    env: browserEnv(command),
     opened,
     async waitForOpened(count, timeout = 15_000) {
       const until = performance.now() + timeout;

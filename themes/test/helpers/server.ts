@@ -63,11 +63,7 @@ export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): 
       dirs.push(dir);
       return dir;
     };
-    const env = {
-      STOREFRONT_URL: server.origin,
-      STOREFRONT_CLIENT_ID: DEMO.clientId,
-      STOREFRONT_CLIENT_SECRET: DEMO.clientSecret,
-    };
+    const env = appEnv(server);
     const cli = async (args: string[], options: Partial<CliOptions> = {}) =>
       runCli(args, { ...options, config: options.config ?? (await tempDir()) });
     const sdk = createClient({
