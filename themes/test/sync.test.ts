@@ -14,10 +14,6 @@ const PNG = Buffer.from(
 
 const themes = useThemesServer();
 
-/** Writes made by requests logged from `from` on: the methods that change something. */
-const writesSince = (requests: string[], from: number) =>
-  requests.slice(from).filter((line) => /^(PUT|POST|DELETE) \/v1\//.test(line));
-
 describe('pull, edit, push', BIN_TESTS, () => {
   it('round-trips templates and assets byte for byte, and sends only what changed', async () => {
     const t = themes();
@@ -78,7 +74,7 @@ describe('pull, edit, push', BIN_TESTS, () => {
         { path: 'partials/promo.html', kind: 'template', action: 'created' },
       ].sort((a, b) => (a.path < b.path ? -1 : 1)),
     );
-    expect(writesSince(t.requests, before)).toHaveLength(5);
+    expect(t.writesSince(before)).toHaveLength(5);
 
     const after = await theme.follow('self');
     const bodies = new Map(after.embedded('templates').map((x) => [x.properties.file_name, x.properties.body]));
@@ -95,7 +91,7 @@ describe('pull, edit, push', BIN_TESTS, () => {
     const again = t.requests.length;
     const second = await t.cli(['push', dir], { config });
     expect(second.stdout).toContain('Nothing to push');
-    expect(writesSince(t.requests, again)).toEqual([]);
+    expect(t.writesSince(again)).toEqual([]);
     // A template edited alone travels in one request, the guarded PUT: the theme is not read first.
     await writeFile(join(dir, 'layout.html'), `${layout}<!-- once more -->\n`);
     const once = t.requests.length;
@@ -175,7 +171,7 @@ describe('pull, edit, push', BIN_TESTS, () => {
     expect(dry.stdout).toMatch(/updated\s+checkout\.html/);
     expect(dry.stdout).toContain('(dry run: nothing sent)');
     expect(dry.stdout).toContain('2 changes on the server not pulled yet');
-    expect(writesSince(t.requests, before)).toEqual([]);
+    expect(t.writesSince(before)).toEqual([]);
 
     const pulled = await t.cli(['pull', here], { config });
     expect(pulled.code).toBe(0);

@@ -28,17 +28,17 @@ async function watching(t: ReturnType<typeof themes>, options: string[] = []) {
   const watch = startCli(['watch', dir, ...options], { config });
   running.push(watch);
   await watch.waitFor(/^Watching /m);
-  /** The writes (PUT, POST, DELETE) the server logged from `from` on, as `PUT layout.html` (a template by name). */
-  const writesSince = (from: number) => {
-    const names = new Map(
-      Object.entries(manifest.files as Record<string, { id: number | string }>).map(([p, f]) => [String(f.id), p]),
-    );
-    return t.requests
-      .slice(from)
-      .map((line) => /^(PUT|POST|DELETE) \/v1\/themes\/\d+\/(templates|assets)(?:\/(\d+))? \d+/.exec(line))
-      .filter((match) => match !== null)
-      .map(([, method, kind, id]) => `${method} ${id ? (names.get(id) ?? id) : kind}`);
-  };
+  const names = new Map(
+    Object.entries(manifest.files as Record<string, { id: number | string }>).map(([p, f]) => [String(f.id), p]),
+  );
+  /** The theme file writes the server logged from `from` on, as `PUT layout.html` (a file by name). */
+  const writesSince = (from: number) =>
+    t.writesSince(from).flatMap((line) => {
+      const match = /^(\S+) \/v1\/themes\/\d+\/(templates|assets)(?:\/(\d+))? /.exec(line);
+      if (!match) return [];
+      const [, method, kind, id] = match;
+      return [`${method} ${id ? (names.get(id) ?? id) : kind}`];
+    });
   return { dir, watch, writesSince };
 }
 

@@ -18,6 +18,8 @@ export interface ThemesServer {
   clock: ManualClock;
   /** Every request line the server logged (`PUT /v1/themes/4/templates/9 200 3.1ms`), in order. */
   requests: string[];
+  /** The request lines of writes to the API (PUT, POST, DELETE under `/v1/`) logged from index `from` on. */
+  writesSince(from: number): string[];
   /** Resolves once the server logs a request matching `pattern` (among those after `from`); rejects after `timeout` ms. */
   waitForRequest(pattern: RegExp, from?: number, timeout?: number): Promise<string>;
   /** A temporary folder, removed after the file's tests. */
@@ -77,6 +79,7 @@ export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): 
       requests,
       tempDir,
       cli,
+      writesSince: (from) => requests.slice(from).filter((line) => /^(PUT|POST|DELETE) \/v1\//.test(line)),
       waitForRequest(pattern, from = 0, timeout = 15_000) {
         return new Promise((resolve, reject) => {
           const timer = setTimeout(() => {
