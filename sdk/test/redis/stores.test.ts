@@ -263,14 +263,14 @@ describe.skipIf(!available)('Redis stores', () => {
   });
 });
 
-describe.skipIf(!available)('an HTTP cache on Redis, against the reference server', () => {
+describe.skipIf(!available)('a client on Redis stores, against the reference server', () => {
   let ref: ReferenceServer;
   beforeAll(async () => {
     ref = await startReferenceServer();
   });
   afterAll(() => ref.server.close());
 
-  it('revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
+  it('with an HTTP cache on Redis: revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
     const errors: unknown[] = [];
     const events: unknown[] = [];
     const store = createRedisCacheStore({ client: redis, prefix: 'http', commandTimeout: 300 });
@@ -297,16 +297,8 @@ describe.skipIf(!available)('an HTTP cache on Redis, against the reference serve
     }
     await expect.poll(async () => (await theme()).revalidated, { timeout: 5_000 }).toBe(true);
   });
-});
 
-describe.skipIf(!available)('a client on a Redis token store, against the reference server', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(() => ref.server.close());
-
-  it('keeps working on its token while Redis is down, fails a refresh it needs then, and refreshes once Redis is back', async () => {
+  it('with a token store on Redis: keeps working on its token while Redis is down, fails a refresh it needs then, and refreshes once Redis is back', async () => {
     const { clientId, clientSecret } = ref.credentials;
     const tokenStore = createRedisTokenStore({ client: redis, prefix: `client${Math.random()}`, commandTimeout: 300 });
     const tokens: string[] = [];
