@@ -3,13 +3,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approve } from './helpers/browser.js';
-import { BIN_TESTS, startCli } from './helpers/cli.js';
+import { BIN_TESTS, modeOf, startCli } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 
 /** Tokens live 5 s of the server's clock, which the tests move. */
 const themes = useThemesServer({ tokenTtl: 5 });
-
-const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('login', BIN_TESTS, () => {
   it('with client credentials (CI): keeps the app and session in XDG_CONFIG_HOME, mode 0600; logout deletes them', async () => {
@@ -20,8 +18,8 @@ describe('login', BIN_TESTS, () => {
     expect(login.code).toBe(0);
     expect(login.stdout).toBe(`Logged in to ${t.server.origin} as Dana Demo, with the app's own credentials\n`);
     const folder = join(config, 'storefront-themes');
-    expect(await mode(folder)).toBe(0o700);
-    for (const file of ['credentials.json', 'session.json']) expect(await mode(join(folder, file))).toBe(0o600);
+    expect(await modeOf(folder)).toBe(0o700);
+    for (const file of ['credentials.json', 'session.json']) expect(await modeOf(join(folder, file))).toBe(0o600);
     expect(JSON.parse(await readFile(join(folder, 'credentials.json'), 'utf8'))).toEqual({
       url: t.server.origin,
       clientId: DEMO.clientId,
@@ -85,7 +83,7 @@ describe('login', BIN_TESTS, () => {
     expect(t.requests.slice(from).some((line) => line.startsWith('POST /oauth/token 200'))).toBe(true);
     const second = JSON.parse(await readFile(sessionFile, 'utf8')).token.accessToken;
     expect(second).not.toBe(first);
-    expect(await mode(sessionFile)).toBe(0o600);
+    expect(await modeOf(sessionFile)).toBe(0o600);
 
     // A watch holds that token while another run renews it, which revokes it: the watch adopts the saved one.
     const watch = startCli(['watch', dir], { config });

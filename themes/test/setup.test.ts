@@ -6,13 +6,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN_TESTS } from './helpers/cli.js';
+import { BIN_TESTS, modeOf } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
 import { HAS_SCRIPT, startInTerminal } from './helpers/terminal.js';
 
 const themes = useThemesServer();
 
-const mode = async (path: string) => (await stat(path)).mode & 0o777;
 const credentialsOf = async (config: string) =>
   JSON.parse(await readFile(join(config, 'storefront-themes/credentials.json'), 'utf8'));
 const exists = (path: string) =>
@@ -50,8 +49,8 @@ describe('setup', BIN_TESTS, () => {
       clientId: DEMO.clientId,
       clientSecret: DEMO.clientSecret,
     });
-    expect(await mode(join(config, 'storefront-themes'))).toBe(0o700);
-    expect(await mode(file)).toBe(0o600);
+    expect(await modeOf(join(config, 'storefront-themes'))).toBe(0o700);
+    expect(await modeOf(file)).toBe(0o600);
     expect(setup.stdout).not.toContain(DEMO.clientSecret);
 
     // With nothing in the environment, login finds the server and the app where setup put them.
@@ -96,7 +95,7 @@ describe('setup', BIN_TESTS, () => {
       clientId: DEMO.clientId,
       clientSecret: DEMO.clientSecret,
     });
-    expect(await mode(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
+    expect(await modeOf(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
   });
 
   it('run again, offers the stored app: empty answers keep it, and the session with it', async () => {
@@ -204,6 +203,6 @@ describe('setup', BIN_TESTS, () => {
       clientId: DEMO.clientId,
       clientSecret: DEMO.clientSecret,
     });
-    expect(await mode(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
+    expect(await modeOf(join(config, 'storefront-themes/credentials.json'))).toBe(0o600);
   });
 });

@@ -3,6 +3,7 @@
  * configuration folder (XDG_CONFIG_HOME) and none of the test runner's STOREFRONT_* variables.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,6 +12,9 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
 /** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** The permission bits of a file or folder the bin keeps (`0o600` for a secret). */
+export const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 
 /**
  * Options of the describes whose tests run the bin: each run starts Node and tsx (about a second), and a test
