@@ -40,19 +40,10 @@ async function edit(dir: string, paths: string[], note: string): Promise<void> {
     await appendFile(join(dir, path), path.endsWith('.html') ? `<!-- ${note} -->\n` : `/* ${note} */\n`);
 }
 
-/** A logged-in configuration and a freshly pulled folder of the production theme. */
-async function pulled(t: ReturnType<typeof themes>) {
-  const config = await t.loggedIn();
-  const dir = join(await t.tempDir(), 'theme');
-  const pull = await t.cli(['pull', dir, '--shop', 'northwind'], { config });
-  expect(pull.code).toBe(0);
-  return { config, dir };
-}
-
 describe.runIf(HAS_SCRIPT)('colour', BIN_TESTS, () => {
   it('only in a terminal (or with FORCE_COLOR): not in a pipe, not with NO_COLOR, not with TERM=dumb, not in --json', async () => {
     const t = themes();
-    const { config, dir } = await pulled(t);
+    const { config, dir } = await t.checkedOut('pull');
     await edit(dir, ['layout.html'], 'edited');
     const line = shown(String.raw`^ {2}(⎋\[32m)?changed here {16}(⎋\[39m)? layout\.html$`, 'm');
 
@@ -87,7 +78,7 @@ describe.runIf(HAS_SCRIPT)('colour', BIN_TESTS, () => {
 
   it('on standard output only when it is the terminal: redirected to a file, it is plain', async () => {
     const t = themes();
-    const { config, dir } = await pulled(t);
+    const { config, dir } = await t.checkedOut('pull');
     await edit(dir, ['page.html'], 'edited');
     const log = join(await t.tempDir(), 'status.log');
     const redirected = await runInTerminal(['status', dir], { config, stdoutTo: log });
@@ -149,7 +140,7 @@ describe.runIf(HAS_SCRIPT)('progress', BIN_TESTS, () => {
 
   it('push: a bar on a terminal from ten files on, a line per file below that; in a pipe, always the lines', async () => {
     const t = themes();
-    const { config, dir } = await pulled(t);
+    const { config, dir } = await t.checkedOut('pull');
     const templates = await templatesIn(dir);
     expect(templates.length).toBeGreaterThanOrEqual(12);
     const [ten, two] = [templates.slice(0, 10), templates.slice(10, 12)];

@@ -21,9 +21,7 @@ afterEach(async () => {
 
 /** `watch` running on a fresh folder of the development theme, with the template ids of the folder's manifest. */
 async function watching(t: ReturnType<typeof themes>, options: string[] = []) {
-  const config = await t.loggedIn();
-  const dir = join(await t.tempDir(), 'dev');
-  expect((await t.cli(['dev', dir, '--shop', 'northwind'], { config })).code).toBe(0);
+  const { config, dir } = await t.checkedOut('dev');
   const manifest = JSON.parse(await readFile(join(dir, '.storefront-theme.json'), 'utf8'));
   const watch = startCli(['watch', dir, ...options], { config });
   running.push(watch);

@@ -13,15 +13,6 @@ import { appEnv, DEMO, REDIRECT_URIS, useThemesServer } from './helpers/server.j
 
 const themes = useThemesServer();
 
-/** A logged-in configuration and a folder holding the development theme. */
-async function devFolder(t: ReturnType<typeof themes>) {
-  const config = await t.loggedIn();
-  const dir = join(await t.tempDir(), 'dev');
-  const dev = await t.cli(['dev', dir, '--shop', 'northwind'], { config });
-  expect(dev.code).toBe(0);
-  return { config, dir };
-}
-
 /** The bodies of the templates of the development theme of northwind on `server`, by file name. */
 async function devTemplates(server: StorefrontServer): Promise<Map<string, string>> {
   const auth = clientCredentials({ authUrl: server.origin, ...DEMO, scope: 'admin' });
@@ -57,7 +48,7 @@ async function watchOn(t: ReturnType<typeof themes>, server: StorefrontServer) {
 describe('watch', BIN_TESTS, () => {
   it('pushes each saved file to the development theme, one request each, and reports conflicts', async () => {
     const t = themes();
-    const { config, dir } = await devFolder(t);
+    const { config, dir } = await t.checkedOut('dev');
     const watch = startCli(['watch', dir], { config });
     running.push(watch);
     await watch.waitFor(/^Watching .+ \(Ctrl-C to stop\)$/m);

@@ -28,6 +28,11 @@ export interface ThemesServer {
   cli(args: string[], options?: Partial<CliOptions>): Promise<CliRun>;
   /** A configuration folder logged in with the client credentials grant. */
   loggedIn(): Promise<string>;
+  /**
+   * A logged-in configuration and a fresh folder of northwind's theme: the development theme (`dev`) or the
+   * production one (`pull`).
+   */
+  checkedOut(command: 'dev' | 'pull'): Promise<{ config: string; dir: string }>;
   /** The demo user's shop `northwind` and a theme of it, read through the SDK. */
   theme(development?: boolean): Promise<{ shop: Shop; theme: Theme }>;
 }
@@ -68,6 +73,12 @@ export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): 
     const env = appEnv(server);
     const cli = async (args: string[], options: Partial<CliOptions> = {}) =>
       runCli(args, { ...options, config: options.config ?? (await tempDir()) });
+    const loggedIn = async () => {
+      const config = await tempDir();
+      const login = await cli(['login', '--client-credentials'], { config, env });
+      if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
+      return config;
+    };
     const sdk = createClient({
       baseUrl: server.baseUrl,
       auth: clientCredentials({ authUrl: server.origin, ...DEMO, scope: 'admin' }),
@@ -99,11 +110,13 @@ export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): 
           check();
         });
       },
-      async loggedIn() {
-        const config = await tempDir();
-        const login = await cli(['login', '--client-credentials'], { config, env });
-        if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
-        return config;
+      loggedIn,
+      async checkedOut(command) {
+        const config = await loggedIn();
+        const dir = join(await tempDir(), 'theme');
+        const run = await cli([command, dir, '--shop', 'northwind'], { config });
+        if (run.code !== 0) throw new Error(`${command} failed: ${run.stderr}`);
+        return { config, dir };
       },
       async theme(development = false) {
         const root = await sdk.root();
