@@ -8,12 +8,12 @@ export default defineConfig({
   resolve: {
     // Tests import the package by its public name, resolved to the sources (no build needed).
     alias: [
-      { find: /^storefront-server\/msw$/, replacement: src('./server/src/msw/index.ts') },
-      { find: /^storefront-server$/, replacement: src('./server/src/index.ts') },
-      { find: /^storefront-sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
-      { find: /^storefront-sdk\/redis$/, replacement: src('./sdk/src/redis/index.ts') },
-      { find: /^storefront-sdk$/, replacement: src('./sdk/src/index.ts') },
-      { find: /^storefront-themes$/, replacement: src('./themes/src/index.ts') },
+      { find: /^@storefront-platform\/server\/msw$/, replacement: src('./server/src/msw/index.ts') },
+      { find: /^@storefront-platform\/server$/, replacement: src('./server/src/index.ts') },
+      { find: /^@storefront-platform\/sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
+      { find: /^@storefront-platform\/sdk\/redis$/, replacement: src('./sdk/src/redis/index.ts') },
+      { find: /^@storefront-platform\/sdk$/, replacement: src('./sdk/src/index.ts') },
+      { find: /^@storefront-platform\/themes$/, replacement: src('./themes/src/index.ts') },
     ],
   },
   test: {

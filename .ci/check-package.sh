@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs the three packages (prepack builds them), checks each tarball with publint and attw, then installs them
-# into a scratch project outside the repo as an app would (`npm i storefront-sdk`, `npm i -D storefront-server
-# storefront-themes`) and there: imports every entry from ESM and require(), type-checks them with nodenext and
+# into a scratch project outside the repo as an app would (`npm i @storefront-platform/sdk`, `npm i -D @storefront-platform/server
+# @storefront-platform/themes`) and there: imports every entry from ESM and require(), type-checks them with nodenext and
 # bundler resolution, and starts the bins.
 set -euo pipefail
 repo=$(pwd)
@@ -9,9 +9,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # `npm pack` runs prepack (the build): no tarball without dist/.
-sdk_tgz="$scratch/$(npm pack --silent -w storefront-sdk --pack-destination "$scratch" | tail -n 1)"
-server_tgz="$scratch/$(npm pack --silent -w storefront-server --pack-destination "$scratch" | tail -n 1)"
-themes_tgz="$scratch/$(npm pack --silent -w storefront-themes --pack-destination "$scratch" | tail -n 1)"
+sdk_tgz="$scratch/$(npm pack --silent -w @storefront-platform/sdk --pack-destination "$scratch" | tail -n 1)"
+server_tgz="$scratch/$(npm pack --silent -w @storefront-platform/server --pack-destination "$scratch" | tail -n 1)"
+themes_tgz="$scratch/$(npm pack --silent -w @storefront-platform/themes --pack-destination "$scratch" | tail -n 1)"
 for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   case "$(tar -tzf "$tarball")" in *package/dist/index.js*) ;; *) echo "$tarball has no dist/index.js" >&2; exit 1 ;; esac
@@ -35,10 +35,10 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const expected = {
-  'storefront-sdk': 'createClient',
-  'storefront-server': 'createServer',
-  'storefront-server/msw': 'createHandlers',
-  'storefront-themes': 'pushTheme',
+  '@storefront-platform/sdk': 'createClient',
+  '@storefront-platform/server': 'createServer',
+  '@storefront-platform/server/msw': 'createHandlers',
+  '@storefront-platform/themes': 'pushTheme',
 };
 for (const [name, member] of Object.entries(expected)) {
   const esm = await import(name);
@@ -46,24 +46,24 @@ for (const [name, member] of Object.entries(expected)) {
   if (typeof esm[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
   if (cjs[member] !== esm[member]) throw new Error(`require('${name}') differs from import('${name}')`);
 }
-// One copy of each shared module: the server's entries share chunks, and both use the app's storefront-sdk.
-const server = await import('storefront-server');
-const msw = await import('storefront-server/msw');
-if (server.seed !== msw.seed) throw new Error('seed differs between storefront-server and storefront-server/msw');
+// One copy of each shared module: the server's entries share chunks, and both use the app's @storefront-platform/sdk.
+const server = await import('@storefront-platform/server');
+const msw = await import('@storefront-platform/server/msw');
+if (server.seed !== msw.seed) throw new Error('seed differs between @storefront-platform/server and @storefront-platform/server/msw');
 const copies = require('node:child_process')
-  .execSync('npm ls storefront-sdk --all --parseable', { encoding: 'utf8' })
+  .execSync('npm ls @storefront-platform/sdk --all --parseable', { encoding: 'utf8' })
   .split('\n')
   .filter(Boolean);
-if (copies.length !== 1) throw new Error(`expected one storefront-sdk in node_modules, found ${copies.length}`);
-console.log('ESM and require(): every entry of the three packages loads; one copy of storefront-sdk');
+if (copies.length !== 1) throw new Error(`expected one @storefront-platform/sdk in node_modules, found ${copies.length}`);
+console.log('ESM and require(): every entry of the three packages loads; one copy of @storefront-platform/sdk');
 JS
 node smoke.mjs
 
 cat > smoke.ts <<'TS'
-import { createClient } from 'storefront-sdk';
-import { createServer } from 'storefront-server';
-import { createHandlers } from 'storefront-server/msw';
-import { pushTheme } from 'storefront-themes';
+import { createClient } from '@storefront-platform/sdk';
+import { createServer } from '@storefront-platform/server';
+import { createHandlers } from '@storefront-platform/server/msw';
+import { pushTheme } from '@storefront-platform/themes';
 
 const client: ReturnType<typeof createClient> = createClient({ baseUrl: 'http://localhost:4000/v1' });
 const pushed: Promise<{ files: { path: string }[] }> = pushTheme({ client, dir: 'my-theme', dryRun: true });
@@ -95,7 +95,7 @@ echo "bin: storefront-server starts from the tarball, seeds its data file and st
 # bundle it with, and needs none).
 case "$(tar -tzf "$server_tgz")" in *package/dist/explorer/explorer.js*) ;; *) echo "no dist/explorer in $server_tgz" >&2; exit 1 ;; esac
 cat > explorer.mjs <<'JS'
-import { createServer } from 'storefront-server';
+import { createServer } from '@storefront-platform/server';
 
 const server = await createServer({ port: 0, products: 3 });
 try {

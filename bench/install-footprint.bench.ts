@@ -1,7 +1,7 @@
 /**
  * What each package costs an app's node_modules: both packages are packed (prepack builds them), then each is
- * installed into a fresh project outside the repository, as an app would (`npm i storefront-sdk`;
- * `npm i -D storefront-server`, next to the SDK's tarball so that it does not come from the registry). Prints the
+ * installed into a fresh project outside the repository, as an app would (`npm i @storefront-platform/sdk`;
+ * `npm i -D @storefront-platform/server`, next to the SDK's tarball so that it does not come from the registry). Prints the
  * number of packages and the bytes on disk of node_modules for each, and fails when the SDK's install passes its
  * budget: an app that only needs the client must not receive the server's dependencies.
  */
@@ -45,19 +45,19 @@ try {
       scratch,
       npm(repo, 'pack', '--silent', '-w', workspace, '--pack-destination', scratch).trim().split('\n').at(-1)!,
     );
-  const sdkTarball = pack('storefront-sdk');
-  const serverTarball = pack('storefront-server');
+  const sdkTarball = pack('@storefront-platform/sdk');
+  const serverTarball = pack('@storefront-platform/server');
 
   const sdk = install('sdk', [sdkTarball], false);
   const server = install('server', [sdkTarball, serverTarball], true);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
   console.log('node_modules of a fresh project after installing the packed tarball(s)');
   console.log(
-    `  npm i storefront-sdk           ${String(sdk.packages).padStart(3)} packages  ${mb(sdk.bytes).padStart(9)}` +
+    `  npm i @storefront-platform/sdk           ${String(sdk.packages).padStart(3)} packages  ${mb(sdk.bytes).padStart(9)}` +
       `  (budget ${SDK_BUDGET.packages} packages, ${mb(SDK_BUDGET.bytes)})`,
   );
   console.log(
-    `  npm i -D storefront-server     ${String(server.packages).padStart(3)} packages  ${mb(server.bytes).padStart(9)}`,
+    `  npm i -D @storefront-platform/server     ${String(server.packages).padStart(3)} packages  ${mb(server.bytes).padStart(9)}`,
   );
   const ok = sdk.packages <= SDK_BUDGET.packages && sdk.bytes <= SDK_BUDGET.bytes;
   console.log(ok ? 'PASS: the SDK installs within its budget' : 'FAIL: the SDK installs more than its budget');

@@ -31,7 +31,7 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 async function child(mode: string): Promise<void> {
   const { http, HttpResponse } = await import('msw');
   const { setupServer } = await import('msw/node');
-  const { createHandlers } = await import('storefront-server/msw');
+  const { createHandlers } = await import('@storefront-platform/server/msw');
   // The first request of any SDK client is the API root.
   const url = 'http://localhost:4000/v1/';
   const body = JSON.stringify({ _class: ['root'], _links: { self: { href: url } } });
@@ -80,7 +80,7 @@ function sample(mode: string): number[] {
 async function inProcess(): Promise<void> {
   const { http, HttpResponse } = await import('msw');
   const { setupServer } = await import('msw/node');
-  const { createHandlers } = await import('storefront-server/msw');
+  const { createHandlers } = await import('@storefront-platform/server/msw');
 
   const mock = createHandlers();
   const { accessToken } = await mock.issueToken({ scope: 'admin' });

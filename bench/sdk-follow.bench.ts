@@ -8,8 +8,8 @@
  * Target: default client / plain ≤ 1.15 on median request times (means are printed too); the `cache: false`
  * ratio is printed as what ky and the SDK cost on a full GET.
  */
-import { type Client, clientCredentials, createClient } from 'storefront-sdk';
-import { createServer } from 'storefront-server';
+import { type Client, clientCredentials, createClient } from '@storefront-platform/sdk';
+import { createServer } from '@storefront-platform/server';
 
 const REQUESTS = 3000;
 const TARGET = 1.15;

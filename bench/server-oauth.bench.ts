@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { Agent, request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { basicAuthorization } from 'storefront-sdk/internal';
+import { basicAuthorization } from '@storefront-platform/sdk/internal';
 import { toFetchHandler } from '../server/src/core/fetch-adapter.js';
 import type { CoreContext, CoreRequest } from '../server/src/core/types.js';
 import { authenticate, createOAuth, issueToken } from '../server/src/oauth/index.js';

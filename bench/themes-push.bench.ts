@@ -9,9 +9,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientCredentials, createClient } from 'storefront-sdk';
-import { createServer } from 'storefront-server';
-import { pullTheme, pushTheme } from 'storefront-themes';
+import { clientCredentials, createClient } from '@storefront-platform/sdk';
+import { createServer } from '@storefront-platform/server';
+import { pullTheme, pushTheme } from '@storefront-platform/themes';
 
 const TEMPLATES = 300;
 const ASSETS = 100;

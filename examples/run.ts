@@ -11,7 +11,7 @@
  *   STOREFRONT_CLIENT_SECRET  from the demo app of the server's data file
  *   STOREFRONT_DATA           that data file (the server reads the same variable; default storefront-data/db.json)
  */
-import { StorefrontError } from 'storefront-sdk';
+import { StorefrontError } from '@storefront-platform/sdk';
 import { connectionFromEnv, unreachable } from './shared/connection.js';
 import type { ExampleOptions } from './shared/options.js';
 

@@ -21,11 +21,11 @@ export const API_DIR = join(ROOT, 'docs', 'api');
 
 /** The package's entry points: import name, barrel, output file. */
 const ENTRIES = [
-  { name: 'storefront-sdk', barrel: 'sdk/src/index.ts', file: 'storefront-sdk.md' },
-  { name: 'storefront-sdk/redis', barrel: 'sdk/src/redis/index.ts', file: 'storefront-sdk-redis.md' },
-  { name: 'storefront-server', barrel: 'server/src/index.ts', file: 'storefront-server.md' },
-  { name: 'storefront-server/msw', barrel: 'server/src/msw/index.ts', file: 'storefront-server-msw.md' },
-  { name: 'storefront-themes', barrel: 'themes/src/index.ts', file: 'storefront-themes.md' },
+  { name: '@storefront-platform/sdk', barrel: 'sdk/src/index.ts', file: 'sdk.md' },
+  { name: '@storefront-platform/sdk/redis', barrel: 'sdk/src/redis/index.ts', file: 'sdk-redis.md' },
+  { name: '@storefront-platform/server', barrel: 'server/src/index.ts', file: 'server.md' },
+  { name: '@storefront-platform/server/msw', barrel: 'server/src/msw/index.ts', file: 'server-msw.md' },
+  { name: '@storefront-platform/themes', barrel: 'themes/src/index.ts', file: 'themes.md' },
 ] as const;
 
 /** Names of the files the generator writes into {@link API_DIR}. */

@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 import { bundleExplorer } from './src/explorer/bundle.js';
 
-// One build for every entry so that modules shared by `storefront-server` and `storefront-server/msw` (the seed,
-// the core) land in shared chunks and keep one identity. `storefront-sdk` is a dependency, imported at run time
+// One build for every entry so that modules shared by `@storefront-platform/server` and `@storefront-platform/server/msw` (the seed,
+// the core) land in shared chunks and keep one identity. `@storefront-platform/sdk` is a dependency, imported at run time
 // through its public entries, never bundled: the server and the app then share one copy of the contract.
 export default defineConfig({
   entry: { index: 'src/index.ts', msw: 'src/msw/index.ts', cli: 'src/cli.ts' },
@@ -13,7 +13,7 @@ export default defineConfig({
   splitting: true,
   dts: {
     entry: { index: 'src/index.ts', msw: 'src/msw/index.ts' },
-    // Types of storefront-sdk come from its built declarations, not the workspace sources the root tsconfig maps.
+    // Types of @storefront-platform/sdk come from its built declarations, not the workspace sources the root tsconfig maps.
     compilerOptions: { paths: {} },
   },
   sourcemap: true,

@@ -6,7 +6,7 @@
 #   1. msw@3 alone is installed in a scratch directory outside the repository (nothing in the repo changes);
 #   2. the repository's own vitest runs under Node 22 (npx -p node@22) with a config, written to the scratch
 #      directory, that resolves every `msw` import (the tests' and the handlers' in server/src/msw) to that msw 3,
-#      and `storefront-sdk`, `storefront-server/msw`, `storefront-server` to the sources, as the repository's
+#      and `@storefront-platform/sdk`, `@storefront-platform/server/msw`, `@storefront-platform/server` to the sources, as the repository's
 #      vitest config does.
 # One copy of msw for the tests and the handlers, as in an app: handlers made by one msw and served by another
 # would test nothing about msw 3.
@@ -53,10 +53,10 @@ export default {
     alias: [
       { find: /^msw$/, replacement: require.resolve('msw') },
       { find: /^msw\/node$/, replacement: require.resolve('msw/node') },
-      { find: /^storefront-server\/msw$/, replacement: repo + '/server/src/msw/index.ts' },
-      { find: /^storefront-server$/, replacement: repo + '/server/src/index.ts' },
-      { find: /^storefront-sdk\/internal$/, replacement: repo + '/sdk/src/internal.ts' },
-      { find: /^storefront-sdk$/, replacement: repo + '/sdk/src/index.ts' },
+      { find: /^@storefront-platform\/server\/msw$/, replacement: repo + '/server/src/msw/index.ts' },
+      { find: /^@storefront-platform\/server$/, replacement: repo + '/server/src/index.ts' },
+      { find: /^@storefront-platform\/sdk\/internal$/, replacement: repo + '/sdk/src/internal.ts' },
+      { find: /^@storefront-platform\/sdk$/, replacement: repo + '/sdk/src/index.ts' },
     ],
   },
   test: {

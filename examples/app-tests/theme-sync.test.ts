@@ -1,10 +1,11 @@
 /**
  * The theme sync app tested without a network: MSW serves the reference server's own behaviour from
- * `storefront-server/msw`, and failures are put in front with `server.use(...)`.
+ * `@storefront-platform/server/msw`, and failures are put in front with `server.use(...)`.
  */
+
+import { ServerError, type TokenInfo } from '@storefront-platform/sdk';
+import { createHandlers } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
-import { ServerError, type TokenInfo } from 'storefront-sdk';
-import { createHandlers } from 'storefront-server/msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createThemeSync, type LocalTemplate, type ThemeSync } from './theme-sync.js';
 

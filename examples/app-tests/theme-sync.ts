@@ -12,7 +12,7 @@ import {
   type RetryOptions,
   type Template,
   ValidationError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 
 /** A template file on the developer's disk. */
 export interface LocalTemplate {

@@ -11,7 +11,7 @@ import {
   type Shop,
   type TokenInfo,
   UnauthorizedError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { startSignIn, tokenFromRedirect } from './implicit-grant.js';
 
 /** What the server of this page tells it: where the API is and which app this page is (never its secret). */

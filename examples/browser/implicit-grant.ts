@@ -2,7 +2,7 @@
  * Signing in from a browser page with the implicit grant: a browser app keeps no client secret, so the token
  * comes back in the URL fragment of the redirect. The example page and the browser tests' shop app both use it.
  */
-import { authorizeUrl, readImplicitFragment, type TokenInfo } from 'storefront-sdk';
+import { authorizeUrl, readImplicitFragment, type TokenInfo } from '@storefront-platform/sdk';
 
 /** Where a page keeps the grant's `state` and the token it got, for its tab. */
 export interface SignInKeys {

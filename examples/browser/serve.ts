@@ -31,7 +31,7 @@ export async function buildApp(): Promise<string> {
     write: false,
     logLevel: 'silent',
     // The package's public name, resolved to its sources (the published package resolves it to `dist/`).
-    alias: { 'storefront-sdk': here('../../sdk/src/index.ts') },
+    alias: { '@storefront-platform/sdk': here('../../sdk/src/index.ts') },
   });
   return result.outputFiles[0]!.text;
 }

@@ -6,7 +6,7 @@
  *   npm run example -- client-credentials [--status STATUS] [--verbose]
  */
 import { parseArgs } from 'node:util';
-import { clientCredentials, createClient, createHttpCache, type OrderStatus } from 'storefront-sdk';
+import { clientCredentials, createClient, createHttpCache, type OrderStatus } from '@storefront-platform/sdk';
 import { money, plural } from '../shared/format.js';
 import type { ExampleOptions } from '../shared/options.js';
 

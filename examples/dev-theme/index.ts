@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { clientCredentials, createClient } from 'storefront-sdk';
+import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { findShop } from '../shared/find-shop.js';
 import type { ExampleOptions } from '../shared/options.js';
 

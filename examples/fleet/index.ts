@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { clientCredentials } from 'storefront-sdk';
+import { clientCredentials } from '@storefront-platform/sdk';
 import type { ExampleOptions } from '../shared/options.js';
 
 /** Options of {@link main}. */

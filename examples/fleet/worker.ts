@@ -5,9 +5,9 @@
  * and how many tokens this instance obtained.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { authorized, createClient, createHttpCache } from '@storefront-platform/sdk';
+import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
 import { createClient as createRedis } from 'redis';
-import { authorized, createClient, createHttpCache } from 'storefront-sdk';
-import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
 
 const env = process.env;
 const redis = env.REDIS_URL

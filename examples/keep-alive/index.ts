@@ -13,7 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { authorized, clientCredentials, createClient, OAuthError, type TokenInfo } from 'storefront-sdk';
+import { authorized, clientCredentials, createClient, OAuthError, type TokenInfo } from '@storefront-platform/sdk';
 import { plural } from '../shared/format.js';
 import type { ExampleOptions } from '../shared/options.js';
 

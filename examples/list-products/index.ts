@@ -6,7 +6,7 @@
  * A `public` token is enough to read products: ask for the least scope that does the job.
  */
 import { parseArgs } from 'node:util';
-import { clientCredentials, createClient } from 'storefront-sdk';
+import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { findShop } from '../shared/find-shop.js';
 import { money } from '../shared/format.js';
 import type { ExampleOptions } from '../shared/options.js';

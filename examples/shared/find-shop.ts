@@ -1,4 +1,4 @@
-import type { Root, Shop } from 'storefront-sdk';
+import type { Root, Shop } from '@storefront-platform/sdk';
 
 /**
  * One of the shops the authorized user administers (the root embeds them), in detail: the one whose subdomain

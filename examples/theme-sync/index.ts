@@ -1,5 +1,5 @@
 /**
- * Keeps a folder in step with a shop's production theme through the library of `storefront-themes`, the theme
+ * Keeps a folder in step with a shop's production theme through the library of `@storefront-platform/themes`, the theme
  * developer's command line (docs/themes-cli.md), whose `pull` and `push` these are:
  *
  *   npm run example -- theme-sync pull ./my-theme [--shop SUBDOMAIN]   templates as files, assets under assets/
@@ -9,8 +9,8 @@
  * A template changed on the server since the pull is a conflict, reported and left alone, never overwritten.
  */
 import { parseArgs } from 'node:util';
-import { type Client, clientCredentials, createClient } from 'storefront-sdk';
-import { type FileResult, type Manifest, pullTheme, pushTheme } from 'storefront-themes';
+import { type Client, clientCredentials, createClient } from '@storefront-platform/sdk';
+import { type FileResult, type Manifest, pullTheme, pushTheme } from '@storefront-platform/themes';
 import type { ExampleOptions } from '../shared/options.js';
 
 /** Options of {@link main}. */

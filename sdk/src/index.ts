@@ -1,5 +1,5 @@
 /**
- * storefront-sdk: a typed HAL client of the Storefront Platform API. Start with `createClient({ baseUrl })`,
+ * @storefront-platform/sdk: a typed HAL client of the Storefront Platform API. Start with `createClient({ baseUrl })`,
  * then `client.root()` and `follow` relations by name.
  */
 export {

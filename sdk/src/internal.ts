@@ -1,5 +1,5 @@
 /**
- * storefront-sdk/internal: what `storefront-server` shares with the SDK — the whole wire contract (the typed
+ * @storefront-platform/sdk/internal: what `storefront-server` shares with the SDK — the whole wire contract (the typed
  * representations and relation maps the public entry keeps to itself), the few encoding helpers both sides
  * must agree on, and the SDK's reading of URI templates and curies, which the server's API explorer builds its
  * forms and documentation links from. Not for apps: it follows the server's needs, not semantic versioning.

@@ -14,7 +14,7 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { createHttpError } from '../src/errors/create-http-error.js';
 import { redactHeaders, redactUrl } from '../src/errors/redact.js';

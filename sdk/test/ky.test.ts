@@ -1,4 +1,3 @@
-import ky, { HTTPError, type KyRequest, type Options } from 'ky';
 import {
   type AuthStrategy,
   type ClientEvents,
@@ -9,7 +8,8 @@ import {
   OAuthError,
   ServerError,
   TimeoutError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
+import ky, { HTTPError, type KyRequest, type Options } from 'ky';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
 

@@ -5,7 +5,7 @@ import {
   Results,
   TemplateVariableError,
   UnknownRelationError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type SentRequest } from './helpers/fake-fetch.js';
 

@@ -14,7 +14,7 @@ import {
   type Theme,
   UnauthorizedError,
   ValidationError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startReferenceServer } from './helpers/reference-server.js';
 

@@ -15,7 +15,7 @@ import type {
   Theme,
   ThemeAsset,
   UnknownShape,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const root: Root;

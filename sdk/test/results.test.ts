@@ -1,4 +1,4 @@
-import { createClient, Results } from 'storefront-sdk';
+import { createClient, Results } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch } from './helpers/fake-fetch.js';
 

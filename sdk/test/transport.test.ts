@@ -13,7 +13,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
 

@@ -1,5 +1,5 @@
 /**
- * `storefront-server`: the reference server (`createServer`), its parts for embedding (the core, the
+ * `@storefront-platform/server`: the reference server (`createServer`), its parts for embedding (the core, the
  * Express shell) and its data (stores, demo seed).
  */
 export { type Core, createCore } from './core/index.js';

@@ -13,7 +13,7 @@ function within(dir: string, path: string): boolean {
 
 /**
  * The imports that break a boundary, as `file imports specifier (why)`: a relative path out of the importing
- * package (the server reaches the SDK as `storefront-sdk` or `storefront-sdk/internal`, which resolve once the
+ * package (the server reaches the SDK as `@storefront-platform/sdk` or `@storefront-platform/sdk/internal`, which resolve once the
  * packages are installed apart); from the theme CLI, the server or the SDK's internal entry; and from the SDK,
  * which runs in browsers, the server or a Node built-in.
  */
@@ -24,11 +24,11 @@ export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
     if (own === undefined) continue;
     const report = (why: string) => violations.push(`${from} imports ${specifier} (${why})`);
     if (target !== undefined && !within(own, target)) report(`a relative path out of ${own}`);
-    if (own === 'themes/src' && /^storefront-(?:server|sdk\/internal)(?:\/|$)/.test(specifier)) {
+    if (own === 'themes/src' && /^@storefront-platform\/(?:server|sdk\/internal)(?:\/|$)/.test(specifier)) {
       report('the theme CLI is an app of the SDK: its public entries only');
     }
     if (own !== 'sdk/src') continue;
-    if (/^storefront-server(?:\/|$)/.test(specifier)) report('the SDK cannot depend on the server');
+    if (/^@storefront-platform\/server(?:\/|$)/.test(specifier)) report('the SDK cannot depend on the server');
     if (specifier.startsWith('node:') || builtins.has(specifier)) report('the SDK runs in browsers');
   }
   return violations;

@@ -6,8 +6,8 @@
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveBrowserExample } from '../../examples/browser/serve.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';

@@ -5,8 +5,9 @@
  * views the main explorer test does not tab through. One server, one Chromium, one sign-in (with the mouse: the
  * main test signs in with the keyboard).
  */
+
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { Browser, Page, Response } from 'playwright-core';
-import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, serious } from './support/axe.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';

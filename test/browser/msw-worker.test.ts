@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { StorefrontMock } from '@storefront-platform/server/msw';
 import type { SetupWorker } from 'msw/browser';
 import type { Browser, Page } from 'playwright-core';
-import type { StorefrontMock } from 'storefront-server/msw';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
 import { eventually } from './support/eventually.js';

@@ -3,8 +3,9 @@
  * products across pages, a template write, and the headers the page reads through CORS (`ETag`,
  * `X-OAuth-Scopes`), all in Chromium against the reference server.
  */
+
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
 import { eventually } from './support/eventually.js';

@@ -2,7 +2,7 @@
  * The real reference server for clients we did not write: seeded demo data on a free port, started before a
  * file's tests and closed after them, with the demo app and user (password included).
  */
-import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-server';
+import { createServer, type ServerCredentials, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll } from 'vitest';
 
 /** Fixed, so that the password grant has something to log in with. */

@@ -2,7 +2,7 @@
  * What both targets of the contract suite share, so that they answer alike to the byte: one data set, one
  * origin, one clock start, one token lifetime.
  */
-import { seed } from 'storefront-server';
+import { seed } from '@storefront-platform/server';
 import { type ManualClock, manualClock } from '../support/manual-clock.js';
 
 /** The origin clients see on both targets (the Express server is given it as its public URL). */

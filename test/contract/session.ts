@@ -3,8 +3,8 @@
  * two targets are compared in: status, the headers of the wire contract, the body, with secrets the service
  * draws at random (tokens, codes, new preview keys) replaced by their order of appearance.
  */
-import type { ClientCredentials } from 'storefront-sdk';
-import { basicAuthorization, encodeBase64 } from 'storefront-sdk/internal';
+import type { ClientCredentials } from '@storefront-platform/sdk';
+import { basicAuthorization, encodeBase64 } from '@storefront-platform/sdk/internal';
 import { DEMO, ORIGIN } from './fixture.js';
 import type { Target } from './target.js';
 

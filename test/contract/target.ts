@@ -2,9 +2,10 @@
  * The two implementations under contract: the reference server (Express over real HTTP on port 0) and the MSW
  * handlers (`setupServer`). Both are reached through URLs under {@link ORIGIN}.
  */
+
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import { createHandlers } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
-import { createServer, type StorefrontServer } from 'storefront-server';
-import { createHandlers } from 'storefront-server/msw';
 import { clock, DATASET, ORIGIN, TOKEN_TTL } from './fixture.js';
 
 export interface Target {

@@ -7,20 +7,13 @@ import { API_DIR, generateApiReference } from '../../scripts/docs-api.js';
 it('documents every export of every entry point (else add the TSDoc the warning names)', async () => {
   const { files, warnings } = generateApiReference();
   expect(Object.keys(files).sort()).toEqual(
-    [
-      'README.md',
-      'storefront-sdk.md',
-      'storefront-sdk-redis.md',
-      'storefront-server.md',
-      'storefront-server-msw.md',
-      'storefront-themes.md',
-    ].sort(),
+    ['README.md', 'sdk.md', 'sdk-redis.md', 'server.md', 'server-msw.md', 'themes.md'].sort(),
   );
-  expect(files['storefront-sdk.md']).toMatch(
+  expect(files['sdk.md']).toMatch(
     /^### createClient\n\n```ts\nfunction createClient\(options: ClientOptions\): Client\n```/m,
   );
-  expect(files['storefront-server.md']).toMatch(/^### createServer$/m);
-  expect(files['storefront-sdk-redis.md']).toMatch(/^### createRedisTokenStore$/m);
+  expect(files['server.md']).toMatch(/^### createServer$/m);
+  expect(files['sdk-redis.md']).toMatch(/^### createRedisTokenStore$/m);
   expect(warnings).toEqual([]);
   // Checked in so that the README's link works on GitHub and in the tarball: stale files fail (run npm run docs).
   expect((await readdir(API_DIR)).sort()).toEqual(Object.keys(files).sort());

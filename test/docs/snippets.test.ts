@@ -28,7 +28,7 @@ describe('doc snippets', () => {
       {
         file: 'docs/bad.md',
         line: 10,
-        code: "import { createClient } from 'storefront-sdk';\n\ncreateClient({ baseUrl: 1 });",
+        code: "import { createClient } from '@storefront-platform/sdk';\n\ncreateClient({ baseUrl: 1 });",
       },
     ]);
     expect(errors).toHaveLength(1);

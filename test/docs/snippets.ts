@@ -1,7 +1,7 @@
 /**
  * The TypeScript code blocks of the docs, type-checked as modules of this repository: each ```ts block is one
  * file, compiled in memory beside the repository's sources (never written to disk) with the root tsconfig, so
- * that `storefront-sdk`, `storefront-server` and `storefront-server/msw` resolve to the sources.
+ * that `@storefront-platform/sdk`, `@storefront-platform/server` and `@storefront-platform/server/msw` resolve to the sources.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -15,7 +15,7 @@ export const DOCS = join(ROOT, 'docs');
  * file, seen only by the snippets' program: as a real `.d.ts` it would declare these globals for the whole project.
  */
 const CONTEXT = join(ROOT, '.tmp', 'doc-snippets', 'context.d.ts');
-const CONTEXT_SOURCE = `import type { Client, Root, Shop, Theme } from 'storefront-sdk';
+const CONTEXT_SOURCE = `import type { Client, Root, Shop, Theme } from '@storefront-platform/sdk';
 
 declare global {
   /** A client of the reference server, authenticated with the demo app. */

@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientCredentials, createClient, type Root } from 'storefront-sdk';
+import { clientCredentials, createClient, type Root } from '@storefront-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as clientCredentialsExample } from '../../examples/client-credentials/index.js';
 import { main as devTheme } from '../../examples/dev-theme/index.js';

@@ -1,5 +1,5 @@
 /** A fresh reference server on port 0 and the options that point an example at it, with its output captured. */
-import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-server';
+import { createServer, type ServerOptions, type StorefrontServer } from '@storefront-platform/server';
 import type { ExampleOptions } from '../../examples/shared/options.js';
 import { shiftedClock } from '../support/manual-clock.js';
 

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createServer, type StorefrontServer } from 'storefront-server';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../support/ci.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';

@@ -9,9 +9,9 @@
  * printing `exchanging`).
  */
 import { createInterface } from 'node:readline';
+import { authorized, type CacheStore, createClient, createHttpCache, type TokenStore } from '@storefront-platform/sdk';
+import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
 import { createClient as createRedis } from 'redis';
-import { authorized, type CacheStore, createClient, createHttpCache, type TokenStore } from 'storefront-sdk';
-import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
 
 const env = process.env;
 const origin = env.STOREFRONT_URL!;

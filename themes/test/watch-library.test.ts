@@ -6,8 +6,8 @@
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Client, type ClientOptions, clientCredentials, createClient } from 'storefront-sdk';
-import { pullTheme, type WatchEvent, type WatchOptions, watchTheme } from 'storefront-themes';
+import { type Client, type ClientOptions, clientCredentials, createClient } from '@storefront-platform/sdk';
+import { pullTheme, type WatchEvent, type WatchOptions, watchTheme } from '@storefront-platform/themes';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ProxiedServer, startProxiedServer } from './helpers/failing-proxy.js';
 import { DEMO, REDIRECT_URIS } from './helpers/server.js';

@@ -4,8 +4,8 @@
  */
 import { appendFile, copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { clientCredentials, createClient } from 'storefront-sdk';
-import { createServer, type StorefrontServer } from 'storefront-server';
+import { clientCredentials, createClient } from '@storefront-platform/sdk';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { type ProxiedServer, startProxiedServer } from './helpers/failing-proxy.js';

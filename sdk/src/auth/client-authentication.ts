@@ -1,6 +1,6 @@
 /**
  * How a client authenticates at the token endpoint, apart from the request itself: `storefront-server` shares it
- * through `storefront-sdk/internal`, without the SDK's HTTP layer.
+ * through `@storefront-platform/sdk/internal`, without the SDK's HTTP layer.
  */
 
 /** A client's registration, as issued by the platform. */

@@ -1,6 +1,6 @@
 /**
  * Where the current token of an authorization lives. The default keeps it in this process; a shared store
- * (Redis: `storefront-sdk/redis`) lets every instance of an app act on one authorization: a refresh anywhere is
+ * (Redis: `@storefront-platform/sdk/redis`) lets every instance of an app act on one authorization: a refresh anywhere is
  * seen everywhere, and only the holder of the lease exchanges a token, since the server accepts one exchange
  * per token and revokes the one it replaces.
  */

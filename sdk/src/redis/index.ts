@@ -1,5 +1,5 @@
 /**
- * storefront-sdk/redis: a shared token store and HTTP cache store on Redis, for fleets of app instances acting
+ * @storefront-platform/sdk/redis: a shared token store and HTTP cache store on Redis, for fleets of app instances acting
  * on one authorization. Bring node-redis (`npm i redis`, v4 or v5) and pass its connected client. Node only.
  *
  * @packageDocumentation

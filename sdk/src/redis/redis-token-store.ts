@@ -24,8 +24,8 @@ return 0`;
  *
  * @example
  * import { createClient as createRedis } from 'redis';
- * import { authorized, createClient } from 'storefront-sdk';
- * import { createRedisTokenStore } from 'storefront-sdk/redis';
+ * import { authorized, createClient } from '@storefront-platform/sdk';
+ * import { createRedisTokenStore } from '@storefront-platform/sdk/redis';
  *
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
  * const client = createClient({

@@ -1,6 +1,6 @@
+import { createClient, OAuthError, UnauthorizedError } from '@storefront-platform/sdk';
+import { createServer } from '@storefront-platform/server';
 import { jwtVerify } from 'jose';
-import { createClient, OAuthError, UnauthorizedError } from 'storefront-sdk';
-import { createServer } from 'storefront-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../../../test/support/recording-fetch.js';
 import { authorized } from '../../src/auth/authorized.js';

@@ -9,7 +9,7 @@ import {
   OAuthError,
   readImplicitFragment,
   type TokenInfo,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingFetch } from '../../../test/support/recording-fetch.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';

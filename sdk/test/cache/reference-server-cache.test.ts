@@ -8,7 +8,7 @@ import {
   PreconditionFailedError,
   type Template,
   type Theme,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingFetch } from '../../../test/support/recording-fetch.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';

@@ -2,8 +2,8 @@
  * The real reference server on port 0 with seeded demo data and a clock the tests move by hand, and SDK clients
  * authenticated against it with the demo app's credentials (client credentials grant).
  */
-import { type Client, type ClientOptions, clientCredentials, createClient } from 'storefront-sdk';
-import { createServer, type ServerCredentials, type StorefrontServer } from 'storefront-server';
+import { type Client, type ClientOptions, clientCredentials, createClient } from '@storefront-platform/sdk';
+import { createServer, type ServerCredentials, type StorefrontServer } from '@storefront-platform/server';
 import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
 
 /** What {@link startReferenceServer} seeds and how long its tokens live. */

@@ -2,15 +2,16 @@
  * The token store contract, on the in-memory store and on Redis (a real redis-server on a free port), and the
  * Redis cache store: TTL, size bound, prefixes, and what an outage does to each.
  */
-import { createClient as createRedis } from 'redis';
+
 import {
   clientCredentials,
   createHttpCache,
   createMemoryTokenStore,
   type TokenInfo,
   TokenStoreError,
-} from 'storefront-sdk';
-import { createRedisCacheStore, createRedisTokenStore } from 'storefront-sdk/redis';
+} from '@storefront-platform/sdk';
+import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
+import { createClient as createRedis } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../../../test/support/ci.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';

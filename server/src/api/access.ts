@@ -5,7 +5,7 @@
  * administration of a shop (theme, orders, hidden products). A shop the caller may not see is a 404, never a
  * 403, so that nobody learns which shops exist. Every route decides through these functions.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call } from '../http/route.js';

@@ -1,5 +1,5 @@
 /** Building HAL representations: links from the relation registry, curies, resources, documents. */
-import type { Curie, HalResource, Link, Links } from 'storefront-sdk/internal';
+import type { Curie, HalResource, Link, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import { type Entity, jsonEntity } from '../http/entity.js';
 import { relationEntry } from './registry.js';

@@ -1,5 +1,5 @@
 /** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
-import type { HalResource, OrderSort, OrderStatus } from 'storefront-sdk/internal';
+import type { HalResource, OrderSort, OrderStatus } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';

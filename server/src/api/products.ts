@@ -1,5 +1,5 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
-import type { HalResource, ProductSort } from 'storefront-sdk/internal';
+import type { HalResource, ProductSort } from '@storefront-platform/sdk/internal';
 import type { Addresses, Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';

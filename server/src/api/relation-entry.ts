@@ -3,7 +3,7 @@
  * `themeRelations`) drives both the links the server emits and the `/rels/{rel}` documentation pages, and is
  * typed against the SDK's contract so that a relation cannot exist on one side only.
  */
-import type { LinkMethod, RelationName, RepresentationName } from 'storefront-sdk/internal';
+import type { LinkMethod, RelationName, RepresentationName } from '@storefront-platform/sdk/internal';
 
 /** The curied relation names (`svc:…`) of some representations. */
 type SvcRelationOf<R extends RepresentationName> = Extract<{ [N in R]: RelationName<N> }[R], `svc:${string}`>;

@@ -2,7 +2,7 @@
  * Results entities (wire contract, "Results entities"): one page of an already filtered and sorted list,
  * with `total_items`, `page`, `per_page`, `_embedded.items` and the paging links that apply.
  */
-import type { HalResource, Links } from 'storefront-sdk/internal';
+import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Entity } from '../http/entity.js';
 import type { Revisions } from '../http/representation-cache.js';

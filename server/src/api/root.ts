@@ -1,5 +1,5 @@
 /** The entry point at `{base_url}`: who the caller is, and links to everything their token may use. */
-import type { Links } from 'storefront-sdk/internal';
+import type { Links } from '@storefront-platform/sdk/internal';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
 import { hasScope, ownShops } from './access.js';

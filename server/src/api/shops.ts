@@ -1,5 +1,5 @@
 /** Shops: the list of public shops and a shop's detail. */
-import type { HalResource, Links } from 'storefront-sdk/internal';
+import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Route } from '../http/route.js';
 import type { ShopRow } from '../store/types.js';

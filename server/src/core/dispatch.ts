@@ -2,7 +2,7 @@
  * The request pipeline shared by every route: CORS preflight, the OAuth service, then the mounts
  * (API, static files, relation pages) with routing, authentication, scopes, JSONP and error rendering.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import { hasScope } from '../api/access.js';
 import { CORS_HEADERS, preflightHeaders } from '../http/cors.js';
 import { HttpError, notFound } from '../http/http-error.js';

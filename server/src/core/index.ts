@@ -2,7 +2,7 @@
  * The one server core that Express and MSW both wrap: CORS preflight, the OAuth service, the resource API
  * under `{base_url}`, theme files under `{static_url}` and the relation pages under `{origin}/rels`.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import { apiRoutes, relationRoutes, staticRoutes } from '../api/routes.js';
 import { HttpError } from '../http/http-error.js';
 import { type PristineRepresentations, RepresentationCache } from '../http/representation-cache.js';

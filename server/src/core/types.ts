@@ -3,7 +3,7 @@
  * `Request`/`Response` so that the Express shell pays no conversion cost on the hot path; `toFetchHandler`
  * gives the fetch-standard `(request: Request) => Promise<Response>` form.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { Store } from '../store/types.js';
 
 /** Request headers, by case-insensitive name (`Headers` satisfies this). */

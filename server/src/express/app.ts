@@ -3,8 +3,8 @@
  * everything else (routes, auth, caching headers, errors, static files).
  */
 
+import { redactUrl } from '@storefront-platform/sdk/internal';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { redactUrl } from 'storefront-sdk/internal';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';

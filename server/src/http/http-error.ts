@@ -1,4 +1,4 @@
-import type { ErrorBody, FieldError } from 'storefront-sdk/internal';
+import type { ErrorBody, FieldError } from '@storefront-platform/sdk/internal';
 
 /**
  * An error the core renders as the wire contract's error body (`{"_class":["errors"],"message":…}`),

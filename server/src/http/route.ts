@@ -2,7 +2,7 @@
  * What a route module is: a list of {@link Route}s. The router matches them, the core authenticates,
  * handles suffixes, HEAD, conditional requests, JSONP, headers and errors once for all of them.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { CoreContext, CoreRequest, Principal } from '../core/types.js';
 import type { Entity } from './entity.js';
 import type { RepresentationCache } from './representation-cache.js';

@@ -3,8 +3,8 @@
  * app's tests mocked with MSW see exactly what the real server sends.
  */
 
+import type { Scope } from '@storefront-platform/sdk/internal';
 import { type HttpHandler, http } from 'msw';
-import type { Scope } from 'storefront-sdk/internal';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
 import type { ServerCredentials } from '../create-server.js';
@@ -151,7 +151,7 @@ const systemClock: Clock = { now: () => Date.now() };
  *
  * @example
  * import { setupServer } from 'msw/node';
- * import { createHandlers } from 'storefront-server/msw';
+ * import { createHandlers } from '@storefront-platform/server/msw';
  *
  * const mock = createHandlers();
  * const server = setupServer(...mock.handlers);

@@ -1,5 +1,5 @@
 /**
- * `storefront-server/msw`: MSW handlers over the reference server's core and an in-memory store, for app test
+ * `@storefront-platform/server/msw`: MSW handlers over the reference server's core and an in-memory store, for app test
  * suites in Node (`setupServer`) and browsers (`setupWorker`). Imports no `node:` module, Express or lowdb.
  */
 export type { Clock } from '../core/types.js';

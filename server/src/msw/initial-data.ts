@@ -41,7 +41,7 @@ function filled(data: Partial<Dataset>): Dataset {
  * the modules afresh for each test file of a worker (vitest's `isolate`), and the frozen rows hold no state a
  * file could leave behind.
  */
-const SEEDED = Symbol.for('storefront-server/msw: seeded data sets');
+const SEEDED = Symbol.for('@storefront-platform/server/msw: seeded data sets');
 const shared = globalThis as { [SEEDED]?: Map<string, InitialData> };
 shared[SEEDED] ??= new Map();
 const seeded: Map<string, InitialData> = shared[SEEDED];

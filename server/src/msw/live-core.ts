@@ -72,7 +72,7 @@ class SharedData {
  * By data set (the seeded ones are shared too: see `initialData`). On `globalThis` for the same reason as the
  * seeded data: test runners load the modules afresh for each test file.
  */
-const SHARED = Symbol.for('storefront-server/msw: shared data');
+const SHARED = Symbol.for('@storefront-platform/server/msw: shared data');
 const processWide = globalThis as { [SHARED]?: WeakMap<Dataset, SharedData> };
 
 function sharedOf(initial: Dataset): SharedData {

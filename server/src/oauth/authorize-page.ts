@@ -1,5 +1,5 @@
 /** The HTML of the authorization endpoint: the login + consent form and the error page. Everything shown is escaped. */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import { escapeHtml as e } from '../http/html.js';
 import type { AuthorizeRequest } from './authorize-request.js';
 

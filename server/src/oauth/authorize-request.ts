@@ -1,5 +1,5 @@
-import type { Scope } from 'storefront-sdk/internal';
-import { isPkceValue } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
+import { isPkceValue } from '@storefront-platform/sdk/internal';
 import type { AppRow, Store } from '../store/types.js';
 import { findApp } from './clients.js';
 import { OAuthError } from './errors.js';

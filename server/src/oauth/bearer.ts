@@ -1,7 +1,7 @@
 /**
  * Bearer token verification for the resource API (RFC 6750): which caller a request acts for, or why not.
  */
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { CoreContext, CoreRequest, Principal } from '../core/types.js';
 import { findToken } from './tokens.js';
 

@@ -1,4 +1,4 @@
-import { decodeBase64Url } from 'storefront-sdk/internal';
+import { decodeBase64Url } from '@storefront-platform/sdk/internal';
 import type { CoreRequest } from '../core/types.js';
 import type { AppRow, Store } from '../store/types.js';
 import { OAuthError } from './errors.js';

@@ -1,5 +1,5 @@
-import type { Scope } from 'storefront-sdk/internal';
-import { isPkceValue } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
+import { isPkceValue } from '@storefront-platform/sdk/internal';
 import type { CoreContext } from '../core/types.js';
 import type { AppRow, AuthCodeRow } from '../store/types.js';
 import { OAuthError } from './errors.js';

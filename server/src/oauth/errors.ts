@@ -1,4 +1,4 @@
-import type { OAuthErrorCode } from 'storefront-sdk/internal';
+import type { OAuthErrorCode } from '@storefront-platform/sdk/internal';
 
 /**
  * A refusal of the authorization service, carrying the RFC 6749 `error` code and a human-readable

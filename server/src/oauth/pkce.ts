@@ -1,4 +1,4 @@
-import { encodeBase64Url } from 'storefront-sdk/internal';
+import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { sha256 } from '../shared/sha256.js';
 import { timingSafeEqual } from './secrets.js';
 

@@ -1,4 +1,4 @@
-import type { OAuthErrorBody } from 'storefront-sdk/internal';
+import type { OAuthErrorBody } from '@storefront-platform/sdk/internal';
 import type { CoreContext, CoreResponse } from '../core/types.js';
 import type { OAuthError } from './errors.js';
 import { formatScopes } from './scopes.js';

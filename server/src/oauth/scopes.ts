@@ -1,4 +1,4 @@
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { Store } from '../store/types.js';
 import { OAuthError, quoted } from './errors.js';
 

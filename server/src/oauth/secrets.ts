@@ -4,7 +4,7 @@
  * browser.
  */
 import { scrypt, scryptAsync } from '@noble/hashes/scrypt.js';
-import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
+import { decodeBase64Url, encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { sha256 } from '../shared/sha256.js';
 import { Semaphore } from './semaphore.js';
 

@@ -1,4 +1,4 @@
-import type { Scope } from 'storefront-sdk/internal';
+import type { Scope } from '@storefront-platform/sdk/internal';
 import type { CoreContext } from '../core/types.js';
 import type { Store, TokenRow, Transaction } from '../store/types.js';
 import { hashSecret, randomSecret } from './secrets.js';

@@ -1,5 +1,5 @@
 /** Products and orders of the demo shops, drawn from word lists by the seeded PRNG. */
-import type { OrderStatus } from 'storefront-sdk/internal';
+import type { OrderStatus } from '@storefront-platform/sdk/internal';
 import type { LineItemRow, OrderRow, ProductRow, VariantRow } from '../store/types.js';
 import type { Random } from './random.js';
 

@@ -2,7 +2,7 @@
  * The demo user's password hash for the seed. A scrypt run costs ~80 ms by design, which is most of what a mock
  * took to start; the seed is deterministic, so the hash of a password it is asked for often is known in advance.
  */
-import { encodeBase64Url } from 'storefront-sdk/internal';
+import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { hashPassword } from '../oauth/secrets.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { encodeBase64 } from 'storefront-sdk/internal';
+import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { newPreviewKey } from '../api/themes/preview-key.js';
 import { randomSecret } from '../oauth/secrets.js';
 import { emptyDataset } from '../store/collections.js';

@@ -10,7 +10,7 @@ import type {
   OrderStatus,
   ProductStatus,
   Scope,
-} from 'storefront-sdk/internal';
+} from '@storefront-platform/sdk/internal';
 
 /** A person who logs in (password grant, authorization page). */
 export interface UserRow {

@@ -1,5 +1,5 @@
 /** The explorer's documentation link of a relation: its curie expanded, as the SDK's navigation reads curies. */
-import type { HalResource } from 'storefront-sdk';
+import type { HalResource } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { curiesOf, docsUrl } from '../../src/explorer/page/docs-links.js';
 

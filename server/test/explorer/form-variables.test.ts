@@ -3,7 +3,7 @@
  * requires exactly what the SDK's expansion requires (a field left optional that the SDK needs would only fail
  * on sending; one required that the SDK can do without would block a valid request).
  */
-import { Link } from 'storefront-sdk';
+import { Link } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { formVariables } from '../../src/explorer/page/action-dialog.js';
 

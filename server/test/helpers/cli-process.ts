@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /**
- * The repository's tsconfig, whose paths map `storefront-sdk` to its sources: tsx looks for one in the working
+ * The repository's tsconfig, whose paths map `@storefront-platform/sdk` to its sources: tsx looks for one in the working
  * directory, and the tests run the CLI in temporary ones (without it the package's unbuilt `dist/` is imported).
  */
 const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));

@@ -1,5 +1,5 @@
-import type { ClientCredentials } from 'storefront-sdk';
-import { basicAuthorization } from 'storefront-sdk/internal';
+import type { ClientCredentials } from '@storefront-platform/sdk';
+import { basicAuthorization } from '@storefront-platform/sdk/internal';
 import { afterAll, beforeAll } from 'vitest';
 import { createServer, type ServerOptions, type StorefrontServer } from '../../src/create-server.js';
 

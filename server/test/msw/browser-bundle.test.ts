@@ -1,5 +1,5 @@
 /**
- * The `storefront-server/msw` entry runs under `setupWorker` in browsers: bundled by esbuild for the browser, it
+ * The `@storefront-platform/server/msw` entry runs under `setupWorker` in browsers: bundled by esbuild for the browser, it
  * must pull in no Node built-in and none of the server shell's packages.
  */
 import { fileURLToPath } from 'node:url';

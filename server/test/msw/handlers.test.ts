@@ -1,5 +1,5 @@
 /** `createHandlers`: options, data, reset, issued and expired tokens, through MSW's `setupServer`. */
-import { createHandlers, MOCK_DEMO_SECRETS, seed } from 'storefront-server/msw';
+import { createHandlers, MOCK_DEMO_SECRETS, seed } from '@storefront-platform/server/msw';
 import { describe, expect, test } from 'vitest';
 import { tokenRequest } from '../helpers/test-server.js';
 import { assertion } from './assertion.js';

@@ -2,8 +2,9 @@
  * A mock of the service listening through MSW's `setupServer` for one test file, with helpers for the demo
  * app's token requests. Unhandled requests are errors: nothing may leave the process.
  */
+
+import { createHandlers, type HandlersOptions, type StorefrontMock } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
-import { createHandlers, type HandlersOptions, type StorefrontMock } from 'storefront-server/msw';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { clientToken, tokenRequest } from '../helpers/test-server.js';
 

@@ -2,7 +2,7 @@
  * How mocks start fast without sharing state: the demo data set is seeded once per process, frozen and shared;
  * images are drawn and hashed when first read; the demo password's hash is precomputed.
  */
-import { decodeBase64Url } from 'storefront-sdk/internal';
+import { decodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/msw/index.js';
 import { initialData } from '../../src/msw/initial-data.js';

@@ -3,10 +3,10 @@
  * directly, or a real server over HTTP), with a clock the tests move by hand.
  */
 
+import type { ClientCredentials } from '@storefront-platform/sdk';
+import { basicAuthorization } from '@storefront-platform/sdk/internal';
+import { createServer } from '@storefront-platform/server';
 import { SignJWT } from 'jose';
-import type { ClientCredentials } from 'storefront-sdk';
-import { basicAuthorization } from 'storefront-sdk/internal';
-import { createServer } from 'storefront-server';
 import { expect, onTestFinished } from 'vitest';
 import { type ManualClock, manualClock } from '../../../test/support/manual-clock.js';
 import { addressesOf } from '../../src/core/addresses.js';

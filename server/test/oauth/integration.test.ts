@@ -6,8 +6,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import * as oauth from 'oauth4webapi';
-import { createServer, type StorefrontServer } from 'storefront-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/support/manual-clock.js';
 import { hashSecret } from '../../src/oauth/secrets.js';

@@ -1,5 +1,5 @@
 /** RFC 8252 §7.3: a registered loopback IP redirect URI accepts any port; every other URI matches exactly. */
-import { authorizeUrl, exchangeCode } from 'storefront-sdk';
+import { authorizeUrl, exchangeCode } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { isRegisteredRedirectUri } from '../../src/oauth/redirect-uris.js';
 import { useTestServer } from '../helpers/test-server.js';

@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from 'storefront-sdk/internal';
+import { decodeBase64Url, encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import {
   decoyPasswordHash,

@@ -3,7 +3,13 @@
  * user (who administers shops 1 and 2) gets admin and public tokens through the client credentials grant;
  * the owner of shop 3 gets an admin token through the password grant.
  */
-import { createServer, type Dataset, type ServerOptions, type StorefrontServer, seed } from 'storefront-server';
+import {
+  createServer,
+  type Dataset,
+  type ServerOptions,
+  type StorefrontServer,
+  seed,
+} from '@storefront-platform/server';
 import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../../src/oauth/secrets.js';
 import { clientToken, grantedToken } from '../helpers/test-server.js';

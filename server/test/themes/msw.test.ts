@@ -4,8 +4,8 @@
  * file bytes and the preview must come out the same.
  */
 import { createHash } from 'node:crypto';
+import { createHandlers } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
-import { createHandlers } from 'storefront-server/msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../../src/seed/images.js';
 import type { Doc } from './fixture.js';

@@ -5,7 +5,14 @@
  * the MSW handlers in a service worker. When the token is refused it asks to sign in again (an implicit-grant
  * token cannot be renewed); any other failure shows in a banner.
  */
-import { bearer, createClient, type ProductList, type Shop, type TokenInfo, UnauthorizedError } from 'storefront-sdk';
+import {
+  bearer,
+  createClient,
+  type ProductList,
+  type Shop,
+  type TokenInfo,
+  UnauthorizedError,
+} from '@storefront-platform/sdk';
 import { startSignIn, tokenFromRedirect } from '../../../examples/browser/implicit-grant.js';
 
 /** Where the API is and which app this page is (never a secret). */

@@ -1,11 +1,12 @@
 /**
  * The app page with its API mocked in the browser, as a team's browser tests or Storybook would run it: the
- * MSW handlers of storefront-server answer the SDK's requests through MSW's service worker, and no server runs.
+ * MSW handlers of @storefront-platform/server answer the SDK's requests through MSW's service worker, and no server runs.
  * The user is taken as signed in (a token issued by the mock stands in for the implicit grant's). The test
  * reaches the mock and the worker through `window.storefrontMock` to simulate failures.
  */
+
+import { createHandlers } from '@storefront-platform/server/msw';
 import { setupWorker } from 'msw/browser';
-import { createHandlers } from 'storefront-server/msw';
 import { type AppConfig, startApp, TOKEN_KEY } from './app.js';
 
 const config = (await (await fetch('/config.json')).json()) as AppConfig;

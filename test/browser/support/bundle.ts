@@ -1,6 +1,6 @@
 /**
- * A test page's script as one ES module for browsers, bundled by esbuild. Package names (`storefront-sdk`,
- * `storefront-server/msw`) resolve to the workspace sources through the root tsconfig's `paths`, which esbuild
+ * A test page's script as one ES module for browsers, bundled by esbuild. Package names (`@storefront-platform/sdk`,
+ * `@storefront-platform/server/msw`) resolve to the workspace sources through the root tsconfig's `paths`, which esbuild
  * reads; a `node:` import fails the build, as it would fail in a browser.
  */
 import { fileURLToPath } from 'node:url';

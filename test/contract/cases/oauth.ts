@@ -1,6 +1,7 @@
 /** The authorization service: every grant, the authorize page and its redirects, and the token endpoint's errors. */
+
+import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { SignJWT } from 'jose';
-import { encodeBase64Url } from 'storefront-sdk/internal';
 import { expect } from 'vitest';
 import { BASE, clock, DEMO, REDIRECT_URI } from '../fixture.js';
 import type { Session } from '../session.js';

@@ -1,6 +1,6 @@
 /** Themes, templates, assets and their files, the development theme and the preview, reads and writes. */
 
-import { encodeBase64 } from 'storefront-sdk/internal';
+import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { expect } from 'vitest';
 import { gif, png } from '../../../server/src/seed/images.js';
 import { BASE } from '../fixture.js';

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authorizeUrl, exchangeCode, type TokenInfo } from 'storefront-sdk';
+import { authorizeUrl, exchangeCode, type TokenInfo } from '@storefront-platform/sdk';
 import type { AppCredentials } from '../config/store.js';
 import { CliError } from '../errors.js';
 import { endpointsOf } from './connection.js';

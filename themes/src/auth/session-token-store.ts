@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
-import type { TokenStore } from 'storefront-sdk';
+import type { TokenStore } from '@storefront-platform/sdk';
 import type { ConfigStore, Session } from '../config/store.js';
 
 interface Lease {

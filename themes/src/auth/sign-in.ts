@@ -3,7 +3,14 @@
  * the terminal (password grant), or the app's own credentials (client credentials, for CI). Each checks the
  * result with one request to the API root, which says whom the token acts for.
  */
-import { type AuthStrategy, bearer, clientCredentials, createClient, password, type TokenInfo } from 'storefront-sdk';
+import {
+  type AuthStrategy,
+  bearer,
+  clientCredentials,
+  createClient,
+  password,
+  type TokenInfo,
+} from '@storefront-platform/sdk';
 import type { AppCredentials, Grant, Session } from '../config/store.js';
 import { CliError } from '../errors.js';
 import { endpointsOf } from './connection.js';

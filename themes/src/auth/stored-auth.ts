@@ -9,7 +9,7 @@ import {
   clientCredentials,
   createClient,
   type TokenInfo,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import type { AppCredentials, ConfigStore, Session } from '../config/store.js';
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';

@@ -10,7 +10,7 @@ import {
   TimeoutError,
   UnauthorizedError,
   ValidationError,
-} from 'storefront-sdk';
+} from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
 
 export interface Described {

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { TokenInfo } from 'storefront-sdk';
+import type { TokenInfo } from '@storefront-platform/sdk';
 import { readPrivate, removePrivate, writePrivate } from './private-file.js';
 
 /** The server's origin when none is configured: the reference server's default. */

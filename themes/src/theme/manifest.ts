@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HalResource } from 'storefront-sdk';
+import type { HalResource } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
 import { type FileKind, MANIFEST_FILE } from './layout.js';
 import { writeLocal } from './local.js';

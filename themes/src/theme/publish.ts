@@ -3,7 +3,7 @@
  * holds exactly the same files. Planned first (what will be created, updated, deleted in production) so that a
  * person can read it before anything is written.
  */
-import type { Client, Shop, Theme } from 'storefront-sdk';
+import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import type { FileKind } from './layout.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { contentOf, openTheme, type RemoteFile, remoteFiles } from './remote.js';

@@ -1,6 +1,6 @@
 /** `pull`: the theme's changes since the last pull, written into the folder; the folder's own changes stay. */
 import { mkdir, stat } from 'node:fs/promises';
-import type { Client } from 'storefront-sdk';
+import type { Client } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
 import { baseOf, settle } from './changes.js';
 import { removeLocal, writeLocal } from './local.js';

@@ -1,5 +1,5 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
-import type { Client, Theme } from 'storefront-sdk';
+import type { Client, Theme } from '@storefront-platform/sdk';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { md5 } from './digest.js';
 import { readLocal } from './local.js';

@@ -2,7 +2,7 @@
  * The theme on the server: found from the API root by following links (root → shop → production theme →
  * development theme), and seen as files keyed like the folder's.
  */
-import type { Client, Root, Shop, Template, Theme, ThemeAsset } from 'storefront-sdk';
+import type { Client, Root, Shop, Template, Theme, ThemeAsset } from '@storefront-platform/sdk';
 import { CliError, UsageError } from '../errors.js';
 import { md5 } from './digest.js';
 import { pathOf, type ThemeFileId } from './layout.js';

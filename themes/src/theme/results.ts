@@ -1,5 +1,5 @@
 /** What a transfer did, file by file, and which errors end it rather than one file. */
-import { HttpError, NetworkError, OAuthError, ServerError, TimeoutError } from 'storefront-sdk';
+import { HttpError, NetworkError, OAuthError, ServerError, TimeoutError } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import type { FileKind } from './layout.js';
 import { ConflictError } from './writes.js';

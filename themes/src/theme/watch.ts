@@ -13,8 +13,8 @@
  * the server is back.
  */
 import { relative, sep } from 'node:path';
+import { type Client, HttpError } from '@storefront-platform/sdk';
 import { watch } from 'chokidar';
-import { type Client, HttpError } from 'storefront-sdk';
 import { UsageError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { md5 } from './digest.js';

@@ -2,7 +2,7 @@
  * A theme folder next to its theme on the server: the base the manifest recorded, what the folder holds now,
  * what the server holds now, and the changes between them. Every command that syncs starts here.
  */
-import type { Client, Shop, Theme } from 'storefront-sdk';
+import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { type LocalScan, scanFolder } from './local.js';

@@ -2,7 +2,7 @@
  * One file written to a theme, one request each: a template created or updated (guarded by `last_updated_on`),
  * an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all write this way.
  */
-import { type FollowOptions, NotFoundError, type Theme, ValidationError } from 'storefront-sdk';
+import { type FollowOptions, NotFoundError, type Theme, ValidationError } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
 import { md5 } from './digest.js';
 import type { FileKind } from './layout.js';

@@ -6,7 +6,7 @@
  */
 import { createServer as createHttpServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-server';
+import { createServer, type ServerOptions, type StorefrontServer } from '@storefront-platform/server';
 
 /** One request the proxy saw, and what it answered. */
 export interface ProxiedRequest {

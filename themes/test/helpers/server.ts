@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientCredentials, createClient, type Shop, type Theme } from 'storefront-sdk';
-import { createServer, type ServerOptions, type StorefrontServer } from 'storefront-server';
+import { clientCredentials, createClient, type Shop, type Theme } from '@storefront-platform/sdk';
+import { createServer, type ServerOptions, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll } from 'vitest';
 import { type ManualClock, shiftedClock } from '../../../test/support/manual-clock.js';
 import { type CliOptions, type CliRun, runCli } from './cli.js';

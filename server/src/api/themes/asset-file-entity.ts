@@ -1,6 +1,6 @@
 /** An asset's file as an entity: its bytes, decoded once per change, validated by their MD5 digest. */
 
-import { decodeBase64 } from 'storefront-sdk/internal';
+import { decodeBase64 } from '@storefront-platform/sdk/internal';
 import type { Entity } from '../../http/entity.js';
 import { toSeconds } from '../../http/http-date.js';
 import { notFound } from '../../http/http-error.js';

@@ -1,6 +1,6 @@
 /** Theme asset endpoints: upload (create or replace by file name) and delete. */
 
-import { encodeBase64 } from 'storefront-sdk/internal';
+import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
 import { assetFileEntity } from './asset-file-entity.js';

@@ -3,7 +3,7 @@
  * `file` part (parsed by the platform's own `Response.formData()`, so it runs in Node and browsers alike).
  */
 
-import { decodeBase64 } from 'storefront-sdk/internal';
+import { decodeBase64 } from '@storefront-platform/sdk/internal';
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';

@@ -3,7 +3,7 @@
  * gives each. Every theme read needs the shop administrator's admin token, so a representation does not vary
  * by caller and one cached entity serves every request.
  */
-import type { HalResource, Links } from 'storefront-sdk/internal';
+import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
 import type { AssetRow, Store, TemplateRow, ThemeRow } from '../../store/types.js';
 import { link, resource } from '../hal.js';

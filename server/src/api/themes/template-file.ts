@@ -1,7 +1,7 @@
 /**
  * What a template's file name and body may be (wire contract, "Themes, templates, assets").
  */
-import type { TemplateContentType } from 'storefront-sdk/internal';
+import type { TemplateContentType } from '@storefront-platform/sdk/internal';
 import { HttpError } from '../../http/http-error.js';
 import { parseFilePath } from './file-path.js';
 

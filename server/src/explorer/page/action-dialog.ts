@@ -3,8 +3,8 @@
  * body editor for writes (prefilled from the resource), and for a delete, the question whether to go ahead.
  * The dialog keeps the keyboard inside it, Escape cancels, and focus returns to the control that opened it.
  */
-import type { Link } from 'storefront-sdk';
-import { describeTemplateVariables, type TemplateVariable } from 'storefront-sdk/internal';
+import type { Link } from '@storefront-platform/sdk';
+import { describeTemplateVariables, type TemplateVariable } from '@storefront-platform/sdk/internal';
 import { prefilledBody } from './bodies.js';
 import { h } from './dom.js';
 import type { LinkTarget } from './link-controls.js';

@@ -3,7 +3,7 @@
  * matter for caching and scopes, the time, and whether the HTTP cache answered a 304. The SDK reports every
  * response through its `response` event, errors included, so the answer is known however the call ends.
  */
-import { bearer, type Client, createClient, Entity } from 'storefront-sdk';
+import { bearer, type Client, createClient, Entity } from '@storefront-platform/sdk';
 
 /** The last response of a call, as the SDK reported it. */
 export interface Answer {

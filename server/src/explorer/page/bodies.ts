@@ -3,7 +3,12 @@
  * (a field it does not know is a 422 on that field), with the resource's current values. Typed with the
  * SDK's body types, so that a change of the contract shows here.
  */
-import type { CreateTemplateBody, CreateThemeAssetBody, UpdateTemplateBody, UpdateThemeBody } from 'storefront-sdk';
+import type {
+  CreateTemplateBody,
+  CreateThemeAssetBody,
+  UpdateTemplateBody,
+  UpdateThemeBody,
+} from '@storefront-platform/sdk';
 
 type Properties = Record<string, unknown>;
 

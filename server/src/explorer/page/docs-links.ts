@@ -2,8 +2,8 @@
  * Where a relation is documented: its curie expanded (`svc:update_theme` → `{origin}/rels/update_theme`) by the
  * SDK's own curie handling, the one its navigation matches relations with.
  */
-import type { HalResource } from 'storefront-sdk';
-import { Curies } from 'storefront-sdk/internal';
+import type { HalResource } from '@storefront-platform/sdk';
+import { Curies } from '@storefront-platform/sdk/internal';
 
 export type { Curies };
 

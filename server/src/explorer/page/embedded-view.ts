@@ -3,7 +3,7 @@
  * and a control per other link (an image file shows as a thumbnail). A theme embeds hundreds of templates: the
  * first rows come with the page, the others in batches right after.
  */
-import type { Entity } from 'storefront-sdk';
+import type { Entity } from '@storefront-platform/sdk';
 import { h } from './dom.js';
 import { isResourceLink, linkControl } from './link-controls.js';
 import { isScalar, labelOf, valueText } from './values.js';

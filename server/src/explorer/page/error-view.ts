@@ -1,5 +1,5 @@
 /** A failed call: what went wrong in words, the field errors of a 422, and the body the server sent. */
-import { HttpError, StorefrontError, ValidationError } from 'storefront-sdk';
+import { HttpError, StorefrontError, ValidationError } from '@storefront-platform/sdk';
 import { statusText } from './answer-view.js';
 import { h } from './dom.js';
 

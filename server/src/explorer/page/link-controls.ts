@@ -4,7 +4,7 @@
  * page, an image), a button that opens a form for a template or a write. Controls are found again on click
  * through a weak map, so that a page of 300 rows needs no listener per row.
  */
-import type { Entity, Link } from 'storefront-sdk';
+import type { Entity, Link } from '@storefront-platform/sdk';
 import { pageAddress } from './address.js';
 import { h } from './dom.js';
 

@@ -1,5 +1,5 @@
 /** A resource's links: relation (with its documentation), target, method, title, type, templated, and the control. */
-import type { Entity } from 'storefront-sdk';
+import type { Entity } from '@storefront-platform/sdk';
 import { type Curies, docsUrl } from './docs-links.js';
 import { h } from './dom.js';
 import { linkControl } from './link-controls.js';

@@ -2,7 +2,7 @@
  * The API explorer: signs in through the server's authorization page, then shows any resource of the API and
  * follows its links on click, keeping the resource in the address bar so that back, forward and reload work.
  */
-import { type Entity, type TokenInfo, UnauthorizedError } from 'storefront-sdk';
+import { type Entity, type TokenInfo, UnauthorizedError } from '@storefront-platform/sdk';
 import { openAction } from './action-dialog.js';
 import { pageAddress, resourceAt } from './address.js';
 import { answerView, renderTimeView, statusText } from './answer-view.js';

@@ -1,5 +1,5 @@
 /** One resource: its name and `_class`, an image when it is one, its properties, links and embedded resources. */
-import type { Entity } from 'storefront-sdk';
+import type { Entity } from '@storefront-platform/sdk';
 import { curiesOf } from './docs-links.js';
 import { h } from './dom.js';
 import { embeddedView } from './embedded-view.js';

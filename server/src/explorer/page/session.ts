@@ -3,7 +3,7 @@
  * client secret, so its token cannot be renewed: when it expires or is refused, the user signs in again. The
  * token lives in `sessionStorage`, for this tab only.
  */
-import { authorizeUrl, readImplicitFragment, type TokenInfo } from 'storefront-sdk';
+import { authorizeUrl, readImplicitFragment, type TokenInfo } from '@storefront-platform/sdk';
 import type { ExplorerConfig } from './config.js';
 
 const TOKEN = 'storefront-explorer:token';

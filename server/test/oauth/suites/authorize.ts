@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { encodeBase64Url } from 'storefront-sdk/internal';
+import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import {
   DEMO,

@@ -1,4 +1,4 @@
-import { basicAuthorization } from 'storefront-sdk/internal';
+import { basicAuthorization } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { DEMO, expectOAuthError, type Harness, type MakeHarness, OTHER_APP, tokenOf } from '../fixture.js';
 
