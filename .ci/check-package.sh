@@ -14,7 +14,17 @@ server_tgz="$scratch/$(npm pack --silent -w @storefront-platform/server --pack-d
 themes_tgz="$scratch/$(npm pack --silent -w @storefront-platform/themes --pack-destination "$scratch" | tail -n 1)"
 for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
-  case "$(tar -tzf "$tarball")" in *package/dist/index.js*) ;; *) echo "$tarball has no dist/index.js" >&2; exit 1 ;; esac
+  listing=$(tar -tzf "$tarball")
+  for file in dist/index.js LICENSE README.md CHANGELOG.md; do
+    grep -qx "package/$file" <<<"$listing" || { echo "$tarball has no $file" >&2; exit 1; }
+  done
+  node -e '
+    const pkg = JSON.parse(require("node:child_process").execFileSync("tar", ["-xzOf", process.argv[1], "package/package.json"]));
+    for (const field of ["repository", "homepage", "bugs", "license"]) if (!pkg[field]) throw new Error(`${pkg.name}: no ${field}`);
+    if (pkg.repository.directory === undefined) throw new Error(`${pkg.name}: repository.directory is missing`);
+  ' "$tarball"
+  # What `npm publish` would send, as the registry would take it (a dry run: no login, nothing sent).
+  npm publish --dry-run "$tarball" 2>&1 | grep -E '^npm notice (name|version|total files|Publishing)|^\+ '
   npx publint run "$tarball" --strict
   # ESM only: require() of an ESM package works from Node 20.19 on (require(esm)), which attw's node16-cjs
   # resolution does not model; the smoke test below require()s every entry for real instead.
