@@ -1,15 +1,35 @@
-import { defineConfig } from 'tsup';
+import { rm } from 'node:fs/promises';
+import { defineConfig, type Options } from 'tsup';
 
-// Platform-neutral ESM for Node and browsers (the `redis` entry is for Node, but imports no Redis package itself);
-// dependencies (ky, uri-template, jwt-encode) stay external.
-export default defineConfig({
+const common = {
   entry: { index: 'src/index.ts', internal: 'src/internal.ts', redis: 'src/redis/index.ts' },
-  format: ['esm'],
   target: 'es2022',
+  // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself).
   platform: 'neutral',
+  // Shared chunks in both formats: one module of each class (errors, `Entity`) per format across the entries.
   splitting: true,
   dts: true,
   sourcemap: true,
-  clean: true,
   treeshake: true,
+} satisfies Options;
+
+// Two builds of the same entries, one per format. tsup runs them in parallel, and its `clean` would let each wipe the
+// other's files: the config clears dist/ once, before both.
+export default defineConfig(async () => {
+  await rm('dist', { recursive: true, force: true });
+  return [
+    // ESM, what bundlers and Node's `import` get: dependencies (ky, uri-template, jwt-encode) stay external.
+    { ...common, format: 'esm' },
+    {
+      ...common,
+      format: 'cjs',
+      // CommonJS for `require()` and Jest, whose module system cannot load an ES module from node_modules without
+      // configuration: ky, ESM only, is bundled in; uri-template and jwt-encode are CommonJS and stay external. The
+      // types still import ky's, so that a user's own ky instance type-checks as the `ky` option.
+      noExternal: ['ky'],
+      // Bundled beside the SDK's own `TimeoutError`, ky's would be renamed, and ky tells its errors from another
+      // copy's (a user's ky instance) by their class name.
+      keepNames: true,
+    },
+  ];
 });
