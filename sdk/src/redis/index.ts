@@ -1,6 +1,8 @@
 /**
  * @storefront-platform/sdk/redis: a shared token store and HTTP cache store on Redis, for fleets of app instances acting
- * on one authorization. Bring node-redis (`npm i redis`, v4 or v5) and pass its connected client. Node only.
+ * on one authorization. Bring your own connected client and pass it as `client`: node-redis 4 or 5 (`npm i redis`;
+ * a client, a v5 pool or a cluster) or ioredis 5 or 6 (`npm i ioredis`; a `Redis` or a `Cluster`). The stores tell
+ * which from its shape and import no Redis package. Node only.
  *
  * @packageDocumentation
  */

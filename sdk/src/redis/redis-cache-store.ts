@@ -2,7 +2,8 @@ import type { CacheEntry, CacheStore } from '../cache/types.js';
 import { strongEtag } from '../cache/validators.js';
 import { Lru } from '../shared/lru.js';
 import { utf8Length } from '../shared/utf8-length.js';
-import { command, type RedisStoreOptions } from './redis-client.js';
+import type { RedisClient, RedisStoreOptions } from './redis-client.js';
+import { command, commandsOf } from './redis-commands.js';
 
 /** Options of {@link createRedisCacheStore}. */
 export interface RedisCacheStoreOptions extends RedisStoreOptions {
@@ -51,6 +52,7 @@ return {v, e}`;
  * are per token owner) with a TTL, and this process keeps recent ones in memory by version, so that a read, one
  * round trip, moves only a version string from Redis unless the entry changed. When Redis fails, `get` and `set`
  * reject, and the HTTP cache falls back to plain requests (reported as `cache:error` events): never a wrong answer.
+ * A `client` that is no {@link RedisClient} throws a `TypeError` at once.
  *
  * @example
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
@@ -59,6 +61,7 @@ return {v, e}`;
 export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheStore {
   const prefix = options.prefix ?? 'storefront';
   const timeout = options.commandTimeout ?? 1_000;
+  const send = commandsOf(options.client);
   const ttl = String(options.ttl ?? 86_400);
   const maxBytes = options.maxEntryBytes ?? 1024 * 1024;
   const maxLocal = options.localEntries ?? 500;
@@ -69,7 +72,7 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
     weigh: (_, held) => held.size,
   });
   const keyOf = (key: string) => `${prefix}:cache:${key}`;
-  const run = (...args: string[]) => command(options.client, args, timeout);
+  const run = (...args: string[]) => command(send, args, timeout);
   // A strong ETag is quoted, a token never is; the instance part keeps tokens of instances apart.
   const instance = Math.random().toString(36).slice(2);
   let writes = 0;

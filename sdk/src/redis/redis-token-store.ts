@@ -1,7 +1,8 @@
 import type { TokenStore } from '../auth/token-store.js';
 import type { TokenInfo } from '../auth/types.js';
 import { TokenStoreError } from '../errors/token-store-error.js';
-import { command, type RedisStoreOptions } from './redis-client.js';
+import type { RedisClient, RedisStoreOptions } from './redis-client.js';
+import { command, commandsOf } from './redis-commands.js';
 
 /** Sets KEYS[1] to ARGV[2] if its token is ARGV[1] ('' for none): one round trip, atomic in Redis. */
 const COMPARE_AND_SET = `
@@ -20,7 +21,8 @@ return 0`;
 /**
  * A {@link TokenStore} in Redis, shared by every instance of an app: the token of an authorization under
  * `{prefix}:token:{owner}`, its refresh lease under `{prefix}:lease:{owner}` with an expiry. Tokens are kept only
- * here and in the instances' memory. A Redis failure rejects with a `TokenStoreError`.
+ * here and in the instances' memory. A Redis failure rejects with a `TokenStoreError`; a `client` that is no
+ * {@link RedisClient} throws a `TypeError` at once.
  *
  * @example
  * import { createClient as createRedis } from 'redis';
@@ -28,6 +30,7 @@ return 0`;
  * import { createRedisTokenStore } from '@storefront-platform/sdk/redis';
  *
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
+ * // or ioredis: const redis = new Redis(process.env.REDIS_URL).on('error', console.error);
  * const client = createClient({
  *   baseUrl,
  *   auth: authorized({ ...app, accessToken, tokenStore: createRedisTokenStore({ client: redis }) }),
@@ -36,9 +39,10 @@ return 0`;
 export function createRedisTokenStore(options: RedisStoreOptions): TokenStore {
   const prefix = options.prefix ?? 'storefront';
   const timeout = options.commandTimeout ?? 1_000;
+  const send = commandsOf(options.client);
   const run = async (what: string, args: string[]) => {
     try {
-      return await command(options.client, args, timeout);
+      return await command(send, args, timeout);
     } catch (cause) {
       throw new TokenStoreError(`Redis token store: ${what} failed: ${(cause as Error).message}`, { cause });
     }

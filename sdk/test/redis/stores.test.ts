@@ -1,6 +1,7 @@
 /**
  * The token store contract, on the in-memory store and on Redis (a real redis-server on a free port), and the
- * Redis cache store: TTL, size bound, prefixes, and what an outage does to each.
+ * Redis cache store: TTL, size bound, prefixes, and what an outage does to each. The Redis parts run with each
+ * client the stores accept: node-redis 5 and 4, ioredis 5 and 6.
  */
 
 import {
@@ -8,12 +9,13 @@ import {
   createHttpCache,
   createMemoryTokenStore,
   type TokenInfo,
+  type TokenStore,
   TokenStoreError,
 } from '@storefront-platform/sdk';
-import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
-import { createClient as createRedis } from 'redis';
+import { createRedisCacheStore, createRedisTokenStore, type RedisClient } from '@storefront-platform/sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../../../test/support/ci.js';
+import { connectRedis, REDIS_CLIENT_KINDS, type TestRedis } from '../../../test/support/redis-clients.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 
@@ -24,27 +26,34 @@ if (!available)
   console.warn('\n!!! redis-server not found: the Redis store tests are SKIPPED (apt-get install redis-server)\n');
 
 let server: RedisServer;
-let redis: ReturnType<typeof createRedis>;
 beforeAll(async () => {
-  if (!available) return;
-  server = await startRedisServer();
-  redis = createRedis({ url: server.url, socket: { reconnectStrategy: () => 50 } });
-  redis.on('error', () => {});
-  await redis.connect();
+  if (available) server = await startRedisServer();
 });
-afterAll(async () => {
-  if (!available) return;
-  redis.destroy();
-  await server.stop();
-});
+afterAll(() => server?.stop());
 
-const stores = [
-  { name: 'memory', make: () => createMemoryTokenStore() },
-  { name: 'redis', make: () => createRedisTokenStore({ client: redis, prefix: `t${Math.random()}` }) },
-];
+/**
+ * `client` with every reply it gives the stores recorded, whichever its kind: a proxy over the methods the stores
+ * send commands through (`sendCommand`, `call`), the client itself bound for the rest.
+ */
+function counted(client: RedisClient): { client: RedisClient; replies: unknown[] } {
+  const replies: unknown[] = [];
+  const proxy = new Proxy(client, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'sendCommand' && name !== 'call') return value.bind(target);
+      return async (...args: unknown[]) => {
+        const reply = await value.apply(target, args);
+        replies.push(reply);
+        return reply;
+      };
+    },
+  });
+  return { client: proxy, replies };
+}
 
-describe.each(stores)('token store: $name', ({ name, make }) => {
-  it.skipIf(name === 'redis' && !available)('stores a token only over the one it expects', async () => {
+function tokenStoreContract(make: () => TokenStore) {
+  it('stores a token only over the one it expects', async () => {
     const store = make();
     expect(await store.get('user:1')).toBeUndefined();
     expect(await store.compareAndSet('user:1', undefined, token('a'))).toBe(true);
@@ -56,7 +65,7 @@ describe.each(stores)('token store: $name', ({ name, make }) => {
     expect(await store.get('user:2')).toBeUndefined();
   });
 
-  it.skipIf(name === 'redis' && !available)('lends the lease to one holder until released or expired', async () => {
+  it('lends the lease to one holder until released or expired', async () => {
     const store = make();
     const lease = await store.acquire('user:1', 60_000);
     expect(lease).toBeTypeOf('string');
@@ -71,274 +80,288 @@ describe.each(stores)('token store: $name', ({ name, make }) => {
     // A crashed holder never releases: the lease expires.
     expect(await store.acquire('user:1', 60_000)).toBeTypeOf('string');
   });
+}
+
+describe('token store: memory', () => tokenStoreContract(() => createMemoryTokenStore()));
+
+describe('Redis stores: what is not a Redis client', () => {
+  it.each([
+    ['undefined', undefined],
+    ['a URL', 'redis://127.0.0.1:6379'],
+    ['an object of other methods', { get: async () => null }],
+  ])('is refused at creation with a TypeError: %s', (_, client) => {
+    const options = { client: client as unknown as RedisClient };
+    expect(() => createRedisTokenStore(options)).toThrow(TypeError);
+    expect(() => createRedisCacheStore(options)).toThrow(
+      /need a Redis client \(node-redis 4 or 5, or ioredis 5 or 6\)/,
+    );
+  });
 });
 
-describe.skipIf(!available)('Redis stores', () => {
-  it('keep keys under their prefix, cache entries with a TTL, and skip entries over the size bound', async () => {
-    const cache = createRedisCacheStore({ client: redis, prefix: 'app1', ttl: 600, maxEntryBytes: 2_000 });
-    const entry = { url: 'http://x/v1/', status: 200, headers: { etag: '"1"' }, body: '{}', storedAt: 1 };
-    await cache.set('user:1 http://x/v1/', entry);
-    expect(await cache.get('user:1 http://x/v1/')).toEqual(entry);
-    const ttl = Number(await redis.sendCommand(['TTL', 'app1:cache:user:1 http://x/v1/']));
-    expect(ttl).toBeGreaterThan(590);
-    expect(ttl).toBeLessThanOrEqual(600);
-    await cache.set('user:1 http://x/v1/big', { ...entry, body: 'x'.repeat(3_000) });
-    expect(await cache.get('user:1 http://x/v1/big')).toBeUndefined();
-    await cache.delete('user:1 http://x/v1/');
-    expect(await cache.get('user:1 http://x/v1/')).toBeUndefined();
-
-    const tokens = createRedisTokenStore({ client: redis, prefix: 'app1' });
-    await tokens.compareAndSet('user:9', undefined, token('t'));
-    expect(await redis.sendCommand(['EXISTS', 'app1:token:user:9'])).toBe(1);
+describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('with $kind', ({ kind }) => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    // Reconnecting every 50 ms: the outage tests wait for the client once the server is back.
+    redis = await connectRedis(kind, server.url, 50);
+    // What the previous client's run left (same prefixes) must not answer for this one.
+    await redis.send('FLUSHALL');
   });
+  afterAll(() => redis?.close());
 
-  it('keeps entries in memory by version, yet always answers with what another instance stored last', async () => {
-    const one = createRedisCacheStore({ client: redis, prefix: 'versions' });
-    const two = createRedisCacheStore({ client: redis, prefix: 'versions' });
-    const entry = (etag: string, body: string) => ({
-      url: 'http://x/t',
-      status: 200,
-      headers: { etag },
-      body,
-      storedAt: 1,
+  describe('token store', () =>
+    tokenStoreContract(() => createRedisTokenStore({ client: redis.client, prefix: `t${Math.random()}` })));
+
+  describe('Redis stores', () => {
+    it('keep keys under their prefix, cache entries with a TTL, and skip entries over the size bound', async () => {
+      const cache = createRedisCacheStore({ client: redis.client, prefix: 'app1', ttl: 600, maxEntryBytes: 2_000 });
+      const entry = { url: 'http://x/v1/', status: 200, headers: { etag: '"1"' }, body: '{}', storedAt: 1 };
+      await cache.set('user:1 http://x/v1/', entry);
+      expect(await cache.get('user:1 http://x/v1/')).toEqual(entry);
+      const ttl = Number(await redis.send('TTL', 'app1:cache:user:1 http://x/v1/'));
+      expect(ttl).toBeGreaterThan(590);
+      expect(ttl).toBeLessThanOrEqual(600);
+      await cache.set('user:1 http://x/v1/big', { ...entry, body: 'x'.repeat(3_000) });
+      expect(await cache.get('user:1 http://x/v1/big')).toBeUndefined();
+      await cache.delete('user:1 http://x/v1/');
+      expect(await cache.get('user:1 http://x/v1/')).toBeUndefined();
+
+      const tokens = createRedisTokenStore({ client: redis.client, prefix: 'app1' });
+      await tokens.compareAndSet('user:9', undefined, token('t'));
+      expect(await redis.send('EXISTS', 'app1:token:user:9')).toBe(1);
     });
-    await one.set('k', entry('"1"', 'first'));
-    expect((await two.get('k'))?.body).toBe('first');
-    expect((await two.get('k'))?.body).toBe('first');
-    await one.set('k', entry('"2"', 'second'));
-    expect((await two.get('k'))?.body).toBe('second');
-    await one.delete('k');
-    expect(await two.get('k')).toBeUndefined();
-    // Without a strong ETag, each write is a version of its own: the same weak ETag with another body is seen.
-    await one.set('k', entry('W/"3"', 'weak'));
-    expect((await two.get('k'))?.body).toBe('weak');
-    await one.set('k', entry('W/"3"', 'weak, changed'));
-    expect((await two.get('k'))?.body).toBe('weak, changed');
-  });
 
-  it('keep in memory at most localBytes of entries: past it, the oldest are read whole from Redis again', async () => {
-    const replies: unknown[] = [];
-    const client = {
-      sendCommand: async (args: string[]) => {
-        const reply = await redis.sendCommand(args);
-        replies.push(reply);
-        return reply;
-      },
-    };
-    const prefix = `bytes${Math.random()}`;
-    const store = createRedisCacheStore({ client, prefix, localBytes: 5_000 });
-    const entry = (n: number) => ({
-      url: `http://x/${n}`,
-      status: 200,
-      headers: { etag: `"${n}"` },
-      body: `body ${n} ${'x'.repeat(2_000)}`,
-      storedAt: 1,
-    });
-    for (const n of [1, 2, 3]) await store.set(`k${n}`, entry(n));
-    /** Whether reading `key` brought its body from Redis. */
-    const moved = async (key: string) => {
-      replies.length = 0;
-      await store.get(key);
-      return JSON.stringify(replies).includes('xxxx');
-    };
-    // Two entries of ~2 KB fit in 5 000 bytes: the first one went when the third came.
-    expect(await moved('k3')).toBe(false);
-    expect(await moved('k2')).toBe(false);
-    expect(await moved('k1')).toBe(true);
-  });
-
-  it('read an entry in one round trip, whatever its validators, and move its body only when it changed', async () => {
-    // Two instances on one Redis, each with its own client, whose commands (and replies) are counted.
-    const counted = () => {
-      const replies: unknown[] = [];
-      return {
-        replies,
-        client: {
-          sendCommand: async (args: string[]) => {
-            const reply = await redis.sendCommand(args);
-            replies.push(reply);
-            return reply;
-          },
-        },
-      };
-    };
-    const a = counted();
-    const b = counted();
-    const prefix = `trips${Math.random()}`;
-    const one = createRedisCacheStore({ client: a.client, prefix });
-    const two = createRedisCacheStore({ client: b.client, prefix });
-    /** What `two.get(key)` answers, with the number of commands it sent and whether a reply carried `marker`. */
-    const read = async (key: string, marker: string) => {
-      b.replies.length = 0;
-      const entry = await two.get(key);
-      return { body: entry?.body, trips: b.replies.length, moved: JSON.stringify(b.replies).includes(marker) };
-    };
-    const cases = [
-      { name: 'strong ETag', headers: (n: number): Record<string, string> => ({ etag: `"${n}"` }) },
-      { name: 'weak ETag', headers: (n: number): Record<string, string> => ({ etag: `W/"${n}"` }) },
-      {
-        name: 'Last-Modified only',
-        headers: (n: number): Record<string, string> => ({ 'last-modified': new Date(n * 1_000).toUTCString() }),
-      },
-    ];
-    for (const { name, headers } of cases) {
-      const key = `user:1 http://x/${name}`;
-      const entry = (n: number, body: string) => ({
+    it('keeps entries in memory by version, yet always answers with what another instance stored last', async () => {
+      const one = createRedisCacheStore({ client: redis.client, prefix: 'versions' });
+      const two = createRedisCacheStore({ client: redis.client, prefix: 'versions' });
+      const entry = (etag: string, body: string) => ({
         url: 'http://x/t',
         status: 200,
-        headers: headers(n),
+        headers: { etag },
         body,
-        storedAt: n,
+        storedAt: 1,
       });
-      await one.set(key, entry(1, `first ${name}`));
-      // Not yet held by `two`: the entry comes in the same reply as its version.
-      expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: true });
-      // Held by `two`: only the version moves.
-      expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: false });
-      // Another instance changed it: still one round trip, and the new body.
-      await one.set(key, entry(2, `second ${name}`));
-      expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: true });
-      expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: false });
-      // Another instance deleted it: one round trip, a miss, and `two` forgets its copy.
-      await one.delete(key);
-      expect(await read(key, 'second'), name).toEqual({ body: undefined, trips: 1, moved: false });
-      await one.set(key, entry(2, `third ${name}`));
-      expect(await read(key, 'third'), name).toEqual({ body: `third ${name}`, trips: 1, moved: true });
-      // What `one` stored it holds: its own next read moves no body either.
-      a.replies.length = 0;
-      expect((await one.get(key))?.body, name).toBe(`third ${name}`);
-      expect(a.replies, name).toHaveLength(1);
-      expect(JSON.stringify(a.replies), name).not.toContain('third');
-    }
-  });
-
-  it('share entries with instances of the previous release, which wrote no version without a strong ETag', async () => {
-    const store = createRedisCacheStore({ client: redis, prefix: 'rolling' });
-    const redisKey = 'rolling:cache:k';
-    const entry = (headers: Record<string, string>, body: string) => ({
-      url: 'http://x/t',
-      status: 200,
-      headers,
-      body,
-      storedAt: 1,
+      await one.set('k', entry('"1"', 'first'));
+      expect((await two.get('k'))?.body).toBe('first');
+      expect((await two.get('k'))?.body).toBe('first');
+      await one.set('k', entry('"2"', 'second'));
+      expect((await two.get('k'))?.body).toBe('second');
+      await one.delete('k');
+      expect(await two.get('k')).toBeUndefined();
+      // Without a strong ETag, each write is a version of its own: the same weak ETag with another body is seen.
+      await one.set('k', entry('W/"3"', 'weak'));
+      expect((await two.get('k'))?.body).toBe('weak');
+      await one.set('k', entry('W/"3"', 'weak, changed'));
+      expect((await two.get('k'))?.body).toBe('weak, changed');
     });
-    /** A write as the previous release made it: the version '' for an entry without a strong ETag. */
-    const writeAsBefore = async (version: string, stored: object) => {
-      await redis.sendCommand(['HSET', redisKey, 'v', version, 'e', JSON.stringify(stored)]);
-      await redis.sendCommand(['EXPIRE', redisKey, '600']);
-    };
-    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak'));
-    expect((await store.get('k'))?.body).toBe('old, weak');
-    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak, changed'));
-    expect((await store.get('k'))?.body).toBe('old, weak, changed');
-    // This release's write, held here, then overwritten by the previous release: the overwrite is what is read.
-    await store.set('k', entry({ etag: 'W/"1"' }, 'new'));
-    expect((await store.get('k'))?.body).toBe('new');
-    await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old again'));
-    expect((await store.get('k'))?.body).toBe('old again');
-    await writeAsBefore('"2"', entry({ etag: '"2"' }, 'old, strong'));
-    expect((await store.get('k'))?.body).toBe('old, strong');
-    // What the previous release reads of this release's write (HGET v, then HGET e): a version and the entry.
-    await store.set('k', entry({ 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 'new, dated'));
-    const version = await redis.sendCommand(['HGET', redisKey, 'v']);
-    expect(version).toMatch(/^[^"]/);
-    expect(version).not.toBe('');
-    expect(JSON.parse(String(await redis.sendCommand(['HGET', redisKey, 'e']))).body).toBe('new, dated');
-  });
 
-  it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
-    const tokens = createRedisTokenStore({ client: redis, prefix: 'outage', commandTimeout: 300 });
-    const cache = createRedisCacheStore({ client: redis, prefix: 'outage', commandTimeout: 300 });
-    await tokens.compareAndSet('user:1', undefined, token('a'));
-    await server.stop();
-    try {
-      await expect(tokens.get('user:1')).rejects.toBeInstanceOf(TokenStoreError);
-      await expect(tokens.acquire('user:1', 1_000)).rejects.toMatchObject({ code: 'TOKEN_STORE' });
-      await expect(cache.get('k')).rejects.toThrow();
-    } finally {
-      await server.start();
-    }
-    await expect.poll(() => tokens.get('user:1').catch(() => 'down'), { timeout: 5_000 }).toBeUndefined();
-    // The server restarted empty (no persistence): the store answers again, with what it now holds.
-    expect(await tokens.compareAndSet('user:1', undefined, token('b'))).toBe(true);
-  });
-});
-
-describe.skipIf(!available)('a client on Redis stores, against the reference server', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(() => ref.server.close());
-
-  it('with an HTTP cache on Redis: revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
-    const errors: unknown[] = [];
-    const events: unknown[] = [];
-    const store = createRedisCacheStore({ client: redis, prefix: 'http', commandTimeout: 300 });
-    const client = ref.client({
-      cache: createHttpCache({ store, onError: (error) => errors.push(error) }),
-      on: { 'cache:error': ({ error }) => events.push(error) },
+    it('keep in memory at most localBytes of entries: past it, the oldest are read whole from Redis again', async () => {
+      const { client, replies } = counted(redis.client);
+      const prefix = `bytes${Math.random()}`;
+      const store = createRedisCacheStore({ client, prefix, localBytes: 5_000 });
+      const entry = (n: number) => ({
+        url: `http://x/${n}`,
+        status: 200,
+        headers: { etag: `"${n}"` },
+        body: `body ${n} ${'x'.repeat(2_000)}`,
+        storedAt: 1,
+      });
+      for (const n of [1, 2, 3]) await store.set(`k${n}`, entry(n));
+      /** Whether reading `key` brought its body from Redis. */
+      const moved = async (key: string) => {
+        replies.length = 0;
+        await store.get(key);
+        return JSON.stringify(replies).includes('xxxx');
+      };
+      // Two entries of ~2 KB fit in 5 000 bytes: the first one went when the third came.
+      expect(await moved('k3')).toBe(false);
+      expect(await moved('k2')).toBe(false);
+      expect(await moved('k1')).toBe(true);
     });
-    const theme = async () => {
-      const root = await client.root();
-      const shop = await root.embedded('shops')[0]!.follow('self');
-      return (await shop.follow('svc:theme')).response!;
-    };
-    expect((await theme()).revalidated).toBe(false);
-    expect((await theme()).revalidated).toBe(true);
-    await server.stop();
-    try {
-      const during = await theme();
-      expect(during).toMatchObject({ status: 200, revalidated: false });
-      expect(errors.length).toBeGreaterThan(0);
-      // The client reports the same failures as events, for its log.
-      expect(events).toEqual(errors);
-    } finally {
-      await server.start();
-    }
-    await expect.poll(async () => (await theme()).revalidated, { timeout: 5_000 }).toBe(true);
+
+    it('read an entry in one round trip, whatever its validators, and move its body only when it changed', async () => {
+      // Two instances on one Redis, each with its own client, whose commands (and replies) are counted.
+      const a = counted(redis.client);
+      const b = counted(redis.client);
+      const prefix = `trips${Math.random()}`;
+      const one = createRedisCacheStore({ client: a.client, prefix });
+      const two = createRedisCacheStore({ client: b.client, prefix });
+      /** What `two.get(key)` answers, with the number of commands it sent and whether a reply carried `marker`. */
+      const read = async (key: string, marker: string) => {
+        b.replies.length = 0;
+        const entry = await two.get(key);
+        return { body: entry?.body, trips: b.replies.length, moved: JSON.stringify(b.replies).includes(marker) };
+      };
+      const cases = [
+        { name: 'strong ETag', headers: (n: number): Record<string, string> => ({ etag: `"${n}"` }) },
+        { name: 'weak ETag', headers: (n: number): Record<string, string> => ({ etag: `W/"${n}"` }) },
+        {
+          name: 'Last-Modified only',
+          headers: (n: number): Record<string, string> => ({ 'last-modified': new Date(n * 1_000).toUTCString() }),
+        },
+      ];
+      for (const { name, headers } of cases) {
+        const key = `user:1 http://x/${name}`;
+        const entry = (n: number, body: string) => ({
+          url: 'http://x/t',
+          status: 200,
+          headers: headers(n),
+          body,
+          storedAt: n,
+        });
+        await one.set(key, entry(1, `first ${name}`));
+        // Not yet held by `two`: the entry comes in the same reply as its version.
+        expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: true });
+        // Held by `two`: only the version moves.
+        expect(await read(key, 'first'), name).toEqual({ body: `first ${name}`, trips: 1, moved: false });
+        // Another instance changed it: still one round trip, and the new body.
+        await one.set(key, entry(2, `second ${name}`));
+        expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: true });
+        expect(await read(key, 'second'), name).toEqual({ body: `second ${name}`, trips: 1, moved: false });
+        // Another instance deleted it: one round trip, a miss, and `two` forgets its copy.
+        await one.delete(key);
+        expect(await read(key, 'second'), name).toEqual({ body: undefined, trips: 1, moved: false });
+        await one.set(key, entry(2, `third ${name}`));
+        expect(await read(key, 'third'), name).toEqual({ body: `third ${name}`, trips: 1, moved: true });
+        // What `one` stored it holds: its own next read moves no body either.
+        a.replies.length = 0;
+        expect((await one.get(key))?.body, name).toBe(`third ${name}`);
+        expect(a.replies, name).toHaveLength(1);
+        expect(JSON.stringify(a.replies), name).not.toContain('third');
+      }
+    });
+
+    it('share entries with instances of the previous release, which wrote no version without a strong ETag', async () => {
+      const store = createRedisCacheStore({ client: redis.client, prefix: 'rolling' });
+      const redisKey = 'rolling:cache:k';
+      const entry = (headers: Record<string, string>, body: string) => ({
+        url: 'http://x/t',
+        status: 200,
+        headers,
+        body,
+        storedAt: 1,
+      });
+      /** A write as the previous release made it: the version '' for an entry without a strong ETag. */
+      const writeAsBefore = async (version: string, stored: object) => {
+        await redis.send('HSET', redisKey, 'v', version, 'e', JSON.stringify(stored));
+        await redis.send('EXPIRE', redisKey, '600');
+      };
+      await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak'));
+      expect((await store.get('k'))?.body).toBe('old, weak');
+      await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old, weak, changed'));
+      expect((await store.get('k'))?.body).toBe('old, weak, changed');
+      // This release's write, held here, then overwritten by the previous release: the overwrite is what is read.
+      await store.set('k', entry({ etag: 'W/"1"' }, 'new'));
+      expect((await store.get('k'))?.body).toBe('new');
+      await writeAsBefore('', entry({ etag: 'W/"1"' }, 'old again'));
+      expect((await store.get('k'))?.body).toBe('old again');
+      await writeAsBefore('"2"', entry({ etag: '"2"' }, 'old, strong'));
+      expect((await store.get('k'))?.body).toBe('old, strong');
+      // What the previous release reads of this release's write (HGET v, then HGET e): a version and the entry.
+      await store.set('k', entry({ 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 'new, dated'));
+      const version = await redis.send('HGET', redisKey, 'v');
+      expect(version).toMatch(/^[^"]/);
+      expect(version).not.toBe('');
+      expect(JSON.parse(String(await redis.send('HGET', redisKey, 'e'))).body).toBe('new, dated');
+    });
+
+    it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
+      const tokens = createRedisTokenStore({ client: redis.client, prefix: 'outage', commandTimeout: 300 });
+      const cache = createRedisCacheStore({ client: redis.client, prefix: 'outage', commandTimeout: 300 });
+      await tokens.compareAndSet('user:1', undefined, token('a'));
+      await server.stop();
+      try {
+        await expect(tokens.get('user:1')).rejects.toBeInstanceOf(TokenStoreError);
+        await expect(tokens.acquire('user:1', 1_000)).rejects.toMatchObject({ code: 'TOKEN_STORE' });
+        await expect(cache.get('k')).rejects.toThrow();
+      } finally {
+        await server.start();
+      }
+      await expect.poll(() => tokens.get('user:1').catch(() => 'down'), { timeout: 5_000 }).toBeUndefined();
+      // The server restarted empty (no persistence): the store answers again, with what it now holds.
+      expect(await tokens.compareAndSet('user:1', undefined, token('b'))).toBe(true);
+    });
   });
 
-  it('with a token store on Redis: keeps working on its token while Redis is down, fails a refresh it needs then, and refreshes once Redis is back', async () => {
-    const { clientId, clientSecret } = ref.credentials;
-    const tokenStore = createRedisTokenStore({ client: redis, prefix: `client${Math.random()}`, commandTimeout: 300 });
-    const tokens: string[] = [];
-    const auth = clientCredentials({
-      authUrl: ref.server.origin,
-      clientId,
-      clientSecret,
-      scope: 'admin',
-      tokenStore,
-      onToken: (info) => {
-        tokens.push(info.accessToken);
-      },
+  describe('a client on Redis stores, against the reference server', () => {
+    let ref: ReferenceServer;
+    beforeAll(async () => {
+      ref = await startReferenceServer();
     });
-    const client = ref.client({ auth, cache: false });
-    await client.root();
-    expect(tokens).toHaveLength(1);
-    await server.stop();
-    try {
-      // The token this instance holds needs no store.
-      expect((await client.root()).properties.scopes).toBe('admin');
-      // Expired at the server: a refresh must go through the store, which is down. A typed error, not a hang
-      // and not a token exchanged behind the other instances' backs.
-      ref.clock.advance(3_601_000);
-      await expect(client.root()).rejects.toMatchObject({ code: 'TOKEN_STORE' });
-      await expect(client.root()).rejects.toBeInstanceOf(TokenStoreError);
+    afterAll(() => ref.server.close());
+
+    it('with an HTTP cache on Redis: revalidates through Redis, falls back to full requests while Redis is down, and revalidates again after', async () => {
+      const errors: unknown[] = [];
+      const events: unknown[] = [];
+      const store = createRedisCacheStore({ client: redis.client, prefix: 'http', commandTimeout: 300 });
+      const client = ref.client({
+        cache: createHttpCache({ store, onError: (error) => errors.push(error) }),
+        on: { 'cache:error': ({ error }) => events.push(error) },
+      });
+      const theme = async () => {
+        const root = await client.root();
+        const shop = await root.embedded('shops')[0]!.follow('self');
+        return (await shop.follow('svc:theme')).response!;
+      };
+      expect((await theme()).revalidated).toBe(false);
+      expect((await theme()).revalidated).toBe(true);
+      await server.stop();
+      try {
+        const during = await theme();
+        expect(during).toMatchObject({ status: 200, revalidated: false });
+        expect(errors.length).toBeGreaterThan(0);
+        // The client reports the same failures as events, for its log.
+        expect(events).toEqual(errors);
+      } finally {
+        await server.start();
+      }
+      await expect.poll(async () => (await theme()).revalidated, { timeout: 5_000 }).toBe(true);
+    });
+
+    it('with a token store on Redis: keeps working on its token while Redis is down, fails a refresh it needs then, and refreshes once Redis is back', async () => {
+      const { clientId, clientSecret } = ref.credentials;
+      const tokenStore = createRedisTokenStore({
+        client: redis.client,
+        prefix: `client${Math.random()}`,
+        commandTimeout: 300,
+      });
+      const tokens: string[] = [];
+      const auth = clientCredentials({
+        authUrl: ref.server.origin,
+        clientId,
+        clientSecret,
+        scope: 'admin',
+        tokenStore,
+        onToken: (info) => {
+          tokens.push(info.accessToken);
+        },
+      });
+      const client = ref.client({ auth, cache: false });
+      await client.root();
       expect(tokens).toHaveLength(1);
-    } finally {
-      await server.start();
-    }
-    await expect
-      .poll(
-        () =>
-          client.root().then(
-            () => 'ok',
-            (error: Error) => error.name,
-          ),
-        { timeout: 5_000 },
-      )
-      .toBe('ok');
-    expect(tokens).toHaveLength(2);
+      await server.stop();
+      try {
+        // The token this instance holds needs no store.
+        expect((await client.root()).properties.scopes).toBe('admin');
+        // Expired at the server: a refresh must go through the store, which is down. A typed error, not a hang
+        // and not a token exchanged behind the other instances' backs.
+        ref.clock.advance(3_601_000);
+        await expect(client.root()).rejects.toMatchObject({ code: 'TOKEN_STORE' });
+        await expect(client.root()).rejects.toBeInstanceOf(TokenStoreError);
+        expect(tokens).toHaveLength(1);
+      } finally {
+        await server.start();
+      }
+      await expect
+        .poll(
+          () =>
+            client.root().then(
+              () => 'ok',
+              (error: Error) => error.name,
+            ),
+          { timeout: 5_000 },
+        )
+        .toBe('ok');
+      expect(tokens).toHaveLength(2);
+    });
   });
 });

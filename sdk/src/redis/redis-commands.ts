@@ -1,0 +1,59 @@
+import type { RedisClient } from './redis-client.js';
+
+/** Sends one command, given as its words, and resolves with the reply. */
+export type SendCommand = (args: string[]) => Promise<unknown>;
+
+type Callable = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * How to send a command through `client`, by its kind (see {@link RedisClient}). Every kind answers the commands
+ * the stores send in the same shapes: strings, integers, arrays of strings, null.
+ */
+export function commandsOf(client: RedisClient): SendCommand {
+  const methods = (client ?? {}) as Record<string, unknown>;
+  const call = methods.call;
+  const sendCommand = methods.sendCommand;
+  // ioredis: its `sendCommand` takes a Command object of its own; `call` takes the words.
+  if (typeof call === 'function') return (args) => (call as Callable).apply(client, args);
+  if (typeof sendCommand === 'function') {
+    // A node-redis cluster routes by the key it is told, not by the command's arguments.
+    if (typeof methods.getSlotMaster === 'function') {
+      return (args) => (sendCommand as Callable).call(client, keyOf(args), false, args);
+    }
+    return (args) => (sendCommand as Callable).call(client, args);
+  }
+  throw new TypeError(
+    'The Redis stores need a Redis client (node-redis 4 or 5, or ioredis 5 or 6), connected; this has neither ' +
+      `\`sendCommand\` nor \`call\`: ${shapeOf(client)}`,
+  );
+}
+
+/** The key of a command the stores send: EVAL's first key (every script here has one), else the first argument. */
+function keyOf(args: string[]): string | undefined {
+  return args[0] === 'EVAL' ? args[3] : args[1];
+}
+
+function shapeOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  return `an object with ${Object.keys(value).slice(0, 5).join(', ') || 'no own properties'}`;
+}
+
+/** Sends `args` through `send`, rejecting after `timeout` ms. */
+export function command(send: SendCommand, args: string[], timeout: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeout} ms`)), timeout);
+    // A client that throws instead of rejecting fails the same way.
+    Promise.resolve()
+      .then(() => send(args))
+      .then(
+        (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+  });
+}

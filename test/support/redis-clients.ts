@@ -1,0 +1,69 @@
+/**
+ * The Redis clients the SDK's stores accept, for the tests that run the stores (and the fleets on them) with
+ * each: node-redis 5 and 4 (the `redis4` alias of the workspace) and ioredis 5 and 6 (`ioredis6`). Each is
+ * loaded only when asked for, as its own users would load it.
+ */
+import type { RedisClient } from '@storefront-platform/sdk/redis';
+
+export const REDIS_CLIENT_KINDS = ['redis', 'redis4', 'ioredis', 'ioredis6'] as const;
+export type RedisClientKind = (typeof REDIS_CLIENT_KINDS)[number];
+
+/** A connected client of one kind. */
+export interface TestRedis {
+  kind: RedisClientKind;
+  /** What the stores are given. */
+  client: RedisClient;
+  /** Sends a command past the stores, in the client's own way, to see or set what they keep. */
+  send(...args: string[]): Promise<unknown>;
+  /** Drops the connection at once. */
+  close(): Promise<void>;
+}
+
+export function isRedisClientKind(kind: string): kind is RedisClientKind {
+  return (REDIS_CLIENT_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * Connects a client of `kind` to `url`, its errors ignored (the outage tests cause them). `reconnectMs`: the
+ * pause between reconnection attempts, short where a test restarts the server and waits for the client.
+ */
+export async function connectRedis(kind: RedisClientKind, url: string, reconnectMs = 500): Promise<TestRedis> {
+  return { kind, ...(await CONNECT[kind](url, reconnectMs)) };
+}
+
+type Connected = Omit<TestRedis, 'kind'>;
+
+const CONNECT: Record<RedisClientKind, (url: string, reconnectMs: number) => Promise<Connected>> = {
+  async redis(url, reconnectMs) {
+    const { createClient } = await import('redis');
+    const client = await createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })
+      .on('error', () => {})
+      .connect();
+    return { client, send: (...args) => client.sendCommand(args), close: async () => client.destroy() };
+  },
+  async redis4(url, reconnectMs) {
+    const { createClient } = await import('redis4');
+    const client = createClient({ url, socket: { reconnectStrategy: () => reconnectMs } }).on('error', () => {});
+    await client.connect();
+    // node-redis 4 has no destroy(): disconnect() is its way to drop the connection at once.
+    return { client, send: (...args) => client.sendCommand(args), close: () => client.disconnect() };
+  },
+  ioredis: async (url, reconnectMs) => ioredis(new (await import('ioredis')).Redis(url, ioredisOptions(reconnectMs))),
+  ioredis6: async (url, reconnectMs) => ioredis(new (await import('ioredis6')).Redis(url, ioredisOptions(reconnectMs))),
+};
+
+const ioredisOptions = (reconnectMs: number) => ({ lazyConnect: true, retryStrategy: () => reconnectMs });
+
+/** What the tests use of an ioredis 5 or 6 client. */
+interface IoRedis {
+  on(event: 'error', listener: () => void): unknown;
+  connect(): Promise<void>;
+  call(command: string, ...args: string[]): Promise<unknown>;
+  disconnect(): void;
+}
+
+async function ioredis(client: IoRedis): Promise<Connected> {
+  client.on('error', () => {});
+  await client.connect();
+  return { client, send: (command, ...args) => client.call(command!, ...args), close: async () => client.disconnect() };
+}
