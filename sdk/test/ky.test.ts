@@ -3,15 +3,23 @@ import {
   type ClientEvents,
   type Credentials,
   clientCredentials,
-  createClient,
   NotFoundError,
   OAuthError,
   ServerError,
   TimeoutError,
 } from '@storefront-platform/sdk';
-import ky, { HTTPError, type KyRequest, type Options } from 'ky';
+import type { HTTPError, Options } from 'ky';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
+import {
+  createClient,
+  type HookState,
+  isUserHTTPError,
+  kyMajor,
+  prefixOption,
+  userHooks,
+  userKy,
+} from './helpers/user-ky.js';
 
 const base = 'http://api.test/v1/';
 const rootDoc = { _class: ['root'], _links: { self: { href: base } } };
@@ -43,7 +51,7 @@ function countingAuth(refusal?: Error) {
 /** A `beforeRequest` hook that records what each attempt carries when it runs. */
 function recordingHook() {
   const seen: { authorization: string | null; retryCount: number }[] = [];
-  const hook = (request: KyRequest, _options: unknown, { retryCount }: { retryCount: number }) => {
+  const hook = ({ request, retryCount }: HookState) => {
     seen.push({ authorization: request.headers.get('authorization'), retryCount });
     request.headers.set('x-trace', `trace-${seen.length}`);
   };
@@ -68,7 +76,7 @@ describe('ky hooks given to the client', () => {
       fetch: api.fetch,
       auth: auth.strategy,
       retry: quick,
-      hooks: { beforeRequest: [hook] },
+      hooks: userHooks({ beforeRequest: [hook] }),
     });
     await client.root();
     expect(seen).toEqual([
@@ -88,17 +96,19 @@ describe('ky hooks given to the client', () => {
       fetch: api.fetch,
       retry: { limit: 1, delay: () => 1 },
       on: { request: (event) => requests.push(event) },
-      hooks: {
-        beforeRequest: [(request) => request.headers.set('x-trace', 'abc')],
+      hooks: userHooks({
+        beforeRequest: [({ request }) => request.headers.set('x-trace', 'abc')],
         beforeRetry: [({ error }) => void errors.push(error.name)],
         beforeError: [
-          async (error) => {
-            // A hook may read the body too: it gets a copy of what the client read.
-            errors.push(`${error.name} ${((await error.response.json()) as { message: string }).message}`);
+          async ({ error }) => {
+            // A hook may read the body too: it gets a copy of what the client read, which ky 2 reads into `data`.
+            const failed = error as HTTPError & { data?: unknown };
+            const body = (kyMajor >= 2 ? failed.data : await failed.response.json()) as { message: string };
+            errors.push(`${error.name} ${body.message}`);
             return error;
           },
         ],
-      },
+      }),
     });
     const error = await client.root().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServerError);
@@ -116,15 +126,14 @@ describe('ky hooks given to the client', () => {
     const client = createClient({
       baseUrl: base,
       fetch: api.fetch,
-      hooks: {
+      hooks: userHooks({
         afterResponse: [
-          async (_request, _options, response) => {
+          async ({ response }) => {
             bodies.push(await response.json());
           },
-          (_request, _options, response) =>
-            new Response(JSON.stringify({ ...rootDoc, hooked: true }), { headers: response.headers }),
+          ({ response }) => new Response(JSON.stringify({ ...rootDoc, hooked: true }), { headers: response.headers }),
         ],
-      },
+      }),
     });
     const root = await client.root();
     expect(bodies).toEqual([rootDoc]);
@@ -147,7 +156,7 @@ describe('ky hooks given to the client', () => {
     const client = createClient({
       baseUrl: base,
       fetch: api.fetch,
-      hooks: { afterResponse: [(_request, _options, response) => void statuses.push(response.status)] },
+      hooks: userHooks({ afterResponse: [({ response }) => void statuses.push(response.status)] }),
     });
     await client.root();
     const root = await client.root();
@@ -162,7 +171,7 @@ describe('ky hooks given to the client', () => {
       baseUrl: base,
       fetch: api.fetch,
       retry: quick,
-      hooks: { beforeRetry: [() => ky.stop] },
+      hooks: userHooks({ beforeRetry: [() => userKy.stop] }),
     });
     await expect(client.root()).rejects.toMatchObject({ code: 'SERVER_ERROR', status: 503 });
     expect(api.requests).toHaveLength(1);
@@ -173,10 +182,10 @@ describe("a user's own ky instance", () => {
   it('is the one requests go through: its headers, hooks and fetch', async () => {
     const { seen, hook } = recordingHook();
     const api = fakeFetch({ [`GET ${base}`]: rootDoc });
-    const instance = ky.create({
+    const instance = userKy.create({
       headers: { 'x-app': 'shop-sync' },
       fetch: api.fetch,
-      hooks: { beforeRequest: [hook] },
+      hooks: userHooks({ beforeRequest: [hook] }),
     });
     const client = createClient({ baseUrl: base, ky: instance });
     await client.root();
@@ -189,7 +198,7 @@ describe("a user's own ky instance", () => {
     const both = createClient({
       baseUrl: base,
       ky: instance,
-      hooks: { beforeRequest: [() => void more.push('client')] },
+      hooks: userHooks({ beforeRequest: [() => void more.push('client')] }),
     });
     await both.root();
     expect(seen).toHaveLength(2);
@@ -198,10 +207,10 @@ describe("a user's own ky instance", () => {
 
   it('keeps its retry and timeout unless the client options say otherwise; its prefix and query are ignored', async () => {
     const api = fakeFetch({ [`GET ${base}`]: () => fail(503) });
-    const instance = ky.extend({
+    const instance = userKy.extend({
       fetch: api.fetch,
       retry: 0,
-      prefixUrl: 'http://elsewhere.test',
+      ...prefixOption('http://elsewhere.test'),
       searchParams: { a: 1 },
     });
     await expect(createClient({ baseUrl: base, ky: instance }).root()).rejects.toBeInstanceOf(ServerError);
@@ -212,7 +221,7 @@ describe("a user's own ky instance", () => {
     expect(api.requests).toHaveLength(4);
 
     const never: typeof fetch = () => new Promise(() => {});
-    const slow = ky.create({ fetch: never, timeout: 20, retry: 0 });
+    const slow = userKy.create({ fetch: never, timeout: 20, retry: 0 });
     await expect(createClient({ baseUrl: base, ky: slow }).root()).rejects.toMatchObject({
       code: 'TIMEOUT',
       timeout: 20,
@@ -229,7 +238,7 @@ describe('the fetch of a client', () => {
       seen.push((init as { dispatcher?: unknown } | undefined)?.dispatcher);
       return api.fetch(input, init);
     };
-    const client = createClient({ baseUrl: base, fetch, ky: ky.extend({ dispatcher } as Options) });
+    const client = createClient({ baseUrl: base, fetch, ky: userKy.extend({ dispatcher } as Options) });
     await client.root();
     expect(seen).toEqual([dispatcher]);
   });
@@ -336,7 +345,7 @@ describe('retries on ky', () => {
         ...quick,
         shouldRetry: ({ error }) => {
           seen.push(error.name);
-          return error instanceof HTTPError && error.response.status === 404 ? true : undefined;
+          return isUserHTTPError(error) && error.response.status === 404 ? true : undefined;
         },
       },
     });
@@ -401,7 +410,7 @@ describe('token requests', () => {
   it("go through the fetch of the client's own ky instance, and through the strategy's fetch when it has one", async () => {
     const api = fakeFetch({ [`GET ${base}`]: rootDoc, [`POST ${authUrl}/oauth/token`]: token });
     const shared = clientCredentials({ authUrl, clientId: 'app', clientSecret: 's3cret' });
-    await createClient({ baseUrl: base, ky: ky.create({ fetch: api.fetch }), auth: shared }).root();
+    await createClient({ baseUrl: base, ky: userKy.create({ fetch: api.fetch }), auth: shared }).root();
     expect(api.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
 
     const tokens = fakeFetch({ [`POST ${authUrl}/oauth/token`]: token });

@@ -3,7 +3,6 @@ import {
   type Client,
   type ClientEvents,
   type Credentials,
-  createClient,
   createHttpCache,
   type Entity,
   type HttpCache,
@@ -16,6 +15,7 @@ import {
 } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, type Route } from './helpers/fake-fetch.js';
+import { createClient } from './helpers/user-ky.js';
 
 const base = 'http://api.test/v1/';
 const rootDoc = {
