@@ -1,8 +1,8 @@
 /**
  * Several app instances (real processes) acting on one authorization, against the real reference server: with
  * a shared Redis token store one exchange serves them all; without it they lock each other out (the server
- * accepts one JWT bearer exchange per token). Plus the lease of a holder that dies, and a cache shared through
- * Redis.
+ * accepts one JWT bearer exchange per token), with each Redis client the stores accept. Plus the lease of a
+ * holder that dies, and a cache shared through Redis.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../support/ci.js';
+import { REDIS_CLIENT_KINDS } from '../support/redis-clients.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -102,18 +103,23 @@ const go = (workers: Worker[]) => {
 };
 
 describe.skipIf(!available)('a fleet of app instances on one authorization', () => {
-  it('4 processes × 50 concurrent requests with one expired token: one exchange, 200 successes, one new token', async () => {
-    const token = await expiredUserToken();
-    const before = server.store.all('tokens').length;
-    const workers = await startWorkers(4, { ACCESS_TOKEN: token, REDIS_URL: redis.url, PREFIX: 'fleet1' });
-    go(workers);
-    const results = await Promise.all(workers.map((w) => w.result));
-    expect(results.map((r) => r?.ok)).toEqual([50, 50, 50, 50]);
-    expect(new Set(results.map((r) => r?.token)).size).toBe(1);
-    expect(results[0]?.token).not.toBe(token);
-    // Exactly one new token was issued (the server keeps one row per token): one exchange at the server.
-    expect(server.store.all('tokens').length - before).toBe(1);
-  }, 60_000);
+  it.each(REDIS_CLIENT_KINDS)(
+    '4 processes × 50 concurrent requests with one expired token: one exchange, 200 successes, one new token (%s)',
+    async (kind) => {
+      const token = await expiredUserToken();
+      const before = server.store.all('tokens').length;
+      const env = { ACCESS_TOKEN: token, REDIS_URL: redis.url, REDIS_CLIENT: kind, PREFIX: `fleet1-${kind}` };
+      const workers = await startWorkers(4, env);
+      go(workers);
+      const results = await Promise.all(workers.map((w) => w.result));
+      expect(results.map((r) => r?.ok)).toEqual([50, 50, 50, 50]);
+      expect(new Set(results.map((r) => r?.token)).size).toBe(1);
+      expect(results[0]?.token).not.toBe(token);
+      // Exactly one new token was issued (the server keeps one row per token): one exchange at the server.
+      expect(server.store.all('tokens').length - before).toBe(1);
+    },
+    60_000,
+  );
 
   it('without a shared store, the same fleet locks itself out: all but one exchange are refused', async () => {
     const token = await expiredUserToken();

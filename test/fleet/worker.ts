@@ -4,24 +4,22 @@
  * its job, prints one JSON line with what happened and exits.
  *
  * Environment: STOREFRONT_URL (origin), CLIENT_ID, CLIENT_SECRET, ACCESS_TOKEN, REDIS_URL (absent: no shared
- * stores) and PREFIX (its keys), JOB (`burst`: CONCURRENCY concurrent GETs of the root; `theme`: the demo shop's
+ * stores), REDIS_CLIENT (which client: redis, redis4, ioredis or ioredis6; default redis) and PREFIX (its keys), JOB (`burst`: CONCURRENCY concurrent GETs of the root; `theme`: the demo shop's
  * theme, read once), LEASE_MS, EXCHANGE_DELAY_MS (each token request waits this long before it is sent, after
  * printing `exchanging`).
  */
 import { createInterface } from 'node:readline';
 import { authorized, type CacheStore, createClient, createHttpCache, type TokenStore } from '@storefront-platform/sdk';
 import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
-import { createClient as createRedis } from 'redis';
+import { connectRedis, isRedisClientKind } from '../support/redis-clients.js';
 
 const env = process.env;
 const origin = env.STOREFRONT_URL!;
-const redis = env.REDIS_URL
-  ? await createRedis({ url: env.REDIS_URL })
-      .on('error', () => {})
-      .connect()
-  : undefined;
-const tokenStore: TokenStore | undefined = redis && createRedisTokenStore({ client: redis, prefix: env.PREFIX });
-const cacheStore: CacheStore | undefined = redis && createRedisCacheStore({ client: redis, prefix: env.PREFIX });
+const kind = env.REDIS_CLIENT ?? 'redis';
+if (!isRedisClientKind(kind)) throw new Error(`REDIS_CLIENT: no client "${kind}"`);
+const redis = env.REDIS_URL ? await connectRedis(kind, env.REDIS_URL) : undefined;
+const tokenStore: TokenStore | undefined = redis && createRedisTokenStore({ client: redis.client, prefix: env.PREFIX });
+const cacheStore: CacheStore | undefined = redis && createRedisCacheStore({ client: redis.client, prefix: env.PREFIX });
 const delay = Number(env.EXCHANGE_DELAY_MS ?? 0);
 
 const auth = authorized({
@@ -63,5 +61,5 @@ if (env.JOB === 'theme') {
 }
 result.token = (await auth.credentials().catch(() => undefined))?.token;
 console.log(JSON.stringify(result));
-redis?.destroy();
+await redis?.close();
 process.exit(0);
