@@ -1,7 +1,8 @@
 /**
  * ky's failures as the SDK's typed errors. Inside ky (its hooks, `shouldRetry`) failures are ky's own: an
- * `HTTPError`, a `TimeoutError`, what `fetch` threw. What leaves the client is one error family: `HttpError`
- * and its subclasses, `TimeoutError`, `NetworkError`, with secrets redacted.
+ * `HTTPError`, a `TimeoutError`, what `fetch` threw (which ky 2 wraps in its `NetworkError`). What leaves the
+ * client is one error family: `HttpError` and its subclasses, `TimeoutError`, `NetworkError`, with secrets redacted.
+ * A user's ky 2 instance throws errors of its own copy of ky: they are recognised by name, as ky's guards do.
  */
 import { isHTTPError, isTimeoutError } from 'ky';
 import { createHttpError } from '../errors/create-http-error.js';
@@ -35,6 +36,18 @@ export function networkFailure(error: unknown, request: FailedRequest): unknown 
   return error;
 }
 
+/**
+ * The rejection of `fetch` within an attempt that `error` is, or that ky 2's `NetworkError` wraps (named like the
+ * SDK's `NetworkError`, which a hook may throw); `undefined` for any other error.
+ */
+function fetchRejection(error: unknown): object | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if (networkFailures.has(error)) return error;
+  const wrapped = error instanceof Error && error.name === 'NetworkError' && !(error instanceof StorefrontError);
+  const cause = wrapped ? error.cause : undefined;
+  return typeof cause === 'object' && cause !== null && networkFailures.has(cause) ? cause : undefined;
+}
+
 /** Whether `error` is ky's timeout of an attempt (named like the SDK's `TimeoutError`, which a hook may throw). */
 export function isAttemptTimeout(error: unknown): boolean {
   return isTimeoutError(error) && !(error instanceof StorefrontError);
@@ -46,14 +59,10 @@ export function isAttemptTimeout(error: unknown): boolean {
  * `TypeError`), is not: ky would retry it all the same.
  */
 export function isAttemptFailure(error: unknown): boolean {
-  return (
-    isHTTPError(error) ||
-    isAttemptTimeout(error) ||
-    (typeof error === 'object' && error !== null && networkFailures.has(error))
-  );
+  return isHTTPError(error) || isAttemptTimeout(error) || fetchRejection(error) !== undefined;
 }
 
-/** The typed error of a failed response, its body read (within the attempt, when JSON) and parsed. */
+/** The typed error of a failed response, its body read (within the attempt, when it had one) and parsed. */
 export async function responseError(method: string, url: string, response: Response): Promise<HttpError> {
   const text = readText(response) ?? (await response.text().catch(() => ''));
   return createHttpError({
@@ -76,7 +85,10 @@ export async function typedFailure(error: unknown, request: FailedRequest): Prom
     if (isHTTPError(error)) made = await responseError(method, url, error.response);
     else if (isAttemptTimeout(error))
       made = new TimeoutError({ method, url, timeout: request.timeout || 0, cause: error });
-    else if (!(error instanceof NetworkError)) made = new NetworkError({ method, url, cause: error });
+    else {
+      const rejection = fetchRejection(error);
+      made = rejection instanceof NetworkError ? rejection : new NetworkError({ method, url, cause: rejection });
+    }
     typed.set(key, made);
   }
   return typed.get(key);

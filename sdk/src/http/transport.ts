@@ -1,10 +1,10 @@
-import { isHTTPError, type Options, type ShouldRetryState } from 'ky';
+import { isHTTPError } from 'ky';
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
-import type { ClientKy } from './client-ky.js';
+import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
 import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
 import { headerRecord, isJsonType } from './media-type.js';
@@ -130,11 +130,13 @@ export class Transport {
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
     };
+    // A `URL`, not a string: ky applies no prefix of the user's instance to it.
+    const target = new URL(request.url);
     for (;;) {
       let response: Response | undefined;
       try {
         const headers = this.#headers(request, credentials, stored, ifMatch);
-        response = await http.ky(request.url, this.#call(exchange, headers, request.body));
+        response = await http.ky(target, this.#call(exchange, headers, request.body));
       } catch (error) {
         if (exchange.refreshable && isHTTPError(error) && error.response.status === 401) {
           exchange.refreshable = false;
@@ -172,9 +174,9 @@ export class Transport {
   }
 
   /** ky's options for one call: what this request alone has. */
-  #call(exchange: Exchange, headers: Record<string, string>, body: unknown): Options {
+  #call(exchange: Exchange, headers: Record<string, string>, body: unknown): KyCallOptions {
     const { retry } = this.#options.http;
-    const options: Options = {
+    const options: KyCallOptions = {
       method: exchange.method,
       headers,
       fetch: (input, init) => this.#attempt(exchange, input as Request, init),
@@ -186,7 +188,10 @@ export class Transport {
     return options;
   }
 
-  /** One attempt, as the `fetch` ky calls: the request as every hook left it, its events, a JSON body read. */
+  /**
+   * One attempt, as the `fetch` ky calls: the request as every hook left it, its events, the body read when it is
+   * JSON or a failure's (which ky 2 would read for its `HTTPError`'s `data` before the client could).
+   */
   async #attempt(exchange: Exchange, request: Request, init?: RequestInit): Promise<Response> {
     const { emitter, http } = this.#options;
     const { method } = exchange;
@@ -212,8 +217,9 @@ export class Transport {
           duration: performance.now() - started,
         });
       }
-      const json = method !== 'HEAD' && isJsonType(response.headers.get('content-type'));
-      return json ? await withText(response, http.hooksReadBodies) : response;
+      const read =
+        method !== 'HEAD' && (isJsonType(response.headers.get('content-type')) || isFailure(response.status));
+      return read ? await withText(response, http.hooksReadBodies) : response;
     } catch (error) {
       // The user gave up: their reason, never retried.
       exchange.signal?.throwIfAborted();
@@ -227,7 +233,7 @@ export class Transport {
    * ky's `shouldRetry` for this request: never an error of a hook nor a 401 about to be refreshed, then the user's
    * `shouldRetry`, then the policy, as ky's own rules would decide. Announces the retry with the wait ky will take.
    */
-  async #shouldRetry(exchange: Exchange, state: ShouldRetryState): Promise<boolean | undefined> {
+  async #shouldRetry(exchange: Exchange, state: KyRetryState): Promise<boolean | undefined> {
     const { error, retryCount } = state;
     const failed = isHTTPError(error) ? error : undefined;
     const status = failed?.response.status;
