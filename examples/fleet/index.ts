@@ -3,7 +3,11 @@
  * JWT bearer exchange serves them all, where without it the server refuses all but the first exchange of a token
  * and the other instances are locked out (see docs/sdk.md, "Running several instances").
  *
- *   REDIS_URL=redis://127.0.0.1:6379 npm run example -- fleet [--workers N] [--rounds N] [--no-redis]
+ *   REDIS_URL=redis://127.0.0.1:6379 npm run example -- fleet [--workers N] [--rounds N] [--redis-client NAME]
+ *   npm run example -- fleet --no-redis [--workers N] [--rounds N]
+ *
+ * --redis-client: the Redis client the workers use, `redis` (node-redis 5, the default), `redis4` (node-redis 4),
+ * `ioredis` (ioredis 5) or `ioredis6` (ioredis 6); see ./redis.ts. --no-redis: no Redis, whatever REDIS_URL says.
  *
  * Start the server with short-lived tokens so that they expire during the run: `npm start -- --token-ttl 2`.
  */
@@ -13,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clientCredentials } from '@storefront-platform/sdk';
 import type { ExampleOptions } from '../shared/options.js';
+import { REDIS_CLIENTS, type RedisClientName } from './redis.js';
 
 /** Options of {@link main}. */
 export interface FleetOptions extends ExampleOptions {
@@ -22,6 +27,8 @@ export interface FleetOptions extends ExampleOptions {
   rounds?: number;
   /** Redis for the shared token store and cache; `undefined` runs the fleet without them. */
   redisUrl?: string;
+  /** The workers' Redis client. Default `redis` (node-redis 5). */
+  redisClient?: RedisClientName;
   /** Prefix of the Redis keys of this run. Default `fleet-example`. */
   prefix?: string;
 }
@@ -64,7 +71,7 @@ export async function main(options: FleetOptions): Promise<WorkerReport[]> {
   const auth = clientCredentials({ ...options, scope: 'admin' });
   const token = (await auth.credentials())!.token;
   log(
-    `${workers} workers on one token, ${options.redisUrl ? `sharing it through ${options.redisUrl}` : 'each on its own'}`,
+    `${workers} workers on one token, ${options.redisUrl ? `sharing it through ${options.redisUrl} (${options.redisClient ?? 'redis'})` : 'each on its own'}`,
   );
   const reports = await Promise.all(
     Array.from({ length: workers }, () =>
@@ -75,7 +82,9 @@ export async function main(options: FleetOptions): Promise<WorkerReport[]> {
         FLEET_TOKEN: token,
         FLEET_PREFIX: options.prefix ?? 'fleet-example',
         ROUNDS: String(options.rounds ?? 3),
-        ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+        // Always set, so that a worker never falls back on what it inherits.
+        FLEET_REDIS_URL: options.redisUrl ?? '',
+        FLEET_REDIS_CLIENT: options.redisClient ?? 'redis',
       }),
     ),
   );
@@ -98,8 +107,13 @@ export function fromArgs(args: string[]): Partial<FleetOptions> {
       workers: { type: 'string' },
       rounds: { type: 'string' },
       'no-redis': { type: 'boolean' },
+      'redis-client': { type: 'string' },
     },
   });
+  const redisClient = values['redis-client'];
+  if (redisClient !== undefined && !(REDIS_CLIENTS as readonly string[]).includes(redisClient)) {
+    throw new Error(`--redis-client: one of ${REDIS_CLIENTS.join(', ')}, not "${redisClient}"`);
+  }
   const redisUrl = values['no-redis'] ? undefined : process.env.REDIS_URL;
   if (!values['no-redis'] && !redisUrl) {
     throw new Error(
@@ -110,5 +124,6 @@ export function fromArgs(args: string[]): Partial<FleetOptions> {
     workers: values.workers === undefined ? undefined : Number(values.workers),
     rounds: values.rounds === undefined ? undefined : Number(values.rounds),
     redisUrl,
+    redisClient: redisClient as RedisClientName | undefined,
   };
 }

@@ -1,19 +1,18 @@
 /**
  * One instance of the fleet example: an SDK client on the authorization the fleet shares, with the Redis token
- * store and HTTP cache (or neither, with REDIS_URL unset, to show the lock-out). Makes ROUNDS rounds of
- * CONCURRENCY concurrent reads, INTERVAL_MS apart, then prints one JSON line: reads that worked, errors by code,
- * and how many tokens this instance obtained.
+ * store and HTTP cache on FLEET_REDIS_URL through the FLEET_REDIS_CLIENT client (or neither, with FLEET_REDIS_URL
+ * empty, to show the lock-out). Makes ROUNDS rounds of CONCURRENCY concurrent reads, INTERVAL_MS apart, then
+ * prints one JSON line: reads that worked, errors by code, and how many tokens this instance obtained.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authorized, createClient, createHttpCache } from '@storefront-platform/sdk';
 import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
-import { createClient as createRedis } from 'redis';
+import { connectRedis, type RedisClientName } from './redis.js';
 
 const env = process.env;
-const redis = env.REDIS_URL
-  ? await createRedis({ url: env.REDIS_URL })
-      .on('error', (error) => console.error(`redis: ${error.message}`))
-      .connect()
+// Set by the fleet, not inherited: a REDIS_URL of the shell must not bring Redis into a --no-redis run.
+const redis = env.FLEET_REDIS_URL
+  ? await connectRedis((env.FLEET_REDIS_CLIENT ?? 'redis') as RedisClientName, env.FLEET_REDIS_URL)
   : undefined;
 const prefix = env.FLEET_PREFIX ?? 'fleet-example';
 let exchanges = 0;
@@ -24,12 +23,12 @@ const client = createClient({
     clientId: env.STOREFRONT_CLIENT_ID!,
     clientSecret: env.STOREFRONT_CLIENT_SECRET!,
     accessToken: env.FLEET_TOKEN!,
-    tokenStore: redis && createRedisTokenStore({ client: redis, prefix }),
+    tokenStore: redis && createRedisTokenStore({ client: redis.client, prefix }),
     onToken: () => {
       exchanges++;
     },
   }),
-  cache: redis ? createHttpCache({ store: createRedisCacheStore({ client: redis, prefix }) }) : false,
+  cache: redis ? createHttpCache({ store: createRedisCacheStore({ client: redis.client, prefix }) }) : false,
 });
 
 let ok = 0;
@@ -46,4 +45,4 @@ for (let round = 0; round < Number(env.ROUNDS ?? 3); round++) {
   }
 }
 console.log(JSON.stringify({ ok, errors, exchanges }));
-redis?.destroy();
+await redis?.close();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as clientCredentialsExample } from '../../examples/client-credentials/index.js';
 import { main as devTheme } from '../../examples/dev-theme/index.js';
 import { main as fleet, fromArgs as fromFleetArgs } from '../../examples/fleet/index.js';
+import { REDIS_CLIENTS, type RedisClientName } from '../../examples/fleet/redis.js';
 import { main as keepAlive } from '../../examples/keep-alive/index.js';
 import { main as listProducts } from '../../examples/list-products/index.js';
 import { main as themeSync } from '../../examples/theme-sync/index.js';
@@ -248,7 +249,7 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
     const reports = await fleet({ ...example.options(lines), workers: 2, rounds: 1, redisUrl: redis.url });
     expect(reports.map((report) => report.ok)).toEqual([20, 20]);
     expect(reports.reduce((n, report) => n + report.exchanges, 0)).toBe(0);
-    expect(lines[0]).toBe(`2 workers on one token, sharing it through ${redis.url}`);
+    expect(lines[0]).toBe(`2 workers on one token, sharing it through ${redis.url} (redis)`);
     expect(lines.at(-1)).toBe('0 token exchanges in all, 0 failed reads');
   }, 60_000);
 
@@ -256,7 +257,7 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
    * Runs the fleet on a token that has expired by the time the workers start (the server expires it as the fleet
    * announces itself, before the workers are spawned) and returns the output.
    */
-  async function onExpiredToken(redisUrl: string | undefined, prefix: string) {
+  async function onExpiredToken(redisUrl: string | undefined, prefix: string, redisClient?: RedisClientName) {
     const lines: string[] = [];
     let expired: Promise<unknown> | undefined;
     const reports = await fleet({
@@ -271,22 +272,38 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
       workers: 3,
       rounds: 1,
       redisUrl,
+      redisClient,
       prefix,
     });
     await expired;
     return { lines, reports };
   }
 
-  it('exchanges an expired shared token once for the whole fleet, every read answered', async () => {
-    const { lines, reports } = await onExpiredToken(redis.url, `fleet-refresh-${Date.now()}`);
-    expect(reports.map((report) => report.ok)).toEqual([20, 20, 20]);
-    expect(reports.map((report) => report.exchanges).sort()).toEqual([0, 0, 1]);
-    expect(lines.at(-1)).toBe('1 token exchanges in all, 0 failed reads');
-  }, 60_000);
+  it.each(REDIS_CLIENTS)(
+    'exchanges an expired shared token once for the whole fleet, every read answered (%s)',
+    async (client) => {
+      const { lines, reports } = await onExpiredToken(redis.url, `fleet-refresh-${client}-${Date.now()}`, client);
+      expect(lines[0]).toBe(`3 workers on one token, sharing it through ${redis.url} (${client})`);
+      expect(reports.map((report) => report.ok)).toEqual([20, 20, 20]);
+      expect(reports.map((report) => report.exchanges).sort()).toEqual([0, 0, 1]);
+      expect(lines.at(-1)).toBe('1 token exchanges in all, 0 failed reads');
+    },
+    60_000,
+  );
 
-  it('with --no-redis, shows the fleet locking itself out: one exchange, the other workers refused', async () => {
-    expect(fromFleetArgs(['--no-redis']).redisUrl).toBeUndefined();
-    const { lines, reports } = await onExpiredToken(fromFleetArgs(['--no-redis']).redisUrl, 'unused');
+  it('with --no-redis, shows the fleet locking itself out even with REDIS_URL set: one exchange, the other workers refused', async () => {
+    // The workers inherit this environment: they must not take Redis from it either.
+    const saved = process.env.REDIS_URL;
+    process.env.REDIS_URL = redis.url;
+    let run: Awaited<ReturnType<typeof onExpiredToken>>;
+    try {
+      expect(fromFleetArgs(['--no-redis']).redisUrl).toBeUndefined();
+      run = await onExpiredToken(fromFleetArgs(['--no-redis']).redisUrl, 'unused');
+    } finally {
+      if (saved === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved;
+    }
+    const { lines, reports } = run;
     expect(lines[0]).toBe('3 workers on one token, each on its own');
     expect(reports.map((report) => report.ok).sort()).toEqual([0, 0, 20]);
     // The server accepts one JWT bearer exchange per token: the two workers that lost the race get no token.
@@ -295,6 +312,13 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
 });
 
 describe('fleet arguments', () => {
+  it('take the Redis client by name', () => {
+    expect(fromFleetArgs(['--no-redis', '--redis-client', 'ioredis']).redisClient).toBe('ioredis');
+    expect(() => fromFleetArgs(['--no-redis', '--redis-client', 'valkey'])).toThrow(
+      /--redis-client: one of redis, redis4, ioredis, ioredis6, not "valkey"/,
+    );
+  });
+
   it('ask for REDIS_URL or --no-redis', () => {
     const saved = process.env.REDIS_URL;
     delete process.env.REDIS_URL;
