@@ -52,7 +52,8 @@ export interface KyExtension {
   timeout: number | false;
   throwHttpErrors: (status: number) => boolean;
   searchParams: undefined;
-  hooks?: KyHooks;
+  /** `ClientOptions.hooks`, in the form of the instance's ky: typed loosely, so that a ky 2 instance's `extend` fits. */
+  hooks?: object;
 }
 
 /**
