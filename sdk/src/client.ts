@@ -54,16 +54,17 @@ export interface ClientOptions {
    */
   retry?: RetryOptions | number | false;
   /**
-   * ky hooks for every request of this client, after those of `ky`. `beforeRequest` hooks run on every attempt,
-   * retries and the attempt after a token refresh included, with the client's headers set (`Authorization`,
-   * conditional headers). In hooks, failures are ky's (`HTTPError`, `TimeoutError`); the client's promises reject
-   * with the SDK's typed errors.
+   * ky hooks for every request of this client, after those of `ky`, in the form of its ky (see `KyHooks`).
+   * `beforeRequest` hooks run on every attempt (ky 2: every call), retries and the attempt after a token refresh
+   * included, with the client's headers set (`Authorization`, conditional headers). In hooks, failures are ky's
+   * (`HTTPError`, `TimeoutError`); the client's promises reject with the SDK's typed errors.
    */
   hooks?: KyHooks;
   /**
-   * Your own ky instance (`ky.create(…)` or `.extend(…)`), which the client extends: its headers, hooks, `fetch`,
-   * `timeout` and `retry` apply unless the options above say otherwise. The client decides which statuses fail (all
-   * but 2xx and 304) and sends to the links' absolute URLs (no `prefixUrl`, no `searchParams`).
+   * Your own ky instance (`ky.create(…)` or `.extend(…)`), of ky 1.14+ or ky 2 (see `KyInstance`), which the client
+   * extends: its headers, hooks, `fetch`, `timeout` and `retry` apply unless the options above say otherwise. The
+   * client decides which statuses fail (all but 2xx and 304) and sends to the links' absolute URLs (no prefix, no
+   * `searchParams`).
    */
   ky?: KyInstance;
 }
