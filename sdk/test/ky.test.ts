@@ -16,7 +16,7 @@ import {
   type HookState,
   isUserHTTPError,
   kyMajor,
-  prefixOption,
+  prefixOptions,
   userHooks,
   userKy,
 } from './helpers/user-ky.js';
@@ -219,7 +219,7 @@ describe("a user's own ky instance", () => {
     const instance = userKy.extend({
       fetch: api.fetch,
       retry: 0,
-      ...prefixOption('http://elsewhere.test'),
+      ...prefixOptions('http://elsewhere.test'),
       searchParams: { a: 1 },
     });
     await expect(createClient({ baseUrl: base, ky: instance }).root()).rejects.toBeInstanceOf(ServerError);

@@ -46,7 +46,10 @@ export interface KyDefaults {
   onDownloadProgress?: unknown;
 }
 
-/** What the client sets on the instance it extends: options of the same name and meaning in ky 1.14 and ky 2. */
+/**
+ * What the client sets on the instance it extends: options of the same name and meaning in ky 1.14 and ky 2
+ * (`throwHttpErrors` as a function came with ky 1.14, hence the oldest ky an instance may be of).
+ */
 export interface KyExtension {
   retry: RetryPolicy;
   timeout: number | false;

@@ -37,9 +37,12 @@ export function createClient(options: sdk.ClientOptions): sdk.Client {
   return sdk.createClient({ ky: userKy, ...options });
 }
 
-/** The option of an instance's URL prefix: ky 1 calls it `prefixUrl`, ky 2 `prefix` (and refuses the old name). */
-export function prefixOption(url: string): Options {
-  return (kyMajor >= 2 ? { prefix: url } : { prefixUrl: url }) as Options;
+/**
+ * The options of an instance that put its requests under `url`: ky 1's `prefixUrl`; ky 2's `prefix` (it refuses
+ * the old name) and `baseUrl`.
+ */
+export function prefixOptions(url: string): Options {
+  return (kyMajor >= 2 ? { prefix: url, baseUrl: url } : { prefixUrl: url }) as Options;
 }
 
 /** What a hook is told, in ky 2's form: one state object (ky 1 passes most of it as separate arguments). */
