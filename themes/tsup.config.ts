@@ -18,7 +18,7 @@ const common = {
 
 // tsup runs the two builds in parallel, and its `clean` would let each wipe the other's files: the config clears
 // dist/ once, before both.
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<Options[]> => {
   await rm('dist', { recursive: true, force: true });
   return [
     // The library entry and the bin, sharing chunks.
