@@ -67,3 +67,41 @@ async function ioredis(client: IoRedis): Promise<Connected> {
   await client.connect();
   return { client, send: (command, ...args) => client.call(command!, ...args), close: async () => client.disconnect() };
 }
+
+/** A cluster client of `kind`'s package on the cluster that `url`'s node belongs to. */
+export async function connectRedisCluster(kind: RedisClientKind, url: string): Promise<TestRedis> {
+  return { kind, ...(await CONNECT_CLUSTER[kind](url)) };
+}
+
+const CONNECT_CLUSTER: Record<RedisClientKind, (url: string) => Promise<Connected>> = {
+  async redis(url) {
+    const { createCluster } = await import('redis');
+    return nodeRedisCluster(createCluster({ rootNodes: [{ url }] }));
+  },
+  async redis4(url) {
+    const { createCluster } = await import('redis4');
+    return nodeRedisCluster(createCluster({ rootNodes: [{ url }] }));
+  },
+  ioredis: async (url) => ioredis(new (await import('ioredis')).Cluster([url], { lazyConnect: true })),
+  ioredis6: async (url) => ioredis(new (await import('ioredis6')).Cluster([url], { lazyConnect: true })),
+};
+
+/** What the tests use of a node-redis 4 or 5 cluster client. */
+interface NodeRedisCluster {
+  on(event: 'error', listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean, args: string[]): Promise<unknown>;
+  getSlotMaster(slot: number): unknown;
+  disconnect(): Promise<void>;
+}
+
+async function nodeRedisCluster(cluster: NodeRedisCluster): Promise<Connected> {
+  cluster.on('error', () => {});
+  await cluster.connect();
+  return {
+    client: cluster,
+    // Routed by the first argument: enough for the key commands the tests send.
+    send: (...args) => cluster.sendCommand(args[1], false, args),
+    close: () => cluster.disconnect(),
+  };
+}

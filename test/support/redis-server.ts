@@ -1,9 +1,14 @@
 /**
  * A real `redis-server` (Debian's package; `.ci/run` installs it when missing) on a free loopback port, for the
- * tests of the Redis stores: started and stopped by the test itself, in memory only, no file written.
+ * tests of the Redis stores: started and stopped by the test itself, in memory only, no file written (but the
+ * node table of a cluster, in a temporary folder removed on `stop()`).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -35,13 +40,19 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a redis-server on a free port and resolves once it accepts connections. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts a redis-server on a free port and resolves once it accepts connections. `cluster`: as a cluster of this
+ * one node, holding every slot, for the cluster clients (resolves once the cluster is up; its `stop()` is final).
+ */
+export async function startRedisServer({ cluster = false } = {}): Promise<RedisServer> {
   const port = await freePort();
+  const dir = cluster ? mkdtempSync(join(tmpdir(), 'redis-cluster-')) : undefined;
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+      // A lone node knows no address of its own to give clients (it learns it from its peers): say it.
+      if (dir) args.push('--cluster-enabled', 'yes', '--cluster-announce-ip', '127.0.0.1', '--dir', dir);
       const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       let out = '';
@@ -65,5 +76,24 @@ export async function startRedisServer(): Promise<RedisServer> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  if (dir) await assignAllSlots(port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      await stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+    start,
+  };
+}
+
+/** Gives the one node of a new cluster every slot, and waits until it says that the cluster is up. */
+async function assignAllSlots(port: number): Promise<void> {
+  const cli = (...args: string[]) => execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
+  cli('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+  for (let tries = 0; !cli('CLUSTER', 'INFO').includes('cluster_state:ok'); tries++) {
+    if (tries === 100) throw new Error(`the cluster on port ${port} did not come up`);
+    await sleep(50);
+  }
 }

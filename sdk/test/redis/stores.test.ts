@@ -4,22 +4,15 @@
  * client the stores accept: node-redis 5 and 4, ioredis 5 and 6.
  */
 
-import {
-  clientCredentials,
-  createHttpCache,
-  createMemoryTokenStore,
-  type TokenInfo,
-  type TokenStore,
-  TokenStoreError,
-} from '@storefront-platform/sdk';
+import { clientCredentials, createHttpCache, createMemoryTokenStore, TokenStoreError } from '@storefront-platform/sdk';
 import { createRedisCacheStore, createRedisTokenStore, type RedisClient } from '@storefront-platform/sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { underCi } from '../../../test/support/ci.js';
 import { connectRedis, REDIS_CLIENT_KINDS, type TestRedis } from '../../../test/support/redis-clients.js';
 import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
+import { token, tokenStoreContract } from './token-store-contract.js';
 
-const token = (accessToken: string): TokenInfo => ({ accessToken, tokenType: 'Bearer', scopes: ['admin'] });
 const available = haveRedisServer();
 if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
 if (!available)
@@ -50,36 +43,6 @@ function counted(client: RedisClient): { client: RedisClient; replies: unknown[]
     },
   });
   return { client: proxy, replies };
-}
-
-function tokenStoreContract(make: () => TokenStore) {
-  it('stores a token only over the one it expects', async () => {
-    const store = make();
-    expect(await store.get('user:1')).toBeUndefined();
-    expect(await store.compareAndSet('user:1', undefined, token('a'))).toBe(true);
-    expect(await store.compareAndSet('user:1', undefined, token('b'))).toBe(false);
-    expect(await store.compareAndSet('user:1', 'stale', token('b'))).toBe(false);
-    expect(await store.get('user:1')).toEqual(token('a'));
-    expect(await store.compareAndSet('user:1', 'a', token('b'))).toBe(true);
-    expect((await store.get('user:1'))?.accessToken).toBe('b');
-    expect(await store.get('user:2')).toBeUndefined();
-  });
-
-  it('lends the lease to one holder until released or expired', async () => {
-    const store = make();
-    const lease = await store.acquire('user:1', 60_000);
-    expect(lease).toBeTypeOf('string');
-    expect(await store.acquire('user:1', 60_000)).toBeUndefined();
-    expect(await store.acquire('user:2', 60_000)).toBeTypeOf('string');
-    await store.release('user:1', 'somebody else');
-    expect(await store.acquire('user:1', 60_000)).toBeUndefined();
-    await store.release('user:1', lease!);
-    const short = await store.acquire('user:1', 50);
-    expect(short).toBeTypeOf('string');
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    // A crashed holder never releases: the lease expires.
-    expect(await store.acquire('user:1', 60_000)).toBeTypeOf('string');
-  });
 }
 
 describe('token store: memory', () => tokenStoreContract(() => createMemoryTokenStore()));
