@@ -30,15 +30,16 @@ function serverMessage(body: unknown): string | undefined {
  */
 export class HttpError extends StorefrontError {
   override name = 'HttpError';
+  // Public fields are declared and set by the constructor: defined fields would be emitted twice in bundles.
   /** Upper-case method of the failed request. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL with credentials redacted. */
-  readonly url: string;
-  readonly status: number;
+  declare readonly url: string;
+  declare readonly status: number;
   /** Response headers (lower-case names), e.g. `www-authenticate`, `allow`, `retry-after`; credentials redacted. */
-  readonly headers: Record<string, string>;
+  declare readonly headers: Record<string, string>;
   /** The parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   constructor(init: HttpErrorInit, code: ErrorCode = 'HTTP_ERROR') {
     const url = redactUrl(init.url);

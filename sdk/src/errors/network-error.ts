@@ -5,9 +5,9 @@ import { StorefrontError } from './storefront-error.js';
 export class NetworkError extends StorefrontError {
   override name = 'NetworkError';
   declare readonly code: 'NETWORK_ERROR';
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL with credentials redacted. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(init: { method: string; url: string; cause?: unknown }) {
     const url = redactUrl(init.url);

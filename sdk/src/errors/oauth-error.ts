@@ -8,8 +8,8 @@ import { HttpError, type HttpErrorInit } from './http-error.js';
 export class OAuthError extends HttpError {
   override name = 'OAuthError';
   declare readonly code: 'OAUTH_ERROR';
-  readonly error: OAuthErrorBody['error'];
-  readonly errorDescription: string | undefined;
+  declare readonly error: OAuthErrorBody['error'];
+  declare readonly errorDescription: string | undefined;
 
   constructor(init: HttpErrorInit) {
     super(init, 'OAUTH_ERROR');

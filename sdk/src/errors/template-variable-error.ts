@@ -7,12 +7,12 @@ import { StorefrontError } from './storefront-error.js';
 export class TemplateVariableError extends StorefrontError {
   override name = 'TemplateVariableError';
   declare readonly code: 'TEMPLATE_VARIABLE';
-  readonly reason: 'missing' | 'undeclared';
-  readonly variables: readonly string[];
+  declare readonly reason: 'missing' | 'undeclared';
+  declare readonly variables: readonly string[];
   /** The template, e.g. `/v1/shops/{shop_id}/products/{id}.json`. */
-  readonly template: string;
+  declare readonly template: string;
   /** Variables the template declares. */
-  readonly declared: readonly string[];
+  declare readonly declared: readonly string[];
 
   constructor(init: {
     reason: 'missing' | 'undeclared';

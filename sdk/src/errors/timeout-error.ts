@@ -5,11 +5,11 @@ import { StorefrontError } from './storefront-error.js';
 export class TimeoutError extends StorefrontError {
   override name = 'TimeoutError';
   declare readonly code: 'TIMEOUT';
-  readonly method: string;
+  declare readonly method: string;
   /** The request URL with credentials redacted. */
-  readonly url: string;
+  declare readonly url: string;
   /** The limit that was exceeded, in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
 
   constructor(init: { method: string; url: string; timeout: number; cause?: unknown }) {
     const url = redactUrl(init.url);

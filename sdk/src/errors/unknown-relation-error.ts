@@ -5,9 +5,9 @@ export class UnknownRelationError extends StorefrontError {
   override name = 'UnknownRelationError';
   declare readonly code: 'UNKNOWN_RELATION';
   /** The name asked for. */
-  readonly relation: string;
+  declare readonly relation: string;
   /** Relations the resource does have, as they appear in its `_links`. */
-  readonly available: readonly string[];
+  declare readonly available: readonly string[];
 
   constructor(relation: string, available: readonly string[], where?: string) {
     const list = available.length ? available.join(', ') : 'none';

@@ -17,7 +17,7 @@ export class ValidationError extends HttpError {
   override name = 'ValidationError';
   declare readonly code: 'VALIDATION_FAILED';
   /** One entry per invalid field, e.g. `{ field: 'updated_on', messages: ['…'] }`. */
-  readonly errors: readonly FieldError[];
+  declare readonly errors: readonly FieldError[];
 
   constructor(init: HttpErrorInit) {
     super(init, 'VALIDATION_FAILED');

@@ -10,19 +10,20 @@ export type LinkVerb = 'GET' | 'PUT' | 'POST' | 'DELETE';
  * it came from (templated targets are resolved once expanded).
  */
 export class Link {
+  // Public fields are declared and set by the constructor: defined fields would be emitted twice in bundles.
   /** The relation as written in the document's `_links` (e.g. `svc:update_theme`, `next`). */
-  readonly rel: string;
+  declare readonly rel: string;
   /** The `href` as written in the document (a template when `templated`). */
-  readonly href: string;
+  declare readonly href: string;
   /** The verb following it uses: the link's `method`, GET when absent. */
-  readonly method: LinkVerb;
-  readonly templated: boolean;
+  declare readonly method: LinkVerb;
+  declare readonly templated: boolean;
   /** Media type of the target when it is not JSON (e.g. `text/html`). */
-  readonly type: string | undefined;
-  readonly title: string | undefined;
-  readonly name: string | undefined;
+  declare readonly type: string | undefined;
+  declare readonly title: string | undefined;
+  declare readonly name: string | undefined;
   /** URL of the document the link came from, against which a relative `href` resolves. */
-  readonly base: string;
+  declare readonly base: string;
 
   constructor(rel: string, link: HalLink, base: string) {
     this.rel = rel;
