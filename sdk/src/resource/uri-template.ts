@@ -21,13 +21,16 @@ const EXPRESSION = /\{([+#./;?&]?)([^{}]*)\}/g;
 const VARSPEC = /^((?:\w|%[\da-f]{2})(?:\.?(?:\w|%[\da-f]{2}))*)(?::([1-9]\d{0,3})|(\*))?$/i;
 
 /**
- * Parses an RFC 6570 template into the AST that `uri-template` expands. The parsing is ours because the
- * package's generated parser alone weighs more than half of it in a browser bundle; the expansion (operators,
- * encoding, lists) is the package's.
+ * Parses an RFC 6570 template into the AST that `uri-template` expands, with its variables. The parsing is ours
+ * because the package's generated parser alone weighs more than half of it in a browser bundle; the expansion
+ * (operators, encoding, lists) is the package's.
  */
-function parseTemplate(template: string): Template {
+function compile(template: string): CompiledTemplate {
+  const cached = compiled.get(template);
+  if (cached) return cached;
   const invalid = (why: string) => new TypeError(`Invalid URI template ${template}: ${why}`);
-  const parts: Template['parts'] = [];
+  const entry: CompiledTemplate = { ast: { type: 'template', parts: [] }, declared: [], required: [] };
+  const { parts } = entry.ast;
   let literalStart = 0;
   const literal = (end: number) => {
     const value = template.slice(literalStart, end);
@@ -36,34 +39,20 @@ function parseTemplate(template: string): Template {
   };
   for (const match of template.matchAll(EXPRESSION)) {
     literal(match.index);
+    const operator = (match[1] ?? '') as Expression['operator'];
     const variables = (match[2] ?? '').split(',').map((spec): Variable => {
       const parsed = VARSPEC.exec(spec);
       if (!parsed) throw invalid(`bad variable "${spec}"`);
       const [, name = '', prefix, explode] = parsed;
+      entry.declared.push(name);
+      if (PATH_OPERATORS.has(operator)) entry.required.push(name);
       if (prefix) return { type: 'variable', name, modifier: { type: 'substr', length: Number(prefix) } };
       return explode ? { type: 'variable', name, modifier: { type: 'explode' } } : { type: 'variable', name };
     });
-    parts.push({ type: 'expression', operator: (match[1] ?? '') as Expression['operator'], variables });
+    parts.push({ type: 'expression', operator, variables });
     literalStart = match.index + match[0].length;
   }
   literal(template.length);
-  return { type: 'template', parts };
-}
-
-function compile(template: string): CompiledTemplate {
-  let entry = compiled.get(template);
-  if (entry) return entry;
-  const ast = parseTemplate(template);
-  const declared: string[] = [];
-  const required: string[] = [];
-  for (const part of ast.parts) {
-    if (part.type !== 'expression') continue;
-    for (const variable of part.variables) {
-      declared.push(variable.name);
-      if (PATH_OPERATORS.has(part.operator)) required.push(variable.name);
-    }
-  }
-  entry = { ast, declared, required };
   compiled.set(template, entry);
   return entry;
 }
