@@ -9,6 +9,7 @@ import { headerRecord } from './http/media-type.js';
 import { Transport } from './http/transport.js';
 import { Curies } from './resource/curies.js';
 import { Entity } from './resource/entity.js';
+import { type FollowPromise, followPromise } from './resource/follow-promise.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
 
@@ -71,8 +72,11 @@ export interface ClientOptions {
 
 /** A client of one API root. */
 export interface Client {
-  /** The root resource at `baseUrl`: where every navigation starts. */
-  root(options?: { signal?: AbortSignal }): Promise<Root>;
+  /**
+   * The root resource at `baseUrl`: where every navigation starts. Requested at once; the promise follows on in
+   * the same await, one request per hop: `await client.root().follow('svc:shops')` (see `FollowFurther`).
+   */
+  root(options?: { signal?: AbortSignal }): FollowPromise<Root>;
   /**
    * An entity again from a document saved with its `toJSON()` and the URL it was read from (relative links resolve
    * against it): its links work as they did, without a request. For state kept between runs (a bookmark, a
@@ -106,24 +110,26 @@ export function createClient(options: ClientOptions): Client {
   );
   const baseUrl = new URL(options.baseUrl).href;
 
+  const readRoot = async (signal?: AbortSignal): Promise<Root> => {
+    const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });
+    const root = navigator.read(reply);
+    if (!(root instanceof Entity)) {
+      // Nobody will read a non-JSON root: release its connection.
+      if (root instanceof Response) root.body?.cancel().catch(() => {});
+      throw new InvalidResponseError({
+        method: 'GET',
+        url: reply.url,
+        status: reply.status,
+        headers: headerRecord(reply.headers),
+        body: root instanceof Response ? undefined : root,
+        statusText: 'the API root is not a HAL resource',
+      });
+    }
+    return root as unknown as Root;
+  };
+
   return {
-    async root({ signal } = {}) {
-      const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });
-      const root = navigator.read(reply);
-      if (!(root instanceof Entity)) {
-        // Nobody will read a non-JSON root: release its connection.
-        if (root instanceof Response) root.body?.cancel().catch(() => {});
-        throw new InvalidResponseError({
-          method: 'GET',
-          url: reply.url,
-          status: reply.status,
-          headers: headerRecord(reply.headers),
-          body: root instanceof Response ? undefined : root,
-          statusText: 'the API root is not a HAL resource',
-        });
-      }
-      return root as unknown as Root;
-    },
+    root: ({ signal } = {}) => followPromise(readRoot(signal)),
     restore: <E>(document: HalResource, url: string) => navigator.entity(document, new URL(url).href, Curies.none) as E,
     on: (name, listener) => emitter.on(name, listener),
     off: (name, listener) => emitter.off(name, listener),

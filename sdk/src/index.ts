@@ -82,6 +82,7 @@ export type {
 export {
   BadRequestError,
   type ErrorCode,
+  type FollowHop,
   ForbiddenError,
   HttpError,
   type HttpErrorInit,
@@ -110,6 +111,7 @@ export type {
   ClientEvents,
 } from './http/events.js';
 export { type EmbeddedEntity, Entity, type ResponseInfo, type UnknownShape } from './resource/entity.js';
+export type { FollowFurther, FollowPromise } from './resource/follow-promise.js';
 export { Link, type LinkVerb } from './resource/link.js';
 export type * from './resource/representations.js';
 export { Results, type ResultsShape } from './resource/results.js';

@@ -12,7 +12,7 @@ export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { PreconditionFailedError } from './precondition-failed-error.js';
 export { REDACTED, redactForm, redactHeaders, redactUrl, SECRET_HEADERS, SECRET_PARAMS } from './redact.js';
 export { ServerError } from './server-error.js';
-export { StorefrontError } from './storefront-error.js';
+export { type FollowHop, StorefrontError } from './storefront-error.js';
 export { TemplateVariableError } from './template-variable-error.js';
 export { TimeoutError } from './timeout-error.js';
 export { TokenStoreError } from './token-store-error.js';

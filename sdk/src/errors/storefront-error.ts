@@ -1,10 +1,25 @@
 import type { ErrorCode } from './codes.js';
 
-/** Base class of every error the SDK throws on purpose. Narrow with `instanceof` or by {@link ErrorCode}. */
+/** A hop of a chain of `follow` (`client.root().follow('svc:shops').follow('next')`), as its error names it. */
+export interface FollowHop {
+  /** The relation the hop followed, as written in the chain (`svc:shops`). */
+  relation: string;
+  /** Where it is in the chain: 1 for the first `follow`, counted from `client.root()` or from the entity. */
+  position: number;
+}
+
+/**
+ * Base class of every error the SDK throws on purpose. Narrow with `instanceof` or by {@link ErrorCode}.
+ *
+ * Fields set by the constructors are declared (`declare`), not defined: a defined field would be emitted once
+ * more in every bundle, for nothing.
+ */
 export class StorefrontError extends Error {
   override name = 'StorefrontError';
   /** Stable machine-readable code. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
+  /** The hop of a `follow` chain that failed, when the error ends one (its message names it too). */
+  declare readonly hop?: FollowHop;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -3,6 +3,7 @@ import { TemplateVariableError } from '../errors/template-variable-error.js';
 import { UnknownRelationError } from '../errors/unknown-relation-error.js';
 import { IF_MATCH_CACHED, type IfMatch } from '../http/transport.js';
 import type { Curies } from './curies.js';
+import { type FollowPromise, followPromise } from './follow-promise.js';
 import { Link } from './link.js';
 import type { Loader } from './loader.js';
 import type { Edge, EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape } from './shape.js';
@@ -40,12 +41,13 @@ const RESERVED = new Set(['_links', '_embedded', '_class']);
  * by name. Typed by shape `S` (see `ShapeOf`); resources of an unknown `_class` are `Entity<UnknownShape>`.
  */
 export class Entity<S extends Shape = UnknownShape> {
+  // Public fields are declared and set by the constructor: defined fields would be emitted twice in bundles.
   /** The resource's own members (everything but `_links`, `_embedded` and `_class`). */
-  readonly properties: S['fields'];
+  declare readonly properties: S['fields'];
   /** Kinds of the resource, e.g. `['theme']` or `['results', 'product']`. */
-  readonly _class: readonly string[];
+  declare readonly _class: readonly string[];
   /** The response this entity came from; `undefined` for embedded entities. */
-  readonly response: ResponseInfo | undefined;
+  declare readonly response: ResponseInfo | undefined;
   readonly #document: HalResource;
   readonly #base: string;
   readonly #curies: Curies;
@@ -114,15 +116,15 @@ export class Entity<S extends Shape = UnknownShape> {
    * a `Results` page, `undefined` for a 204, the parsed data for JSON that is not HAL, or the `Response`
    * (body unread) when the target is not JSON (an HTML page, a file). On a typed entity the contract says
    * which; on an entity of unknown `_class` the type assumes an `Entity`: test with `instanceof` when the
-   * target may be something else.
+   * target may be something else. The promise follows on in the same await, one request per hop:
+   * `await shop.follow('svc:theme').follow('svc:dev_theme')` (see `FollowFurther`).
    */
   follow<K extends RelationKey<S>>(
     rel: K,
     ...[args, options]: FollowArgs<EdgeFor<S, K>>
-  ): Promise<FollowResult<EdgeFor<S, K>>> {
-    return this.#follow(rel, args as Record<string, unknown> | undefined, options) as Promise<
-      FollowResult<EdgeFor<S, K>>
-    >;
+  ): FollowPromise<FollowResult<EdgeFor<S, K>>> {
+    const promise = this.#follow(rel, args as Record<string, unknown> | undefined, options);
+    return followPromise(promise as Promise<FollowResult<EdgeFor<S, K>>>, { relation: rel, position: 1 });
   }
 
   /** The document as received (for serialization). */

@@ -16,7 +16,7 @@ export interface ResultsShape<I extends Shape> {
 export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape<I>> {
   /** The items of this page only (`_embedded.items`). */
   get pageItems(): Entity<I>[] {
-    return (this as Results<UnknownShape>).embedded('items') as Entity<I>[];
+    return this.embedded('items') as Entity<I>[];
   }
 
   /** This page, then each following page through `next`, one request per page, as they are consumed. */

@@ -1,0 +1,79 @@
+/**
+ * Chains of `follow` in one await: `await client.root().follow('svc:shops').follow('next')`. The promise that
+ * `client.root()` and `follow` return is a real promise with a `follow` of its own, so a chain is promises and
+ * nothing else: each hop is sent as soon as the one before it has resolved (as a `then` would), one request per
+ * hop, and none after a failure.
+ */
+import { type FollowHop, StorefrontError } from '../errors/storefront-error.js';
+import type { Entity } from './entity.js';
+import type { Results, ResultsShape } from './results.js';
+import type { EdgeFor, FollowArgs, FollowResult, RelationKey, Shape } from './shape.js';
+
+/** The shape of entity type `T` (an `Entity<S>` or a `Results<I>` page), `never` for anything else. */
+type ShapeOfEntity<T> = T extends Results<infer I> ? ResultsShape<I> : T extends Entity<infer S> ? S : never;
+
+/** The `follow` of a promise of an entity of shape `S`: `Entity.follow`, one hop further. */
+export interface FollowFurther<S extends Shape> {
+  /**
+   * Follows `rel` from the entity this promise resolves to, exactly as its `follow` would (same names, arguments
+   * and result), as soon as that entity has arrived. When a hop fails, the promise at the end of the chain rejects
+   * with the error of that hop, of the same class, naming the hop in its message and its `hop` property.
+   */
+  follow<K extends RelationKey<S>>(
+    rel: K,
+    ...args: FollowArgs<EdgeFor<S, K>>
+  ): FollowPromise<FollowResult<EdgeFor<S, K>>>;
+}
+
+/**
+ * What `follow` and `client.root()` return: a promise of `T` which, when `T` is an entity, can `follow` on
+ * (see {@link FollowFurther}); a relation that leads to a `Response`, data or nothing ends the chain.
+ */
+export type FollowPromise<T> = Promise<T> &
+  ([ShapeOfEntity<T>] extends [never] ? unknown : FollowFurther<ShapeOfEntity<T>>);
+
+/** An entity as a chain sees it: whatever the previous hop resolved to, not checked by types at run time. */
+interface Followable {
+  follow(rel: string, ...args: unknown[]): Promise<unknown>;
+}
+
+/**
+ * `error` naming `hop`: a copy of the same class (the original may be shared, e.g. the refusal of a revoked
+ * authorization, and must not change), with the hop in its message, stack and `hop`. Errors that are not the
+ * SDK's (an abort's reason, a `TypeError`) and errors already naming a hop go through as they are.
+ */
+function atHop(error: unknown, hop: FollowHop): unknown {
+  if (!(error instanceof StorefrontError) || error.hop) return error;
+  const named = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error));
+  named.hop = hop;
+  named.message = `${error.message} (hop ${hop.position}: ${hop.relation})`;
+  named.stack = error.stack?.replace(error.message, named.message);
+  return named;
+}
+
+/**
+ * `promise` with a `follow` that goes on from what it resolves to; `hop` is the hop that `promise` makes, absent
+ * when it is where the chain starts (`client.root()`).
+ */
+export function followPromise<T>(promise: Promise<T>, hop?: FollowHop): FollowPromise<T> {
+  const follow = (relation: string, ...args: unknown[]) => {
+    const next: FollowHop = { relation, position: (hop?.position ?? 0) + 1 };
+    return followPromise(
+      promise.then(
+        (entity) => {
+          // Only an untyped entity's chain gets here with something else (types end the chain on a non-entity).
+          if (!(entity as Partial<Followable> | undefined)?.follow)
+            throw new TypeError(`hop ${next.position}: not an entity`);
+          return (entity as Followable).follow(relation, ...args).catch((error: unknown) => {
+            throw atHop(error, next);
+          });
+        },
+        (error: unknown) => {
+          throw hop ? atHop(error, hop) : error;
+        },
+      ),
+      next,
+    );
+  };
+  return Object.assign(promise, { follow }) as unknown as FollowPromise<T>;
+}
