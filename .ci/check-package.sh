@@ -15,7 +15,7 @@ themes_tgz="$scratch/$(npm pack --silent -w @storefront-platform/themes --pack-d
 for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   listing=$(tar -tzf "$tarball")
-  for file in dist/index.js LICENSE README.md CHANGELOG.md; do
+  for file in dist/index.js dist/index.cjs LICENSE README.md CHANGELOG.md; do
     grep -qx "package/$file" <<<"$listing" || { echo "$tarball has no $file" >&2; exit 1; }
   done
   node -e '
@@ -26,9 +26,9 @@ for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
   # What `npm publish` would send, as the registry would take it (a dry run: no login, nothing sent).
   npm publish --dry-run "$tarball" 2>&1 | grep -E '^npm notice (name|version|total files|Publishing)|^\+ '
   npx publint run "$tarball" --strict
-  # ESM only: require() of an ESM package works from Node 20.19 on (require(esm)), which attw's node16-cjs
-  # resolution does not model; the smoke test below require()s every entry for real instead.
-  npx attw "$tarball" --profile esm-only
+  # attw's default (strict) profile: every resolution it models, node10 and node16 from CommonJS included, since
+  # each entry has an ESM and a CommonJS build with types of its own (a CommonJS app must get msw's CommonJS types).
+  npx attw "$tarball"
 done
 
 app="$scratch/app"
@@ -54,8 +54,16 @@ for (const [name, member] of Object.entries(expected)) {
   const esm = await import(name);
   const cjs = require(name);
   if (typeof esm[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
-  if (cjs[member] !== esm[member]) throw new Error(`require('${name}') differs from import('${name}')`);
+  // require() gets the CommonJS build (Jest's module system cannot load ESM from node_modules), not require(esm).
+  if (typeof cjs[member] !== 'function' || !require.resolve(name).endsWith('.cjs'))
+    throw new Error(`require('${name}') does not load the CommonJS build with ${member}`);
 }
+for (const [name, member] of [['@storefront-platform/sdk/redis', 'createRedisTokenStore'], ['@storefront-platform/sdk/internal', 'Curies']]) {
+  if (typeof require(name)[member] !== 'function') throw new Error(`require('${name}') has no ${member}`);
+  if (typeof (await import(name))[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
+}
+if (require('@storefront-platform/server').seed !== require('@storefront-platform/server/msw').seed)
+  throw new Error('seed differs between the CommonJS @storefront-platform/server and @storefront-platform/server/msw');
 // One copy of each shared module: the server's entries share chunks, and both use the app's @storefront-platform/sdk.
 const server = await import('@storefront-platform/server');
 const msw = await import('@storefront-platform/server/msw');
@@ -87,6 +95,27 @@ for resolution in nodenext bundler; do
 JSON
   npx tsc -p tsconfig.json
   echo "TypeScript ($resolution): every entry type-checks"
+done
+# A CommonJS file gets the .d.cts types, whose msw is msw's CommonJS types like the app's own `msw/node`: spreading
+# the handlers into setupServer type-checks (with ESM types it failed: TS2345, 'resolver' is protected).
+cat > smoke-cjs.cts <<'TS'
+import { createClient } from '@storefront-platform/sdk';
+import { createRedisTokenStore } from '@storefront-platform/sdk/redis';
+import { createServer } from '@storefront-platform/server';
+import { createHandlers } from '@storefront-platform/server/msw';
+import { pushTheme } from '@storefront-platform/themes';
+import { setupServer } from 'msw/node';
+
+const server = setupServer(...createHandlers().handlers);
+export = { createClient, createRedisTokenStore, createServer, pushTheme, server };
+TS
+for module in commonjs nodenext; do
+  cat > tsconfig.json <<JSON
+{ "compilerOptions": { "module": "$module", "target": "es2022", "strict": true, "esModuleInterop": true,
+  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke-cjs.cts"] }
+JSON
+  npx tsc -p tsconfig.json
+  echo "TypeScript (CommonJS, module $module): every entry type-checks, msw's handlers included"
 done
 
 # The bin as `npx storefront-server` runs it, from the installed tarball (no tsx, no sources). Started through
