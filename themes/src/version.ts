@@ -1,2 +1,4 @@
-/** The package's version, as package.json has it (a test keeps them equal); shown by --version and sent in User-Agent. */
-export const VERSION = '0.2.0';
+import manifest from '../package.json' with { type: 'json' };
+
+/** The package's version, read from its package.json (inlined by the build); shown by --version and sent in User-Agent. */
+export const VERSION: string = manifest.version;

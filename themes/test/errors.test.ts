@@ -6,7 +6,6 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/run.js';
 import { COMMANDS } from '../src/commands/index.js';
-import { VERSION } from '../src/version.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
 
@@ -48,7 +47,7 @@ describe('usage', BIN_TESTS, () => {
     const main = await runHere(['--help']);
     expect(main.code).toBe(0);
     expect(main.stdout).toContain(
-      'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone.',
+      'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone,\n4 publish cut short (run it again to finish).',
     );
     for (const command of COMMANDS) {
       expect(main.stdout).toMatch(new RegExp(`^ {2}${command.name} +\\S`, 'm'));
@@ -64,8 +63,7 @@ describe('usage', BIN_TESTS, () => {
 
   it('says which version it is, the one of package.json', async () => {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(VERSION).toBe(pkg.version);
-    expect((await runHere(['--version'])).stdout).toBe(`${VERSION}\n`);
+    expect((await runHere(['--version'])).stdout).toBe(`${pkg.version}\n`);
   });
 
   it('refuses a bad flag, an extra argument or an unknown command with exit code 2', async () => {
