@@ -1,5 +1,4 @@
 import type { Link as HalLink, HalResource } from '../contract/index.js';
-import { TemplateVariableError } from '../errors/template-variable-error.js';
 import { UnknownRelationError } from '../errors/unknown-relation-error.js';
 import { IF_MATCH_CACHED, type IfMatch } from '../http/transport.js';
 import type { Curies } from './curies.js';
@@ -134,20 +133,12 @@ export class Entity<S extends Shape = UnknownShape> {
 
   async #follow(rel: string, args: Record<string, unknown> = {}, options: FollowOptions = {}): Promise<unknown> {
     const link = this.link(rel);
-    const { url, unused } = link.resolve(args);
-    const extra = Object.keys(unused);
-    if (link.method === 'GET' && extra.length) {
-      throw new TemplateVariableError({
-        reason: 'undeclared',
-        variables: extra,
-        template: link.href,
-        declared: link.variables,
-      });
-    }
+    // A GET has no body: an argument its template does not declare is an error (`expand` throws it).
+    const { url, unused } = link.method === 'GET' ? { url: link.expand(args), unused: {} } : link.resolve(args);
     return this.#loader.load({
       method: link.method,
       url,
-      body: link.method !== 'GET' && extra.length ? unused : undefined,
+      body: Object.keys(unused).length ? unused : undefined,
       accept: link.type ? `${link.type}, */*;q=0.8` : undefined,
       signal: options.signal,
       ifMatch: this.#ifMatch(link, url, options.ifMatch),

@@ -57,12 +57,6 @@ function compile(template: string): CompiledTemplate {
   return entry;
 }
 
-function stringify(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return value;
-}
-
 /** Variables declared by an RFC 6570 template, in order. */
 export function templateVariables(template: string): readonly string[] {
   return compile(template).declared;
@@ -102,7 +96,7 @@ export function expandTemplate(
   const values: Record<string, unknown> = {};
   const unused: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
-    if (declared.includes(name)) values[name] = stringify(value);
+    if (declared.includes(name)) values[name] = value;
     else unused[name] = value;
   }
   return { url: expandAst(ast, values), unused };
