@@ -8,14 +8,11 @@ export interface FollowHop {
   position: number;
 }
 
-/**
- * Base class of every error the SDK throws on purpose. Narrow with `instanceof` or by {@link ErrorCode}.
- *
- * Fields set by the constructors are declared (`declare`), not defined: a defined field would be emitted once
- * more in every bundle, for nothing.
- */
+/** Base class of every error the SDK throws on purpose. Narrow with `instanceof` or by {@link ErrorCode}. */
 export class StorefrontError extends Error {
   override name = 'StorefrontError';
+  // Fields set by the constructors (here and in subclasses) are declared: defined fields would be emitted twice
+  // in bundles.
   /** Stable machine-readable code. */
   declare readonly code: ErrorCode;
   /** The hop of a `follow` chain that failed, when the error ends one (its message names it too). */
