@@ -23,6 +23,11 @@ export interface CollectionFiles {
   create(rows: readonly unknown[]): Promise<void>;
   /** Stores the collection's part of a write. */
   persist(write: PendingWrite): Promise<void>;
+  /**
+   * How many files {@link persist} replaces or deletes for `write`, each atomically on its own (a change of layout
+   * committed by the manifest counts as one): more than one across a write, and it goes through the journal.
+   */
+  filesOf(write: PendingWrite): number;
 }
 
 function checkRow(row: unknown, path: string): asserts row is { id: string } {
@@ -151,6 +156,10 @@ export class ArrayFile implements CollectionFiles {
   persist(pending: PendingWrite): Promise<void> {
     return writeJson(this.path, pending.rows(this.name), this.durability);
   }
+
+  filesOf(): number {
+    return 1;
+  }
 }
 
 /** A file name for any id: characters outside `[A-Za-z0-9_-]` are percent-encoded, so no id can escape. */
@@ -190,6 +199,10 @@ export class RowFiles implements CollectionFiles {
   create(rows: readonly unknown[]): Promise<void> {
     const files = rows.map((row) => [fileNameOf((row as { id: string }).id), row] as const);
     return createDirectory(this.dir, files, this.durability);
+  }
+
+  filesOf(pending: PendingWrite): number {
+    return pending.changes(this.name).size;
   }
 
   async persist(pending: PendingWrite): Promise<void> {

@@ -26,9 +26,10 @@ import { basename, dirname, join } from 'node:path';
 import { COLLECTIONS } from './collections.js';
 import { type DataLock, lockData } from './data-lock.js';
 import { type Durability, makeDirectory, removeTempFiles } from './durable-file.js';
-import { createStoreEngine } from './engine.js';
+import { createStoreEngine, type PendingWrite } from './engine.js';
 import { StoreFileError } from './errors.js';
 import type { CollectionFiles } from './json-collections.js';
+import { changesOf, Journal, replayOnto } from './json-journal.js';
 import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
 import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
 import { ShardFiles } from './json-shards.js';
@@ -114,20 +115,30 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
     });
   }
 
+  const journal = new Journal(join(dir, `${stem}.journal.json`), durability);
+  // Fresh data has nothing to complete: a journal there belongs to the data that `reset` replaced.
+  const interrupted = found === null ? null : await journal.read();
+  const replay = interrupted && replayOnto(data as Record<CollectionName, { id: string }[]>, interrupted);
+
   let store: Store;
   try {
     // Before anything is written: building the tables checks the rows (unique ids).
-    store = createStoreEngine(data, {
-      persist: async (write) => {
-        await Promise.all(write.changed.map((name) => files[name].persist(write)));
-      },
-    });
+    store = createStoreEngine(data, { persist: writeThrough(files, journal) });
   } catch (error) {
     throw new StoreFileError(path, `cannot load the data: ${(error as Error).message}`, { cause: error });
   }
   if (rewritten.length) {
     await Promise.all(rewritten.map((name) => files[name].create(data[name] ?? [])));
     await save();
+  }
+  if (replay) {
+    // Collections written anew above hold the replayed rows already.
+    const left = replay.changed.filter((name) => !rewritten.includes(name));
+    await Promise.all(left.map((name) => files[name].persist(replay)));
+  }
+  if (replay || found === null) {
+    await journal.remove();
+    await journal.settled();
   }
   await removeSuperseded(dir, stem, previous, files);
 
@@ -142,6 +153,38 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
     },
   };
   return json;
+}
+
+/**
+ * How a write reaches its files: through the journal when it replaces more than one, so that a crash leaves all
+ * of it or none. Once the journal is in place the write is committed: a failure after that leaves the store
+ * refusing writes until the data is opened again, which completes it (memory could not be kept in step).
+ */
+function writeThrough(files: Files, journal: Journal): (write: PendingWrite) => Promise<void> {
+  let broken: StoreFileError | undefined;
+  return async (write) => {
+    if (broken) throw broken;
+    const writeFiles = () => Promise.all(write.changed.map((name) => files[name].persist(write)));
+    let fileCount = 0;
+    for (const name of write.changed) fileCount += files[name].filesOf(write);
+    if (fileCount <= 1) {
+      await Promise.all([journal.settled(), writeFiles()]);
+      return;
+    }
+    await Promise.all([journal.settled(), journal.record(changesOf(write))]);
+    try {
+      await writeFiles();
+      await journal.remove();
+    } catch (error) {
+      broken = new StoreFileError(
+        journal.path,
+        `a write is recorded here but its files could not all be written (${(error as Error).message}); ` +
+          'no write is accepted until the data is opened again (restart the server), which completes it',
+        { cause: error },
+      );
+      throw broken;
+    }
+  };
 }
 
 function manifestOf(files: Files): Manifest {

@@ -149,8 +149,20 @@ export class ShardFiles implements CollectionFiles {
     return createDirectory(join(this.dir, entry), files, this.durability);
   }
 
+  filesOf(pending: PendingWrite): number {
+    // Growing writes a new directory that the manifest then switches to, in one step.
+    if (this.grows(pending)) return 1;
+    const shards = new Set<number>();
+    for (const id of pending.changes(this.name).keys()) shards.add(shardOf(id, this.count));
+    return shards.size;
+  }
+
+  private grows(pending: PendingWrite): boolean {
+    return pending.count(this.name) > this.count * ROWS_PER_SHARD;
+  }
+
   async persist(pending: PendingWrite): Promise<void> {
-    if (pending.count(this.name) > this.count * ROWS_PER_SHARD) return this.grow(pending);
+    if (this.grows(pending)) return this.grow(pending);
     const changes = pending.changes(this.name);
     const touched = new Set<number>();
     for (const [id, row] of changes) {
