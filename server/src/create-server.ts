@@ -4,6 +4,7 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { removeAssetsWithoutBytes } from './api/themes/asset-bytes.js';
 import { addMissingPreviewKeys } from './api/themes/preview-key.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
@@ -146,6 +147,8 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
     });
     if (seeded) return { store, ownsStore: true, seeded: true, credentials: seeded };
     try {
+      // Data on disk may have been damaged by hand or by a crash under an older version: its owner is told.
+      await removeAssetsWithoutBytes(store, (line) => console.warn(`storefront-server: ${line}`));
       return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
     } catch (error) {
       // Closing releases the data's lock, which would otherwise keep this process's own next attempt out.

@@ -62,8 +62,9 @@ describe('JSON-file store journal', () => {
     await (await createJsonStore(path, { initial })).close();
     // As a crash leaves it: the journal in place, one of the write's files replaced, the other not yet.
     const journal = new Journal(join(dir, 'db.journal.json'), { sync: true });
+    const later: ThemeRow = { ...theme, updated_on: 'later' };
     await journal.record({
-      themes: [['1', { ...theme, updated_on: 'later' }]],
+      themes: [['1', later]],
       templates: [
         ['1', template('1', 'new')],
         ['2', null],

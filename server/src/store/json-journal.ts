@@ -26,8 +26,11 @@ import type { CollectionName } from './types.js';
 const FORMAT = 'storefront-journal';
 const VERSION = 1;
 
+/** A row as the journal holds it: any stored row. */
+export type JournalRow = { id: string };
+
 /** A write's changes by collection: `[id, new row or null]`, in the order they were staged. */
-export type JournalChanges = Partial<Record<CollectionName, [string, { id: string } | null][]>>;
+export type JournalChanges = Partial<Record<CollectionName, [string, JournalRow | null][]>>;
 
 function checksum(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -36,7 +39,7 @@ function checksum(text: string): string {
 /** The change set of `write`, as the journal holds it. */
 export function changesOf(write: PendingWrite): JournalChanges {
   const changes: JournalChanges = {};
-  for (const name of write.changed) changes[name] = [...write.changes(name)] as [string, { id: string } | null][];
+  for (const name of write.changed) changes[name] = [...write.changes(name)] as [string, JournalRow | null][];
   return changes;
 }
 

@@ -3,7 +3,7 @@
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
-import { assetFileEntity } from './asset-file-entity.js';
+import { assetFileValidators } from './asset-file-entity.js';
 import { readAssetUpload } from './asset-upload.js';
 import { deleteAsset, saveAsset } from './asset-writes.js';
 import { assetEntity } from './entities.js';
@@ -35,7 +35,7 @@ export const assetRoutes: Route[] = [
       themeAsset(call, theme, call.params.asset_id!);
       await call.context.store.write((tx) => {
         const current = themeAsset(call, theme, call.params.asset_id!);
-        assertPreconditions(call.request.headers, assetFileEntity(call.cache, call.context.store, current));
+        assertPreconditions(call.request.headers, { body: '', ...assetFileValidators(current) });
         deleteAsset(tx, theme, current, call.context.clock.now());
       });
       return { status: 204 };

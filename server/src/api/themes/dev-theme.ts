@@ -1,6 +1,7 @@
 /**
  * The development theme: a copy of the production theme (settings, templates, assets and their bytes),
- * at most one per shop, where changes are tried before they reach production.
+ * at most one per shop, where changes are tried before they reach production. It is created in one store write,
+ * so it exists whole or not at all, even across a crash (the JSON-file store journals a write of many files).
  */
 import { notFound } from '../../http/http-error.js';
 import type { ShopRow, ThemeRow, Transaction } from '../../store/types.js';
@@ -33,6 +34,9 @@ export function ensureDevTheme(tx: Transaction, shop: ShopRow, now: number): { t
     });
   }
   for (const a of tx.where('assets', 'theme_id', production.id)) {
+    // An asset without its bytes is not copied on: a copy could not be read either.
+    const file = tx.get('files', a.id);
+    if (!file) continue;
     const copy = tx.insert('assets', {
       theme_id: theme.id,
       file_name: a.file_name,
@@ -42,8 +46,7 @@ export function ensureDevTheme(tx: Transaction, shop: ShopRow, now: number): { t
       created_on: stamp,
       updated_on: stamp,
     });
-    const file = tx.get('files', a.id);
-    if (file) tx.insert('files', { id: copy.id, data: file.data });
+    tx.insert('files', { id: copy.id, data: file.data });
   }
   return { theme, created: true };
 }
