@@ -154,6 +154,8 @@ describe('follow chains', () => {
   it('fails clearly when an untyped hop resolved to no entity', async () => {
     const { client } = setup();
     const root = (await client.root()) as unknown as Entity;
-    await expect(root.follow('svc:ping').follow('self')).rejects.toThrow(new TypeError('hop 2: not an entity'));
+    await expect(root.follow('svc:ping').follow('self')).rejects.toThrow(
+      new TypeError('hop 2: self follows from no entity'),
+    );
   });
 });

@@ -63,7 +63,7 @@ export function followPromise<T>(promise: Promise<T>, hop?: FollowHop): FollowPr
         (entity) => {
           // Only an untyped entity's chain gets here with something else (types end the chain on a non-entity).
           if (!(entity as Partial<Followable> | undefined)?.follow)
-            throw new TypeError(`hop ${next.position}: not an entity`);
+            throw new TypeError(`hop ${next.position}: ${relation} follows from no entity`);
           return (entity as Followable).follow(relation, ...args).catch((error: unknown) => {
             throw atHop(error, next);
           });
