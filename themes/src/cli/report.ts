@@ -8,10 +8,11 @@ import { countActions, type FileAction, type FileResult } from '../theme/results
 import type { Output } from './output.js';
 import type { Progress } from './progress.js';
 
-const ACTION_STYLE: Record<FileAction, 'green' | 'red' | 'yellow' | 'cyan'> = {
+const ACTION_STYLE: Record<FileAction, 'green' | 'red' | 'yellow' | 'cyan' | 'dim'> = {
   created: 'green',
   updated: 'cyan',
   deleted: 'red',
+  unchanged: 'dim',
   conflict: 'yellow',
   failed: 'red',
 };

@@ -114,7 +114,7 @@ export async function pushChanges(
       // The guard: the server's copy is the one the edit is based on, unless forced over the server's changes.
       const guard = change.remote || options.force ? undefined : current?.updated_on;
       try {
-        const written = await writeFile(theme, upload, current, guard, options.signal);
+        const { file: written, unchanged } = await writeFile(theme, upload, current, guard, options.signal);
         if (written) {
           remote.set(change.path, written);
           manifest.files[change.path] = baseOf(written, md5(content!));
@@ -125,7 +125,8 @@ export async function pushChanges(
         files.push({
           path: change.path,
           kind: change.kind,
-          action: actionOf(current !== undefined, content !== undefined),
+          // Counted as what this push changed, not what it asked: after a push cut short, its files are there.
+          action: unchanged ? 'unchanged' : actionOf(current !== undefined, content !== undefined),
         });
       } catch (error) {
         files.push(fileFailure(change.path, change.kind, error));

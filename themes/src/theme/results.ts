@@ -6,9 +6,11 @@ import { ConflictError } from './writes.js';
 
 /**
  * What happened to one file on the side written to (the server for push and publish, the folder for pull);
- * `conflict`: left alone, changed on both sides; `failed`: refused (`message` says why), the others went on.
+ * `unchanged`: sent, but the server held that content already (an earlier push cut short, or another run,
+ * had sent it), so nothing changed this time; `conflict`: left alone, changed on both sides; `failed`: refused
+ * (`message` says why), the others went on.
  */
-export type FileAction = 'created' | 'updated' | 'deleted' | 'conflict' | 'failed';
+export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'conflict' | 'failed';
 
 /** One file of a transfer. */
 export interface FileResult {
@@ -58,7 +60,14 @@ export function fileFailure(path: string, kind: FileKind, error: unknown): FileR
 
 /** How many files took each action. */
 export function countActions(files: readonly FileResult[]): Record<FileAction, number> {
-  const counts: Record<FileAction, number> = { created: 0, updated: 0, deleted: 0, conflict: 0, failed: 0 };
+  const counts: Record<FileAction, number> = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    conflict: 0,
+    failed: 0,
+  };
   for (const file of files) counts[file.action]++;
   return counts;
 }
