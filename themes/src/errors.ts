@@ -12,6 +12,11 @@ export const ExitCode = {
   usage: 2,
   /** Files changed both locally and on the server were left alone. */
   conflicts: 3,
+  /**
+   * A publish was cut short (Ctrl-C, SIGTERM, the server lost midway): production holds part of it, the output
+   * says which part, and running publish again finishes it.
+   */
+  interrupted: 4,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { md5 } from '../src/theme/digest.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
+import { filesOf } from './helpers/theme-files.js';
 
 const themes = useThemesServer();
 
@@ -58,13 +59,8 @@ describe('dev and publish', BIN_TESTS, () => {
     });
     ({ theme: production } = await t.theme());
     const { theme: development } = await t.theme(true);
-    const files = (theme: typeof production) =>
-      new Map([
-        ...theme.embedded('templates').map((x) => [x.properties.file_name, md5(x.properties.body)] as const),
-        ...theme.embedded('assets').map((x) => [`assets/${x.properties.file_name}`, x.properties.digest] as const),
-      ]);
-    expect(files(production)).toEqual(files(development));
-    expect(files(production).get('layout.html')).toBe(md5(await readFile(join(dir, 'layout.html'))));
+    expect(filesOf(production)).toEqual(filesOf(development));
+    expect(filesOf(production).get('layout.html')).toBe(md5(await readFile(join(dir, 'layout.html'))));
 
     const nothing = await t.cli(['publish', '--shop', 'northwind', '--yes'], { config });
     expect(nothing.stdout).toMatch(/^Nothing to publish: /);

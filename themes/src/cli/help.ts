@@ -1,7 +1,10 @@
 /** The help of the whole tool and of each command, built from the commands' own descriptions. */
 import { COMMON_OPTIONS, type Command } from './command.js';
 
-const EXIT_CODES = 'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone.';
+const EXIT_CODES = [
+  'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone,',
+  '4 publish cut short (run it again to finish).',
+].join('\n');
 
 export function mainHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;

@@ -1,10 +1,36 @@
+import { join } from 'node:path';
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
+import { listenForInterruption } from '../cli/interrupt.js';
 import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgress } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { readManifest } from '../theme/manifest.js';
-import { applyPublish, planPublish } from '../theme/publish.js';
+import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
+import { type Manifest, readManifest } from '../theme/manifest.js';
+import { applyPublish, type PublishPlan, planPublish } from '../theme/publish.js';
+import { PublishCutError } from '../theme/publish-cut.js';
+import {
+  JournalWriter,
+  journalFit,
+  journalHeader,
+  type PublishJournal,
+  readJournal,
+  removeJournal,
+} from '../theme/publish-journal.js';
+import { doubtAbout } from '../theme/source-check.js';
 import { targetOf } from '../theme/workspace.js';
+import { reportCut } from './publish-cut-report.js';
+
+/**
+ * Where the journal of a publish of `plan` lives: in the theme folder when it holds a theme of that shop, else
+ * (`--shop` from elsewhere) in the configuration folder, beside the login, one per shop.
+ */
+function journalFileOf(dir: string, manifest: Manifest | undefined, plan: PublishPlan, configDir: string): string {
+  const shop = plan.shop.properties.id;
+  return manifest?.shop.id === shop ? join(dir, PUBLISH_JOURNAL_FILE) : join(configDir, `publish-${shop}.jsonl`);
+}
+
+const deletions = (changes: readonly { action: string }[]) => changes.filter((c) => c.action === 'deleted').length;
 
 export const publish: Command = {
   name: 'publish',
@@ -12,26 +38,54 @@ export const publish: Command = {
   args: '[dir]',
   description: [
     "Makes the production theme hold exactly the development theme's templates and assets: shows what will be",
-    'created, updated and deleted in production, asks for a confirmation (--yes for scripts), then copies.',
-    "The shop is --shop, else the one of the folder's theme (default: the working directory), else your only",
-    'shop. A production template changed after the list was shown is a conflict, not overwritten.',
+    'created, updated and deleted in production, asks for a confirmation (--yes for scripts), then copies,',
+    "deletions last. The shop is --shop, else the one of the folder's theme (default: the working directory),",
+    'else your only shop. A production template changed after the list was shown is a conflict, not overwritten.',
+    '',
+    'A development theme that lacks over a quarter of the files of production (at least 10 files), or that the',
+    'server marks incomplete, may be a copy cut short: publishing it would delete the rest of production. Then',
+    'publish asks even with --yes, and without a terminal stops (exit code 2) unless --force.',
+    '',
+    `While it copies, the folder holds a journal (${PUBLISH_JOURNAL_FILE}). Cut short (the network, the server,`,
+    'Ctrl-C, SIGTERM: the first signal lets the requests under way finish, a second aborts them), publish lists',
+    'what production got and what it did not, and exits with 4; run it again to finish: it resumes from the',
+    'journal, measuring the development theme against production as it was before the publish began.',
   ].join('\n'),
   options: {
     shop: SHOP_OPTION,
     yes: { type: 'boolean', short: 'y', description: 'publish without asking' },
+    force: { type: 'boolean', description: `${FORCE_INCOMPLETE}; --yes alone does not` },
     'dry-run': { type: 'boolean', description: 'show what would change, change nothing' },
   },
   maxArgs: 1,
   async run(context) {
     const { values, output, prompter, store } = context;
-    const manifest = typeof values.shop === 'string' ? undefined : await readManifest(folderOf(context));
+    const dir = folderOf(context);
+    const shopFlag = typeof values.shop === 'string' ? values.shop : undefined;
+    // With --shop the folder need not hold a theme; it is read only to keep the journal there if it does.
+    const manifest = shopFlag ? await readManifest(dir).catch(() => undefined) : await readManifest(dir);
     const { client } = await storedClient(store);
-    const plan = await planPublish(client, typeof values.shop === 'string' ? values.shop : manifest?.shop.id);
+    const plan = await planPublish(client, shopFlag ?? manifest?.shop.id);
     const { shop, production, development, changes } = plan;
     const [target, source] = [targetOf(shop, production), targetOf(shop, development)];
     const json = { ...themeJson(target), from: themeJson(source).theme };
+    const journalFile = journalFileOf(dir, manifest, plan, store.dir);
+    const previous = await readJournal(journalFile);
+    const fit =
+      previous === undefined ? undefined : previous === 'damaged' ? 'it cannot be read' : journalFit(previous, plan);
+    const resumed = fit === 'resume' ? (previous as PublishJournal) : undefined;
+    if (fit !== undefined && !resumed) output.note(`Setting aside the journal ${journalFile}: ${fit}`);
+    const started = resumed?.header.started_on;
+    if (resumed) {
+      const planned = resumed.header.changes.length;
+      output.line(
+        `Resuming the publish started ${started}, which was cut short: ${planned - changes.length} of its ${planned} changes are in production`,
+      );
+    }
     if (!changes.length) {
-      output.line(`Nothing to publish: ${themeName(target)} holds the same files as the development theme`);
+      if (previous !== undefined) await removeJournal(journalFile);
+      const finished = resumed ? ` (the publish started ${started} is complete)` : '';
+      output.line(`Nothing to publish: ${themeName(target)} holds the same files as the development theme${finished}`);
       output.document({ ok: true, ...json, files: [] });
       return ExitCode.ok;
     }
@@ -42,23 +96,56 @@ export const publish: Command = {
       output.document({ ok: true, dryRun: true, ...json, files: changes });
       return ExitCode.ok;
     }
+    // A resumed publish is measured against production before its first deletion, as its first run was.
+    const baseline = resumed
+      ? { production: resumed.header.production.files, missing: deletions(resumed.header.changes) }
+      : { production: plan.files.production.size, missing: deletions(changes) };
+    const doubt = doubtAbout(development, baseline);
+    const question = `Publish it all the same, deleting ${baseline.missing} files of production?`;
+    if (doubt && !(await acceptDoubt(context, doubt, question, 'publish it'))) {
+      output.line('Not published');
+      return ExitCode.ok;
+    }
     if (values.yes !== true) {
       if (!prompter.interactive || output.json) {
         throw new UsageError('publishing needs a confirmation: run it in a terminal, or pass --yes');
       }
-      if (!(await prompter.confirm(`Publish to the production theme of ${shop.properties.name}?`, '--yes'))) {
+      const verb = resumed ? 'Finish publishing' : 'Publish';
+      if (!(await prompter.confirm(`${verb} to the production theme of ${shop.properties.name}?`, '--yes'))) {
         output.line('Not published');
         return ExitCode.ok;
       }
     }
+    // No question is left: in a terminal, Ctrl-C must now reach the process as SIGINT, not the prompt's reader.
+    prompter.close();
+    const header = resumed?.header ?? journalHeader(plan);
+    const journal = resumed ? await JournalWriter.resume(journalFile) : await JournalWriter.start(journalFile, header);
+    const interruption = listenForInterruption(output);
     const progress = transferProgress(output, 'Publishing');
-    const files = await applyPublish(plan, progress.onProgress);
+    let files: Awaited<ReturnType<typeof applyPublish>>;
+    try {
+      files = await applyPublish(plan, {
+        onProgress: progress.onProgress,
+        journal,
+        stop: interruption.stop,
+        abort: interruption.abort,
+      });
+    } catch (error) {
+      progress.done();
+      await journal.close();
+      if (!(error instanceof PublishCutError)) throw error;
+      return reportCut(output, error, { target: themeName(target), journal: journalFile, header, json });
+    } finally {
+      interruption.dispose();
+    }
+    await journal.remove();
     progress.done();
     // The plan listed every file already: only what went otherwise is worth a line now.
     printFiles(output, files, { quiet: true });
-    output.line(`Published to ${themeName(target)}: ${countsOf(files)}`);
+    const finished = resumed ? ` (the publish started ${started} is complete)` : '';
+    output.line(`Published to ${themeName(target)}: ${countsOf(files)}${finished}`);
     const code = exitCodeOf(files);
-    output.document({ ok: code === 0, ...json, files });
+    output.document({ ok: code === 0, ...json, files, ...(resumed ? { resumed: started } : {}) });
     return code;
   },
 };

@@ -20,6 +20,8 @@ export interface ThemeFileId {
 const ASSETS_DIR = 'assets';
 /** What `pull` records, in the theme folder. */
 export const MANIFEST_FILE = '.storefront-theme.json';
+/** What `publish` records while it writes, in the theme folder: present only while a publish is unfinished. */
+export const PUBLISH_JOURNAL_FILE = '.storefront-publish.jsonl';
 
 const TEMPLATE_EXTENSIONS = new Set(['html', 'css', 'js']);
 /** The asset types the API accepts (wire contract, "Themes, templates, assets"). */

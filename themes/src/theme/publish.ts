@@ -6,6 +6,8 @@
 import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import type { FileKind } from './layout.js';
 import { CONCURRENCY, parallel } from './parallel.js';
+import { PublishCutError } from './publish-cut.js';
+import type { JournalWriter } from './publish-journal.js';
 import { contentOf, openTheme, type RemoteFile, remoteFiles } from './remote.js';
 import { actionOf, type FileAction, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { writeFile } from './writes.js';
@@ -49,24 +51,65 @@ export async function planPublish(client: Client, shop?: string): Promise<Publis
   return { shop: found, production, development, changes, files };
 }
 
+/** Options of {@link applyPublish}. */
+export interface ApplyOptions {
+  onProgress?: OnProgress;
+  /** Where each step is recorded, before its request goes and once answered. */
+  journal?: JournalWriter;
+  /** Once aborted, no further request starts and those under way finish; its reason is the cut's cause. */
+  stop?: AbortSignal;
+  /** Aborts the requests under way too (and the client's retries of them). */
+  abort?: AbortSignal;
+}
+
 /**
- * Applies a plan. A production template changed since the plan was read is a conflict, not overwritten: the
- * person approved the plan, not that change.
+ * Applies a plan, deletions last (a publish cut short then leaves production with files too many rather than
+ * files missing). A production template changed since the plan was read is a conflict, not overwritten: the
+ * person approved the plan, not that change. Stopped before every change had its answer (the network, the
+ * server, `stop`), it throws a {@link PublishCutError} with what was made and what was not.
  */
-export async function applyPublish(plan: PublishPlan, onProgress?: OnProgress): Promise<FileResult[]> {
+export async function applyPublish(plan: PublishPlan, options: ApplyOptions | OnProgress = {}): Promise<FileResult[]> {
+  const { onProgress, journal, stop, abort } = typeof options === 'function' ? { onProgress: options } : options;
+  const isDeletion = (change: PublishChange) => change.action === 'deleted';
+  const order = [...plan.changes.filter((c) => !isDeletion(c)), ...plan.changes.filter(isDeletion)];
   const results: FileResult[] = [];
+  const unanswered = new Map(plan.changes.map((change) => [change.path, change]));
+  const sent = new Set<string>();
   let done = 0;
-  await parallel(plan.changes, CONCURRENCY, async (change) => {
-    const source = plan.files.development.get(change.path);
-    const current = plan.files.production.get(change.path);
-    try {
-      const content = source && (await contentOf(source));
-      await writeFile(plan.production, { ...change, content }, current, current?.updated_on);
-      results.push({ path: change.path, kind: change.kind, action: change.action });
-    } catch (error) {
-      results.push(fileFailure(change.path, change.kind, error));
-    }
-    onProgress?.({ done: ++done, total: plan.changes.length, path: change.path });
-  });
-  return results.sort((a, b) => (a.path < b.path ? -1 : 1));
+  let cause: unknown;
+  try {
+    await parallel(order, CONCURRENCY, async (change) => {
+      if (stop?.aborted) throw stop.reason;
+      const source = plan.files.development.get(change.path);
+      const current = plan.files.production.get(change.path);
+      let result: FileResult;
+      try {
+        const content = source && (await contentOf(source));
+        await journal?.record(change.path, 'sending');
+        sent.add(change.path);
+        const upload = { ...change, content };
+        const { unchanged } = await writeFile(plan.production, upload, current, current?.updated_on, abort);
+        result = { path: change.path, kind: change.kind, action: unchanged ? 'unchanged' : change.action };
+      } catch (error) {
+        // Aborted on purpose: the request's outcome is unknown, not a failure of the file.
+        if (abort?.aborted) throw error;
+        result = fileFailure(change.path, change.kind, error);
+      }
+      unanswered.delete(change.path);
+      results.push(result);
+      await journal?.record(change.path, result.action, result.message);
+      onProgress?.({ done: ++done, total: plan.changes.length, path: change.path });
+    });
+  } catch (error) {
+    cause = error;
+  }
+  if (unanswered.size) {
+    const unfinished = [...unanswered.values()].map((change) => ({ ...change, sent: sent.has(change.path) }));
+    throw new PublishCutError(sorted(results), unfinished, cause ?? stop?.reason);
+  }
+  return sorted(results);
+}
+
+function sorted(files: FileResult[]): FileResult[] {
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -18,6 +18,11 @@ export interface PullOptions extends ThemeRef {
   /** Take the server's version of files changed in the folder too. Default: report them as conflicts. */
   force?: boolean;
   onProgress?: OnProgress;
+  /**
+   * Called once both sides are read, before anything in the folder changes: throwing stops the pull there (dev
+   * asks here whether a development theme that looks incomplete may replace the folder's files).
+   */
+  vet?: (workspace: Workspace) => Promise<void>;
 }
 
 /** What a pull did. */
@@ -42,6 +47,7 @@ async function ensureFolder(dir: string): Promise<void> {
 export async function pullTheme(options: PullOptions): Promise<PullResult> {
   await ensureFolder(options.dir);
   const workspace = await openPullWorkspace(options.client, options.dir, options);
+  await options.vet?.(workspace);
   const { dir, manifest, local, remote, changes } = workspace;
   manifest.files = settle(manifest.files, local.files, remote);
   const files: FileResult[] = [];

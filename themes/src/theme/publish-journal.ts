@@ -1,0 +1,167 @@
+/**
+ * The journal of a publish: `.storefront-publish.jsonl` in the theme folder, JSON Lines, appended to as the
+ * publish goes and removed once every change has had its answer. So when a publish is cut (the network, Ctrl-C, a
+ * crash, SIGKILL), the folder still says what it set out to do and how far it got, and the next publish resumes it.
+ *
+ * The first line is the {@link JournalHeader}: the plan as approved, and how many files production held before.
+ * Then one {@link JournalStep} per line: `sending` before each request goes, then its outcome once answered. A
+ * line cut by a crash is ignored. What the server holds stays the truth (the next run plans again from it); the
+ * journal says what the run was about, so that the next one can tell a resume from a new publish, measure the
+ * development theme against production as it was before the first deletion, and report the whole publish.
+ */
+import { type FileHandle, open, readFile, rm, writeFile } from 'node:fs/promises';
+import type { PublishChange, PublishPlan } from './publish.js';
+import type { FileAction } from './results.js';
+
+/** One change of the plan, with the development theme's MD5 it copies (`null` for a deletion). */
+export interface JournalChange extends PublishChange {
+  md5: string | null;
+}
+
+/** The first line: which publish this is. */
+export interface JournalHeader {
+  journal: 'storefront-themes publish';
+  version: 1;
+  /** When the publish began (ISO 8601); a resumed publish keeps it. */
+  started_on: string;
+  /** The shop's id. */
+  shop: string;
+  /** The production theme's `self`, and how many files it held when the publish began. */
+  production: { href: string; files: number };
+  /** The development theme's `self`. */
+  development: { href: string };
+  /** Every change of the plan, in the order given. */
+  changes: JournalChange[];
+}
+
+/** A line after the header: a request about to go (`sending`), or its outcome. */
+export interface JournalStep {
+  at: string;
+  path: string;
+  step: 'sending' | FileAction;
+  message?: string;
+}
+
+/** A journal as read back. */
+export interface PublishJournal {
+  file: string;
+  header: JournalHeader;
+  /** Each change's last step, by path; a change without one was never sent. */
+  steps: Map<string, JournalStep>;
+}
+
+/** The header of a journal for `plan`; `productionFiles` is production's count before the publish began. */
+export function journalHeader(plan: PublishPlan, productionFiles = plan.files.production.size): JournalHeader {
+  return {
+    journal: 'storefront-themes publish',
+    version: 1,
+    started_on: new Date().toISOString(),
+    shop: plan.shop.properties.id,
+    production: { href: plan.production.link('self').expand(), files: productionFiles },
+    development: { href: plan.development.link('self').expand() },
+    changes: plan.changes.map((change) => ({ ...change, md5: plan.files.development.get(change.path)?.md5 ?? null })),
+  };
+}
+
+/** The journal at `file`: `undefined` when there is none, `'damaged'` when its header cannot be read. */
+export async function readJournal(file: string): Promise<PublishJournal | 'damaged' | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const [first, ...rest] = text.split('\n');
+  const header = parseLine(first) as JournalHeader | undefined;
+  if (header?.journal !== 'storefront-themes publish' || header.version !== 1 || !Array.isArray(header.changes)) {
+    return 'damaged';
+  }
+  const steps = new Map<string, JournalStep>();
+  for (const line of rest) {
+    const step = parseLine(line) as JournalStep | undefined;
+    if (typeof step?.path === 'string' && typeof step.step === 'string') steps.set(step.path, step);
+  }
+  return { file, header, steps };
+}
+
+function parseLine(line: string | undefined): unknown {
+  try {
+    return line ? JSON.parse(line) : undefined;
+  } catch {
+    // The last line of a journal cut by a crash.
+    return undefined;
+  }
+}
+
+/**
+ * Whether `journal` is the unfinished part of `plan`: the same shop and themes, and every change still to make
+ * one the journal planned, copying the same development file. Else the reason it is not (another pair of themes,
+ * or a theme changed since), to say why it is set aside.
+ */
+export function journalFit(journal: PublishJournal, plan: PublishPlan): 'resume' | string {
+  const { header } = journal;
+  const [production, development] = [plan.production.link('self').expand(), plan.development.link('self').expand()];
+  if (header.shop !== plan.shop.properties.id || header.production.href !== production) {
+    return `it is of a publish to ${header.production.href}`;
+  }
+  if (header.development.href !== development) return `it is of a publish from ${header.development.href}`;
+  const planned = new Map(header.changes.map((change) => [change.path, change]));
+  for (const change of plan.changes) {
+    const was = planned.get(change.path);
+    const md5 = plan.files.development.get(change.path)?.md5 ?? null;
+    if (!was || was.md5 !== md5) return `the themes changed since (${change.path})`;
+  }
+  return 'resume';
+}
+
+/** Appends a publish's steps to its journal, each on disk before the request it announces goes. */
+export class JournalWriter {
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly file: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** A new journal at `file` (replacing any), starting with `header`. */
+  static async start(file: string, header: JournalHeader): Promise<JournalWriter> {
+    await writeFile(file, `${JSON.stringify(header)}\n`);
+    return new JournalWriter(file, await open(file, 'a'));
+  }
+
+  /** The journal at `file` continued by a run that resumes it. */
+  static async resume(file: string): Promise<JournalWriter> {
+    const writer = new JournalWriter(file, await open(file, 'a'));
+    // A line cut by a crash would swallow the next one: start on a line of its own.
+    const text = await readFile(file, 'utf8');
+    if (text && !text.endsWith('\n')) await writer.handle.appendFile('\n');
+    return writer;
+  }
+
+  /** Records a step of `path`; resolves once it is written. */
+  record(path: string, step: JournalStep['step'], message?: string): Promise<void> {
+    const line: JournalStep = { at: new Date().toISOString(), path, step, ...(message ? { message } : {}) };
+    // One append at a time: concurrent writes to one handle may interleave.
+    const written = this.#queue.then(() => this.handle.appendFile(`${JSON.stringify(line)}\n`));
+    this.#queue = written.catch(() => {});
+    return written;
+  }
+
+  /** Closes the file, keeping it: the publish did not finish. */
+  async close(): Promise<void> {
+    await this.#queue;
+    await this.handle.close();
+  }
+
+  /** Closes and deletes the file: every change had its answer. */
+  async remove(): Promise<void> {
+    await this.close();
+    await removeJournal(this.file);
+  }
+}
+
+/** Deletes the journal at `file`, if any: its publish is complete, or it no longer applies. */
+export async function removeJournal(file: string): Promise<void> {
+  await rm(file, { force: true });
+}
