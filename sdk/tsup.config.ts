@@ -2,7 +2,14 @@ import { rm } from 'node:fs/promises';
 import { defineConfig, type Options } from 'tsup';
 
 const common = {
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts', redis: 'src/redis/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    internal: 'src/internal.ts',
+    redis: 'src/redis/index.ts',
+    // Not an export: a file of its own so that a bundler drops the JWT signer (jwt-encode, CommonJS and not marked
+    // free of side effects) from apps that never call `authorized`. Inside index.js its import would be kept.
+    'jwt-assertion': 'src/auth/jwt-assertion.ts',
+  },
   target: 'es2022',
   // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself).
   platform: 'neutral',
@@ -18,13 +25,13 @@ const common = {
 export default defineConfig(async () => {
   await rm('dist', { recursive: true, force: true });
   return [
-    // ESM, what bundlers and Node's `import` get: dependencies (ky, uri-template, jwt-encode) stay external.
+    // ESM, what bundlers and Node's `import` get: dependencies (ky, jwt-encode) stay external.
     { ...common, format: 'esm' },
     {
       ...common,
       format: 'cjs',
       // CommonJS for `require()` and Jest, whose module system cannot load an ES module from node_modules without
-      // configuration: ky, ESM only, is bundled in; uri-template and jwt-encode are CommonJS and stay external. The
+      // configuration: ky, ESM only, is bundled in; jwt-encode is CommonJS and stays external. The
       // types still import ky's, so that a user's own ky instance type-checks as the `ky` option.
       noExternal: ['ky'],
       // Bundled beside the SDK's own `TimeoutError`, ky's would be renamed, and ky tells its errors from another
