@@ -32,6 +32,31 @@ describe('RFC 6570 expansion', () => {
     expect(expandTemplate(`http://a.test/${template}`, vars).url).toBe(`http://a.test/${expected}`);
   });
 
+  it('encodes characters outside the Basic Multilingual Plane as their UTF-8 bytes, whole', () => {
+    expect(expandTemplate('/p{?q}', { q: '😀 𠀋' }).url).toBe('/p?q=%F0%9F%98%80%20%F0%A0%80%8B');
+    expect(expandTemplate('/p{/id}', { id: 'café' }).url).toBe('/p/caf%C3%A9');
+    // A prefix counts characters, not UTF-16 units: the emoji is kept whole or not at all.
+    expect(expandTemplate('/p{?q:2}', { q: 'a😀b' }).url).toBe('/p?q=a%F0%9F%98%80');
+    expect(expandTemplate('/ü/{id}', { id: 1 }).url).toBe('/%C3%BC/1');
+  });
+
+  it('keeps percent-encoded triplets in reserved and fragment expansions, and encodes a lone %', () => {
+    expect(expandTemplate('/{+id}', { id: 'admin%2F' }).url).toBe('/admin%2F');
+    expect(expandTemplate('/a{#f}', { f: 'x%2Fy%zz' }).url).toBe('/a#x%2Fy%25zz');
+    expect(expandTemplate('/{+list}', { list: ['a%20b', 'c'] }).url).toBe('/a%20b,c');
+    expect(expandTemplate('/{id}', { id: 'admin%2F' }).url).toBe('/admin%252F');
+  });
+
+  it('expands maps, exploded or not, and refuses a prefix of a list or map', () => {
+    const keys = { semi: ';', dot: '.', empty: '' };
+    expect(expandTemplate('/x{?keys}', { keys }).url).toBe('/x?keys=semi,%3B,dot,.,empty,');
+    expect(expandTemplate('/x{?keys*}', { keys }).url).toBe('/x?semi=%3B&dot=.&empty=');
+    expect(expandTemplate('/x{;keys*}', { keys }).url).toBe('/x;semi=%3B;dot=.;empty');
+    expect(expandTemplate('/x{/keys*}', { keys }).url).toBe('/x/semi=%3B/dot=./empty=');
+    expect(expandTemplate('/x{?keys}', { keys: {} }).url).toBe('/x');
+    expect(() => expandTemplate('/x{?keys:1}', { keys })).toThrowError(TypeError);
+  });
+
   it('lists the declared variables and returns the arguments it did not use', () => {
     expect(templateVariables('/shops/{shop_id}/products/{id}.json{?q,page}')).toEqual(['shop_id', 'id', 'q', 'page']);
     expect(expandTemplate('/t{?page}', { page: 2, body: 'x' })).toEqual({ url: '/t?page=2', unused: { body: 'x' } });
