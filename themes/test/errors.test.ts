@@ -1,6 +1,5 @@
 /** What goes wrong, as the real bin reports it: one line on standard error and the documented exit code. */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -8,17 +7,9 @@ import { run } from '../src/cli/run.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
+import { freePort } from './helpers/server-process.js';
 
 const themes = useThemesServer();
-
-/** A port nothing listens on: one the system handed out, then freed. */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** `run` in this process, its output captured: for the help of every command without a process each. */
 async function runHere(argv: string[]) {
@@ -118,7 +109,7 @@ describe('usage', BIN_TESTS, () => {
 describe('failures', BIN_TESTS, () => {
   it('reports a server that is down in one line, exit code 1', async () => {
     const t = themes();
-    const port = await closedPort();
+    const port = await freePort();
     const config = await t.tempDir();
     const login = await t.cli(['login', '--client-credentials', '--url', `http://127.0.0.1:${port}`], {
       config,
@@ -134,7 +125,7 @@ describe('failures', BIN_TESTS, () => {
   it('reports a server that went down after the login in one line, exit code 1', async () => {
     const t = themes();
     const config = await t.loggedIn();
-    const port = await closedPort();
+    const port = await freePort();
     const session = join(config, 'storefront-themes/session.json');
     const saved = JSON.parse(await readFile(session, 'utf8'));
     await writeFile(session, JSON.stringify({ ...saved, url: `http://127.0.0.1:${port}` }));
