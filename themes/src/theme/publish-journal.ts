@@ -50,14 +50,14 @@ export interface PublishJournal {
   steps: Map<string, JournalStep>;
 }
 
-/** The header of a journal for `plan`; `productionFiles` is production's count before the publish began. */
-export function journalHeader(plan: PublishPlan, productionFiles = plan.files.production.size): JournalHeader {
+/** The header of a journal for `plan`, read before its first write. */
+export function journalHeader(plan: PublishPlan): JournalHeader {
   return {
     journal: 'storefront-themes publish',
     version: 1,
     started_on: new Date().toISOString(),
     shop: plan.shop.properties.id,
-    production: { href: plan.production.link('self').expand(), files: productionFiles },
+    production: { href: plan.production.link('self').expand(), files: plan.files.production.size },
     development: { href: plan.development.link('self').expand() },
     changes: plan.changes.map((change) => ({ ...change, md5: plan.files.development.get(change.path)?.md5 ?? null })),
   };
