@@ -5,6 +5,7 @@
  * - `dir/db.json`, the manifest (`json-manifest.ts`): `{"format":"storefront-data","version":2,"collections":
  *   {"users":"db.users.json",…,"tokens":"db.tokens.8",…},"shards":{"tokens":8,…}}`;
  * - `dir/db.lock` while a process has the data open (`data-lock.ts`);
+ * - `dir/db.journal.json` during a write of several files, or after a crash interrupted one;
  * - users, apps and shops: `dir/db.<collection>.json`, a JSON array each;
  * - themes, templates and asset bytes: `dir/db.<collection>/<id>.json`, a file per row;
  * - tokens, codes, products, orders and asset metadata: `dir/db.<collection>.<n>/<shard>.json`, rows spread over
@@ -18,8 +19,10 @@
  * files are written, then the manifest, then the old files deleted, so a crash in between leaves version 1 in
  * use. A manifest or collection file that is unreadable or malformed fails the start with a
  * {@link StoreFileError}: nothing is ever reseeded over existing data unless `reset` is asked for.
- * Files are replaced one by one, not together: a crash in the middle of a write that spans files (a template and
- * its theme, a token exchanged for a new one in another shard) can leave one written and not the other.
+ * A write that replaces more than one file (a template and its theme, an asset's bytes and its row, a development
+ * theme's hundreds of templates) is all or nothing across a crash: it goes through the redo journal
+ * `dir/db.journal.json` (`json-journal.ts`), which the next start completes as it opens the data. A write of one file is
+ * atomic by itself and skips the journal, so the common small write costs what it did.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -138,7 +141,7 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   }
   if (replay || found === null) {
     await journal.remove();
-    await journal.settled();
+    await journal.settle();
   }
   await removeSuperseded(dir, stem, previous, files);
 
@@ -168,10 +171,10 @@ function writeThrough(files: Files, journal: Journal): (write: PendingWrite) => 
     let fileCount = 0;
     for (const name of write.changed) fileCount += files[name].filesOf(write);
     if (fileCount <= 1) {
-      await Promise.all([journal.settled(), writeFiles()]);
+      await Promise.all([journal.settle(), writeFiles()]);
       return;
     }
-    await Promise.all([journal.settled(), journal.record(changesOf(write))]);
+    await journal.record(changesOf(write));
     try {
       await writeFiles();
       await journal.remove();

@@ -11,8 +11,8 @@
  * set checks that anyway, and a journal that fails it, or is malformed, stops the start rather than be guessed at.
  *
  * Deleting the journal need not be flushed before the write is acknowledged (the write is on disk by then); the
- * next write waits for that flush alongside its own, so that a power loss can never bring back a journal older
- * than a write acknowledged after it.
+ * next write flushes it alongside its own (a journalled one by the flush its own journal needs anyway), so that a
+ * power loss can never bring back a journal older than a write acknowledged after it.
  */
 import { createHash } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
@@ -45,17 +45,27 @@ export function changesOf(write: PendingWrite): JournalChanges {
 
 /** The journal of one data directory. */
 export class Journal {
-  /** The flush that makes the last deletion of the journal durable, when one is pending. */
-  private removal: Promise<void> = Promise.resolve();
+  /** Whether the journal's last deletion may not be on disk yet. */
+  private removalUnflushed = false;
 
   constructor(
     readonly path: string,
     private readonly durability: Durability,
   ) {}
 
-  /** Resolves once the journal's last deletion is on disk; a write waits for it before it is acknowledged. */
-  settled(): Promise<void> {
-    return this.removal;
+  /**
+   * Makes the journal's last deletion durable, for a write that does not go through the journal: run alongside
+   * that write's own files, before it is acknowledged.
+   */
+  async settle(): Promise<void> {
+    if (!this.removalUnflushed) return;
+    this.removalUnflushed = false;
+    try {
+      await syncDirectory(dirname(this.path));
+    } catch (error) {
+      this.removalUnflushed = true;
+      throw error;
+    }
   }
 
   /** Records `changes` durably: once this resolves, the write survives a crash whatever happens to its files. */
@@ -63,6 +73,8 @@ export class Journal {
     const body = JSON.stringify(changes);
     // The body is the last member and written as is, so that a reader can check the checksum over its own text.
     const text = `{"format":"${FORMAT}","version":${VERSION},"sha256":"${checksum(body)}","changes":${body}}`;
+    // The flush of the directory after the rename also makes the previous journal's deletion durable.
+    this.removalUnflushed = false;
     try {
       await replaceFile(this.path, text, this.durability);
     } catch (error) {
@@ -70,7 +82,10 @@ export class Journal {
     }
   }
 
-  /** Deletes the journal once its write is in its files; the deletion is flushed in the background (see above). */
+  /**
+   * Deletes the journal once its write is in its files. The deletion is flushed by the next write (see
+   * {@link settle}): until then, a journal that a power loss brought back would only write the same rows again.
+   */
   async remove(): Promise<void> {
     try {
       await unlink(this.path);
@@ -79,12 +94,7 @@ export class Journal {
         throw new StoreFileError(this.path, `cannot be removed (${(error as Error).message})`, { cause: error });
       }
     }
-    if (this.durability.sync) {
-      const removal = syncDirectory(dirname(this.path));
-      // Rejections reach the next write through settled(); none is left unhandled meanwhile.
-      removal.catch(() => undefined);
-      this.removal = removal;
-    }
+    if (this.durability.sync) this.removalUnflushed = true;
   }
 
   /** The changes of a journal a crash left, checked; `null` when there is none. */
