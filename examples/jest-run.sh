@@ -11,8 +11,9 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/storefront-jest.XXXXXX")"
-trap 'rm -rf "$scratch"' EXIT
+# shellcheck source=../scripts/lib/scratch.sh
+source "$repo/scripts/lib/scratch.sh"
+scratch_dir "$repo" "" jest
 
 tarballs="${1:-}"
 if [[ -z "$tarballs" ]]; then

@@ -20,16 +20,9 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 msw_version="${MSW3_VERSION:-^3}"
 node_version="${NODE22:-22}"
 
-if [[ -n "${MSW3_SCRATCH:-}" ]]; then
-  scratch="$MSW3_SCRATCH"
-  mkdir -p "$scratch"
-else
-  scratch="$(mktemp -d "${TMPDIR:-/tmp}/storefront-msw3.XXXXXX")"
-  trap 'rm -rf "$scratch"' EXIT
-fi
-case "$scratch/" in
-  "$repo"/*) echo "run-msw3.sh: the scratch directory must be outside the repository ($repo)" >&2; exit 2 ;;
-esac
+# shellcheck source=../../scripts/lib/scratch.sh
+source "$repo/scripts/lib/scratch.sh"
+scratch_dir "$repo" "${MSW3_SCRATCH:-}" msw3
 
 run_node22() { npx --yes --package "node@$node_version" -- node "$@"; }
 

@@ -18,16 +18,9 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ky_version="${KY2_VERSION:-^2}"
 nodes="${KY2_NODES:-22 24}"
 
-if [[ -n "${KY2_SCRATCH:-}" ]]; then
-  scratch="$KY2_SCRATCH"
-  mkdir -p "$scratch"
-else
-  scratch="$(mktemp -d "${TMPDIR:-/tmp}/storefront-ky2.XXXXXX")"
-  trap 'rm -rf "$scratch"' EXIT
-fi
-case "$scratch/" in
-  "$repo"/*) echo "run-ky2.sh: the scratch directory must be outside the repository ($repo)" >&2; exit 2 ;;
-esac
+# shellcheck source=../../scripts/lib/scratch.sh
+source "$repo/scripts/lib/scratch.sh"
+scratch_dir "$repo" "${KY2_SCRATCH:-}" ky2
 
 cat > "$scratch/package.json" <<'JSON'
 { "name": "storefront-ky2-check", "private": true, "type": "module" }
