@@ -30,6 +30,14 @@ export interface ClientOptions {
   /** How requests are authenticated; without it no `Authorization` header is sent. */
   auth?: AuthStrategy;
   /**
+   * Origins that get the credentials of `auth` besides the API's (that of `baseUrl`) and the token endpoint's (that
+   * of the strategy's `authUrl`); an entry may be a URL, of which the origin counts. `Authorization` goes to those
+   * origins only: a link to any other (an asset on a CDN, a page elsewhere) is followed without credentials, cached
+   * in the anonymous partition, and a 401 from it is not refreshed. A redirect to another origin drops the header
+   * too (fetch does, per the Fetch standard). Default: none besides those two.
+   */
+  trustedOrigins?: (string | URL)[];
+  /**
    * HTTP cache of GET responses, revalidated with `If-None-Match` / `If-Modified-Since` and answered from the store
    * on a 304, in partitions per token owner. Default: an in-memory cache of this client, `createHttpCache()`
    * (500 entries, 5 MiB). `false`: none, every GET is answered in full.
@@ -99,16 +107,14 @@ export function createClient(options: ClientOptions): Client {
   // The API asks clients to cache (spec §4.4): one is there unless refused.
   const cache = options.cache === false ? undefined : (options.cache ?? createHttpCache());
   cache?.onStoreError?.((error) => emitter.emit('cache:error', { error }));
-  const navigator = new Navigator(
-    new Transport({
-      http: createClientKy(options),
-      emitter,
-      auth: options.auth,
-      cache,
-      userAgent: options.userAgent,
-    }),
-  );
+  const { auth } = options;
   const baseUrl = new URL(options.baseUrl).href;
+  const trusted = new Set([baseUrl, ...(options.trustedOrigins ?? [])].map((url) => new URL(url).origin)).add(
+    auth?.origin,
+  );
+  const navigator = new Navigator(
+    new Transport({ http: createClientKy(options), emitter, auth, trusted, cache, userAgent: options.userAgent }),
+  );
 
   const readRoot = async (signal?: AbortSignal): Promise<Root> => {
     const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });

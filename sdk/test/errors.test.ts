@@ -28,6 +28,7 @@ async function errorFromResponse(response: Response, method: string, url: string
   const transport = new Transport({
     http: createClientKy({ fetch: async () => response, retry: false, timeout: 0 }),
     emitter: new Emitter(),
+    trusted: new Set(),
   });
   const error = await transport.request({ method, url }).then(
     () => undefined,

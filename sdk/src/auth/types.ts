@@ -29,6 +29,11 @@ export interface TokenInfo {
 /** An authentication strategy. */
 export interface AuthStrategy {
   /**
+   * Origin of the strategy's token endpoint (`https://auth.example.com`), which gets the credentials too, besides
+   * the API's origin and the client's `trustedOrigins`. Absent for a strategy without a token endpoint (a fixed token).
+   */
+  readonly origin?: string;
+  /**
    * Credentials for the next request, fetching a token first when needed; `undefined` sends no Authorization.
    * `fetch` is the client's, for that token request when the strategy has no `fetch` of its own.
    */

@@ -21,6 +21,8 @@ export interface TransportOptions {
   http: ClientKy;
   emitter: Emitter;
   auth?: AuthStrategy;
+  /** Origins that get the credentials of `auth` (the API's, the token endpoint's, the app's `trustedOrigins`). */
+  trusted: Set<string | undefined>;
   cache?: HttpCache;
   userAgent?: string;
 }
@@ -105,7 +107,12 @@ export class Transport {
       // The Request ky builds would refuse it with a message that holds the credentials.
       throw new TypeError(`${method} ${redactUrl(request.url)}: a URL with credentials cannot be requested`);
     }
-    let credentials = await auth?.credentials(request.signal, http.fetch);
+    // A `URL`, not a string: ky applies no prefix of the user's instance to it.
+    const target = new URL(request.url);
+    // A link may name any origin: the token goes only where the app sent it (redirects elsewhere drop it: fetch).
+    let credentials = this.#options.trusted.has(target.origin)
+      ? await auth?.credentials(request.signal, http.fetch)
+      : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
     const stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     const ifMatch =
@@ -130,8 +137,6 @@ export class Transport {
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
     };
-    // A `URL`, not a string: ky applies no prefix of the user's instance to it.
-    const target = new URL(request.url);
     for (;;) {
       let response: Response | undefined;
       try {
