@@ -36,6 +36,7 @@ import { changesOf, Journal, replayOnto } from './json-journal.js';
 import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
 import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
 import { ShardFiles } from './json-shards.js';
+import { mapLimited } from './limited.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Options of {@link createJsonStore}. */
@@ -167,7 +168,8 @@ function writeThrough(files: Files, journal: Journal): (write: PendingWrite) => 
   let broken: StoreFileError | undefined;
   return async (write) => {
     if (broken) throw broken;
-    const writeFiles = () => Promise.all(write.changed.map((name) => files[name].persist(write)));
+    // Every collection's files settle before the write is reported, failed or not (see `mapLimited`).
+    const writeFiles = () => mapLimited(write.changed, (name) => files[name].persist(write));
     let fileCount = 0;
     for (const name of write.changed) fileCount += files[name].filesOf(write);
     if (fileCount <= 1) {
