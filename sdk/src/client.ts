@@ -109,9 +109,9 @@ export function createClient(options: ClientOptions): Client {
   cache?.onStoreError?.((error) => emitter.emit('cache:error', { error }));
   const { auth } = options;
   const baseUrl = new URL(options.baseUrl).href;
-  const trusted = new Set([baseUrl, ...(options.trustedOrigins ?? [])].map((url) => new URL(url).origin)).add(
-    auth?.origin,
-  );
+  const trusted = new Set<string | undefined>(
+    [baseUrl, ...(options.trustedOrigins ?? [])].map((url) => new URL(url).origin),
+  ).add(auth?.origin);
   const navigator = new Navigator(
     new Transport({ http: createClientKy(options), emitter, auth, trusted, cache, userAgent: options.userAgent }),
   );
