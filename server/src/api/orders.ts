@@ -6,9 +6,10 @@ import type { Call, Reply, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
 import { administeredShop, administers, ownShops } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, ORDER_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
-import { listReply, newest, sortRows } from './results.js';
+import { listReply, newest } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 
 const STATUSES: readonly OrderStatus[] = ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'];
@@ -23,10 +24,10 @@ const SORTS: readonly OrderSort[] = [
 
 const orderTotal = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
 
-const SORT_KEYS: Record<string, (row: OrderRow) => string | number> = {
-  updated_on: (row) => row.updated_on,
-  created_on: (row) => row.created_on,
-  total: orderTotal,
+const SORT_KEYS: Record<string, SortKey<OrderRow>> = {
+  updated_on: { type: 'string', of: (row) => row.updated_on },
+  created_on: { type: 'string', of: (row) => row.created_on },
+  total: { type: 'number', of: orderTotal },
 };
 
 function summaryFields(row: OrderRow) {
@@ -80,6 +81,7 @@ function listOrders(call: Call): Reply {
   } satisfies FilterValues<typeof ORDER_FILTERS>;
   const { shop_ids: shopIds, status, q, sort } = filter;
   const revisions = [store.revision('orders'), store.revision('shops')];
+  const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);
   const listing = () => {
     const mine = ownShops(call)
       .filter((shop) => administers(principal, shop))
@@ -87,17 +89,16 @@ function listOrders(call: Call): Reply {
     const shops = shopIds ? mine.filter((id) => shopIds.includes(id)) : mine;
     const candidates = shops.flatMap((id) => store.where('orders', 'shop_id', id));
     const rows = candidates.filter((row) => (!status || row.status === status) && (!q || matches(row, q)));
-    const [field, direction] = (sort ?? 'updated_on.desc').split('.') as [string, string];
     return {
       kind: 'order',
       href: ordersUrl(addresses),
-      rows: sortRows(rows, SORT_KEYS[field]!, direction === 'desc'),
+      rows: sortRows(rows, order),
       lastModified: newest(rows),
       summary: (row: OrderRow) => orderSummary(addresses, row),
     };
   };
   const params = filterParams(ORDER_FILTERS, filter);
-  return listReply(call, { name: 'orders', variant: principal.userId, params, revisions, listing });
+  return listReply(call, { name: 'orders', variant: principal.userId, params, order, revisions, listing });
 }
 
 export const orderRoutes: Route[] = [

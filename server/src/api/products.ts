@@ -6,9 +6,10 @@ import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, PRODUCT_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
-import { listReply, newest, sortRows } from './results.js';
+import { listReply, newest } from './results.js';
 import { shopSummary } from './shops.js';
 import { productsUrl, productUrl, shopUrl } from './urls.js';
 
@@ -23,11 +24,11 @@ const SORTS: readonly ProductSort[] = [
   'price.desc',
 ];
 
-const SORT_KEYS: Record<string, (row: ProductRow) => string | number> = {
-  updated_on: (row) => row.updated_on,
-  created_on: (row) => row.created_on,
-  title: (row) => row.title.toLowerCase(),
-  price: (row) => row.price,
+const SORT_KEYS: Record<string, SortKey<ProductRow>> = {
+  updated_on: { type: 'string', of: (row) => row.updated_on },
+  created_on: { type: 'string', of: (row) => row.created_on },
+  title: { type: 'string', of: (row) => row.title.toLowerCase() },
+  price: { type: 'number', of: (row) => row.price },
 };
 
 function summaryFields(row: ProductRow) {
@@ -102,10 +103,11 @@ function listProducts(call: Call): Reply {
   const { q, shop_ids: shopIds, status, tags, sort } = filter;
   const revisions = [store.revision('products'), store.revision('shops')];
   const { visible, administered, variant } = viewer(store, principal);
+  const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);
   const listing = () => {
-    const [field, direction] = (sort ?? 'updated_on.desc').split('.') as [string, string];
-    const sorted = cache.memo(`products:sorted:${field}`, revisions.slice(0, 1), () =>
-      sortRows(store.all('products'), SORT_KEYS[field]!, false),
+    // One ascending sort per field serves every filter and both directions.
+    const sorted = cache.memo(`products:sorted:${order.field}`, revisions.slice(0, 1), () =>
+      sortRows(store.all('products'), { ...order, descending: false }),
     );
     const wanted = shopIds ? new Set(shopIds.filter((id) => visible.has(id))) : visible;
     const rows = sorted.filter(
@@ -116,7 +118,7 @@ function listProducts(call: Call): Reply {
         (!tags || tags.every((tag) => row.tags.some((t) => t.toLowerCase() === tag))) &&
         (!q || `${row.title}\n${row.vendor}\n${row.tags.join('\n')}`.toLowerCase().includes(q)),
     );
-    if (direction === 'desc') rows.reverse();
+    if (order.descending) rows.reverse();
     return {
       kind: 'product',
       href: productsUrl(addresses),
@@ -126,7 +128,7 @@ function listProducts(call: Call): Reply {
     };
   };
   const params = filterParams(PRODUCT_FILTERS, filter);
-  return listReply(call, { name: 'products', variant, params, revisions, listing });
+  return listReply(call, { name: 'products', variant, params, order, revisions, listing });
 }
 
 export const productRoutes: Route[] = [

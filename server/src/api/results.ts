@@ -1,13 +1,18 @@
 /**
  * Results entities (wire contract, "Results entities"): one page of an already filtered and sorted list,
  * with `total_items`, `page`, `per_page`, `_embedded.items` and the paging links that apply.
+ *
+ * A page is found by offset (`page`) or, in the `next` links the server writes, by cursor (`after`, see
+ * `cursor.ts`), so that a walk over `next` neither repeats nor skips rows that others' writes shift.
  */
 import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Entity } from '../http/entity.js';
 import type { Revisions } from '../http/representation-cache.js';
 import type { Call, Reply } from '../http/route.js';
+import { CURSOR_PARAMETER, type Cursor, cursorAfter, indexAfter, readCursor } from './cursor.js';
 import { halEntity, link } from './hal.js';
+import type { ListOrder } from './list-order.js';
 import { integer } from './query.js';
 
 const DEFAULT_PER_PAGE = 30;
@@ -15,17 +20,24 @@ const MAX_PER_PAGE = 100;
 
 /** Which page of a list a request asks for. */
 export interface Paging {
-  /** 1-based. */
+  /** 1-based. With a cursor, it counts the pages of the walk and does not choose the rows. */
   page: number;
   perPage: number;
+  /** Where the page starts, when the request carries a cursor. */
+  after?: Cursor;
 }
 
-/** `page` and `per_page` of a request (400 when not positive integers, or `per_page` over 100). */
-function readPaging(query: URLSearchParams): Paging {
-  return {
+/**
+ * `page`, `per_page` and `after` of a request (400 when `page` and `per_page` are not positive integers,
+ * `per_page` is over 100, or `after` is not a cursor of `order`).
+ */
+function readPaging<R>(query: URLSearchParams, order: ListOrder<R>): Paging {
+  const paging: Paging = {
     page: integer(query, 'page', 1, 999_999_999, 1),
     perPage: integer(query, 'per_page', 1, MAX_PER_PAGE, DEFAULT_PER_PAGE),
   };
+  const after = readCursor(query, order);
+  return after ? { ...paging, after } : paging;
 }
 
 /** A filtered, sorted list and how to present it. */
@@ -36,28 +48,38 @@ export interface Listing<R> {
   href: string;
   /** The filter as query parameters in a fixed order (no paging), so that every link is canonical. */
   params: readonly [string, string][];
+  /** The order of `rows`. */
+  order: ListOrder<R>;
   rows: readonly R[];
   /** Newest change among the rows (epoch ms). */
   lastModified: number;
   summary(row: R): HalResource;
 }
 
-function pageHref(listing: Listing<unknown>, page: number, perPage: number): string {
+function pageHref(listing: Listing<unknown>, page: number, perPage: number, after?: string): string {
   const search = new URLSearchParams([...listing.params, ['page', String(page)], ['per_page', String(perPage)]]);
+  if (after !== undefined) search.append(CURSOR_PARAMETER, after);
   return `${listing.href}?${search}`;
 }
 
-/** The results entity of one page. A page past the end has no items (and a `prev` to the last page). */
-function resultsEntity<R>(addresses: Addresses, listing: Listing<R>, { page, perPage }: Paging): Entity {
-  const total = listing.rows.length;
+/**
+ * The results entity of one page. A page past the end has no items (and a `prev` to the last page). `next`
+ * carries a cursor after this page's last item; `self` keeps the request's cursor; `prev`, `first` and
+ * `last` are offset pages, for direct access.
+ */
+function resultsEntity<R extends { id: string }>(addresses: Addresses, listing: Listing<R>, paging: Paging): Entity {
+  const { page, perPage, after } = paging;
+  const { rows } = listing;
+  const total = rows.length;
   const last = Math.max(1, Math.ceil(total / perPage));
-  const href = (n: number) => pageHref(listing, n, perPage);
-  const links: Links = { self: link('self', href(page)), first: link('first', href(1)) };
+  const href = (n: number, cursor?: string) => pageHref(listing, n, perPage, cursor);
+  const start = after ? indexAfter(rows, listing.order, after.place) : (page - 1) * perPage;
+  const shown = rows.slice(start, start + perPage);
+  const links: Links = { self: link('self', href(page, after?.token)), first: link('first', href(1)) };
   if (page > 1) links.prev = link('prev', href(Math.min(page - 1, last)));
-  if (page < last) links.next = link('next', href(page + 1));
+  if (start + perPage < total) links.next = link('next', href(page + 1, cursorAfter(listing.order, shown.at(-1)!)));
   links.last = link('last', href(last));
-  const start = (page - 1) * perPage;
-  const items = listing.rows.slice(start, start + perPage).map((row) => listing.summary(row));
+  const items = shown.map((row) => listing.summary(row));
   return halEntity(
     addresses,
     {
@@ -80,38 +102,26 @@ export interface ListSpec<R> {
   variant: string;
   /** The filter in canonical form (`filterParams`). */
   params: [string, string][];
+  /** The order the request asks for; `listing()` sorts its rows in it. */
+  order: ListOrder<R>;
   /** Store revisions the rows depend on. */
   revisions: Revisions;
   /** The filtered, sorted rows and their presentation; built once per filter and revisions. */
-  listing(): Omit<Listing<R>, 'params'>;
+  listing(): Omit<Listing<R>, 'params' | 'order'>;
 }
 
 /**
  * A list endpoint's reply: the listing memoised per caller variant and filter, each page's entity cached,
  * both until one of the revisions moves.
  */
-export function listReply<R>(call: Call, spec: ListSpec<R>): Reply {
-  const paging = readPaging(call.query);
+export function listReply<R extends { id: string }>(call: Call, spec: ListSpec<R>): Reply {
+  const { params, order } = spec;
+  const paging = readPaging(call.query, order);
   const { cache, context } = call;
-  const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(spec.params)}`;
-  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R> => ({ ...spec.listing(), params: spec.params }));
-  const key = `${filterKey}:${paging.page}:${paging.perPage}`;
+  const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(params)}`;
+  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R> => ({ ...spec.listing(), params, order }));
+  const key = `${filterKey}:${paging.page}:${paging.perPage}:${paging.after?.token ?? ''}`;
   return { entity: cache.cached(key, spec.revisions, () => resultsEntity(context.addresses, listing, paging)) };
-}
-
-/**
- * `rows` sorted by `key`, ties broken by id, descending when asked. Keys are computed once per row,
- * not once per comparison.
- */
-export function sortRows<R extends { id: string }>(
-  rows: readonly R[],
-  key: (row: R) => string | number,
-  descending: boolean,
-): R[] {
-  const keyed = rows.map((row) => ({ row, key: key(row), id: Number(row.id) }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id || (a.row.id < b.row.id ? -1 : 1)));
-  const out = keyed.map((entry) => entry.row);
-  return descending ? out.reverse() : out;
 }
 
 /** Newest `updated_on` of `rows` as epoch ms (0 for none): ISO strings of one format compare as text. */

@@ -5,9 +5,10 @@ import type { Route } from '../http/route.js';
 import type { ShopRow } from '../store/types.js';
 import { administers, visibleShop } from './access.js';
 import { halEntity, link, resource } from './hal.js';
+import { type ListOrder, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, SHOP_FILTERS } from './list-query.js';
 import { search } from './query.js';
-import { listReply, newest, sortRows } from './results.js';
+import { listReply, newest } from './results.js';
 import { shopOrdersTemplate, shopProductsTemplate, shopsUrl, shopThemeUrl, shopUrl, storefrontUrl } from './urls.js';
 
 function summaryFields(shop: ShopRow) {
@@ -20,6 +21,14 @@ function summaryFields(shop: ShopRow) {
     updated_on: shop.updated_on,
   };
 }
+
+/** The public shops' one order: by name. */
+const BY_NAME: ListOrder<ShopRow> = {
+  field: 'name',
+  type: 'string',
+  of: (shop) => shop.name.toLowerCase(),
+  descending: false,
+};
 
 /** A shop inside lists, the root and a product's detail. */
 export function shopSummary(addresses: Addresses, shop: ShopRow): HalResource {
@@ -56,14 +65,15 @@ export const shopRoutes: Route[] = [
         return {
           kind: 'shop',
           href: shopsUrl(addresses),
-          rows: sortRows(rows, (shop) => shop.name.toLowerCase(), false),
+          rows: sortRows(rows, BY_NAME),
           lastModified: newest(rows),
           summary: (shop: ShopRow) => shopSummary(addresses, shop),
         };
       };
       const params = filterParams(SHOP_FILTERS, filter);
       // Public shops only: every caller sees the same.
-      return listReply(call, { name: 'shops', variant: '', params, revisions: [store.revision('shops')], listing });
+      const revisions = [store.revision('shops')];
+      return listReply(call, { name: 'shops', variant: '', params, order: BY_NAME, revisions, listing });
     },
   },
   {

@@ -43,12 +43,15 @@ describe('shop list', () => {
     expect(first.total_items).toBe(2);
     expect(first._embedded.items).toHaveLength(1);
     expect(first._links.prev).toBeUndefined();
-    expect(first._links.next).toEqual({ href: `${t.base}/shops.json?page=2&per_page=1` });
+    // `next` goes on after the page's last shop, by name (a cursor); the others are offset pages.
+    expect(first._links.next.href).toMatch(new RegExp(`^${t.base}/shops\\.json\\?page=2&per_page=1&after=[\\w-]+$`));
     expect(first._links.last).toEqual({ href: `${t.base}/shops.json?page=2&per_page=1` });
     const second = await t.json(first._links.next.href);
+    expect(second._links.self).toEqual(first._links.next);
     expect(second._links.next).toBeUndefined();
     expect(second._links.prev).toEqual({ href: `${t.base}/shops.json?page=1&per_page=1` });
     expect(second._embedded.items[0].id).not.toBe(first._embedded.items[0].id);
+    expect((await t.json('/shops?per_page=1&page=2'))._embedded).toEqual(second._embedded);
   });
 
   it('answers a page past the end with 200 and no items', async () => {
