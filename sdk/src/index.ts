@@ -19,6 +19,7 @@ export {
   exchangeCode,
   type ImplicitFragmentOptions,
   JWT_BEARER_GRANT,
+  type OnAuthorizationLost,
   type OnToken,
   type PasswordOptions,
   password,
@@ -80,6 +81,7 @@ export type {
   UpdateThemeBody,
 } from './contract/index.js';
 export {
+  AuthorizationLostError,
   BadRequestError,
   type ErrorCode,
   type FollowHop,

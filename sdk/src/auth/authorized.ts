@@ -1,8 +1,9 @@
+import { OAuthError } from '../errors/oauth-error.js';
 import type { ClientCredentials } from './client-authentication.js';
 import { jwtAssertion } from './jwt-assertion.js';
 import { tokenOwner } from './owner.js';
 import { endpoint, requestToken, type TokenEndpointOptions, tokenUrl } from './token-endpoint.js';
-import { type OnToken, TokenKeeper } from './token-keeper.js';
+import { type OnAuthorizationLost, type OnToken, TokenKeeper } from './token-keeper.js';
 import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
@@ -22,13 +23,27 @@ export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptio
   owner?: string;
   /** Called once per new token: persist it, since the one it replaces is revoked. */
   onToken?: OnToken;
+  /**
+   * Called once when the authorization is lost: the server answered that the token was already exchanged, and no
+   * instance sharing the `tokenStore` stored the new token within `refreshLease` (its holder died before it could).
+   * Resolve with a token to go on with: the one `onToken` saved, or one of a new authorization. Without it, or when
+   * it resolves with nothing, every request fails with the `AuthorizationLostError`, without another exchange.
+   */
+  onAuthorizationLost?: OnAuthorizationLost;
 }
+
+/** The server's refusal of an exchange because the token was exchanged already, by whoever then kept the new one. */
+const alreadyExchanged = (error: unknown): error is OAuthError =>
+  error instanceof OAuthError &&
+  error.error === 'invalid_grant' &&
+  /already exchanged/i.test(error.errorDescription ?? '');
 
 /**
  * An existing authorization, kept alive through the JWT bearer grant (spec §5.1): on a 401 (or shortly before a
  * known expiry) the expired token is exchanged for a new one with the same user and scopes, in a JWT signed with
  * the client secret. The server accepts one exchange per token, so concurrent 401s share one exchange, and a
- * refused exchange is final: every later request fails with the same `OAuthError` until the user authorizes again.
+ * refused exchange is final: every later request fails with the same `OAuthError` until the user authorizes again
+ * (an `AuthorizationLostError` when the token was exchanged already, and the new one is out of reach).
  */
 export function authorized(options: AuthorizedOptions): AuthStrategy {
   if (options.accessToken === '') throw new TypeError('authorized: the access token is empty');
@@ -36,7 +51,10 @@ export function authorized(options: AuthorizedOptions): AuthStrategy {
   const audience = tokenUrl(options.authUrl);
   return new TokenKeeper({
     owner: options.owner ?? tokenOwner(`token:${options.clientId}`, options.accessToken),
+    authUrl: options.authUrl,
     standalone: false,
+    exchanged: alreadyExchanged,
+    onAuthorizationLost: options.onAuthorizationLost,
     initial: { accessToken: options.accessToken, tokenType: 'Bearer', scopes: [], expiresAt: options.expiresAt },
     obtain: (previous, fetch) =>
       requestToken({

@@ -22,6 +22,7 @@ export function clientCredentials(options: ClientCredentialsOptions): AuthStrate
   if (scope !== undefined) params.scope = scope;
   return new TokenKeeper({
     owner: `client:${clientId}:${scope ?? ''}`,
+    authUrl: options.authUrl,
     standalone: true,
     obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,

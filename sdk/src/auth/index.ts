@@ -8,5 +8,5 @@ export { type ImplicitFragmentOptions, readImplicitFragment } from './implicit.j
 export { type PasswordOptions, password } from './password.js';
 export { pkceChallenge, pkceVerifier } from './pkce.js';
 export { requestToken, type TokenEndpointOptions, type TokenRequest } from './token-endpoint.js';
-export type { OnToken } from './token-keeper.js';
+export type { OnAuthorizationLost, OnToken } from './token-keeper.js';
 export type { AuthStrategy, Credentials, TokenInfo } from './types.js';

@@ -25,6 +25,7 @@ export function password(options: PasswordOptions): AuthStrategy {
   if (scope !== undefined) params.scope = scope;
   return new TokenKeeper({
     owner: `user:${username}:${scope ?? ''}`,
+    authUrl: options.authUrl,
     standalone: true,
     obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
     onToken: options.onToken,

@@ -2,7 +2,7 @@
  * The token state shared by the strategies that obtain tokens (client credentials, password, authorized):
  * the current token, its renewal shortly before expiry, and the single flight that renews it after a 401.
  */
-import { OAuthError, TokenStoreError } from '../errors/index.js';
+import { AuthorizationLostError, OAuthError, TokenStoreError } from '../errors/index.js';
 import { sleep } from '../http/retry.js';
 import { abortable } from './abortable.js';
 import { createMemoryTokenStore, type TokenStore } from './token-store.js';
@@ -11,9 +11,19 @@ import type { AuthStrategy, Credentials, TokenInfo } from './types.js';
 /** Called once per new token so that the app can persist it; a rejection reaches the requests waiting for it. */
 export type OnToken = (token: TokenInfo) => void | Promise<void>;
 
+/**
+ * Called once when the authorization is lost (see {@link AuthorizationLostError}), with that error: resolve with a
+ * token to go on with (the user authorized again, or the one `onToken` saved), or with nothing to give up.
+ */
+export type OnAuthorizationLost = (
+  error: AuthorizationLostError,
+) => TokenInfo | undefined | Promise<TokenInfo | undefined>;
+
 export interface TokenKeeperOptions {
   /** Stable identity of whom the tokens act for (see {@link Credentials.owner}); may take a digest to compute. */
   owner: string | Promise<string>;
+  /** The authorization service, whose origin gets the credentials too. */
+  authUrl: string;
   /**
    * Obtains a new token; `previous` is the token it replaces (expired, rejected, or about to expire), if any.
    * `fetch` is that of the client whose request needs the token, for a strategy given no `fetch` of its own.
@@ -24,6 +34,12 @@ export interface TokenKeeperOptions {
    * (authorized), a refusal from the token endpoint is final: later calls fail at once with the same error.
    */
   standalone: boolean;
+  /**
+   * Whether a refusal of `obtain` says that `previous` was already exchanged (authorized): the token that replaced
+   * it is then in another instance's hands, or lost.
+   */
+  exchanged?(error: unknown): error is OAuthError;
+  onAuthorizationLost?: OnAuthorizationLost;
   /** A token to start with (authorized). */
   initial?: TokenInfo;
   onToken?: OnToken;
@@ -39,9 +55,12 @@ const MAX_MARGIN_MS = 30_000;
 const DEFAULT_LEASE_MS = 30_000;
 /** How often an instance waiting for another one's refresh looks at the store. */
 const POLL_MS = 50;
+/** How often a token the store failed to take is offered again. */
+const RESAVE_MS = 500;
 
 /** The token keeper behind the refreshing strategies; see {@link AuthStrategy} for the contract. */
 export class TokenKeeper implements Required<AuthStrategy> {
+  readonly origin: string;
   readonly #options: TokenKeeperOptions;
   readonly #store: TokenStore;
   #current: { info: TokenInfo; renewAt: number } | undefined;
@@ -49,12 +68,14 @@ export class TokenKeeper implements Required<AuthStrategy> {
   readonly #flights = new Map<string, Promise<TokenInfo>>();
   /** A token this keeper gave up after it failed to replace it: never taken back from the store. */
   #discarded: string | undefined;
-  /** Set when renewal is impossible for good (the authorization was revoked). */
+  /** Set when renewal is impossible for good (the authorization was revoked, or lost). */
   #refused: OAuthError | undefined;
 
   constructor(options: TokenKeeperOptions) {
     this.#options = options;
     this.#store = options.store ?? createMemoryTokenStore(options.now);
+    // A relative `authUrl` (a browser app on the API's origin) is the page's.
+    this.origin = new URL(options.authUrl, globalThis.location?.href).origin;
     if (options.initial) this.#hold(options.initial);
   }
 
@@ -129,20 +150,75 @@ export class TokenKeeper implements Required<AuthStrategy> {
         await sleep(POLL_MS);
         continue;
       }
+      let refusal: OAuthError;
       try {
-        // Another instance may have finished between our look and our lease.
-        const latest = await this.#store.get(key);
-        const raced = this.#replacement(latest, previous);
-        if (raced) return this.#hold(raced);
-        const info = await this.#options.obtain(previous, fetch);
-        await this.#store.compareAndSet(key, latest?.accessToken, info);
-        this.#hold(info);
-        await this.#options.onToken?.(info);
-        return info;
+        return await this.#obtain(key, previous, fetch);
+      } catch (error) {
+        if (!this.#options.exchanged?.(error)) throw error;
+        refusal = error;
       } finally {
         await this.#store.release(key, lease).catch(() => {});
       }
+      // Outside the lease, so that the other instances are not kept from looking at the store meanwhile.
+      return this.#lost(key, previous, refusal, leaseMs);
     }
+  }
+
+  /** Under the lease: a token another instance stored since our look, else a new one. */
+  async #obtain(key: string, previous: string | undefined, fetch: typeof globalThis.fetch | undefined) {
+    const latest = await this.#store.get(key);
+    const raced = this.#replacement(latest, previous);
+    if (raced) return this.#hold(raced);
+    // Held before it is stored: the server now accepts this token only (it revoked `previous`), whatever the store
+    // answers. Stored and handed to `onToken` at once, so that it is lost only if both fail.
+    const info = this.#hold(await this.#options.obtain(previous, fetch));
+    const saved = this.#save(key, latest?.accessToken, info);
+    try {
+      await this.#options.onToken?.(info);
+    } finally {
+      await saved;
+    }
+    return info;
+  }
+
+  /**
+   * Offers `info`, which replaces `replaced`, to the store. While the store fails, offered again every
+   * `RESAVE_MS` for as long as this keeper holds it: once the store is back the other instances adopt it, instead
+   * of exchanging a token the server revoked. Never rejects.
+   */
+  async #save(key: string, replaced: string | undefined, info: TokenInfo): Promise<void> {
+    if (this.#current?.info !== info) return;
+    try {
+      // Refused when another instance's token is there (kept), or when the store lost its data in a restart (filled).
+      if (!(await this.#store.compareAndSet(key, replaced, info)) && !(await this.#store.get(key))) {
+        await this.#store.compareAndSet(key, undefined, info);
+      }
+    } catch {
+      // Node: a retry does not keep the process alive.
+      Object(setTimeout(() => this.#save(key, replaced, info), RESAVE_MS)).unref?.();
+    }
+  }
+
+  /**
+   * The server answered that `previous` was already exchanged. The instance holding its replacement may store it
+   * late (its store failed), so a shared store is watched for one lease; past that the authorization is lost, and
+   * `onAuthorizationLost` may give a token to go on with.
+   */
+  async #lost(key: string, previous: string | undefined, refusal: OAuthError, leaseMs: number): Promise<TokenInfo> {
+    for (const until = Date.now() + leaseMs; this.#options.store && Date.now() < until; ) {
+      await sleep(POLL_MS);
+      const seen = this.#replacement(await this.#store.get(key).catch(() => undefined), previous);
+      if (seen) return this.#hold(seen);
+    }
+    // Refused from now on, also while the app re-authorizes: no request waits on a person, none exchanges again.
+    const error = new AuthorizationLostError(key, refusal);
+    this.#refused = error;
+    const info = await this.#options.onAuthorizationLost?.(error);
+    if (!info) throw error;
+    this.#refused = undefined;
+    this.#hold(info);
+    await this.#save(key, previous, info);
+    return info;
   }
 
   /** `stored` when it replaces `previous`: another token, not expired. */

@@ -1,3 +1,4 @@
+export { AuthorizationLostError } from './authorization-lost-error.js';
 export { BadRequestError } from './bad-request-error.js';
 export type { ErrorCode } from './codes.js';
 export { createHttpError } from './create-http-error.js';

@@ -1,4 +1,5 @@
 import type { OAuthErrorBody } from '../contract/index.js';
+import type { AuthorizationLostError } from './authorization-lost-error.js';
 import { HttpError, type HttpErrorInit } from './http-error.js';
 
 /**
@@ -7,12 +8,13 @@ import { HttpError, type HttpErrorInit } from './http-error.js';
  */
 export class OAuthError extends HttpError {
   override name = 'OAuthError';
-  declare readonly code: 'OAUTH_ERROR';
+  /** `AUTHORIZATION_LOST` for an {@link AuthorizationLostError}. */
+  declare readonly code: 'OAUTH_ERROR' | 'AUTHORIZATION_LOST';
   declare readonly error: OAuthErrorBody['error'];
   declare readonly errorDescription: string | undefined;
 
-  constructor(init: HttpErrorInit) {
-    super(init, 'OAUTH_ERROR');
+  constructor(init: HttpErrorInit, code: 'OAUTH_ERROR' | 'AUTHORIZATION_LOST' = 'OAUTH_ERROR') {
+    super(init, code);
     const body = (init.body ?? {}) as Partial<OAuthErrorBody>;
     this.error = typeof body.error === 'string' ? body.error : 'invalid_request';
     this.errorDescription = typeof body.error_description === 'string' ? body.error_description : undefined;
