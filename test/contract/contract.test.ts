@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
+import { pagingCases } from './cases/paging.js';
 import { resourceCases } from './cases/resources.js';
 import { securityCases } from './cases/security.js';
 import { themeCases } from './cases/themes.js';
@@ -14,7 +15,14 @@ import type { ContractCase } from './cases/types.js';
 import { type Exchange, Session } from './session.js';
 import { expressTarget, mswTarget, type Target } from './target.js';
 
-const CASES: ContractCase[] = [...oauthCases, ...resourceCases, ...themeCases, ...httpCases, ...securityCases];
+const CASES: ContractCase[] = [
+  ...oauthCases,
+  ...resourceCases,
+  ...pagingCases,
+  ...themeCases,
+  ...httpCases,
+  ...securityCases,
+];
 
 const express = expressTarget();
 const msw = mswTarget();
