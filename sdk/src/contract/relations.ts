@@ -104,16 +104,22 @@ export interface UpdateThemeBody {
 export interface CreateTemplateBody {
   file_name: string;
   body: string;
-  /** Epoch seconds of the `updated_on` last seen; a mismatch is a 422 on `updated_on` (lost-update guard). */
-  last_updated_on?: number;
+  /**
+   * Lost-update guard: the `updated_on` last seen, as given (to the millisecond); a mismatch is a 422 on
+   * `updated_on`. Its epoch seconds (older clients) are refused alike when the template changed twice in that second.
+   */
+  last_updated_on?: string | number;
 }
 
 /** Body of `svc:update_template`. */
 export interface UpdateTemplateBody {
   body?: string;
   file_name?: string;
-  /** Epoch seconds of the `updated_on` last seen; a mismatch is a 422 on `updated_on` (lost-update guard). */
-  last_updated_on?: number;
+  /**
+   * Lost-update guard: the `updated_on` last seen, as given (to the millisecond); a mismatch is a 422 on
+   * `updated_on`. Its epoch seconds (older clients) are refused alike when the template changed twice in that second.
+   */
+  last_updated_on?: string | number;
 }
 
 /** Body of `svc:create_theme_asset`: the file as base64 (a `data:*;base64,` prefix is tolerated). */

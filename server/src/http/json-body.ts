@@ -10,9 +10,9 @@ import { badRequest, HttpError, validationError } from './http-error.js';
 /** JSON types a body member may have. */
 export type FieldType = 'string' | 'integer' | 'boolean' | 'object';
 
-/** One member of a body: its type and whether it must be present. */
+/** One member of a body: its type, or the types it may have, and whether it must be present. */
 export interface FieldRule {
-  type: FieldType;
+  type: FieldType | readonly FieldType[];
   required?: boolean;
 }
 
@@ -26,11 +26,14 @@ interface TypeOf {
   object: Record<string, unknown>;
 }
 
+/** The value type of a rule's `type`. */
+type ValueOf<T extends FieldRule['type']> = T extends readonly FieldType[] ? TypeOf[T[number]] : TypeOf[T & FieldType];
+
 /** The typed body a spec describes. */
 export type BodyOf<S extends BodySpec> = {
-  [K in keyof S as S[K]['required'] extends true ? K : never]: TypeOf[S[K]['type']];
+  [K in keyof S as S[K]['required'] extends true ? K : never]: ValueOf<S[K]['type']>;
 } & {
-  [K in keyof S as S[K]['required'] extends true ? never : K]?: TypeOf[S[K]['type']];
+  [K in keyof S as S[K]['required'] extends true ? never : K]?: ValueOf<S[K]['type']>;
 };
 
 const CHECKS: Record<FieldType, (value: unknown) => boolean> = {
@@ -99,7 +102,10 @@ function checkFields<S extends BodySpec>(value: Record<string, unknown>, spec: S
     const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
     if (!rule) throw validationError(key, `unknown field; accepted: ${Object.keys(spec).join(', ')}`);
     const member = value[key];
-    if (!CHECKS[rule.type](member)) throw validationError(key, `must be ${ARTICLE[rule.type]}`);
+    const types: readonly FieldType[] = typeof rule.type === 'string' ? [rule.type] : rule.type;
+    if (!types.some((type) => CHECKS[type](member))) {
+      throw validationError(key, `must be ${types.map((type) => ARTICLE[type]).join(' or ')}`);
+    }
     out[key] = member;
   }
   for (const [key, rule] of Object.entries(spec)) {

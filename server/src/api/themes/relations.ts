@@ -21,7 +21,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Add an HTML, CSS or JavaScript template to the theme, or replace the one with the same file name.',
     target: 'The template (`_class ["themeTemplate"]`): 201 with `Location` when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "body": string, "last_updated_on"?: integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: epoch seconds of the `updated_on` you last saw; when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written. A theme holds at most 1000 templates.',
+      'JSON `{"file_name": string, "body": string, "last_updated_on"?: string | integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: the `updated_on` you last saw, as given (to the millisecond); when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written. Epoch seconds are still taken from older clients, but refused (the same 422) when the template changed more than once within that second, since they cannot tell which version you saw. A theme holds at most 1000 templates.',
     example:
       'POST /v1/themes/3/templates {"file_name":"partials/footer.html","body":"<footer>…</footer>"} → 201 template',
   },
@@ -64,8 +64,8 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Change a template’s body or file name.',
     target: 'The updated template (`_class ["themeTemplate"]`), 200.',
     payload:
-      'JSON `{"body"?: string, "file_name"?: string, "last_updated_on"?: integer}`, same rules as `svc:create_template`. A file name taken by another template of the theme is a 422; `layout.html` cannot be renamed.',
-    example: 'PUT /v1/themes/3/templates/12 {"body":"…","last_updated_on":1795080612} → 200 template',
+      'JSON `{"body"?: string, "file_name"?: string, "last_updated_on"?: string | integer}`, same rules as `svc:create_template`. `If-Match` with the template’s `ETag` guards the write as well (412 when it changed since). A file name taken by another template of the theme is a 422; `layout.html` cannot be renamed.',
+    example: 'PUT /v1/themes/3/templates/12 {"body":"…","last_updated_on":"2026-11-20T10:50:12.345Z"} → 200 template',
   },
   'svc:delete_template': {
     method: 'delete',

@@ -6,22 +6,26 @@ import type { Call, Route } from '../../http/route.js';
 import { templateEntity } from './entities.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { checkTemplateBody, MAX_TEMPLATE_BYTES, parseTemplateFileName } from './template-file.js';
+import { checkLastSeen } from './template-guard.js';
 import { deleteTemplate, saveTemplate, updateTemplate } from './template-writes.js';
 import { templateUrl } from './urls.js';
 
 /** JSON escapes can make a body up to six times its text; past this the request is refused unread. */
 const MAX_REQUEST_BYTES = MAX_TEMPLATE_BYTES * 6 + 4096;
 
+/** The lost-update guard: the `updated_on` last seen, or (older clients) its epoch seconds; see template-guard.ts. */
+const LAST_UPDATED_ON = { type: ['string', 'integer'] } as const;
+
 const CREATE = {
   file_name: { type: 'string', required: true },
   body: { type: 'string', required: true },
-  last_updated_on: { type: 'integer' },
+  last_updated_on: LAST_UPDATED_ON,
 } as const satisfies BodySpec;
 
 const UPDATE = {
   file_name: { type: 'string' },
   body: { type: 'string' },
-  last_updated_on: { type: 'integer' },
+  last_updated_on: LAST_UPDATED_ON,
 } as const satisfies BodySpec;
 
 function checkedFileName(value: string): string {
@@ -55,6 +59,7 @@ export const templateRoutes: Route[] = [
       const input = await readJson(call.request, CREATE, MAX_REQUEST_BYTES);
       const file_name = checkedFileName(input.file_name);
       checkTemplateBody(input.body);
+      checkLastSeen(input.last_updated_on);
       const { template, created } = await call.context.store.write((tx) =>
         saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now()),
       );
@@ -75,6 +80,7 @@ export const templateRoutes: Route[] = [
       const body = await readJson(call.request, UPDATE, MAX_REQUEST_BYTES);
       const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
       if (input.body !== undefined) checkTemplateBody(input.body);
+      checkLastSeen(input.last_updated_on);
       const template = await call.context.store.write((tx) => {
         // Inside the write queue, so that no other write lands between the check and the change.
         const current = themeTemplate(call, theme, call.params.template_id!);

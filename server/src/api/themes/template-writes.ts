@@ -5,6 +5,7 @@
 import { validationError } from '../../http/http-error.js';
 import type { TemplateRow, ThemeRow, Transaction } from '../../store/types.js';
 import { isDeletableTemplate, LAYOUT_FILE_NAME } from './template-file.js';
+import { assertLastSeen, type GuardedTemplateRow, type LastSeen } from './template-guard.js';
 import { assertRoomForTemplate } from './theme-limits.js';
 import { nextTimestamp, touchTheme } from './touch.js';
 
@@ -12,27 +13,25 @@ import { nextTimestamp, touchTheme } from './touch.js';
 export interface TemplateCreate {
   file_name: string;
   body: string;
-  /** Epoch seconds of the `updated_on` the client last saw. */
-  last_updated_on?: number;
+  /** The `updated_on` the client last saw of the template with that name (see `assertLastSeen`). */
+  last_updated_on?: LastSeen;
 }
 
 /** A checked update request. */
 export interface TemplateUpdate {
   file_name?: string;
   body?: string;
-  last_updated_on?: number;
+  /** The `updated_on` the client last saw (see `assertLastSeen`). */
+  last_updated_on?: LastSeen;
 }
 
-/** The lost-update guard: the client saw this template as it is now (to the second), or it is a 422. */
-function checkLastSeen(template: TemplateRow, lastUpdatedOn: number | undefined): void {
-  if (lastUpdatedOn === undefined) return;
-  const current = Math.floor(Date.parse(template.updated_on) / 1000);
-  if (lastUpdatedOn !== current) {
-    throw validationError(
-      'updated_on',
-      `the template changed since you last saw it (now ${current}, you sent ${lastUpdatedOn}); reload it and retry`,
-    );
-  }
+/** The change that makes `template`'s next version at `now`, remembering the version it replaces. */
+function nextVersion(template: TemplateRow, now: number): Partial<TemplateRow> {
+  const patch: Partial<GuardedTemplateRow> = {
+    updated_on: nextTimestamp(template.updated_on, now),
+    previous_updated_on: template.updated_on,
+  };
+  return patch;
 }
 
 function findByName(tx: Transaction, themeId: string, fileName: string): TemplateRow | undefined {
@@ -48,12 +47,9 @@ export function saveTemplate(
 ): { template: TemplateRow; created: boolean } {
   const existing = findByName(tx, theme.id, input.file_name);
   if (existing) {
-    checkLastSeen(existing, input.last_updated_on);
+    assertLastSeen(existing, input.last_updated_on);
     touchTheme(tx, theme, now);
-    const template = tx.update('templates', existing.id, {
-      body: input.body,
-      updated_on: nextTimestamp(existing.updated_on, now),
-    });
+    const template = tx.update('templates', existing.id, { ...nextVersion(existing, now), body: input.body });
     return { template, created: false };
   }
   assertRoomForTemplate(tx, theme);
@@ -77,8 +73,8 @@ export function updateTemplate(
   input: TemplateUpdate,
   now: number,
 ): TemplateRow {
-  checkLastSeen(template, input.last_updated_on);
-  const patch: Partial<TemplateRow> = { updated_on: nextTimestamp(template.updated_on, now) };
+  assertLastSeen(template, input.last_updated_on);
+  const patch = nextVersion(template, now);
   if (input.body !== undefined) patch.body = input.body;
   if (input.file_name !== undefined && input.file_name !== template.file_name) {
     if (template.file_name === LAYOUT_FILE_NAME) {
