@@ -26,7 +26,10 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const PLAIN_RELATIONS: readonly [string, string][] = [
   ['self', 'The resource itself (its detail representation, when the resource is a summary). A theme asset has none.'],
   ['file', 'A theme asset’s bytes on `{static_url}`; the link’s `type` is the file’s media type.'],
-  ['next', 'The next page of a results entity; absent on the last page.'],
+  [
+    'next',
+    'The next page of a results entity, after the last item of this one (a cursor, `after`, not an offset): a walk over `next` while the list changes sees no item twice and misses none that stayed in it, as long as its sort key did not change ([SDK guide](sdk.md#what-a-walk-over-next-guarantees)); absent on the last page.',
+  ],
   ['prev', 'The previous page of a results entity; absent on the first page.'],
   ['first', 'The first page of a results entity.'],
   ['last', 'The last page of a results entity.'],

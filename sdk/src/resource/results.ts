@@ -11,7 +11,10 @@ export interface ResultsShape<I extends Shape> {
 
 /**
  * A results entity: one page of a list (`_class` `['results', kind]`, `total_items`, `page`, `per_page`,
- * `_embedded.items`, links `next`/`prev`/`first`/`last`). Walks the whole list through `next`.
+ * `_embedded.items`, links `next`/`prev`/`first`/`last`). Walks the whole list through `next`, whose links
+ * the server writes with a cursor (after this page's last item, not at an offset): while the list changes, a
+ * walk yields no item twice and misses none that stayed in the list, as long as their sort key does not
+ * change (`created_on` never does). The SDK guide's "What a walk over next guarantees" says what else holds.
  */
 export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape<I>> {
   /** The items of this page only (`_embedded.items`). */
