@@ -15,6 +15,7 @@ const ACTION_STYLE: Record<FileAction, 'green' | 'red' | 'yellow' | 'cyan' | 'di
   unchanged: 'dim',
   conflict: 'yellow',
   failed: 'red',
+  skipped: 'red',
 };
 
 /** `1 file`, `3 files`. */
@@ -25,7 +26,7 @@ export function plural(count: number, noun: string): string {
 /** Lines for the files of a transfer; after a progress bar, only those that need attention. */
 export function printFiles(output: Output, files: readonly FileResult[], { quiet = false } = {}): void {
   for (const file of files) {
-    if (quiet && file.action !== 'conflict' && file.action !== 'failed') continue;
+    if (quiet && file.action !== 'conflict' && file.action !== 'failed' && file.action !== 'skipped') continue;
     const message = file.message ? ` (${file.message})` : '';
     output.line(`  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${file.path}${message}`);
   }
@@ -40,10 +41,10 @@ export function countsOf(files: readonly FileResult[]): string {
   return parts.join(', ') || 'nothing';
 }
 
-/** 1 when a file failed, else 3 when one was left as a conflict, else 0. */
+/** 1 when a file failed or was skipped (the folder lacks it), else 3 when one was left as a conflict, else 0. */
 export function exitCodeOf(files: readonly FileResult[]): ExitCode {
   const counts = countActions(files);
-  if (counts.failed) return ExitCode.failure;
+  if (counts.failed || counts.skipped) return ExitCode.failure;
   return counts.conflict ? ExitCode.conflicts : ExitCode.ok;
 }
 
@@ -86,6 +87,16 @@ export function changeJson(change: FileChange) {
     remote: change.remote ?? null,
     conflict: change.conflict,
   };
+}
+
+/** A line for a path left alone, and why: `ignored (symbolic link)`, `skipped (unsafe name: …)`. */
+export function ignoredLine(output: Output, words: string, path: string): string {
+  return `  ${output.paint('dim', words.padEnd(28))} ${path}`;
+}
+
+/** The lines for the folder's symbolic links, which no command follows. */
+export function printLinks(output: Output, links: readonly string[]): void {
+  for (const link of links) output.line(ignoredLine(output, 'ignored (symbolic link)', link));
 }
 
 /** A change as a line of status. */

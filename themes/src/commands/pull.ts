@@ -15,6 +15,10 @@ export const pull: Command = {
     'server since, and keeps its own changes for push; a file changed on both sides is a conflict, left alone',
     'unless --force. .storefront-theme.json records the theme and each file (id, updated_on, MD5).',
     'A new folder gets the production theme unless --dev; a folder pulled before, the theme it holds.',
+    'Names from the server pass the rule of local files (at most two levels, letters, digits, ".", "_", "-",',
+    "a theme file's extension) and sizes the API's limits; a file that does not is skipped and reported (exit",
+    'code 1), the rest is pulled. Nothing is written through a symbolic link, nor over a file the manifest does',
+    'not track (unless --force).',
   ].join('\n'),
   options: {
     dev: { type: 'boolean', description: 'pull the development theme (see dev)' },

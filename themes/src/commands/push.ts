@@ -6,6 +6,7 @@ import {
   exitCodeOf,
   plural,
   printFiles,
+  printLinks,
   themeJson,
   themeName,
   transferProgress,
@@ -20,7 +21,8 @@ export const push: Command = {
     'Sends only what changed in the folder since the last pull, one request per file: templates by content,',
     'each with the last_updated_on guard (a template changed on the server meanwhile is refused, not',
     'overwritten), assets by MD5, and deletions. A file changed on both sides is a conflict: reported and',
-    'skipped (exit code 3) unless --force, which sends yours.',
+    'skipped (exit code 3) unless --force, which sends yours. Symbolic links are ignored, never followed: a file',
+    'replaced by one is neither sent nor deleted.',
   ].join('\n'),
   options: {
     force: { type: 'boolean', description: 'send conflicting files too, overwriting the changes made on the server' },
@@ -39,8 +41,9 @@ export const push: Command = {
       dryRun,
       onProgress: progress.onProgress,
     });
-    const { files, manifest, incoming } = result;
+    const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });
+    printLinks(output, links);
     const target = themeName(manifest);
     if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
     else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
@@ -54,6 +57,7 @@ export const push: Command = {
       dir: result.dir,
       ...themeJson(manifest),
       files,
+      links,
     });
     return code;
   },

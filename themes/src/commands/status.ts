@@ -1,13 +1,14 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, type CommandContext, folderOf } from '../cli/command.js';
-import { changeJson, changeLine, plural, themeJson, themeName } from '../cli/report.js';
+import { changeJson, changeLine, ignoredLine, plural, printLinks, themeJson, themeName } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
 import { openWorkspace, type Workspace } from '../theme/workspace.js';
 
 export const STATUS_DESCRIPTION = [
   'Compares the folder and its theme with what the last pull recorded, file by file: added, changed or deleted',
   'here, on the server, or on both sides differently (a conflict, exit code 3). Templates are compared by',
-  'content, assets by MD5.',
+  'content, assets by MD5. Symbolic links are listed as ignored, never followed: a file replaced by one is not',
+  'deleted here. Files of the theme whose names or sizes the API would refuse are listed as skipped.',
 ].join('\n');
 
 /** Opens the folder's workspace and prints its status; the exit code tells whether there are conflicts. */
@@ -18,8 +19,11 @@ export async function showStatus(context: CommandContext): Promise<{ workspace: 
   const { changes, manifest, local } = workspace;
   output.line(`${themeName(manifest)}, pulled into ${workspace.dir}`);
   for (const change of changes) output.line(changeLine(output, change));
-  for (const path of local.invalid)
-    output.line(`  ${output.paint('dim', 'ignored (not a valid file name)'.padEnd(28))} ${path}`);
+  for (const path of local.invalid) output.line(ignoredLine(output, 'ignored (not a valid file name)', path));
+  printLinks(output, local.links);
+  for (const { path, name, reason } of workspace.refused) {
+    output.line(ignoredLine(output, 'skipped on the server', `${path ?? name} (${reason})`));
+  }
   const [toPush, toPull, conflicts] = [
     changes.filter((c) => c.local && !c.conflict).length,
     changes.filter((c) => c.remote && !c.conflict).length,
@@ -48,6 +52,8 @@ export const status: Command = {
       ...themeJson(workspace.manifest),
       changes: workspace.changes.map(changeJson),
       invalid: workspace.local.invalid,
+      links: workspace.local.links,
+      refused: workspace.refused,
     });
     return code;
   },

@@ -1,7 +1,7 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf } from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
-import { plural, themeName } from '../cli/report.js';
+import { plural, printLinks, themeName } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { DEFAULT_DEBOUNCE_MS, type WatchEvent, watchTheme } from '../theme/watch.js';
 
@@ -30,7 +30,8 @@ export const watchCommand: Command = {
     "failure the client retries an update or a deletion twice (0.3 and 0.6 s later, or when the server's",
     'Retry-After says); a file still not sent is kept, and goes with the next save or on its own 30 s later. A file',
     'changed on the server meanwhile is reported as a conflict and not sent. Prints the preview address first.',
-    'Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
+    'Symbolic links are ignored, never followed: nothing they point to is sent, and a file replaced by one is not',
+    'deleted. Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
   ].join('\n'),
   options: {
     debounce: {
@@ -60,9 +61,14 @@ export const watchCommand: Command = {
           output.line(`Watching ${workspace.dir} for ${themeName(workspace.manifest)} (Ctrl-C to stop)`);
           output.line(`Preview: ${preview}`);
           if (unpushed) output.line(`${plural(unpushed, 'change')} made before watching not pushed yet: run push`);
-          output.document({ event: 'ready', dir: workspace.dir, preview, unpushed });
+          printLinks(output, workspace.local.links);
+          output.document({ event: 'ready', dir: workspace.dir, preview, unpushed, links: workspace.local.links });
           return;
         }
+        case 'ignored':
+          output.line(`${at} ${output.paint('dim', 'ignored')}  ${event.reason}`);
+          output.document({ event: 'ignored', path: event.path, message: event.reason });
+          return;
         case 'pushed':
           output.line(
             `${at} ${output.paint('green', 'pushed')}   ${event.file.path} (${event.file.action}, ${Math.round(event.ms)} ms)`,

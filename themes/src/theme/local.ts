@@ -1,7 +1,11 @@
-/** The theme folder on disk: what it holds, and the reads and writes of its files. */
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+/**
+ * What the theme folder holds. Its files are read through `confined.ts`, which never follows a symbolic link: a
+ * link is listed as ignored, neither read nor taken for a file deleted here.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
+import { readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
 
@@ -16,6 +20,16 @@ export interface LocalScan {
   files: Map<string, LocalFile>;
   /** Paths that look like theme files but whose names the API would refuse; left alone. */
   invalid: string[];
+  /**
+   * Symbolic links (to files or folders), by path: ignored, never followed; a file behind one is neither here nor
+   * deleted here.
+   */
+  links: string[];
+}
+
+/** Whether `path` is one of the scan's links or lies in a linked folder: the folder says nothing about it. */
+export function isBehindLink(scan: Pick<LocalScan, 'links'>, path: string): boolean {
+  return scan.links.some((link) => path === link || path.startsWith(`${link}/`));
 }
 
 /** Throws a usage error unless `dir` is an existing folder. */
@@ -31,45 +45,26 @@ export async function scanFolder(dir: string): Promise<LocalScan> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = new Map<string, LocalFile>();
   const invalid: string[] = [];
+  const links: string[] = [];
   for (const entry of entries) {
-    if (!entry.isFile()) continue;
     const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (path.split('/').some(isSkipped)) continue;
+    // readdir does not descend into a linked folder: listing the link is enough.
+    if (entry.isSymbolicLink()) links.push(path);
+    if (!entry.isFile()) continue;
     const file = fileAt(path);
     if (file === 'invalid') invalid.push(path);
-    else if (file) files.set(path, { ...file, md5: md5(await readFile(join(dir, path))) });
+    else if (file) {
+      try {
+        // Gone since the listing: gone it is.
+        const bytes = await readInside(dir, path);
+        if (bytes) files.set(path, { ...file, md5: md5(bytes) });
+      } catch (error) {
+        // Replaced by a link since the listing: a link it is.
+        if (!(error instanceof UnsafePathError)) throw error;
+        links.push(path);
+      }
+    }
   }
-  return { files, invalid: invalid.sort() };
-}
-
-/** A file's bytes, `undefined` when it is gone. */
-export async function readLocal(dir: string, path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(join(dir, path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Tells apart the temporary files of concurrent writes. */
-let written = 0;
-
-/**
- * Writes a file through a temporary sibling and a rename, so that an editor or `watch` never sees it half
- * written. Paths come from the server's file names, which the API's alphabet keeps inside the folder.
- */
-export async function writeLocal(dir: string, path: string, data: string | Uint8Array): Promise<void> {
-  const target = join(dir, path);
-  await mkdir(dirname(target), { recursive: true });
-  const temporary = join(dirname(target), `.${process.pid}.${++written}.tmp`);
-  await writeFile(temporary, data);
-  await rename(temporary, target);
-}
-
-/** Removes a file, then its folder if that left it empty (a theme folder holds no empty folders of its own). */
-export async function removeLocal(dir: string, path: string): Promise<void> {
-  await rm(join(dir, path), { force: true });
-  const parent = dirname(path);
-  if (parent !== '.') await rmdir(join(dir, parent)).catch(() => {});
+  return { files, invalid: invalid.sort(), links: links.sort() };
 }

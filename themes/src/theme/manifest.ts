@@ -2,12 +2,11 @@
  * `.storefront-theme.json`: which theme a folder holds, and each file as it was when the folder and the server
  * last agreed on it (its id, `updated_on` and MD5). A file whose digest moved since is a change on that side.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HalResource } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
-import { type FileKind, MANIFEST_FILE } from './layout.js';
-import { writeLocal } from './local.js';
+import { readInside, writeInside } from './confined.js';
+import { type FileKind, MANIFEST_FILE, placeOf } from './layout.js';
 
 /** A file as both sides last had it. */
 export interface BaseEntry {
@@ -42,18 +41,24 @@ export interface Manifest extends ThemeTarget {
 
 /** The folder's manifest, `undefined` when it has none (never pulled). */
 export async function readManifest(dir: string): Promise<Manifest | undefined> {
-  let text: string;
+  // A manifest may come with a folder from someone else (a git clone): read it like a server's answer.
+  const bytes = await readInside(dir, MANIFEST_FILE);
+  if (!bytes) return undefined;
   try {
-    text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const manifest = JSON.parse(text) as Manifest;
-    if (manifest.version === 1 && manifest.files && manifest.theme && manifest.shop) return manifest;
+    const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
+    if (manifest.version === 1 && manifest.files && manifest.theme && manifest.shop && safeFiles(manifest.files)) {
+      return manifest;
+    }
   } catch {}
   throw new UsageError(`${join(dir, MANIFEST_FILE)} is damaged: pull the theme into a new folder`);
+}
+
+/** Whether every entry lies where its kind and name say, by the rule of the folder's own files. */
+function safeFiles(files: Manifest['files']): boolean {
+  return Object.entries(files).every(([path, entry]) => {
+    const place = placeOf(entry.kind, entry.name);
+    return typeof place === 'object' && place.path === path;
+  });
 }
 
 /** The manifest of a folder that must have been pulled before. */
@@ -67,5 +72,6 @@ export async function requireManifest(dir: string): Promise<Manifest> {
 
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
   const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : 1)));
-  await writeLocal(dir, MANIFEST_FILE, `${JSON.stringify({ ...manifest, files }, null, 2)}\n`);
+  const text = `${JSON.stringify({ ...manifest, files }, null, 2)}\n`;
+  await writeInside(dir, MANIFEST_FILE, text, { replace: true });
 }

@@ -9,7 +9,9 @@
  * journal says what the run was about, so that the next one can tell a resume from a new publish, measure the
  * development theme against production as it was before the first deletion, and report the whole publish.
  */
-import { type FileHandle, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, rm } from 'node:fs/promises';
+import { NOFOLLOW } from './confined.js';
 import type { PublishChange, PublishPlan } from './publish.js';
 import type { FileAction } from './results.js';
 
@@ -67,9 +69,17 @@ export function journalHeader(plan: PublishPlan): JournalHeader {
 export async function readJournal(file: string): Promise<PublishJournal | 'damaged' | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Never through a symbolic link (ELOOP): a link in its place is damaged, and set aside.
+    const handle = await open(file, constants.O_RDONLY | NOFOLLOW);
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') return 'damaged';
     throw error;
   }
   const [first, ...rest] = text.split('\n');
@@ -126,15 +136,19 @@ export class JournalWriter {
 
   /** A new journal at `file` (replacing any), starting with `header`. */
   static async start(file: string, header: JournalHeader): Promise<JournalWriter> {
-    await writeFile(file, `${JSON.stringify(header)}\n`);
-    return new JournalWriter(file, await open(file, 'a'));
+    // A new file, never one a symbolic link in its place points to.
+    await rm(file, { force: true });
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | NOFOLLOW;
+    const writer = new JournalWriter(file, await open(file, flags, 0o644));
+    await writer.handle.appendFile(`${JSON.stringify(header)}\n`);
+    return writer;
   }
 
   /** The journal at `file` continued by a run that resumes it. */
   static async resume(file: string): Promise<JournalWriter> {
-    const writer = new JournalWriter(file, await open(file, 'a'));
+    const writer = new JournalWriter(file, await open(file, constants.O_RDWR | constants.O_APPEND | NOFOLLOW));
     // A line cut by a crash would swallow the next one: start on a line of its own.
-    const text = await readFile(file, 'utf8');
+    const text = await writer.handle.readFile('utf8');
     if (text && !text.endsWith('\n')) await writer.handle.appendFile('\n');
     return writer;
   }

@@ -3,7 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import type { Client } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
 import { baseOf, settle } from './changes.js';
-import { removeLocal, writeLocal } from './local.js';
+import { removeInside, writeInside } from './confined.js';
 import { writeManifest } from './manifest.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { contentOf, type ThemeRef } from './remote.js';
@@ -28,7 +28,10 @@ export interface PullOptions extends ThemeRef {
 /** What a pull did. */
 export interface PullResult {
   workspace: Workspace;
-  /** The files written or removed in the folder, and the conflicts left alone. */
+  /**
+   * The files written or removed in the folder, the conflicts left alone, and the theme's files refused
+   * (`skipped`: an unsafe name, shown as a JSON string, or a size past the API's limits).
+   */
   files: FileResult[];
 }
 
@@ -50,7 +53,12 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
   await options.vet?.(workspace);
   const { dir, manifest, local, remote, changes } = workspace;
   manifest.files = settle(manifest.files, local.files, remote);
-  const files: FileResult[] = [];
+  const files: FileResult[] = workspace.refused.map(({ kind, name, path, reason }) => ({
+    path: path ?? name,
+    kind,
+    action: 'skipped',
+    message: reason,
+  }));
   const incoming = changes.filter((change) => {
     if (!change.remote) return false;
     if (!change.conflict || options.force) return true;
@@ -63,10 +71,12 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
       const there = remote.get(change.path);
       try {
         if (there) {
-          await writeLocal(dir, change.path, await contentOf(there));
+          // Only a file the manifest tracks is replaced: anything else there is someone's, unless forced.
+          const replace = change.path in manifest.files || options.force === true;
+          await writeInside(dir, change.path, await contentOf(there), { replace });
           manifest.files[change.path] = baseOf(there);
         } else {
-          await removeLocal(dir, change.path);
+          await removeInside(dir, change.path);
           delete manifest.files[change.path];
         }
         const action = actionOf(local.files.has(change.path), there !== undefined);

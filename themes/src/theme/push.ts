@@ -1,8 +1,9 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
 import type { Client, Theme } from '@storefront-platform/sdk';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
+import { readInside } from './confined.js';
 import { md5 } from './digest.js';
-import { readLocal } from './local.js';
+import { isBehindLink } from './local.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
@@ -31,6 +32,8 @@ export interface PushResult {
   files: FileResult[];
   /** Changes on the server since the last pull, not pulled yet; `undefined` when the push did not read the theme. */
   incoming: FileChange[] | undefined;
+  /** Symbolic links in the folder, ignored: neither sent nor, for a file replaced by one, deleted. */
+  links: string[];
   dryRun: boolean;
 }
 
@@ -61,16 +64,17 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
   const known = restoredFiles(client, manifest);
-  const edits = compare(manifest.files, local.files, known);
+  const edits = compare(manifest.files, local.files, known).filter((c) => !isBehindLink(local, c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
   if (edits.length && editsOnly && !options.dryRun) {
-    return { ...(await pushChanges({ dir, manifest, remote: known }, edits, options)), incoming: undefined };
+    const pushed = await pushChanges({ dir, manifest, remote: known }, edits, options);
+    return { ...pushed, incoming: undefined, links: local.links };
   }
   const workspace = await openWorkspace(client, dir, folder);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
-  return { ...(await pushChanges(workspace, workspace.changes, options)), incoming };
+  return { ...(await pushChanges(workspace, workspace.changes, options)), incoming, links: local.links };
 }
 
 /**
@@ -82,7 +86,7 @@ export async function pushChanges(
   target: PushTarget,
   changes: readonly FileChange[],
   options: SendOptions = {},
-): Promise<Omit<PushResult, 'incoming'>> {
+): Promise<Omit<PushResult, 'incoming' | 'links'>> {
   const { dir, theme, remote, manifest } = target;
   const outgoing = changes.filter((change) => change.local);
   const files: FileResult[] = [];
@@ -104,7 +108,7 @@ export async function pushChanges(
       const content =
         change.local === 'deleted'
           ? undefined
-          : (options.contents?.get(change.path) ?? (await readLocal(dir, change.path)));
+          : (options.contents?.get(change.path) ?? (await readInside(dir, change.path)));
       if (!content && !current) {
         // Added, then removed before its turn: nothing on either side.
         delete manifest.files[change.path];

@@ -4,8 +4,10 @@
  */
 import type { Client, Root, Shop, Template, Theme, ThemeAsset } from '@storefront-platform/sdk';
 import { CliError, UsageError } from '../errors.js';
+import { readCapped } from './capped-body.js';
 import { md5 } from './digest.js';
-import { pathOf, type ThemeFileId } from './layout.js';
+import { type FileKind, pathOf, placeOf, type ThemeFileId } from './layout.js';
+import { MAX_ASSET_BYTES, MAX_TEMPLATE_BYTES } from './limits.js';
 import type { Manifest } from './manifest.js';
 
 /** A template or asset of the theme, with the entity whose links write it. */
@@ -82,14 +84,88 @@ export function remoteAsset(entity: ThemeAsset): RemoteFile {
   return { kind: 'asset', name, path: pathOf('asset', name), id, updated_on, md5: digest, entity };
 }
 
-/** Every file of a theme by path: its templates (bodies embedded) and assets (digests embedded). */
-export function remoteFiles(theme: Theme): Map<string, RemoteFile> {
+/**
+ * A file of the theme that the tool leaves out, reported as `skipped`: its name is not one the folder's own files
+ * could have (`../x.html`, a third level, a hidden folder, a name taken but for case), or it is larger than the
+ * API allows.
+ */
+export interface Refusal {
+  kind: FileKind;
+  /** The name as the server gave it, as a JSON string: quoted, so that no control character reaches a terminal. */
+  name: string;
+  /** Where it would lie, when its name is safe but its size is not: that path is left alone on both sides. */
+  path?: string;
+  reason: string;
+}
+
+/** A theme's files, and those it holds that the tool refuses. */
+export interface RemoteFiles {
+  /** By path. */
+  files: Map<string, RemoteFile>;
+  refused: Refusal[];
+}
+
+const encoder = new TextEncoder();
+
+/** Why a file's size is refused, if it is. */
+function sizeProblem(kind: FileKind, entity: Template | ThemeAsset): string | undefined {
+  if (kind === 'template') {
+    const { body } = entity.properties as Template['properties'];
+    if (typeof body !== 'string') return 'no body';
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, so short bodies skip the encoding.
+    const bytes = body.length * 3 > MAX_TEMPLATE_BYTES ? encoder.encode(body).byteLength : 0;
+    return bytes > MAX_TEMPLATE_BYTES ? `too large: ${bytes} bytes, the API allows ${MAX_TEMPLATE_BYTES}` : undefined;
+  }
+  const { file_size: size, digest } = entity.properties as ThemeAsset['properties'];
+  if (typeof digest !== 'string') return 'no digest';
+  if (!(typeof size === 'number' && size <= MAX_ASSET_BYTES)) {
+    return `too large: ${size} bytes, the API allows ${MAX_ASSET_BYTES}`;
+  }
+  return undefined;
+}
+
+/**
+ * Every file of a theme by path, its templates (bodies embedded) and assets (digests embedded), each name checked
+ * by the rule of the folder's own files before it becomes a path: a server's name never leads outside the folder.
+ */
+export function readRemote(theme: Theme): RemoteFiles {
   const files = new Map<string, RemoteFile>();
-  for (const template of theme.embedded('templates'))
-    files.set(pathOf('template', template.properties.file_name), remoteTemplate(template));
-  for (const asset of theme.embedded('assets'))
-    files.set(pathOf('asset', asset.properties.file_name), remoteAsset(asset));
-  return files;
+  const refused: Refusal[] = [];
+  /** Paths by their lower case: one file on a disk that ignores case (macOS, Windows). */
+  const cases = new Map<string, string>();
+  const entities = [
+    ...theme.embedded('templates').map((entity) => ({ kind: 'template' as const, entity })),
+    ...theme.embedded('assets').map((entity) => ({ kind: 'asset' as const, entity })),
+  ];
+  for (const { kind, entity } of entities) {
+    const name: unknown = entity.properties.file_name;
+    const place = placeOf(kind, name);
+    const refuse = (reason: string, path?: string) =>
+      refused.push({ kind, name: JSON.stringify(name) ?? String(name), reason, ...(path ? { path } : {}) });
+    if (typeof place === 'string') {
+      refuse(`unsafe name: ${place}`);
+      continue;
+    }
+    const taken = cases.get(place.path.toLowerCase());
+    if (taken !== undefined) {
+      refuse(`unsafe name: the same as ${taken} but for case`);
+      continue;
+    }
+    cases.set(place.path.toLowerCase(), place.path);
+    const problem = sizeProblem(kind, entity);
+    if (problem) refuse(problem, place.path);
+    else
+      files.set(
+        place.path,
+        kind === 'template' ? remoteTemplate(entity as Template) : remoteAsset(entity as ThemeAsset),
+      );
+  }
+  return { files, refused };
+}
+
+/** The files of a theme by path ({@link readRemote}'s, without the refusals). */
+export function remoteFiles(theme: Theme): Map<string, RemoteFile> {
+  return readRemote(theme).files;
 }
 
 /**
@@ -115,9 +191,9 @@ export function restoredFiles(client: Client, manifest: Manifest): Map<string, R
 /** The body of a remote template, or the bytes of a remote asset (checked against its digest). */
 export async function contentOf(file: RemoteFile): Promise<string | Uint8Array> {
   if (file.kind === 'template') return file.entity.properties.body;
-  // The `file` link leads to the bytes on the static host; the SDK hands back the Response.
+  // The `file` link leads to the bytes on the static host; the SDK hands back the Response, unread.
   const response = await file.entity.follow('file');
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = await readCapped(response, MAX_ASSET_BYTES);
   if (md5(bytes) !== file.md5)
     throw new CliError(`${file.path}: the bytes downloaded do not match the digest the API gives`);
   return bytes;

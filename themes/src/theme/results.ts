@@ -8,9 +8,10 @@ import { ConflictError } from './writes.js';
  * What happened to one file on the side written to (the server for push and publish, the folder for pull);
  * `unchanged`: sent, but the server held that content already (an earlier push cut short, or another run,
  * had sent it), so nothing changed this time; `conflict`: left alone, changed on both sides; `failed`: refused
- * (`message` says why), the others went on.
+ * (`message` says why), the others went on; `skipped`: a file of the theme that pull does not take (an unsafe
+ * name, a size past the API's limits; `message` says which).
  */
-export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'conflict' | 'failed';
+export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'conflict' | 'failed' | 'skipped';
 
 /** One file of a transfer. */
 export interface FileResult {
@@ -67,6 +68,7 @@ export function countActions(files: readonly FileResult[]): Record<FileAction, n
     unchanged: 0,
     conflict: 0,
     failed: 0,
+    skipped: 0,
   };
   for (const file of files) counts[file.action]++;
   return counts;

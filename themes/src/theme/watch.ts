@@ -17,9 +17,9 @@ import { type Client, HttpError } from '@storefront-platform/sdk';
 import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
+import { readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
-import { readLocal } from './local.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { type FileResult, isTransient } from './results.js';
@@ -30,10 +30,12 @@ import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js'
  * retry policy at work; `attempt` is the one that failed). `failed`: the file was not sent. When `kept`, the network
  * or the server failed it after the client's retries: it waits, `waiting` files in all, for the next save of any
  * file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise the server refused the file
- * itself, or the login: it goes again once saved again.
+ * itself, or the login: it goes again once saved again. `ignored`: the path is a symbolic link, or lies in a linked
+ * folder; it is never followed, so nothing of it is sent (and a file replaced by one is not deleted).
  */
 export type WatchEvent =
   | { type: 'ready'; workspace: Workspace; preview: string; unpushed: number }
+  | { type: 'ignored'; path: string; reason: string }
   | { type: 'pushed'; file: FileResult; ms: number }
   | { type: 'conflict'; file: FileResult }
   | { type: 'retrying'; path: string; error: unknown; attempt: number; delay: number }
@@ -125,7 +127,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     sending = path;
     const started = performance.now();
     try {
-      const bytes = await readLocal(dir, path);
+      const bytes = await readInside(dir, path);
       const change = changeOf(workspace, file, bytes);
       if (!change?.local) return;
       const contents = new Map(bytes ? [[path, bytes]] : []);
@@ -136,6 +138,10 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
         else onEvent({ type: 'pushed', file: result, ms: performance.now() - started });
       }
     } catch (error) {
+      if (error instanceof UnsafePathError) {
+        onEvent({ type: 'ignored', path, reason: error.message });
+        return;
+      }
       if (signal.aborted || isTransient(error)) return { error };
       failed(error);
     } finally {
@@ -203,6 +209,8 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
 
   const watcher = watch(dir, {
     ignoreInitial: true,
+    // A link is reported as itself (and ignored when its turn comes), never as what it points to.
+    followSymlinks: false,
     ignored: (path) => {
       const rel = relative(dir, path);
       return rel !== '' && rel.split(sep).some(isSkipped);

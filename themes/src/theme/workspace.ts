@@ -5,9 +5,17 @@
 import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
-import { type LocalScan, scanFolder } from './local.js';
+import { isBehindLink, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
-import { type OpenedTheme, openTheme, previewUrl, type RemoteFile, remoteFiles, type ThemeRef } from './remote.js';
+import {
+  type OpenedTheme,
+  openTheme,
+  previewUrl,
+  type Refusal,
+  type RemoteFile,
+  readRemote,
+  type ThemeRef,
+} from './remote.js';
 
 /** A theme folder opened against its theme on the server, with the changes on each side since the last pull. */
 export interface Workspace extends OpenedTheme {
@@ -16,6 +24,12 @@ export interface Workspace extends OpenedTheme {
   manifest: Manifest;
   local: LocalScan;
   remote: Map<string, RemoteFile>;
+  /** The theme's files the tool refuses (unsafe names, sizes past the API's limits): left out of everything. */
+  refused: Refusal[];
+  /**
+   * The changes on either side, but none of a path the folder holds as a symbolic link (or behind one) or the
+   * theme as a refused file: a file replaced by a link is not deleted here, a file too large not deleted there.
+   */
   changes: FileChange[];
 }
 
@@ -34,8 +48,12 @@ function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manif
 }
 
 function assemble(dir: string, manifest: Manifest, opened: OpenedTheme, local: LocalScan): Workspace {
-  const remote = remoteFiles(opened.theme);
-  return { dir, manifest, ...opened, local, remote, changes: compare(manifest.files, local.files, remote) };
+  const { files: remote, refused } = readRemote(opened.theme);
+  const held = new Set(refused.flatMap((refusal) => (refusal.path ? [refusal.path] : [])));
+  const changes = compare(manifest.files, local.files, remote).filter(
+    (change) => !held.has(change.path) && !isBehindLink(local, change.path),
+  );
+  return { dir, manifest, ...opened, local, remote, refused, changes };
 }
 
 /** What a pulled folder holds: its files and its manifest. */

@@ -1,0 +1,149 @@
+/**
+ * Reads and writes confined to the theme folder. A path is `/`-separated, relative to the folder, and every level
+ * of it below the folder is looked at with `lstat`: a symbolic link anywhere on the way (the file itself, or a
+ * folder of it) is refused, never followed, so that neither a hostile server's names nor a link someone left in
+ * the folder (`partials/leak.html → /etc/passwd`) makes the tool read or write outside it. The folder itself may
+ * be a link: the user chose it.
+ *
+ * The checks and the open are separate calls, so a process that swaps a folder for a link in between could still
+ * win; the file itself is opened with O_NOFOLLOW, and written through a new temporary file renamed over it (a
+ * rename replaces a link, it does not write through it).
+ */
+import type { Stats } from 'node:fs';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { CliError } from '../errors.js';
+
+/** A path the tool will not read or write through: a symbolic link on the way, or not inside the folder. */
+export class UnsafePathError extends CliError {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+    this.name = 'UnsafePathError';
+  }
+}
+
+/**
+ * The open flag that refuses a symbolic link as the file itself (ELOOP). Not defined on Windows, which has no such
+ * flag (nor symbolic links a user makes without privileges).
+ */
+export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** `lstat`, `undefined` when nothing is there. */
+async function lstatOrNothing(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** `path` inside `dir` on disk, refused unless it is a plain relative path that stays below `dir`. */
+function placed(dir: string, path: string): string {
+  const segments = path.split('/');
+  const plain = segments.every((s) => s !== '' && s !== '.' && s !== '..' && !/[\\\0]/.test(s));
+  const target = resolve(dir, ...segments);
+  if (!plain || !target.startsWith(resolve(dir) + sep)) throw new UnsafePathError(path, 'not a path inside the folder');
+  return target;
+}
+
+/**
+ * What lies at `path` in `dir` (`undefined`: nothing, or a folder on the way missing), after checking that no
+ * level of it is a symbolic link (an {@link UnsafePathError}) and that each folder on the way is one.
+ */
+export async function lstatInside(dir: string, path: string): Promise<Stats | undefined> {
+  placed(dir, path);
+  const segments = path.split('/');
+  for (let level = 1; level <= segments.length; level++) {
+    const at = segments.slice(0, level).join('/');
+    const info = await lstatOrNothing(join(dir, at));
+    if (!info) return undefined;
+    if (info.isSymbolicLink()) throw new UnsafePathError(path, `${at} is a symbolic link: ignored, not followed`);
+    if (level < segments.length && !info.isDirectory()) throw new UnsafePathError(path, `${at} is not a folder`);
+    if (level === segments.length) return info;
+  }
+  return undefined;
+}
+
+/** The bytes of `path` in `dir`, `undefined` when it is gone; never through a symbolic link. */
+export async function readInside(dir: string, path: string): Promise<Buffer | undefined> {
+  const info = await lstatInside(dir, path);
+  if (!info) return undefined;
+  if (!info.isFile()) throw new UnsafePathError(path, 'not a file');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(placed(dir, path), constants.O_RDONLY | NOFOLLOW);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Options of {@link writeInside}. */
+export interface WriteInsideOptions {
+  /**
+   * Whether a file already there may be replaced: the manifest tracks it, or `--force`. Otherwise a file there is
+   * someone's own, never overwritten.
+   */
+  replace: boolean;
+}
+
+/** Tells apart the temporary files of concurrent writes. */
+let written = 0;
+
+/**
+ * Writes `path` in `dir` through a new temporary sibling and a rename, so that an editor or `watch` never sees it
+ * half written, creating its folder when missing; never through a symbolic link, never over a file unless
+ * `replace`.
+ */
+export async function writeInside(
+  dir: string,
+  path: string,
+  data: string | Uint8Array,
+  options: WriteInsideOptions,
+): Promise<void> {
+  const target = placed(dir, path);
+  const there = await lstatInside(dir, path);
+  if (there && !there.isFile()) throw new UnsafePathError(path, 'not a file');
+  if (there && !options.replace) {
+    throw new UnsafePathError(path, 'a file the manifest does not track is there: left alone (--force replaces it)');
+  }
+  await mkdir(dirname(target), { recursive: true });
+  // The folder just made (or found) must still be no link before a byte goes into it.
+  await lstatInside(dir, path);
+  const temporary = join(dirname(target), `.${process.pid}.${++written}.tmp`);
+  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  try {
+    await handle.writeFile(data);
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temporary, target);
+}
+
+/**
+ * Removes the file `path` in `dir`, then its folder if that left it empty (a theme folder holds no empty folders
+ * of its own); a symbolic link there is refused, not removed.
+ */
+export async function removeInside(dir: string, path: string): Promise<void> {
+  const info = await lstatInside(dir, path);
+  if (!info) return;
+  if (!info.isFile()) throw new UnsafePathError(path, 'not a file');
+  await rm(placed(dir, path), { force: true });
+  const parent = dirname(path);
+  if (parent !== '.') await rmdir(join(dir, parent)).catch(() => {});
+}
