@@ -9,6 +9,7 @@ import { OAuthError } from './oauth-error.js';
  */
 export class AuthorizationLostError extends OAuthError {
   override name = 'AuthorizationLostError';
+  /** Always `AUTHORIZATION_LOST`. */
   declare readonly code: 'AUTHORIZATION_LOST';
   /** The authorization lost: the strategy's owner, also its key in the token store and its cache partition. */
   declare readonly owner: string;

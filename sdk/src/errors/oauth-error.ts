@@ -8,7 +8,7 @@ import { HttpError, type HttpErrorInit } from './http-error.js';
  */
 export class OAuthError extends HttpError {
   override name = 'OAuthError';
-  /** `AUTHORIZATION_LOST` for an {@link AuthorizationLostError}. */
+  /** Stable machine-readable code: `OAUTH_ERROR`, or `AUTHORIZATION_LOST` for an {@link AuthorizationLostError}. */
   declare readonly code: 'OAUTH_ERROR' | 'AUTHORIZATION_LOST';
   declare readonly error: OAuthErrorBody['error'];
   declare readonly errorDescription: string | undefined;
