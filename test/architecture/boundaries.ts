@@ -1,5 +1,6 @@
 /** What a package's sources may import: the rules of docs/architecture ("through their public entries"). */
 import { builtinModules } from 'node:module';
+import { dirname } from 'node:path';
 import type { ImportEdge } from './import-graph.js';
 
 /** Source folders of the packages whose imports are checked. */
@@ -23,7 +24,9 @@ export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
     const own = PACKAGES.find((dir) => within(dir, from));
     if (own === undefined) continue;
     const report = (why: string) => violations.push(`${from} imports ${specifier} (${why})`);
-    if (target !== undefined && !within(own, target)) report(`a relative path out of ${own}`);
+    // The package's own manifest (its version) is bundled into the build, inside the package as much as its sources.
+    const manifest = `${dirname(own)}/package.json`;
+    if (target !== undefined && !within(own, target) && target !== manifest) report(`a relative path out of ${own}`);
     if (own === 'themes/src' && /^@storefront-platform\/(?:server|sdk\/internal)(?:\/|$)/.test(specifier)) {
       report('the theme CLI is an app of the SDK: its public entries only');
     }

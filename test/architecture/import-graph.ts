@@ -23,8 +23,8 @@ export function sourceFiles(root: string, dir: string): string[] {
 
 /**
  * The imports of `file` (relative to `root`), as {@link specifiersOf} finds them. A relative specifier is
- * resolved the way NodeNext resolves our sources: `./x.js` is `./x.ts` (or `./x.d.ts`); one that names no
- * file throws, so that no edge goes missing.
+ * resolved the way NodeNext resolves our sources: `./x.js` is `./x.ts` (or `./x.d.ts`), `./x.json` itself; one
+ * that names no file throws, so that no edge goes missing.
  */
 export function importsOf(root: string, file: string): ImportEdge[] {
   return specifiersOf(readFileSync(join(root, file), 'utf8')).map((specifier) => {
@@ -44,6 +44,8 @@ export function specifiersOf(source: string): string[] {
 
 function resolveRelative(root: string, file: string, specifier: string): string {
   const base = resolve(root, dirname(file), specifier);
+  // A JSON module (a package's own manifest) is itself the file.
+  if (specifier.endsWith('.json') && existsSync(base)) return toPosix(relative(root, base));
   const stem = base.replace(/\.(?:js|ts)$/, '');
   for (const candidate of [`${stem}.ts`, `${stem}.d.ts`]) {
     if (existsSync(candidate)) return toPosix(relative(root, candidate));
