@@ -27,7 +27,8 @@ export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptio
    * Called once when the authorization is lost: the server answered that the token was already exchanged, and no
    * instance sharing the `tokenStore` stored the new token within `refreshLease` (its holder died before it could).
    * Resolve with a token to go on with: the one `onToken` saved, or one of a new authorization. Without it, or when
-   * it resolves with nothing, every request fails with the `AuthorizationLostError`, without another exchange.
+   * it resolves with nothing or the lost token itself, every request fails with the `AuthorizationLostError`,
+   * without another exchange.
    */
   onAuthorizationLost?: OnAuthorizationLost;
 }

@@ -214,7 +214,8 @@ export class TokenKeeper implements Required<AuthStrategy> {
     const error = new AuthorizationLostError(key, refusal);
     this.#refused = error;
     const info = await this.#options.onAuthorizationLost?.(error);
-    if (!info) throw error;
+    // The lost token itself (the app's saved copy was no newer) would be refused again: nothing gained.
+    if (!info || info.accessToken === previous) throw error;
     this.#refused = undefined;
     this.#hold(info);
     await this.#save(key, previous, info);

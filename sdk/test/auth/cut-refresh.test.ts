@@ -138,6 +138,19 @@ describe('a refresh cut after the token endpoint answered', () => {
     expect((await auth.credentials())?.token).toBe('SAVED');
   });
 
+  it('onAuthorizationLost giving the lost token back: lost all the same, without another exchange', async () => {
+    const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
+    const onAuthorizationLost = vi.fn(
+      async (): Promise<TokenInfo> => ({ accessToken: 'OLD', tokenType: 'Bearer', scopes: [] }),
+    );
+    const auth = authorized({ ...APP, accessToken: 'OLD', onAuthorizationLost, ...endpoint });
+    const old = (await auth.credentials()) as Credentials;
+    await expect(auth.refresh!(old)).rejects.toBeInstanceOf(AuthorizationLostError);
+    await expect(auth.credentials()).rejects.toBeInstanceOf(AuthorizationLostError);
+    expect(endpoint.calls).toHaveLength(1);
+    expect(onAuthorizationLost).toHaveBeenCalledTimes(1);
+  });
+
   it('without a shared store, an already exchanged token is lost at once, without waiting', async () => {
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
     const auth = authorized({ ...APP, accessToken: 'OLD', refreshLease: 60_000, ...endpoint });
