@@ -12,6 +12,8 @@ import {
 } from '@storefront-platform/sdk';
 import type { AppCredentials, ConfigStore, Session } from '../config/store.js';
 import { CliError } from '../errors.js';
+import { cappedFetch } from '../theme/capped-body.js';
+import { MAX_DOCUMENT_BYTES } from '../theme/limits.js';
 import { VERSION } from '../version.js';
 import { endpointsOf } from './connection.js';
 import { sessionTokenStore } from './session-token-store.js';
@@ -54,5 +56,7 @@ export async function storedClient(store: ConfigStore): Promise<{ client: Client
           tokenStore: sessionTokenStore(store, session),
         })
       : storedToken(store, app, session, session.token);
-  return { client: createClient({ baseUrl, auth, userAgent: USER_AGENT }), session };
+  // The SDK reads a JSON answer whole before the tool sees it: the cap on what a server may make it hold sits below.
+  const fetch = cappedFetch(MAX_DOCUMENT_BYTES);
+  return { client: createClient({ baseUrl, auth, userAgent: USER_AGENT, fetch }), session };
 }

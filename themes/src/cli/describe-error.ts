@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
+import { OversizeError } from '../theme/capped-body.js';
 
 export interface Described {
   message: string;
@@ -31,6 +32,8 @@ function reason(error: Error): string {
 export function describeError(error: unknown): Described {
   const failure = (message: string) => ({ message, exitCode: ExitCode.failure });
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  // An answer refused for its size fails its attempt like a cut connection: say what it was.
+  if (error instanceof NetworkError && error.cause instanceof OversizeError) return failure(error.cause.message);
   if (error instanceof NetworkError) {
     return failure(`cannot reach the server at ${origin(error.url)} (${reason(error)}): is it running?`);
   }
