@@ -17,6 +17,6 @@ export class AuthorizationLostError extends OAuthError {
   constructor(owner: string, cause: OAuthError) {
     super({ ...cause, cause }, 'AUTHORIZATION_LOST');
     this.owner = owner;
-    this.message = `the authorization ${owner} is lost: its token was exchanged for one nobody kept (${this.message})`;
+    this.message = `the authorization ${owner} is lost (${this.message})`;
   }
 }
