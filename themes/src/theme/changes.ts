@@ -63,7 +63,9 @@ export function compare(
 /** A remote file as the base both sides now share. */
 export function baseOf(file: RemoteFile, md5 = file.md5): BaseEntry {
   const { kind, name, id, updated_on } = file;
-  return { kind, name, id, updated_on, md5, links: file.entity.toJSON()._links };
+  // Only template writes are sent with `If-Match`.
+  const etag = file.kind === 'template' ? file.entity.response?.headers.get('etag') : undefined;
+  return { kind, name, id, updated_on, md5, links: file.entity.toJSON()._links, ...(etag ? { etag } : {}) };
 }
 
 /**

@@ -21,6 +21,11 @@ export interface BaseEntry {
    * follows them from here, without reading the theme first. Absent in folders pulled by earlier versions.
    */
   links?: HalResource['_links'];
+  /**
+   * The strong `ETag` of the file's representation at `updated_on`, when a response gave it (a push's; a pull reads
+   * templates embedded in the theme, without one): the next push sends it as `If-Match`.
+   */
+  etag?: string;
 }
 
 /** Which theme of which shop: what the commands name and print. */

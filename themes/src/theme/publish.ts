@@ -10,7 +10,7 @@ import { PublishCutError } from './publish-cut.js';
 import type { JournalWriter } from './publish-journal.js';
 import { contentOf, openTheme, type RemoteFile, remoteFiles } from './remote.js';
 import { actionOf, type FileAction, type FileResult, fileFailure, type OnProgress } from './results.js';
-import { writeFile } from './writes.js';
+import { guardOf, writeFile } from './writes.js';
 
 /** A file production will receive. */
 export interface PublishChange {
@@ -88,7 +88,7 @@ export async function applyPublish(plan: PublishPlan, options: ApplyOptions | On
         await journal?.record(change.path, 'sending');
         sent.add(change.path);
         const upload = { ...change, content };
-        const { unchanged } = await writeFile(plan.production, upload, current, current?.updated_on, abort);
+        const { unchanged } = await writeFile(plan.production, upload, current, guardOf(undefined, current), abort);
         result = { path: change.path, kind: change.kind, action: unchanged ? 'unchanged' : change.action };
       } catch (error) {
         // Aborted on purpose: the request's outcome is unknown, not a failure of the file.

@@ -9,7 +9,7 @@ import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
-import { type Upload, writeFile } from './writes.js';
+import { guardOf, type Upload, writeFile } from './writes.js';
 
 /** Options of {@link pushTheme}. */
 export interface PushOptions {
@@ -116,7 +116,7 @@ export async function pushChanges(
       }
       const upload: Upload = { kind: change.kind, name: change.name, path: change.path, content };
       // The guard: the server's copy is the one the edit is based on, unless forced over the server's changes.
-      const guard = change.remote || options.force ? undefined : current?.updated_on;
+      const guard = change.remote || options.force ? undefined : guardOf(manifest.files[change.path], current);
       try {
         const { file: written, unchanged } = await writeFile(theme, upload, current, guard, options.signal);
         if (written) {

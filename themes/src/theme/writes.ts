@@ -1,11 +1,19 @@
 /**
- * One file written to a theme, one request each: a template created or updated (guarded by `last_updated_on`),
- * an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all write this way.
+ * One file written to a theme, one request each: a template created or updated (guarded by `If-Match` and
+ * `last_updated_on`), an asset uploaded (a same-named one is replaced), a file deleted. Push, watch and publish all
+ * write this way.
  */
-import { type FollowOptions, NotFoundError, type Theme, ValidationError } from '@storefront-platform/sdk';
+import {
+  type FollowOptions,
+  NotFoundError,
+  PreconditionFailedError,
+  type Theme,
+  ValidationError,
+} from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
 import { md5 } from './digest.js';
 import type { FileKind } from './layout.js';
+import type { BaseEntry } from './manifest.js';
 import { type RemoteFile, remoteAsset, remoteTemplate } from './remote.js';
 
 /** A write refused because the server's copy changed after the one the edit is based on. */
@@ -36,30 +44,49 @@ export interface Written {
   unchanged: boolean;
 }
 
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/**
+ * The version of a file an edit is based on, as the server named it: its `updated_on`, which is exact to the
+ * millisecond (the server moves it on every write), and the strong `ETag` of its representation when a response gave
+ * one. Epoch seconds are never sent: a change made within the same second would pass them.
+ */
+export interface Guard {
+  updated_on: string;
+  etag?: string;
+}
+
+/**
+ * The guard of a write of `current` (the file as last seen on the server), whose base in the manifest is `base`:
+ * the base's ETag counts only while it names that same version.
+ */
+export function guardOf(base: BaseEntry | undefined, current: RemoteFile | undefined): Guard | undefined {
+  if (!current) return undefined;
+  const etag = base?.updated_on === current.updated_on ? base.etag : undefined;
+  return etag ? { updated_on: current.updated_on, etag } : { updated_on: current.updated_on };
+}
 
 const isStaleGuard = (error: unknown) =>
-  error instanceof ValidationError && error.errors.some((e) => e.field === 'updated_on');
+  error instanceof PreconditionFailedError ||
+  (error instanceof ValidationError && error.errors.some((e) => e.field === 'updated_on'));
 
 /**
  * Writes `upload` to `theme`, where `current` is the file as last seen there (`theme` is needed only to create a
- * file: updates and deletions follow the file's own links). Templates carry the
- * `last_updated_on` of `guard` (the `updated_on` the edit is based on), so that a change made on the server
- * since is a {@link ConflictError}, never overwritten; `guard` absent (`--force`) writes whatever is there.
+ * file: updates and deletions follow the file's own links). Template writes carry `guard` (see {@link Guard}): its
+ * ETag as `If-Match`, its `updated_on` as `last_updated_on`, so that a change made on the server since, however
+ * soon after, is a {@link ConflictError}, never overwritten; `guard` absent (`--force`) writes whatever is there.
  * Resolves with the file as now stored. `signal` aborts the requests and their retries.
  */
 export async function writeFile(
   theme: Theme | undefined,
   upload: Upload,
   current: RemoteFile | undefined,
-  guard: string | undefined,
+  guard: Guard | undefined,
   signal?: AbortSignal,
 ): Promise<Written> {
   const { content } = upload;
   const options = signal ? { signal } : {};
   const changed = (file: RemoteFile | undefined): Written => ({ file, unchanged: false });
   if (content === undefined) {
-    if (current) await deleteFile(current, options);
+    if (current) await deleteFile(current, guard, options);
     return changed(undefined);
   }
   const creator = () => {
@@ -73,34 +100,52 @@ export async function writeFile(
     );
   }
   const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
-  const last = guard === undefined ? {} : { last_updated_on: epochSeconds(guard) };
-  try {
-    if (current?.kind === 'template') {
-      return changed(remoteTemplate(await current.entity.follow('svc:update_template', { body, ...last }, options)));
-    }
-    return changed(
-      remoteTemplate(await creator().follow('svc:create_template', { file_name: upload.name, body, ...last }, options)),
+  if (current?.kind !== 'template') {
+    const created = await creator().follow('svc:create_template', { file_name: upload.name, body }, options);
+    return changed(remoteTemplate(created));
+  }
+  const update = (guarded: Guard | undefined) =>
+    current.entity.follow(
+      'svc:update_template',
+      guarded ? { body, last_updated_on: guarded.updated_on } : { body },
+      guarded?.etag ? { ...options, ifMatch: guarded.etag } : options,
     );
+  try {
+    return changed(remoteTemplate(await update(guard)));
   } catch (error) {
-    if (error instanceof NotFoundError && current) throw new ConflictError(upload.path, 'deleted on the server');
-    if (!isStaleGuard(error) || current?.kind !== 'template') throw error;
+    if (error instanceof NotFoundError) throw new ConflictError(upload.path, 'deleted on the server');
+    if (!guard || !isStaleGuard(error)) throw error;
     // A retried write whose first attempt went through, or the same edit made there too: not a conflict.
     const now = remoteTemplate(await current.entity.follow('self', undefined, options));
     if (now.md5 === md5(body)) return { file: now, unchanged: true };
+    // The template is the version the edit is based on, but its representation changed (a server upgrade
+    // that adds a link changes the ETag): the exact `updated_on` still guards the write.
+    if (guard.etag && now.updated_on === guard.updated_on) {
+      return changed(remoteTemplate(await update({ updated_on: guard.updated_on })));
+    }
     throw new ConflictError(upload.path);
   }
 }
 
-/** Deletes a file; one already gone (another run, a retry whose first attempt went through) is deleted too. */
-async function deleteFile(file: RemoteFile, options: FollowOptions): Promise<void> {
+/**
+ * Deletes a file; one already gone (another run, a retry whose first attempt went through) is deleted too. A
+ * template whose ETag is known is deleted only if unchanged since: otherwise a {@link ConflictError}.
+ */
+async function deleteFile(file: RemoteFile, guard: Guard | undefined, options: FollowOptions): Promise<void> {
   // The API offers the link only where deleting is allowed: `layout.html` has none.
   if (file.kind === 'template' && !file.entity.can('svc:delete_template')) {
     throw new CliError(`${file.path} is required and cannot be deleted`);
   }
   try {
     if (file.kind === 'asset') await file.entity.follow('svc:delete_theme_asset', undefined, options);
-    else await file.entity.follow('svc:delete_template', undefined, options);
+    else
+      await file.entity.follow(
+        'svc:delete_template',
+        undefined,
+        guard?.etag ? { ...options, ifMatch: guard.etag } : options,
+      );
   } catch (error) {
+    if (error instanceof PreconditionFailedError) throw new ConflictError(file.path);
     if (!(error instanceof NotFoundError)) throw error;
   }
 }

@@ -47,11 +47,14 @@ export const appEnv = (server: StorefrontServer) => ({
   STOREFRONT_CLIENT_SECRET: DEMO.clientSecret,
 });
 
-export function useThemesServer(options: Pick<ServerOptions, 'tokenTtl'> = {}): () => ThemesServer {
+/** Options of {@link useThemesServer}; `clock` defaults to real time, moved on by `advance`. */
+export type ThemesServerOptions = Pick<ServerOptions, 'tokenTtl'> & { clock?: ManualClock };
+
+export function useThemesServer(options: ThemesServerOptions = {}): () => ThemesServer {
   let state: ThemesServer | undefined;
   const dirs: string[] = [];
   beforeAll(async () => {
-    const clock = shiftedClock();
+    const clock = options.clock ?? shiftedClock();
     const requests: string[] = [];
     const waiters = new Set<() => void>();
     const server = await createServer({
