@@ -153,8 +153,8 @@ describeInBrowser('API explorer', () => {
 
     await click('PUT… svc:update_template of layout.html');
     const editor = page.getByLabel('JSON body');
-    const body = JSON.parse(await editor.inputValue()) as { body: string; last_updated_on: number };
-    expect(body.last_updated_on).toBe(Math.floor(Date.parse(before!) / 1000));
+    const body = JSON.parse(await editor.inputValue()) as { body: string; last_updated_on: string };
+    expect(body.last_updated_on).toBe(before);
     await editor.fill(
       JSON.stringify({ ...body, body: body.body.replace('</body>', '<!-- edited --></body>') }, null, 2),
     );
@@ -173,6 +173,20 @@ describeInBrowser('API explorer', () => {
     await page.reload();
     await eventually(heading).toBe('layout.html');
     expect(await page.textContent('td[data-property="updated_on"]')).toBe(after);
+
+    // Someone else changes it a millisecond later, within the same second: the next save from this page is refused
+    // (If-Match with the ETag it shows), not written over that change.
+    const id = templateUrl.split('/').pop()!;
+    const theirs = new Date(Date.parse(after!) + 1).toISOString();
+    await server.store.write((tx) => tx.update('templates', id, { body: '<p>theirs</p>', updated_on: theirs }));
+    await click('PUT… svc:update_template of layout.html');
+    await page.getByRole('button', { name: 'Send PUT' }).click();
+    await eventually(status).toBe('412 Precondition Failed');
+    expect(await page.isVisible('dialog[open]')).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(server.store.get('templates', id)!.body).toBe('<p>theirs</p>');
+    await page.reload();
+    await eventually(() => page.textContent('pre.source')).toBe('<p>theirs</p>');
   });
 
   it('reaches every control of a view with the keyboard, and edits with it', async () => {

@@ -3,7 +3,7 @@
  * matter for caching and scopes, the time, and whether the HTTP cache answered a 304. The SDK reports every
  * response through its `response` event, errors included, so the answer is known however the call ends.
  */
-import { bearer, type Client, createClient, Entity } from '@storefront-platform/sdk';
+import { bearer, type Client, createClient, Entity, type FollowOptions } from '@storefront-platform/sdk';
 
 /** The last response of a call, as the SDK reported it. */
 export interface Answer {
@@ -50,9 +50,12 @@ export class Api {
     return this.#call(() => this.#client.restore({ _links: { self: { href: url } } }, url).follow('self'));
   }
 
-  /** Follows the relation `rel` of `entity`: template variables and, for writes, the JSON body in `args`. */
+  /**
+   * Follows the relation `rel` of `entity`: template variables and, for writes, the JSON body in `args`. A write
+   * to the resource shown is guarded by the ETag it was shown with (see {@link writeGuard}).
+   */
   follow(entity: Entity, rel: string, args?: Record<string, unknown>): Promise<Outcome> {
-    return this.#call(() => entity.follow(rel, args));
+    return this.#call(() => entity.follow(rel, args, writeGuard(entity, rel, args)));
   }
 
   async #call(call: () => Promise<unknown>): Promise<Outcome> {
@@ -75,4 +78,21 @@ export class Api {
       return { kind: 'error', error, ...answered() };
     }
   }
+}
+
+/**
+ * `If-Match` for a write (PUT, DELETE) to the resource shown, with the ETag of the response it was shown from: a
+ * change made since, by anyone and however soon after, is then a 412, never overwritten. None for a write elsewhere
+ * (a create) or for a resource shown embedded, which came without an ETag (a template's body still carries its
+ * `last_updated_on`).
+ */
+export function writeGuard(entity: Entity, rel: string, args: Record<string, unknown> = {}): FollowOptions {
+  const etag = entity.response?.headers.get('etag');
+  const link = entity.link(rel);
+  if (!etag || link.method === 'GET' || link.method === 'POST') return {};
+  const self = entity.links.get('self')?.[0];
+  const target = link.resolve(args).url;
+  const shown =
+    target === entity.response?.url || (self !== undefined && !self.templated && self.resolve().url === target);
+  return shown ? { ifMatch: etag } : {};
 }

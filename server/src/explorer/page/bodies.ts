@@ -15,18 +15,14 @@ type Properties = Record<string, unknown>;
 /** A 1×1 GIF: a valid upload to try `create_theme_asset` with. */
 const PIXEL = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-/** `updated_on` as the epoch seconds of `last_updated_on`, the lost-update guard of template writes. */
-function epochSeconds(updatedOn: unknown): number | undefined {
-  const ms = typeof updatedOn === 'string' ? Date.parse(updatedOn) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}
-
 /** By relation name without its prefix; `null`: the relation takes no body. */
 const PREFILLS: Record<string, (p: Properties) => object | null> = {
   update_template: (p): UpdateTemplateBody => ({
     body: String(p.body ?? ''),
     file_name: String(p.file_name ?? ''),
-    last_updated_on: epochSeconds(p.updated_on),
+    // The lost-update guard, as the server gave it: to the millisecond (epoch seconds cannot tell two changes
+    // made within one second apart).
+    last_updated_on: typeof p.updated_on === 'string' ? p.updated_on : undefined,
   }),
   update_theme: (p): UpdateThemeBody => ({ title: String(p.title ?? ''), settings: (p.settings ?? {}) as Properties }),
   create_template: (): CreateTemplateBody => ({ file_name: 'snippets/new.html', body: '<p>New snippet</p>\n' }),
