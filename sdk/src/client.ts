@@ -8,8 +8,8 @@ import { type ClientEventHandlers, type ClientEventListener, type ClientEventNam
 import { headerRecord } from './http/media-type.js';
 import { Transport } from './http/transport.js';
 import { Curies } from './resource/curies.js';
-import { Entity } from './resource/entity.js';
-import { type FollowPromise, followPromise } from './resource/follow-promise.js';
+import { Entity, type FollowPromise } from './resource/entity.js';
+import { followPromise } from './resource/follow-promise.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
 
@@ -135,7 +135,7 @@ export function createClient(options: ClientOptions): Client {
   };
 
   return {
-    root: ({ signal } = {}) => followPromise(readRoot(signal)),
+    root: ({ signal } = {}) => followPromise(readRoot(signal)) as FollowPromise<Root>,
     restore: <E>(document: HalResource, url: string) => navigator.entity(document, new URL(url).href, Curies.none) as E,
     on: (name, listener) => emitter.on(name, listener),
     off: (name, listener) => emitter.off(name, listener),

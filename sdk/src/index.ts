@@ -112,8 +112,14 @@ export type {
   ClientEventName,
   ClientEvents,
 } from './http/events.js';
-export { type EmbeddedEntity, Entity, type ResponseInfo, type UnknownShape } from './resource/entity.js';
-export type { FollowFurther, FollowPromise } from './resource/follow-promise.js';
+export {
+  type EmbeddedEntity,
+  Entity,
+  type FollowFurther,
+  type FollowPromise,
+  type ResponseInfo,
+  type UnknownShape,
+} from './resource/entity.js';
 export { Link, type LinkVerb } from './resource/link.js';
 export type * from './resource/representations.js';
 export { Results, type ResultsShape } from './resource/results.js';

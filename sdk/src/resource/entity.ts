@@ -2,7 +2,7 @@ import type { Link as HalLink, HalResource } from '../contract/index.js';
 import { UnknownRelationError } from '../errors/unknown-relation-error.js';
 import { IF_MATCH_CACHED, type IfMatch } from '../http/transport.js';
 import type { Curies } from './curies.js';
-import { type FollowPromise, followPromise } from './follow-promise.js';
+import { followPromise } from './follow-promise.js';
 import { Link } from './link.js';
 import type { Loader } from './loader.js';
 import type { Edge, EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape } from './shape.js';
@@ -29,6 +29,30 @@ export type EmbeddedEntity<S extends Shape, K extends keyof S['embedded']> = S['
   ? Entity<S['embedded'][K]>
   : never;
 
+/** The `follow` of a promise of an entity of shape `S`: `Entity.follow`, one hop further. */
+export interface FollowFurther<S extends Shape> {
+  /**
+   * Follows `rel` from the entity this promise resolves to, exactly as its `follow` would (same names, arguments
+   * and result), as soon as that entity has arrived. When a hop fails, the promise at the end of the chain rejects
+   * with the error of that hop, of the same class, naming the hop in its message and its `hop` property.
+   */
+  follow<K extends RelationKey<S>>(
+    rel: K,
+    ...args: FollowArgs<EdgeFor<S, K>>
+  ): FollowPromise<FollowResult<EdgeFor<S, K>>>;
+}
+
+/**
+ * What `follow` and `client.root()` return: a promise of `T` which, when `T` is an entity (a `Results` page
+ * included), can `follow` on (see {@link FollowFurther}); a relation that leads to a `Response`, data or nothing
+ * ends the chain.
+ */
+export type FollowPromise<T> = Promise<T> &
+  (T extends { readonly [SHAPE]?: infer S extends Shape } ? FollowFurther<S> : unknown);
+
+/** Type-level only: the shape an entity type was made with, which a subclass (`Results`) cannot hide from `infer`. */
+declare const SHAPE: unique symbol;
+
 /** An `If-Match` value: one entity tag (strong or weak) or `*`. */
 const ENTITY_TAG = /^(?:\*|(?:W\/)?"[^"]*")$/;
 
@@ -47,6 +71,8 @@ export class Entity<S extends Shape = UnknownShape> {
   declare readonly _class: readonly string[];
   /** The response this entity came from; `undefined` for embedded entities. */
   declare readonly response: ResponseInfo | undefined;
+  /** @internal Never set: lets types recover `S` (see `FollowPromise`). */
+  declare readonly [SHAPE]?: S;
   readonly #document: HalResource;
   readonly #base: string;
   readonly #curies: Curies;
@@ -123,7 +149,8 @@ export class Entity<S extends Shape = UnknownShape> {
     ...[args, options]: FollowArgs<EdgeFor<S, K>>
   ): FollowPromise<FollowResult<EdgeFor<S, K>>> {
     const promise = this.#follow(rel, args as Record<string, unknown> | undefined, options);
-    return followPromise(promise as Promise<FollowResult<EdgeFor<S, K>>>, { relation: rel, position: 1 });
+    const chain = followPromise(promise, { relation: rel, position: 1 });
+    return chain as unknown as FollowPromise<FollowResult<EdgeFor<S, K>>>;
   }
 
   /** The document as received (for serialization). */

@@ -5,32 +5,6 @@
  * hop, and none after a failure.
  */
 import { type FollowHop, StorefrontError } from '../errors/storefront-error.js';
-import type { Entity } from './entity.js';
-import type { Results, ResultsShape } from './results.js';
-import type { EdgeFor, FollowArgs, FollowResult, RelationKey, Shape } from './shape.js';
-
-/** The shape of entity type `T` (an `Entity<S>` or a `Results<I>` page), `never` for anything else. */
-type ShapeOfEntity<T> = T extends Results<infer I> ? ResultsShape<I> : T extends Entity<infer S> ? S : never;
-
-/** The `follow` of a promise of an entity of shape `S`: `Entity.follow`, one hop further. */
-export interface FollowFurther<S extends Shape> {
-  /**
-   * Follows `rel` from the entity this promise resolves to, exactly as its `follow` would (same names, arguments
-   * and result), as soon as that entity has arrived. When a hop fails, the promise at the end of the chain rejects
-   * with the error of that hop, of the same class, naming the hop in its message and its `hop` property.
-   */
-  follow<K extends RelationKey<S>>(
-    rel: K,
-    ...args: FollowArgs<EdgeFor<S, K>>
-  ): FollowPromise<FollowResult<EdgeFor<S, K>>>;
-}
-
-/**
- * What `follow` and `client.root()` return: a promise of `T` which, when `T` is an entity, can `follow` on
- * (see {@link FollowFurther}); a relation that leads to a `Response`, data or nothing ends the chain.
- */
-export type FollowPromise<T> = Promise<T> &
-  ([ShapeOfEntity<T>] extends [never] ? unknown : FollowFurther<ShapeOfEntity<T>>);
 
 /** An entity as a chain sees it: whatever the previous hop resolved to, not checked by types at run time. */
 interface Followable {
@@ -53,9 +27,10 @@ function atHop(error: unknown, hop: FollowHop): unknown {
 
 /**
  * `promise` with a `follow` that goes on from what it resolves to; `hop` is the hop that `promise` makes, absent
- * when it is where the chain starts (`client.root()`).
+ * when it is where the chain starts (`client.root()`). Its callers give it its type, `FollowPromise` (declared with
+ * `Entity`, which this module does not import so that the two do not import each other).
  */
-export function followPromise<T>(promise: Promise<T>, hop?: FollowHop): FollowPromise<T> {
+export function followPromise<T>(promise: Promise<T>, hop?: FollowHop): Promise<T> & Followable {
   const follow = (relation: string, ...args: unknown[]) => {
     const next: FollowHop = { relation, position: (hop?.position ?? 0) + 1 };
     return followPromise(
@@ -75,5 +50,5 @@ export function followPromise<T>(promise: Promise<T>, hop?: FollowHop): FollowPr
       next,
     );
   };
-  return Object.assign(promise, { follow }) as unknown as FollowPromise<T>;
+  return Object.assign(promise, { follow });
 }

@@ -1,7 +1,7 @@
 import type { HalResource } from '../contract/index.js';
 import type { Reply, Transport, TransportRequest } from '../http/transport.js';
 import { Curies } from './curies.js';
-import { Entity, type ResponseInfo } from './entity.js';
+import { Entity, type ResponseInfo, type UnknownShape } from './entity.js';
 import type { Loader } from './loader.js';
 import { Results } from './results.js';
 
@@ -55,8 +55,7 @@ export class Navigator implements Loader {
   /** The entity for a HAL document found at `base`, inside the curie scope `parent`. */
   entity(document: HalResource, base: string, parent: Curies, response?: ResponseInfo): Entity | Results {
     const curies = Curies.of(document._links?.curies, base, parent);
-    return isResults(document)
-      ? new Results(this, document, base, curies, response)
-      : new Entity(this, document, base, curies, response);
+    if (isResults(document)) return new Results(this, document, base, curies, response);
+    return new Entity<UnknownShape>(this, document, base, curies, response);
   }
 }
