@@ -1,5 +1,4 @@
 import type { OAuthErrorBody } from '../contract/index.js';
-import type { AuthorizationLostError } from './authorization-lost-error.js';
 import { HttpError, type HttpErrorInit } from './http-error.js';
 
 /**
@@ -8,7 +7,7 @@ import { HttpError, type HttpErrorInit } from './http-error.js';
  */
 export class OAuthError extends HttpError {
   override name = 'OAuthError';
-  /** Stable machine-readable code: `OAUTH_ERROR`, or `AUTHORIZATION_LOST` for an {@link AuthorizationLostError}. */
+  /** Stable machine-readable code: `OAUTH_ERROR`, or `AUTHORIZATION_LOST` for an `AuthorizationLostError`. */
   declare readonly code: 'OAUTH_ERROR' | 'AUTHORIZATION_LOST';
   declare readonly error: OAuthErrorBody['error'];
   declare readonly errorDescription: string | undefined;
