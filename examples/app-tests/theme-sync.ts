@@ -83,7 +83,7 @@ export function createThemeSync(options: ThemeSyncOptions): ThemeSync {
             report.unchanged.push(file.file_name);
           } else {
             // The guard: if someone changed the template since we read the theme, the platform says 422.
-            const seen = Math.floor(Date.parse(existing.properties.updated_on) / 1000);
+            const seen = existing.properties.updated_on;
             await existing.follow('svc:update_template', { body: file.body, last_updated_on: seen });
             report.updated.push(file.file_name);
           }

@@ -68,10 +68,7 @@ export async function main(options: DevThemeOptions): Promise<DevThemeResult> {
   const at = bodyTag.index + bodyTag[0].length;
   const changed = `${withoutBanner.slice(0, at)}${banner(message)}\n${withoutBanner.slice(at)}`;
   // `last_updated_on` guards against overwriting a change made since this copy was read (422 on `updated_on`).
-  await layout.follow('svc:update_template', {
-    body: changed,
-    last_updated_on: Math.floor(Date.parse(updated_on) / 1000),
-  });
+  await layout.follow('svc:update_template', { body: changed, last_updated_on: updated_on });
   log('Changed layout.html: added a banner at the top of every page');
 
   const previewUrl = dev.link('svc:theme_preview').expand();
