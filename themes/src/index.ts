@@ -7,13 +7,7 @@ export { CliError, ExitCode, UsageError } from './errors.js';
 export { compare, type FileChange, type Side } from './theme/changes.js';
 export { type FileKind, MANIFEST_FILE, type ThemeFileId } from './theme/layout.js';
 export type { BaseEntry, Manifest } from './theme/manifest.js';
-export {
-  type ApplyOptions,
-  applyPublish,
-  type PublishChange,
-  type PublishPlan,
-  planPublish,
-} from './theme/publish.js';
+export { type ApplyOptions, applyPublish, planPublish } from './theme/publish.js';
 export { PublishCutError, type UnfinishedChange } from './theme/publish-cut.js';
 export {
   type JournalHeader,
@@ -22,6 +16,7 @@ export {
   type PublishJournal,
   readJournal,
 } from './theme/publish-journal.js';
+export type { PublishChange, PublishPlan } from './theme/publish-plan.js';
 export { type PullOptions, type PullResult, pullTheme } from './theme/pull.js';
 export { type PushOptions, type PushResult, pushTheme } from './theme/push.js';
 export { type OpenedTheme, openTheme, previewUrl, type RemoteFile, type ThemeRef } from './theme/remote.js';

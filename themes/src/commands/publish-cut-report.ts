@@ -5,9 +5,9 @@ import type { Output } from '../cli/output.js';
 import { plural, printFiles } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
 import type { FileKind } from '../theme/layout.js';
-import type { PublishChange } from '../theme/publish.js';
 import type { PublishCutError } from '../theme/publish-cut.js';
 import type { JournalHeader } from '../theme/publish-journal.js';
+import type { PublishChange } from '../theme/publish-plan.js';
 import type { FileResult } from '../theme/results.js';
 
 /** A change of the publish not in production. */

@@ -7,7 +7,7 @@ import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgres
 import { ExitCode, UsageError } from '../errors.js';
 import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
 import { type Manifest, readManifest } from '../theme/manifest.js';
-import { applyPublish, type PublishPlan, planPublish } from '../theme/publish.js';
+import { applyPublish, planPublish } from '../theme/publish.js';
 import { PublishCutError } from '../theme/publish-cut.js';
 import {
   JournalWriter,
@@ -17,6 +17,7 @@ import {
   readJournal,
   removeJournal,
 } from '../theme/publish-journal.js';
+import type { PublishPlan } from '../theme/publish-plan.js';
 import { doubtAbout } from '../theme/source-check.js';
 import { targetOf } from '../theme/workspace.js';
 import { reportCut } from './publish-cut-report.js';

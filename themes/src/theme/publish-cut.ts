@@ -1,6 +1,6 @@
 /** A publish cut short: what it made and what it did not, for the person to be told and the next run to finish. */
 import { CliError, ExitCode } from '../errors.js';
-import type { PublishChange } from './publish.js';
+import type { PublishChange } from './publish-plan.js';
 import type { FileResult } from './results.js';
 
 /** A change a cut publish did not make. */

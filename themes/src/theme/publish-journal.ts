@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { NOFOLLOW } from './confined.js';
-import type { PublishChange, PublishPlan } from './publish.js';
+import type { PublishChange, PublishPlan } from './publish-plan.js';
 import type { FileAction } from './results.js';
 
 /** One change of the plan, with the development theme's MD5 it copies (`null` for a deletion). */

@@ -3,33 +3,14 @@
  * holds exactly the same files. Planned first (what will be created, updated, deleted in production) so that a
  * person can read it before anything is written.
  */
-import type { Client, Shop, Theme } from '@storefront-platform/sdk';
-import type { FileKind } from './layout.js';
+import type { Client } from '@storefront-platform/sdk';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { PublishCutError } from './publish-cut.js';
 import type { JournalWriter } from './publish-journal.js';
-import { contentOf, openTheme, type RemoteFile, remoteFiles } from './remote.js';
-import { actionOf, type FileAction, type FileResult, fileFailure, type OnProgress } from './results.js';
+import type { PublishChange, PublishPlan } from './publish-plan.js';
+import { contentOf, openTheme, remoteFiles } from './remote.js';
+import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { guardOf, writeFile } from './writes.js';
-
-/** A file production will receive. */
-export interface PublishChange {
-  path: string;
-  kind: FileKind;
-  name: string;
-  action: Extract<FileAction, 'created' | 'updated' | 'deleted'>;
-}
-
-/** What publishing would change. */
-export interface PublishPlan {
-  shop: Shop;
-  production: Theme;
-  development: Theme;
-  /** Empty when production already matches. */
-  changes: PublishChange[];
-  /** The files of each theme as read for the plan: writes are guarded by what production held then. */
-  files: { production: Map<string, RemoteFile>; development: Map<string, RemoteFile> };
-}
 
 /** Reads both themes of a shop and lists the differences, by MD5. */
 export async function planPublish(client: Client, shop?: string): Promise<PublishPlan> {
