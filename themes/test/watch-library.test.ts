@@ -3,7 +3,7 @@
  * kept file on its own, and its wait when the server asks for one. Against the reference server behind a proxy that
  * answers 503 when told to.
  */
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Client, type ClientOptions, clientCredentials, createClient } from '@storefront-platform/sdk';
@@ -14,11 +14,20 @@ import { DEMO, REDIRECT_URIS } from './helpers/server.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
-  return { ...fs, readFile: vi.fn(fs.readFile) };
+  return { ...fs, readFile: vi.fn(fs.readFile), open: vi.fn(fs.open) };
 });
 
-/** Every path node:fs/promises' `readFile` was asked for in this process, in order. */
-const reads = () => vi.mocked(readFile).mock.calls.map(([path]) => String(path));
+/**
+ * Every path node:fs/promises' `readFile` or `open` was asked for in this process, in order: the folder's files are
+ * opened (never through a symbolic link) and read from the handle.
+ */
+const reads = () =>
+  [vi.mocked(readFile).mock, vi.mocked(open).mock]
+    .flatMap(({ calls, invocationCallOrder }) =>
+      calls.map(([path], n) => [invocationCallOrder[n]!, String(path)] as const),
+    )
+    .sort(([a], [b]) => a - b)
+    .map(([, path]) => path);
 
 let proxied: ProxiedServer;
 let dir: string;
