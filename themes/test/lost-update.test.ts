@@ -98,3 +98,31 @@ describe('a change made on the server in the second of the last push', BIN_TESTS
     expect(watch.stdout().match(/conflict /g)).toHaveLength(ROUNDS);
   });
 });
+
+describe('a template unchanged on the server', BIN_TESTS, () => {
+  it('goes again on the exact updated_on when only the ETag moved', async () => {
+    const t = themes();
+    const config = await t.loggedIn();
+    t.clock.advance(1000);
+    const dir = join(await t.tempDir(), 'etag-moved');
+    expect((await t.cli(['pull', dir, '--shop', 'northwind'], { config })).code).toBe(0);
+    await writeFile(join(dir, 'page.html'), '<p>first</p>\n');
+    expect((await t.cli(['push', dir], { config })).code).toBe(0);
+    // As if the server's representation had changed (a link added by an upgrade) while the template did not.
+    const path = join(dir, '.storefront-theme.json');
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as { files: Record<string, { etag?: string }> };
+    expect(manifest.files['page.html']!.etag).toMatch(/^"[0-9a-f]+"$/);
+    manifest.files['page.html']!.etag = '"an-older-representation"';
+    await writeFile(path, JSON.stringify(manifest));
+    await writeFile(join(dir, 'page.html'), '<p>second</p>\n');
+    const from = t.requests.length;
+    const pushed = await t.cli(['push', dir], { config });
+    expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
+    expect(pushed.stdout).toMatch(/updated\s+page\.html/);
+    expect(t.writesSince(from)).toEqual([
+      expect.stringMatching(/^PUT \S+ 412 /),
+      expect.stringMatching(/^PUT \S+ 200 /),
+    ]);
+    expect((await template('page.html')).properties.body).toBe('<p>second</p>\n');
+  });
+});
