@@ -12,13 +12,13 @@ import { createClient as createRedis } from 'redis';
 import { clientCredentials, createClient, createHttpCache } from '../sdk/src/index.js';
 import { createRedisCacheStore } from '../sdk/src/redis/index.js';
 import { createServer } from '../server/src/index.js';
-import { haveRedisServer, startRedisServer } from '../test/support/redis-server.js';
+import { REDIS_SERVER, startRedisServer } from '../test/support/redis-server.js';
 
 const ROUNDS = 21;
 const READS = 100;
 const TARGET = 1.3;
 
-if (!haveRedisServer()) {
+if (!REDIS_SERVER.available()) {
   console.log('SKIP: no redis-server (apt-get install redis-server)');
   process.exit(0);
 }

@@ -11,7 +11,8 @@ import { REDIS_CLIENTS, type RedisClientName } from '../../examples/fleet/redis.
 import { main as keepAlive } from '../../examples/keep-alive/index.js';
 import { main as listProducts } from '../../examples/list-products/index.js';
 import { main as themeSync } from '../../examples/theme-sync/index.js';
-import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../support/redis-server.js';
+import { skipWithout } from '../support/requirement.js';
 import { type ExampleServer, startExampleServer } from './server.js';
 
 /** A 1×1 PNG. */
@@ -237,7 +238,33 @@ describe('keep-alive', () => {
   });
 });
 
-describe.skipIf(!haveRedisServer())('fleet', () => {
+/**
+ * Runs the fleet on a token that has expired by the time the workers start (the server expires it as the fleet
+ * announces itself, before the workers are spawned) and returns the output.
+ */
+async function onExpiredToken(redisUrl: string | undefined, prefix: string, redisClient?: RedisClientName) {
+  const lines: string[] = [];
+  let expired: Promise<unknown> | undefined;
+  const reports = await fleet({
+    ...example.options([]),
+    log: (line) => {
+      lines.push(line);
+      if (expired) return;
+      // The shared token, which `main` just obtained: the newest token row.
+      const token = example.server.store.all('tokens').at(-1)!;
+      expired = example.server.store.write((tx) => tx.update('tokens', token.id, { expires_at: Date.now() - 1 }));
+    },
+    workers: 3,
+    rounds: 1,
+    redisUrl,
+    redisClient,
+    prefix,
+  });
+  await expired;
+  return { lines, reports };
+}
+
+describe.skipIf(skipWithout(REDIS_SERVER, 'The fleet example on Redis'))('fleet on Redis', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -253,32 +280,6 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
     expect(lines.at(-1)).toBe('0 token exchanges in all, 0 failed reads');
   }, 60_000);
 
-  /**
-   * Runs the fleet on a token that has expired by the time the workers start (the server expires it as the fleet
-   * announces itself, before the workers are spawned) and returns the output.
-   */
-  async function onExpiredToken(redisUrl: string | undefined, prefix: string, redisClient?: RedisClientName) {
-    const lines: string[] = [];
-    let expired: Promise<unknown> | undefined;
-    const reports = await fleet({
-      ...example.options([]),
-      log: (line) => {
-        lines.push(line);
-        if (expired) return;
-        // The shared token, which `main` just obtained: the newest token row.
-        const token = example.server.store.all('tokens').at(-1)!;
-        expired = example.server.store.write((tx) => tx.update('tokens', token.id, { expires_at: Date.now() - 1 }));
-      },
-      workers: 3,
-      rounds: 1,
-      redisUrl,
-      redisClient,
-      prefix,
-    });
-    await expired;
-    return { lines, reports };
-  }
-
   it.each(REDIS_CLIENTS)(
     'exchanges an expired shared token once for the whole fleet, every read answered (%s)',
     async (client) => {
@@ -290,11 +291,14 @@ describe.skipIf(!haveRedisServer())('fleet', () => {
     },
     60_000,
   );
+});
 
+describe('fleet without Redis', () => {
   it('with --no-redis, shows the fleet locking itself out even with REDIS_URL set: one exchange, the other workers refused', async () => {
-    // The workers inherit this environment: they must not take Redis from it either.
+    // The workers inherit this environment: they must not take Redis from it either. Nothing listens there (no
+    // Redis is needed): a fleet that took it would say it shares through it, and fail to connect.
     const saved = process.env.REDIS_URL;
-    process.env.REDIS_URL = redis.url;
+    process.env.REDIS_URL = 'redis://127.0.0.1:9';
     let run: Awaited<ReturnType<typeof onExpiredToken>>;
     try {
       expect(fromFleetArgs(['--no-redis']).redisUrl).toBeUndefined();

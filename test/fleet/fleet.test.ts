@@ -10,18 +10,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { underCi } from '../support/ci.js';
 import { REDIS_CLIENT_KINDS } from '../support/redis-clients.js';
-import { haveRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../support/redis-server.js';
+import { skipWithout } from '../support/requirement.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PASSWORD = 'fleet demo password';
 
-const available = haveRedisServer();
-if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
-if (!available)
-  console.warn('\n!!! redis-server not found: the fleet tests are SKIPPED (apt-get install redis-server)\n');
+const available = !skipWithout(REDIS_SERVER, 'The fleet tests');
 
 let server: StorefrontServer;
 let redis: RedisServer;

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { requirement } from './requirement.js';
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -19,15 +20,15 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-/** Whether a `redis-server` binary can be run here. */
-export function haveRedisServer(): boolean {
-  try {
+/** A `redis-server` binary this machine can run. */
+export const REDIS_SERVER = requirement(
+  'redis-server',
+  'Install it: apt-get install redis-server (npm test does it when it may).',
+  () => {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
     return true;
-  } catch {
-    return false;
-  }
-}
+  },
+);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -6,9 +6,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipWithout } from '../../test/support/requirement.js';
 import { BIN_TESTS, modeOf } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
-import { HAS_SCRIPT, startInTerminal } from './helpers/terminal.js';
+import { startInTerminal, TERMINAL } from './helpers/terminal.js';
 
 const themes = useThemesServer();
 
@@ -182,7 +183,8 @@ describe('setup', BIN_TESTS, () => {
     expect(await exists(join(config, 'storefront-themes'))).toBe(false);
   });
 
-  it.runIf(HAS_SCRIPT)('in a terminal: shows the client id as it is typed, never the secret', async () => {
+  const noTerminal = skipWithout(TERMINAL, 'The setup test in a terminal');
+  it.skipIf(noTerminal)('in a terminal: shows the client id as it is typed, never the secret', async () => {
     const t = themes();
     const config = await t.tempDir();
     const setup = startInTerminal(['setup', '--url', t.server.origin], { config });

@@ -2,14 +2,15 @@
  * What a person sees in a terminal and what a script reads from a pipe, through the real bin: colour only on a
  * terminal (or with FORCE_COLOR) and never with NO_COLOR or TERM=dumb, a progress bar on standard error for
  * transfers of ten files or more, only on a terminal and never with --json. The terminal is a pseudo-terminal of
- * util-linux `script` (the tests are skipped without it).
+ * util-linux `script` (without it the tests are skipped, loudly, or fail under CI).
  */
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipWithout } from '../../test/support/requirement.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
-import { HAS_SCRIPT, rendered, runInTerminal } from './helpers/terminal.js';
+import { rendered, runInTerminal, TERMINAL } from './helpers/terminal.js';
 
 const themes = useThemesServer();
 
@@ -40,7 +41,7 @@ async function edit(dir: string, paths: string[], note: string): Promise<void> {
     await appendFile(join(dir, path), path.endsWith('.html') ? `<!-- ${note} -->\n` : `/* ${note} */\n`);
 }
 
-describe.runIf(HAS_SCRIPT)('colour', BIN_TESTS, () => {
+describe.skipIf(skipWithout(TERMINAL, 'The colour tests'))('colour', BIN_TESTS, () => {
   it('only in a terminal (or with FORCE_COLOR): not in a pipe, not with NO_COLOR, not with TERM=dumb, not in --json', async () => {
     const t = themes();
     const { config, dir } = await t.checkedOut('pull');
@@ -89,7 +90,7 @@ describe.runIf(HAS_SCRIPT)('colour', BIN_TESTS, () => {
   });
 });
 
-describe.runIf(HAS_SCRIPT)('progress', BIN_TESTS, () => {
+describe.skipIf(skipWithout(TERMINAL, 'The progress bar tests'))('progress', BIN_TESTS, () => {
   it('pull: a bar on a terminal instead of a line per file, erased before the summary', async () => {
     const t = themes();
     const config = await t.loggedIn();

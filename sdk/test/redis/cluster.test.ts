@@ -5,13 +5,12 @@
  */
 import { createRedisCacheStore, createRedisTokenStore } from '@storefront-platform/sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { underCi } from '../../../test/support/ci.js';
 import { connectRedisCluster, REDIS_CLIENT_KINDS, type TestRedis } from '../../../test/support/redis-clients.js';
-import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
 import { token, tokenStoreContract } from './token-store-contract.js';
 
-const available = haveRedisServer();
-if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
+const available = !skipWithout(REDIS_SERVER, 'The Redis cluster tests');
 
 let server: RedisServer;
 beforeAll(async () => {

@@ -7,16 +7,13 @@
 import { clientCredentials, createHttpCache, createMemoryTokenStore, TokenStoreError } from '@storefront-platform/sdk';
 import { createRedisCacheStore, createRedisTokenStore, type RedisClient } from '@storefront-platform/sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { underCi } from '../../../test/support/ci.js';
 import { connectRedis, REDIS_CLIENT_KINDS, type TestRedis } from '../../../test/support/redis-clients.js';
-import { haveRedisServer, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
 import { type ReferenceServer, startReferenceServer } from '../helpers/reference-server.js';
 import { token, tokenStoreContract } from './token-store-contract.js';
 
-const available = haveRedisServer();
-if (!available && underCi) throw new Error('redis-server is missing: .ci/run installs it');
-if (!available)
-  console.warn('\n!!! redis-server not found: the Redis store tests are SKIPPED (apt-get install redis-server)\n');
+const available = !skipWithout(REDIS_SERVER, 'The Redis store tests');
 
 let server: RedisServer;
 beforeAll(async () => {

@@ -6,26 +6,23 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
-import { underCi } from '../../support/ci.js';
+import { requirement, skipWithout } from '../../support/requirement.js';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /** The Chromium executable, if this machine has one. */
 export const chromiumPath = CANDIDATES.find((path): path is string => !!path && existsSync(path));
 
+const CHROMIUM = requirement(
+  `Chromium (looked for ${CANDIDATES.filter(Boolean).join(', ')})`,
+  'Install it: apt-get install chromium (npm test does it when it may), or set CHROMIUM_PATH.',
+  () => chromiumPath !== undefined,
+);
+
 /** `describe`, or a loud skip when there is no Chromium (and a failure under CI). */
 export function describeInBrowser(name: string, suite: () => void): void {
-  if (chromiumPath) {
-    // Starting Chromium and signing in take seconds on a 2-core machine.
-    describe(name, { timeout: 90_000 }, suite);
-    return;
-  }
-  const message =
-    `\n*** ${name}: SKIPPED, no Chromium here (looked for ${CANDIDATES.filter(Boolean).join(', ')}).` +
-    '\n*** Install it: apt-get install chromium (npm test does it when it may), or set CHROMIUM_PATH.\n';
-  if (underCi) throw new Error(`${message}*** CI must run the browser tests.`);
-  console.warn(message);
-  describe.skip(name, suite);
+  // Starting Chromium and signing in take seconds on a 2-core machine.
+  describe.skipIf(skipWithout(CHROMIUM, `The browser tests "${name}"`))(name, { timeout: 90_000 }, suite);
 }
 
 /** A headless Chromium with a fresh profile; close it after the suite. */

@@ -4,18 +4,24 @@
  * the terminal's `\r\n`) comes back on `script`'s standard output; what is written to its standard input is typed
  * into the terminal, and the end of that input is a Ctrl-D there.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { requirement } from '../../../test/support/requirement.js';
 import { binCommand, type CliOptions, environment, waitForOutput } from './cli.js';
 
-/** Whether `script` is here to give the bin a terminal: the terminal tests are skipped without it. */
-export const HAS_SCRIPT = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+/** The options {@link startInTerminal} gives `script` before the command line, util-linux's long ones. */
+const SCRIPT_OPTIONS = ['--quiet', '--return', '--flush', '--command'];
+
+/**
+ * util-linux `script`, which gives the bin a terminal. Probed by what the tests do with it: run a command with
+ * their options and pass its exit code on. BSD's `script` (macOS) takes none of those options and fails the probe,
+ * as it would fail the tests; it has no `--version` either, so asking for that tells nothing.
+ */
+export const TERMINAL = requirement(
+  "util-linux's script",
+  'Install it: apt-get install bsdutils (Debian), util-linux elsewhere.',
+  () =>
+    spawnSync('script', [...SCRIPT_OPTIONS, 'exit 7', '/dev/null'], { stdio: 'ignore', timeout: 10_000 }).status === 7,
+);
 
 export interface TerminalOptions extends CliOptions {
   /** A file to which the bin's standard output is redirected (`> file`), standard error staying on the terminal. */
@@ -48,7 +54,7 @@ export function startInTerminal(args: string[], options: TerminalOptions): Termi
     ...options,
     env: { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', ...options.env },
   });
-  const child = spawn('script', ['--quiet', '--return', '--flush', '--command', line, '/dev/null'], {
+  const child = spawn('script', [...SCRIPT_OPTIONS, line, '/dev/null'], {
     cwd: options.cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
