@@ -174,6 +174,8 @@ async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredent
   const user = app && store.get('users', app.owner_id);
   if (!app || !user) return undefined;
   const appPatch = {
+    // Seeded before kinds existed: the kind it is seeded with now, so that the themes CLI can still sign in.
+    ...(app.kind === undefined ? { kind: 'native' as const } : {}),
     ...(demo.clientId === undefined ? {} : { client_id: demo.clientId }),
     ...(demo.clientSecret === undefined ? {} : { client_secret: demo.clientSecret }),
     ...(demo.redirectUris === undefined ? {} : { redirect_uris: demo.redirectUris }),

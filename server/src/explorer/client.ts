@@ -1,7 +1,8 @@
 /**
- * The explorer's OAuth client. A page in a browser keeps no secret, so it is registered as a public client:
- * it signs users in with the implicit grant, and its secret is random and never shown, so nobody uses the
- * grants that need one (client credentials, the JWT bearer refresh).
+ * The explorer's OAuth client. A page in a browser keeps no secret, so it is registered as a public client of
+ * the `browser` kind: it signs users in with the implicit grant, to its redirect URIs exactly (port included),
+ * and its secret is random and never shown, so nobody uses the grants that need one (client credentials, the
+ * JWT bearer refresh).
  */
 import { randomSecret } from '../oauth/secrets.js';
 import type { AppRow, Store } from '../store/types.js';
@@ -38,18 +39,22 @@ export function isExplorerClient(app: AppRow): boolean {
 export async function registerExplorerClient(store: Store, origin: string): Promise<void> {
   const redirectUris = explorerRedirectUris(origin);
   const existing = store.where('apps', 'client_id', EXPLORER_CLIENT_ID)[0];
-  if (existing && existing.redirect_uris.join(' ') === redirectUris.join(' ')) return;
+  // Data of older versions registered it without a kind, or with the redirect URIs of another origin.
+  const current = existing?.kind === 'browser' && existing.redirect_uris.join(' ') === redirectUris.join(' ');
+  if (current) return;
   // Client-credentials tokens would act as the owner; with a secret nobody is shown, there are none.
   const owner = store.all('users')[0];
   if (!existing && !owner) return;
   await store.write((tx) => {
-    if (existing) tx.update('apps', existing.id, { redirect_uris: redirectUris });
+    if (existing) tx.update('apps', existing.id, { redirect_uris: redirectUris, kind: 'browser' });
     else {
       tx.insert('apps', {
         name: 'Storefront API explorer',
         client_id: EXPLORER_CLIENT_ID,
         client_secret: randomSecret(),
         redirect_uris: redirectUris,
+        // Its redirect URIs match exactly, port included: a token must reach this server's page, no other.
+        kind: 'browser',
         owner_id: owner!.id,
       });
     }

@@ -1,6 +1,7 @@
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { isPkceValue } from '@storefront-platform/sdk/internal';
 import type { AppRow, Store } from '../store/types.js';
+import { kindOf } from './client-kind.js';
 import { findApp } from './clients.js';
 import { OAuthError } from './errors.js';
 import { singleParams } from './params.js';
@@ -48,7 +49,7 @@ export function parseAuthorizeRequest(store: Store, raw: URLSearchParams): Autho
   if (!app) throw pageError('The application making this request is not registered.');
   if (redirectUri === undefined) throw pageError('The request has no redirect_uri.');
   if (
-    !isRegisteredRedirectUri(app.redirect_uris, redirectUri) ||
+    !isRegisteredRedirectUri(app.redirect_uris, redirectUri, kindOf(app) === 'native') ||
     !URL.canParse(redirectUri) ||
     redirectUri.includes('#')
   ) {

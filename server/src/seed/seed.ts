@@ -196,6 +196,8 @@ export function seed(options: SeedOptions = {}): SeededData {
     client_id: credentials.clientId,
     client_secret: credentials.clientSecret,
     redirect_uris: credentials.redirectUris,
+    // The app the themes CLI signs in with, on a loopback port of its own choosing.
+    kind: 'native',
     owner_id: '1',
   });
 

@@ -1,4 +1,7 @@
-/** RFC 8252 §7.3: a registered loopback IP redirect URI accepts any port; every other URI matches exactly. */
+/**
+ * RFC 8252 §7.3: for a native app, a registered loopback IP redirect URI accepts any port; every other URI, and
+ * every URI of another kind of client (the explorer's, a browser page's), matches exactly.
+ */
 import { authorizeUrl, exchangeCode } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { isRegisteredRedirectUri } from '../../src/oauth/redirect-uris.js';
@@ -19,7 +22,16 @@ describe('isRegisteredRedirectUri', () => {
     ['another port on [::1], query kept', 'http://[::1]:9/cb?app=1'],
     ['no port where one was registered', 'http://[::1]/cb?app=1'],
   ])('accepts %s', (_, uri) => {
-    expect(isRegisteredRedirectUri(registered, uri)).toBe(true);
+    expect(isRegisteredRedirectUri(registered, uri, true)).toBe(true);
+  });
+
+  it.each([
+    ['another port on 127.0.0.1', 'http://127.0.0.1:51234/callback'],
+    ['another port on [::1]', 'http://[::1]:9/cb?app=1'],
+    ['no port where one was registered', 'http://[::1]/cb?app=1'],
+  ])('refuses %s for a client that is not native', (_, uri) => {
+    expect(isRegisteredRedirectUri(registered, uri, false)).toBe(false);
+    expect(isRegisteredRedirectUri(registered, 'http://127.0.0.1/callback', false)).toBe(true);
   });
 
   it.each([
@@ -33,7 +45,7 @@ describe('isRegisteredRedirectUri', () => {
     ['a port with credentials', 'http://user@127.0.0.1:51234/callback'],
     ['garbage', 'not a url'],
   ])('refuses %s', (_, uri) => {
-    expect(isRegisteredRedirectUri(registered, uri)).toBe(false);
+    expect(isRegisteredRedirectUri(registered, uri, true)).toBe(false);
   });
 });
 
