@@ -1,20 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { packageEntries } from './scripts/workspace-packages.js';
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+/** A pattern of `name` alone: an alias's plain string would also take its subpaths (`sdk` those of `sdk/redis`). */
+const exactly = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 export default defineConfig({
   resolve: {
     // Tests import the package by its public name, resolved to the sources (no build needed).
-    alias: [
-      { find: /^@storefront-platform\/server\/msw$/, replacement: src('./server/src/msw/index.ts') },
-      { find: /^@storefront-platform\/server$/, replacement: src('./server/src/index.ts') },
-      { find: /^@storefront-platform\/sdk\/internal$/, replacement: src('./sdk/src/internal.ts') },
-      { find: /^@storefront-platform\/sdk\/redis$/, replacement: src('./sdk/src/redis/index.ts') },
-      { find: /^@storefront-platform\/sdk$/, replacement: src('./sdk/src/index.ts') },
-      { find: /^@storefront-platform\/themes$/, replacement: src('./themes/src/index.ts') },
-    ],
+    alias: packageEntries().map((entry) => ({ find: exactly(entry.name), replacement: src(entry.barrel) })),
   },
   test: {
     include: [

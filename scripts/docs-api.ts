@@ -7,26 +7,23 @@
  *   npx tsx scripts/docs-api.ts --check   generate in memory; exit 1 on any warning
  *
  * A small generator on the TypeScript compiler API rather than typedoc: it needs no dependency, renders the
- * declarations as written (the contract's types read better as source than as expanded types), and knows the
- * entry points of the packages.
+ * declarations as written (the contract's types read better as source than as expanded types). The entry points
+ * are those of the workspace's packages (scripts/workspace-packages.ts), but the packages' own `internal` ones.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { packageEntries } from './workspace-packages.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Where the reference is written. */
 export const API_DIR = join(ROOT, 'docs', 'api');
 
-/** The package's entry points: import name, barrel, output file. */
-const ENTRIES = [
-  { name: '@storefront-platform/sdk', barrel: 'sdk/src/index.ts', file: 'sdk.md' },
-  { name: '@storefront-platform/sdk/redis', barrel: 'sdk/src/redis/index.ts', file: 'sdk-redis.md' },
-  { name: '@storefront-platform/server', barrel: 'server/src/index.ts', file: 'server.md' },
-  { name: '@storefront-platform/server/msw', barrel: 'server/src/msw/index.ts', file: 'server-msw.md' },
-  { name: '@storefront-platform/themes', barrel: 'themes/src/index.ts', file: 'themes.md' },
-] as const;
+/** The documented entry points: import name, barrel, output file (`@storefront-platform/sdk/redis`: `sdk-redis.md`). */
+const ENTRIES = packageEntries()
+  .filter((entry) => !entry.internal)
+  .map(({ name, barrel }) => ({ name, barrel, file: `${name.slice(name.indexOf('/') + 1).replaceAll('/', '-')}.md` }));
 
 /** Names of the files the generator writes into {@link API_DIR}. */
 export const API_FILES: readonly string[] = ['README.md', ...ENTRIES.map((entry) => entry.file)];

@@ -1,10 +1,11 @@
 /** What a package's sources may import: the rules of docs/architecture ("through their public entries"). */
 import { builtinModules } from 'node:module';
 import { dirname } from 'node:path';
+import { workspacePackages } from '../../scripts/workspace-packages.js';
 import type { ImportEdge } from './import-graph.js';
 
-/** Source folders of the packages whose imports are checked. */
-export const PACKAGES = ['sdk/src', 'server/src', 'themes/src'] as const;
+/** Source folders of the packages whose imports are checked: every package of the workspace. */
+export const PACKAGES: readonly string[] = workspacePackages().map((pkg) => `${pkg.dir}/src`);
 
 const builtins = new Set(builtinModules);
 
