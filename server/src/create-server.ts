@@ -2,7 +2,7 @@
  * `createServer()`: the reference server on a port, over a JSON file, in-memory demo data, a ready
  * data set or a ready store.
  */
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { removeAssetsWithoutBytes } from './api/themes/asset-bytes.js';
 import { addMissingPreviewKeys } from './api/themes/preview-key.js';
@@ -211,19 +211,42 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/** Stops listening and drops every connection: for a start that failed, whose requests nobody will answer. */
+function abandon(server: Server): Promise<void> {
+  return new Promise((closed) => {
+    server.close(() => closed());
+    server.closeAllConnections();
+  });
+}
+
 /** Starts the reference server. */
 export async function createServer(options: ServerOptions = {}): Promise<StorefrontServer> {
   checkOptions(options);
   // Checked before anything starts; the listening address is known only once listening.
   const published = options.publicUrl === undefined ? undefined : addressesOf(options.publicUrl, 'publicUrl');
-  // Before the data is opened: it checks the timeouts, and holds nothing until it listens.
   const http = createHttpServer(options.timeouts);
-  const opened = await openData(options);
-  let address: AddressInfo;
+  // Requests that arrive while the data opens wait for the app; while closing, they are answered with
+  // `Connection: close` on keep-alive connections, so that those end with their response instead of idling
+  // until their timeout and holding `close()` open.
+  const active = new Set<ServerResponse>();
+  const early: [IncomingMessage, ServerResponse][] = [];
+  let app: RequestListener | undefined;
+  let stopping = false;
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (stopping) res.setHeader('connection', 'close');
+    active.add(res);
+    res.once('close', () => active.delete(res));
+    if (app) app(req, res);
+    else early.push([req, res]);
+  });
+  // Listening comes first, so that a port in use fails the start before the data is created, seeded or
+  // changed: a seeded password nobody saw printed would be lost with it.
+  const address = await listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  let opened: OpenedData;
   try {
-    address = await listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+    opened = await openData(options);
   } catch (error) {
-    if (opened.ownsStore) await opened.store.close();
+    await abandon(http);
     throw error;
   }
   const url = listeningOrigin(address);
@@ -238,32 +261,20 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     explorerUrl,
   });
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
-  // While closing, answer on keep-alive connections with `Connection: close`, so that they end with their
-  // response instead of idling until their timeout and holding `close()` open.
-  const active = new Set<ServerResponse>();
-  let stopping = false;
-  http.on('request', (_req, res: ServerResponse) => {
-    if (stopping) res.setHeader('connection', 'close');
-    active.add(res);
-    res.once('close', () => active.delete(res));
-  });
-  // The app is attached once the core exists, which needs the port the server got.
   const explorer = withExplorer
     ? createExplorerHandler({ baseUrl: addresses.baseUrl, authUrl: addresses.authUrl, clientId: EXPLORER_CLIENT_ID })
     : undefined;
-  http.on(
-    'request',
-    createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) }),
-  );
-  // After the handlers are attached (a request that came in before them would never be answered); its redirect
-  // URIs need the origin, known only once listening.
   try {
+    // Its redirect URIs need the origin, known only once listening; before the first request is served, so that
+    // the explorer's sign-in works from the start.
     if (withExplorer) await registerExplorerClient(opened.store, addresses.origin);
   } catch (error) {
-    await new Promise((closed) => http.close(closed));
+    await abandon(http);
     if (opened.ownsStore) await opened.store.close();
     throw error;
   }
+  app = createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) });
+  for (const [req, res] of early.splice(0)) app(req, res);
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -188,13 +188,16 @@ describe('storefront-server', () => {
     expect(await readFile(data, 'utf8')).toBe('{ broken');
   });
 
-  it('exits 1 when the port is taken, suggesting --port', async () => {
+  it('exits 1 when the port is taken, suggesting --port, and leaves no data behind', async () => {
     const blocker = createNetServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const port = (blocker.address() as { port: number }).port;
-      const taken = cli(['--port', String(port), '--data', join(await tempDir(), 'db.json')]);
+      const dir = await tempDir();
+      const taken = cli(['--port', String(port)], { cwd: dir });
       expect(await taken.exited).toBe(1);
+      // Data seeded then would hold a password that was never printed.
+      expect(await readdir(dir)).toEqual([]);
       expect(taken.stderr()).toContain('EADDRINUSE');
       expect(taken.stderr()).toContain(`port ${port} is in use`);
       expect(taken.stderr()).toMatch(/--port \d+/);
