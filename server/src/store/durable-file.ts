@@ -82,19 +82,56 @@ export async function makeDirectory(dir: string, durability: Durability): Promis
   }
 }
 
+/** A change of a file made ready but not yet visible: a write of several files stages them all, then commits them. */
+export interface Staged {
+  /** Makes the change visible, durably. */
+  commit(): Promise<void>;
+  /** Drops the change, for a write given up before its commit: what staging wrote is deleted. */
+  discard(): Promise<void>;
+}
+
+/** Deletes a temporary file of a failed write: a full disk must get its space back now, not at the next start. */
+function dropTemp(temp: string): Promise<void> {
+  return rm(temp, { force: true }).catch(() => undefined);
+}
+
+/**
+ * Writes `text` to `path`'s temporary file and flushes it; committing renames it over `path` and flushes the
+ * directory. Staging leaves `path` as it was, so a crash at any point before the commit keeps the old content.
+ * A failed staging or commit deletes the temporary file.
+ */
+export async function stageFile(path: string, text: string, durability: Durability): Promise<Staged> {
+  const temp = tempPathOf(path);
+  try {
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(text, 'utf8');
+      // The size is part of what fdatasync flushes, so the cheaper call is enough for a file read back whole.
+      if (durability.sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    await dropTemp(temp);
+    throw error;
+  }
+  return {
+    async commit() {
+      try {
+        await rename(temp, path);
+      } catch (error) {
+        await dropTemp(temp);
+        throw error;
+      }
+      if (durability.sync) await syncDirectory(dirname(path));
+    },
+    discard: () => dropTemp(temp),
+  };
+}
+
 /** Replaces `path` with `text`: temporary file, flush, rename, flush of the directory. */
 export async function replaceFile(path: string, text: string, durability: Durability): Promise<void> {
-  const temp = tempPathOf(path);
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    // The size is part of what fdatasync flushes, so the cheaper call is enough for a file read back whole.
-    if (durability.sync) await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
-  if (durability.sync) await syncDirectory(dirname(path));
+  await (await stageFile(path, text, durability)).commit();
 }
 
 /** Deletes `path` (nothing if it is gone already), durably. */
@@ -130,10 +167,15 @@ export async function removeTempFiles(
   return names.filter((name) => !leftovers.has(name));
 }
 
+/** A JSON file's text as `JSONFile` writes it: two-space indented, so that the files can be read and diffed. */
+function textOf(data: unknown): string {
+  return JSON.stringify(data, null, 2);
+}
+
 /**
- * lowdb's `Adapter` over one JSON file, written as `JSONFile` writes it (two-space indented, so that the files
- * can be read and diffed) but durably: see {@link replaceFile}. Writes to one file run one after the other, each
- * with the data as it was when it was asked for.
+ * lowdb's `Adapter` over one JSON file, written as `JSONFile` writes it ({@link textOf}) but durably: see
+ * {@link replaceFile}. Writes to one file run one after the other, each with the data as it was when it was asked
+ * for.
  */
 export class DurableJSONFile<T> implements Adapter<T> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -155,9 +197,14 @@ export class DurableJSONFile<T> implements Adapter<T> {
   }
 
   write(data: T): Promise<void> {
-    const text = JSON.stringify(data, null, 2);
+    const text = textOf(data);
     const written = this.tail.then(() => replaceFile(this.path, text, this.durability));
     this.tail = written.catch(() => undefined);
     return written;
+  }
+
+  /** {@link write} in two steps (see {@link stageFile}), for a write of several files; not ordered with `write`. */
+  stage(data: T): Promise<Staged> {
+    return stageFile(this.path, textOf(data), this.durability);
   }
 }

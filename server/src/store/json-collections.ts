@@ -2,15 +2,25 @@
  * How one collection of the JSON-file store lives on disk, in one of three layouts (`json-layout.ts` says which
  * collection has which, and why): all rows in one JSON array file ({@link ArrayFile}); one JSON file per row in a
  * directory ({@link RowFiles}); rows spread by a hash of their id over JSON array files in a directory
- * (`ShardFiles`, in `json-shards.ts`). Every file goes through lowdb's `Low` over {@link DurableJSONFile}.
+ * (`ShardFiles`, in `json-shards.ts`). Every file goes through lowdb's `Low` over {@link DurableJSONFile}, or,
+ * for the part of a write it holds, through that adapter's staging, so that the write's files are put in place
+ * only once all of them (and the journal) are flushed.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
-import { type Durability, DurableJSONFile, removeFile, removeTempFiles, syncDirectory } from './durable-file.js';
+import {
+  type Durability,
+  DurableJSONFile,
+  removeFile,
+  removeTempFiles,
+  type Staged,
+  syncDirectory,
+} from './durable-file.js';
 import type { PendingWrite } from './engine.js';
 import { StoreFileError } from './errors.js';
 import { mapLimited } from './limited.js';
+import { stageAll } from './stage-all.js';
 import type { CollectionName } from './types.js';
 
 /** One collection's files. */
@@ -21,10 +31,10 @@ export interface CollectionFiles {
   load(): Promise<unknown[] | null>;
   /** Replaces whatever is stored with `rows` (creation, reset, migration). */
   create(rows: readonly unknown[]): Promise<void>;
-  /** Stores the collection's part of a write. */
-  persist(write: PendingWrite): Promise<void>;
+  /** Stages the collection's part of a write: its files are replaced (or deleted) when it is committed. */
+  stage(write: PendingWrite): Promise<Staged>;
   /**
-   * How many files {@link persist} replaces or deletes for `write`, each atomically on its own (a change of layout
+   * How many files {@link stage} replaces or deletes for `write`, each atomically on its own (a change of layout
    * committed by the manifest counts as one): more than one across a write, and it goes through the journal.
    */
   filesOf(write: PendingWrite): number;
@@ -63,6 +73,20 @@ export async function writeJson(path: string, data: unknown, durability: Durabil
   } catch (error) {
     throw new StoreFileError(path, `cannot write (${(error as Error).message})`, { cause: error });
   }
+}
+
+/** Stages the replacement of the JSON file `path` with `data` (see `stageFile`); a failure names the file. */
+export async function stageJson(path: string, data: unknown, durability: Durability): Promise<Staged> {
+  const fail = (error: unknown): never => {
+    throw new StoreFileError(path, `cannot write (${(error as Error).message})`, { cause: error });
+  };
+  const staged = await new DurableJSONFile(path, durability).stage(data).catch(fail);
+  return { commit: () => staged.commit().catch(fail), discard: () => staged.discard() };
+}
+
+/** Stages the deletion of the file `path`: nothing happens before the commit. */
+function stageDeletion(path: string, durability: Durability): Staged {
+  return { commit: () => deleteFile(path, durability), discard: async () => undefined };
 }
 
 /** Deletes the file `path`, durably. */
@@ -114,7 +138,8 @@ export async function jsonFilesIn(dir: string): Promise<string[] | null> {
 
 /**
  * Fills a new directory `dir` (whatever stood there is deleted) with `files`, name → content, and makes it
- * durable: every file, then the directory's entry in its parent.
+ * durable: every file, then the directory's entry in its parent. On a failure the directory is deleted: nothing
+ * refers to it yet, and a full disk gets its space back now rather than at the next start.
  */
 export async function createDirectory(
   dir: string,
@@ -127,8 +152,14 @@ export async function createDirectory(
   } catch (error) {
     throw new StoreFileError(dir, `cannot be created (${(error as Error).message})`, { cause: error });
   }
-  await mapLimited(files, ([name, data]) => writeJson(join(dir, name), data, durability));
-  if (durability.sync) await syncDirectory(dirname(dir));
+  try {
+    await mapLimited(files, ([name, data]) => writeJson(join(dir, name), data, durability));
+    if (durability.sync) await syncDirectory(dirname(dir));
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    if (error instanceof StoreFileError) throw error;
+    throw new StoreFileError(dir, `cannot be written (${(error as Error).message})`, { cause: error });
+  }
 }
 
 /** All rows of the collection in one JSON array file, rewritten whole when the collection changes. */
@@ -153,8 +184,8 @@ export class ArrayFile implements CollectionFiles {
     return writeJson(this.path, rows, this.durability);
   }
 
-  persist(pending: PendingWrite): Promise<void> {
-    return writeJson(this.path, pending.rows(this.name), this.durability);
+  stage(pending: PendingWrite): Promise<Staged> {
+    return stageJson(this.path, pending.rows(this.name), this.durability);
   }
 
   filesOf(): number {
@@ -205,11 +236,10 @@ export class RowFiles implements CollectionFiles {
     return pending.changes(this.name).size;
   }
 
-  async persist(pending: PendingWrite): Promise<void> {
-    const changes = [...pending.changes(this.name)];
-    await mapLimited(changes, ([id, row]) => {
+  stage(pending: PendingWrite): Promise<Staged> {
+    return stageAll([...pending.changes(this.name)], async ([id, row]) => {
       const path = join(this.dir, fileNameOf(id));
-      return row ? writeJson(path, row, this.durability) : deleteFile(path, this.durability);
+      return row ? stageJson(path, row, this.durability) : stageDeletion(path, this.durability);
     });
   }
 }

@@ -5,7 +5,7 @@
  * - `dir/db.json`, the manifest (`json-manifest.ts`): `{"format":"storefront-data","version":2,"collections":
  *   {"users":"db.users.json",…,"tokens":"db.tokens.8",…},"shards":{"tokens":8,…}}`;
  * - `dir/db.lock` while a process has the data open (`data-lock.ts`);
- * - `dir/db.journal.json` during a write of several files, or after a crash interrupted one;
+ * - `dir/db.journal.json` while the data is open (empty between writes), or after a crash;
  * - users, apps and shops: `dir/db.<collection>.json`, a JSON array each;
  * - themes, templates and asset bytes: `dir/db.<collection>/<id>.json`, a file per row;
  * - tokens, codes, products, orders and asset metadata: `dir/db.<collection>.<n>/<shard>.json`, rows spread over
@@ -21,22 +21,23 @@
  * {@link StoreFileError}: nothing is ever reseeded over existing data unless `reset` is asked for.
  * A write that replaces more than one file (a template and its theme, an asset's bytes and its row, a development
  * theme's hundreds of templates) is all or nothing across a crash: it goes through the redo journal
- * `dir/db.journal.json` (`json-journal.ts`), which the next start completes as it opens the data. A write of one file is
- * atomic by itself and skips the journal, so the common small write costs what it did.
+ * `dir/db.journal.json` (`json-journal.ts`), which the next start completes as it opens the data. The journal is
+ * flushed beside the write's temporary files, so such a write takes the two rounds of flushes (files, then their
+ * renames) that a write of one file takes; a write of one file is atomic by itself and skips the journal.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { COLLECTIONS } from './collections.js';
 import { type DataLock, lockData } from './data-lock.js';
-import { type Durability, makeDirectory, removeTempFiles } from './durable-file.js';
-import { createStoreEngine, type PendingWrite } from './engine.js';
+import { type Durability, makeDirectory, removeTempFiles, type Staged } from './durable-file.js';
+import { createStoreEngine, type PendingWrite, type Persistence } from './engine.js';
 import { StoreFileError } from './errors.js';
 import type { CollectionFiles } from './json-collections.js';
 import { changesOf, Journal, replayOnto } from './json-journal.js';
 import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
 import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
 import { ShardFiles } from './json-shards.js';
-import { mapLimited } from './limited.js';
+import { stageAll } from './stage-all.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Options of {@link createJsonStore}. */
@@ -120,29 +121,30 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   }
 
   const journal = new Journal(join(dir, `${stem}.journal.json`), durability);
-  // Fresh data has nothing to complete: a journal there belongs to the data that `reset` replaced.
-  const interrupted = found === null ? null : await journal.read();
-  const replay = interrupted && replayOnto(data as Record<CollectionName, { id: string }[]>, interrupted);
-
   let store: Store;
   try {
-    // Before anything is written: building the tables checks the rows (unique ids).
-    store = createStoreEngine(data, { persist: writeThrough(files, journal) });
+    // Fresh data has nothing to complete: a journal there belongs to the data that `reset` replaced.
+    const interrupted = await journal.open(found !== null);
+    const replay = interrupted && replayOnto(data as Record<CollectionName, { id: string }[]>, interrupted);
+    try {
+      // Before anything is written: building the tables checks the rows (unique ids).
+      store = createStoreEngine(data, writeThrough(files, journal));
+    } catch (error) {
+      throw new StoreFileError(path, `cannot load the data: ${(error as Error).message}`, { cause: error });
+    }
+    if (rewritten.length) {
+      await Promise.all(rewritten.map((name) => files[name].create(data[name] ?? [])));
+      await save();
+    }
+    if (replay) {
+      // Collections written anew above hold the replayed rows already.
+      await (await stageWrite(files, replay, (name) => !rewritten.includes(name))).commit();
+      await journal.empty();
+    }
   } catch (error) {
-    throw new StoreFileError(path, `cannot load the data: ${(error as Error).message}`, { cause: error });
-  }
-  if (rewritten.length) {
-    await Promise.all(rewritten.map((name) => files[name].create(data[name] ?? [])));
-    await save();
-  }
-  if (replay) {
-    // Collections written anew above hold the replayed rows already.
-    const left = replay.changed.filter((name) => !rewritten.includes(name));
-    await Promise.all(left.map((name) => files[name].persist(replay)));
-  }
-  if (replay || found === null) {
-    await journal.remove();
-    await journal.settle();
+    // Kept: a write it holds is completed at the next start.
+    await journal.close(true).catch(() => undefined);
+    throw error;
   }
   await removeSuperseded(dir, stem, previous, files);
 
@@ -159,36 +161,61 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   return json;
 }
 
+/** Stages the files of `write`'s collections (those `only` accepts), as one change. */
+function stageWrite(
+  files: Files,
+  write: PendingWrite,
+  only: (name: CollectionName) => boolean = () => true,
+): Promise<Staged> {
+  // Every collection's files settle before a failure is reported (see `mapLimited`).
+  return stageAll(write.changed.filter(only), (name) => files[name].stage(write));
+}
+
 /**
- * How a write reaches its files: through the journal when it replaces more than one, so that a crash leaves all
- * of it or none. Once the journal is in place the write is committed: a failure after that leaves the store
- * refusing writes until the data is opened again, which completes it (memory could not be kept in step).
+ * How a write reaches its files: staged, then committed (see `json-journal.ts` for why in two rounds), through the
+ * journal when it replaces more than one file, so that a crash leaves all of it or none. A failure before the
+ * commit leaves nothing behind and the store usable. Once a journalled write commits, it is decided: a failure
+ * then (or a journal that cannot be emptied of a failed write) leaves the store refusing writes until the data is
+ * opened again, which completes it (memory could not be kept in step).
  */
-function writeThrough(files: Files, journal: Journal): (write: PendingWrite) => Promise<void> {
+function writeThrough(files: Files, journal: Journal): Persistence {
   let broken: StoreFileError | undefined;
-  return async (write) => {
-    if (broken) throw broken;
-    // Every collection's files settle before the write is reported, failed or not (see `mapLimited`).
-    const writeFiles = () => mapLimited(write.changed, (name) => files[name].persist(write));
-    let fileCount = 0;
-    for (const name of write.changed) fileCount += files[name].filesOf(write);
-    if (fileCount <= 1) {
-      await Promise.all([journal.settle(), writeFiles()]);
-      return;
-    }
-    await journal.record(changesOf(write));
-    try {
-      await writeFiles();
-      await journal.remove();
-    } catch (error) {
-      broken = new StoreFileError(
-        journal.path,
-        `a write is recorded here but its files could not all be written (${(error as Error).message}); ` +
-          'no write is accepted until the data is opened again (restart the server), which completes it',
-        { cause: error },
-      );
-      throw broken;
-    }
+  const breakOn = (error: unknown, what: string): never => {
+    broken = new StoreFileError(
+      journal.path,
+      `${what} (${(error as Error).message}); no write is accepted until the data is opened again (restart ` +
+        'the server), which completes it',
+      { cause: error },
+    );
+    throw broken;
+  };
+  return {
+    async persist(write) {
+      if (broken) throw broken;
+      let fileCount = 0;
+      for (const name of write.changed) fileCount += files[name].filesOf(write);
+      const journalled = fileCount > 1;
+      // Round 1: the temporary files and, beside them, the journal (or the flush of its emptying).
+      const [staged, logged] = await Promise.allSettled([
+        stageWrite(files, write),
+        journalled ? journal.record(changesOf(write)) : journal.settle(),
+      ]);
+      if (staged.status === 'rejected' || logged.status === 'rejected') {
+        if (staged.status === 'fulfilled') await staged.value.discard();
+        // The journal may hold the write whole: it must not be applied at the next start.
+        if (journalled) await journal.empty().catch((error) => breakOn(error, 'a write that failed is recorded here'));
+        throw staged.status === 'rejected' ? staged.reason : (logged as PromiseRejectedResult).reason;
+      }
+      // Round 2: the renames.
+      try {
+        await staged.value.commit();
+      } catch (error) {
+        if (!journalled) throw error;
+        breakOn(error, 'a write is recorded here but its files could not all be written');
+      }
+      if (journalled) await journal.clear();
+    },
+    close: () => journal.close(broken !== undefined),
   };
 }
 

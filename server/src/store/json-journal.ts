@@ -2,23 +2,33 @@
  * The JSON-file store's redo journal, `<dir>/<stem>.journal.json`: what makes a write that replaces several files
  * all or nothing across a crash.
  *
- * Such a write first records its whole change set (collection → id → the new row, or `null` for a deletion) in
- * the journal, durably, then replaces the collections' files, then deletes the journal. A crash before the
- * journal is in place leaves every file as it was (nothing else was touched yet); a crash after it leaves the
- * journal, which the next start applies to the loaded rows and writes to their files again before anything
- * else happens (`replayJournal` in `json-file.ts`): every change is a whole row or a deletion, so writing it
- * twice is harmless. The journal is renamed into place whole, so it cannot be torn; a checksum over the change
- * set checks that anyway, and a journal that fails it, or is malformed, stops the start rather than be guessed at.
+ * The journal is one file kept while the data is open, empty between writes. A write of several files takes two
+ * rounds of flushes, as a write of one file does:
+ * 1. each file's new content is written to its temporary file and flushed and, at the same time, the write's whole
+ *    change set (collection → id → the new row, or `null` for a deletion) is written over the journal, in place,
+ *    and flushed;
+ * 2. once all of that is on disk, the temporary files are renamed over the files and the directories flushed.
+ * Then the journal is emptied, without waiting for the disk, and the write is acknowledged.
  *
- * Deleting the journal need not be flushed before the write is acknowledged (the write is on disk by then); the
- * next write flushes it alongside its own (a journalled one by the flush its own journal needs anyway), so that a
- * power loss can never bring back a journal older than a write acknowledged after it.
+ * A crash in round 1 leaves every file as it was, since nothing was renamed; the journal may then be torn (a mix
+ * of its old and new bytes), which its checksum shows, and a torn journal is discarded: it is that of a write
+ * none of whose files was touched. A crash in round 2 leaves the whole journal, flushed before the first rename,
+ * which the next start applies to the loaded rows and writes to their files again before anything else happens
+ * (`json-file.ts`): every change is a whole row or a deletion, so writing it twice is harmless. A journal that
+ * passes its checksum but is not one this version reads stops the start rather than be guessed at.
+ *
+ * An old journal must never be applied over a later write: after a power loss it would revert it. Its emptying
+ * is flushed before the next write renames anything, in that write's round 1: a write of one file flushes it
+ * ({@link Journal.settle}) beside its temporary file, and a write of several files overwrites the journal with its
+ * own, flushed before its renames. So at any moment when a file is renamed, the journal on disk is empty or that
+ * of the write being renamed; a journal that survives a power loss un-emptied belongs to the last write, whose
+ * files hold its rows already, so applying it again writes the same rows.
  */
 import { createHash } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isCollectionName } from './collections.js';
-import { type Durability, replaceFile, syncDirectory } from './durable-file.js';
+import { type Durability, syncDirectory } from './durable-file.js';
 import type { PendingWrite } from './engine.js';
 import { StoreFileError } from './errors.js';
 import type { CollectionName } from './types.js';
@@ -43,69 +53,82 @@ export function changesOf(write: PendingWrite): JournalChanges {
   return changes;
 }
 
-/** The journal of one data directory. */
+/** The journal's text for `changes`. */
+export function journalText(changes: JournalChanges): string {
+  const body = JSON.stringify(changes);
+  // The body is the last member and written as is, so that a reader can check the checksum over its own text.
+  return `{"format":"${FORMAT}","version":${VERSION},"sha256":"${checksum(body)}","changes":${body}}`;
+}
+
+/**
+ * What the journal on disk may hold: nothing (`empty`), or `emptied` but possibly not on disk yet, or a write
+ * (`holding`: being recorded, or one whose emptying failed).
+ */
+type State = 'empty' | 'emptied' | 'holding';
+
+/** The journal of one data directory, open while the data is. */
 export class Journal {
-  /** Whether the journal's last deletion may not be on disk yet. */
-  private removalUnflushed = false;
+  private handle: FileHandle | undefined;
+  private state: State = 'holding';
 
   constructor(
     readonly path: string,
     private readonly durability: Durability,
   ) {}
 
-  /**
-   * Makes the journal's last deletion durable, for a write that does not go through the journal: run alongside
-   * that write's own files, before it is acknowledged.
-   */
-  async settle(): Promise<void> {
-    if (!this.removalUnflushed) return;
-    this.removalUnflushed = false;
-    try {
-      await syncDirectory(dirname(this.path));
-    } catch (error) {
-      this.removalUnflushed = true;
-      throw error;
-    }
+  private fail(what: string, error: unknown): never {
+    throw new StoreFileError(this.path, `${what} (${(error as Error).message})`, { cause: error });
   }
 
-  /** Records `changes` durably: once this resolves, the write survives a crash whatever happens to its files. */
-  async record(changes: JournalChanges): Promise<void> {
-    const body = JSON.stringify(changes);
-    // The body is the last member and written as is, so that a reader can check the checksum over its own text.
-    const text = `{"format":"${FORMAT}","version":${VERSION},"sha256":"${checksum(body)}","changes":${body}}`;
-    // The flush of the directory after the rename also makes the previous journal's deletion durable.
-    this.removalUnflushed = false;
-    try {
-      await replaceFile(this.path, text, this.durability);
-    } catch (error) {
-      throw new StoreFileError(this.path, `cannot write (${(error as Error).message})`, { cause: error });
-    }
+  private get file(): FileHandle {
+    if (!this.handle) throw new StoreFileError(this.path, 'is not open');
+    return this.handle;
   }
 
   /**
-   * Deletes the journal once its write is in its files. The deletion is flushed by the next write (see
-   * {@link settle}): until then, a journal that a power loss brought back would only write the same rows again.
+   * Opens the journal, creating it (durably: a journal whose entry a power loss took away would be missed), and
+   * returns the changes of the write a crash interrupted, checked; `null` when there is none, or when the journal
+   * was torn or is not to be `completed` (then it is emptied, durably, before anything else is written).
    */
-  async remove(): Promise<void> {
+  async open(completed = true): Promise<JournalChanges | null> {
     try {
-      await unlink(this.path);
+      this.handle = await open(this.path, 'r+');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new StoreFileError(this.path, `cannot be removed (${(error as Error).message})`, { cause: error });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.fail('cannot be opened', error);
+      try {
+        this.handle = await open(this.path, 'w+');
+        if (this.durability.sync) await syncDirectory(dirname(this.path));
+      } catch (error) {
+        await this.handle?.close();
+        this.handle = undefined;
+        this.fail('cannot be created', error);
       }
     }
-    if (this.durability.sync) this.removalUnflushed = true;
-  }
-
-  /** The changes of a journal a crash left, checked; `null` when there is none. */
-  async read(): Promise<JournalChanges | null> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await this.file.readFile('utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreFileError(this.path, `cannot be read (${(error as Error).message})`, { cause: error });
+      this.fail('cannot be read', error);
     }
+    if (text === '') {
+      this.state = 'empty';
+      return null;
+    }
+    const changes = completed ? this.parse(text) : null;
+    if (changes === null) await this.empty();
+    return changes;
+  }
+
+  /** The changes `text` holds, `null` for a torn journal; throws for a whole one this version does not read. */
+  private parse(text: string): JournalChanges | null {
+    let value: { format?: unknown; version?: unknown; sha256?: unknown; changes?: unknown };
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    // Checked first: only a whole journal is judged on its content.
+    if (typeof value?.sha256 !== 'string' || value.sha256 !== checksum(JSON.stringify(value.changes))) return null;
     const refuse = (reason: string): never => {
       throw new StoreFileError(
         this.path,
@@ -113,15 +136,7 @@ export class Journal {
           'Restore it from a backup, or delete it to accept the data as it is',
       );
     };
-    let value: { format?: unknown; version?: unknown; sha256?: unknown; changes?: unknown };
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return refuse(`is not valid JSON (${(error as Error).message})`);
-    }
-    if (value?.format !== FORMAT || value.version !== VERSION)
-      return refuse(`is not a ${FORMAT} of version ${VERSION}`);
-    if (value.sha256 !== checksum(JSON.stringify(value.changes))) return refuse('does not match its checksum');
+    if (value.format !== FORMAT || value.version !== VERSION) return refuse(`is not a ${FORMAT} of version ${VERSION}`);
     const changes = value.changes;
     if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) return refuse('has no changes');
     for (const [name, entries] of Object.entries(changes)) {
@@ -135,6 +150,77 @@ export class Journal {
       }
     }
     return changes as JournalChanges;
+  }
+
+  /**
+   * Records `changes` over the journal, in place, and flushes it: once this resolves, the write survives a crash
+   * whatever happens to its files. Until then a crash may leave it torn, which is why no file of the write may be
+   * renamed before.
+   */
+  async record(changes: JournalChanges): Promise<void> {
+    const bytes = Buffer.from(journalText(changes), 'utf8');
+    this.state = 'holding';
+    try {
+      for (let at = 0; at < bytes.length; ) {
+        at += (await this.file.write(bytes, at, bytes.length - at, at)).bytesWritten;
+      }
+      // A shorter journal than the last one leaves that one's tail: cut it (the checksum would refuse it anyway).
+      await this.file.truncate(bytes.length);
+      if (this.durability.sync) await this.file.datasync();
+    } catch (error) {
+      this.fail('cannot write', error);
+    }
+  }
+
+  /**
+   * Empties the journal once its write is in its files, without flushing: see {@link settle}. A failure is kept
+   * for the next write to retry rather than reported, as the write is complete.
+   */
+  async clear(): Promise<void> {
+    try {
+      await this.file.truncate(0);
+      this.state = this.durability.sync ? 'emptied' : 'empty';
+    } catch {
+      this.state = 'holding';
+    }
+  }
+
+  /**
+   * Makes the journal empty on disk, for a write that does not go through it: run beside that write's staging,
+   * before any of its files is renamed (a journal still holding a write after a power loss would be applied over
+   * it). Costs nothing when the journal is empty on disk already.
+   */
+  async settle(): Promise<void> {
+    if (this.state !== 'empty') await this.empty();
+  }
+
+  /** Empties the journal, durably. */
+  async empty(): Promise<void> {
+    try {
+      if (this.state !== 'emptied') await this.file.truncate(0);
+      if (this.durability.sync) await this.file.datasync();
+    } catch (error) {
+      this.state = 'holding';
+      this.fail('cannot be emptied', error);
+    }
+    this.state = 'empty';
+  }
+
+  /**
+   * Closes the journal and, unless `keep` (a write recorded there is not complete), deletes it: between writes
+   * it holds none. Without a flush: brought back by a power loss, it is empty, or holds the last write, whose
+   * rows are in their files already.
+   */
+  async close(keep = false): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+    if (keep || !handle) return;
+    try {
+      await unlink(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.fail('cannot be removed', error);
+    }
   }
 }
 

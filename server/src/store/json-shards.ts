@@ -15,7 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Durability } from './durable-file.js';
+import type { Durability, Staged } from './durable-file.js';
 import type { PendingWrite } from './engine.js';
 import { StoreFileError } from './errors.js';
 import {
@@ -25,9 +25,11 @@ import {
   jsonFilesIn,
   readJson,
   sortById,
+  stageJson,
   writeJson,
 } from './json-collections.js';
 import { mapLimited } from './limited.js';
+import { stageAll } from './stage-all.js';
 import type { CollectionName } from './types.js';
 
 /** The average rows per shard past which the shards double (a write then rewrites about 60 KB of tokens). */
@@ -161,8 +163,8 @@ export class ShardFiles implements CollectionFiles {
     return pending.count(this.name) > this.count * ROWS_PER_SHARD;
   }
 
-  async persist(pending: PendingWrite): Promise<void> {
-    if (this.grows(pending)) return this.grow(pending);
+  stage(pending: PendingWrite): Promise<Staged> {
+    if (this.grows(pending)) return this.stageGrowth(pending);
     const changes = pending.changes(this.name);
     const touched = new Set<number>();
     for (const [id, row] of changes) {
@@ -170,7 +172,7 @@ export class ShardFiles implements CollectionFiles {
       touched.add(shard);
       if (row) this.members[shard]!.add(id);
     }
-    await mapLimited([...touched], (shard) => {
+    return stageAll([...touched], (shard) => {
       const ids = this.members[shard]!;
       const rows = [];
       for (const id of ids) {
@@ -178,28 +180,35 @@ export class ShardFiles implements CollectionFiles {
         if (row) rows.push(row);
         else if (!changes.has(id)) ids.delete(id);
       }
-      return writeJson(this.shardPath(shard), rows, this.durability);
+      return stageJson(this.shardPath(shard), rows, this.durability);
     });
   }
 
-  private async grow(pending: PendingWrite): Promise<void> {
+  /** Staging writes the new directory, unused until the commit switches the manifest to it. */
+  private async stageGrowth(pending: PendingWrite): Promise<Staged> {
     const rows = pending.rows(this.name);
     const count = shardCountFor(rows.length);
     const entry = shardEntry(this.stem, this.name, count);
     await this.writeAll(rows, entry, count);
-    const before = [this.entry, this.count, this.members] as const;
     const deleted = [...pending.changes(this.name)].filter(([, row]) => !row).map(([id]) => id);
-    this.entry = entry;
-    this.count = count;
-    this.members = this.group([...rows.map((row) => row.id), ...deleted], count);
-    try {
-      await this.onMove();
-    } catch (error) {
-      [this.entry, this.count, this.members] = before;
-      await rm(join(this.dir, entry), { recursive: true, force: true }).catch(() => undefined);
-      throw error;
-    }
-    // Left behind by a failure here, it is deleted at the next start.
-    await rm(join(this.dir, before[0]), { recursive: true, force: true }).catch(() => undefined);
+    const discard = () => rm(join(this.dir, entry), { recursive: true, force: true }).catch(() => undefined);
+    return {
+      commit: async () => {
+        const before = [this.entry, this.count, this.members] as const;
+        this.entry = entry;
+        this.count = count;
+        this.members = this.group([...rows.map((row) => row.id), ...deleted], count);
+        try {
+          await this.onMove();
+        } catch (error) {
+          [this.entry, this.count, this.members] = before;
+          await discard();
+          throw error;
+        }
+        // Left behind by a failure here, it is deleted at the next start.
+        await rm(join(this.dir, before[0]), { recursive: true, force: true }).catch(() => undefined);
+      },
+      discard,
+    };
   }
 }
