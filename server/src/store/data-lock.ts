@@ -5,7 +5,7 @@
  * (killed, crashed, the machine restarted) is stale and taken over; one of a live process, or of a process on
  * another host that cannot be checked, is a {@link StoreLockedError}.
  */
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { StoreFileError } from './errors.js';
@@ -79,12 +79,28 @@ async function create(path: string, text: string, temp: string): Promise<boolean
     if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EXDEV'].includes(errno(error) ?? '')) throw error;
   }
   try {
-    await writeFile(path, text, { flag: 'wx' });
+    await writeNew(path, text);
     return true;
   } catch (error) {
     if (errno(error) === 'EEXIST') return false;
     throw error;
   }
+}
+
+/**
+ * Creates `path` with `text`, failing if it exists. A failed write deletes what it created: a full disk must not
+ * keep a temporary file, nor take an empty lock for one.
+ */
+async function writeNew(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(text);
+  } catch (error) {
+    await handle.close();
+    await unlink(path).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
 }
 
 /**
@@ -112,7 +128,13 @@ export async function lockData(path: string): Promise<DataLock> {
   const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   const text = `${JSON.stringify(me)}\n`;
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  await writeFile(temp, text);
+  // A leftover of an earlier process with our PID is stale.
+  await unlink(temp).catch(() => undefined);
+  try {
+    await writeNew(temp, text);
+  } catch (error) {
+    throw new StoreFileError(path, `cannot be created (${(error as Error).message})`, { cause: error });
+  }
   try {
     for (let attempt = 1; !(await create(path, text, temp)); attempt++) {
       if (attempt > ATTEMPTS) {

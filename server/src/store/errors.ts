@@ -6,8 +6,27 @@ export class StoreError extends Error {
   }
 }
 
-/** The data file (or one of its collection files) cannot be read or parsed; nothing was changed on disk. */
+/** The system error code (`ENOSPC`, …) of the first error in `error`'s chain of causes that has one. */
+function systemCodeOf(error: unknown): string | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
+    const { code } = at as NodeJS.ErrnoException;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/**
+ * A file of the data (the manifest, a collection's file, the journal, the lock) cannot be read, parsed or
+ * written. A failed read changed nothing on disk; a failed write says what it left in its message.
+ */
 export class StoreFileError extends StoreError {
+  /**
+   * The system error code of the file operation that failed, when one did: `ENOSPC` (no space left: the disk or
+   * the file system is full), `EDQUOT` (over quota), `EROFS` (read-only file system), `EACCES`, `EIO`, …; kept
+   * from the error that caused this one, however deep, so that a caller can answer a full disk as such.
+   */
+  readonly code: string | undefined;
+
   constructor(
     readonly path: string,
     message: string,
@@ -15,5 +34,6 @@ export class StoreFileError extends StoreError {
   ) {
     super(`${path}: ${message}`, options);
     this.name = 'StoreFileError';
+    this.code = systemCodeOf(options?.cause);
   }
 }
