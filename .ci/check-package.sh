@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Packs the three packages (prepack builds them), checks each tarball with publint and attw, then installs them
-# into a scratch project outside the repo as an app would (`npm i @storefront-platform/sdk`, `npm i -D @storefront-platform/server
-# @storefront-platform/themes`) and there: imports every entry from ESM and require(), type-checks them with nodenext and
-# bundler resolution, and starts the bins.
+# Packs the packages of the workspace (prepack builds them), checks each tarball with publint and attw, then installs
+# them into a scratch project outside the repo as an app would and there: imports every entry from ESM and require(),
+# type-checks them with nodenext and bundler resolution (and as CommonJS), and starts the bins. The packages and
+# their entries are the workspace's one list of them (scripts/workspace-packages.ts).
 set -euo pipefail
 repo=$(pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+packages=$(npx tsx scripts/workspace-packages.ts)
+
 # `npm pack` runs prepack (the build): no tarball without dist/.
-sdk_tgz="$scratch/$(npm pack --silent -w @storefront-platform/sdk --pack-destination "$scratch" | tail -n 1)"
-server_tgz="$scratch/$(npm pack --silent -w @storefront-platform/server --pack-destination "$scratch" | tail -n 1)"
-themes_tgz="$scratch/$(npm pack --silent -w @storefront-platform/themes --pack-destination "$scratch" | tail -n 1)"
-for tarball in "$sdk_tgz" "$server_tgz" "$themes_tgz"; do
+tarballs=()
+while read -r dir; do
+  tarballs+=("$scratch/$(npm pack --silent -w "$dir" --pack-destination "$scratch" | tail -n 1)")
+done < <(node -e 'for (const pkg of JSON.parse(process.argv[1])) console.log(pkg.dir)' "$packages")
+server_tgz=$(echo "$scratch"/storefront-platform-server-*.tgz)
+for tarball in "${tarballs[@]}"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   listing=$(tar -tzf "$tarball")
   for file in dist/index.js dist/index.cjs LICENSE README.md CHANGELOG.md; do
@@ -37,30 +41,30 @@ cd "$app"
 npm init -y >/dev/null
 npm pkg set type=module
 msw=$(node -p "require('$repo/package.json').devDependencies.msw")
-npm install --no-audit --no-fund "$sdk_tgz" >/dev/null
-npm install --no-audit --no-fund -D "$server_tgz" "$themes_tgz" "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+npm install --no-audit --no-fund "${tarballs[@]}" >/dev/null
+npm install --no-audit --no-fund -D "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+# Every entry point of every package, an import name a line.
+node -e 'for (const pkg of JSON.parse(process.argv[1])) for (const entry of pkg.entries) console.log(entry.name)' \
+  "$packages" > entries.txt
+# The same as a module that takes in every entry, for the type checks below (ESM, and CommonJS as .cts).
+awk '{ printf "export * as entry%d from \x27%s\x27;\n", NR, $0 }' entries.txt > entries.ts
+cp entries.ts entries.cts
 
 cat > smoke.mjs <<'JS'
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const expected = {
-  '@storefront-platform/sdk': 'createClient',
-  '@storefront-platform/server': 'createServer',
-  '@storefront-platform/server/msw': 'createHandlers',
-  '@storefront-platform/themes': 'pushTheme',
-};
-for (const [name, member] of Object.entries(expected)) {
+for (const name of readFileSync('entries.txt', 'utf8').split('\n').filter(Boolean)) {
   const esm = await import(name);
+  const members = Object.keys(esm).filter((member) => member !== 'default');
+  if (!members.length) throw new Error(`import('${name}') exports nothing`);
+  // require() gets the CommonJS build (Jest's module system cannot load ESM from node_modules), not require(esm),
+  // with the same members.
+  if (!require.resolve(name).endsWith('.cjs')) throw new Error(`require('${name}') does not load the CommonJS build`);
   const cjs = require(name);
-  if (typeof esm[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
-  // require() gets the CommonJS build (Jest's module system cannot load ESM from node_modules), not require(esm).
-  if (typeof cjs[member] !== 'function' || !require.resolve(name).endsWith('.cjs'))
-    throw new Error(`require('${name}') does not load the CommonJS build with ${member}`);
-}
-for (const [name, member] of [['@storefront-platform/sdk/redis', 'createRedisTokenStore'], ['@storefront-platform/sdk/internal', 'Curies']]) {
-  if (typeof require(name)[member] !== 'function') throw new Error(`require('${name}') has no ${member}`);
-  if (typeof (await import(name))[member] !== 'function') throw new Error(`import('${name}') has no ${member}`);
+  const amiss = members.filter((member) => typeof cjs[member] !== typeof esm[member]);
+  if (amiss.length) throw new Error(`require('${name}') differs from import('${name}') in ${amiss.join(', ')}`);
 }
 if (require('@storefront-platform/server').seed !== require('@storefront-platform/server/msw').seed)
   throw new Error('seed differs between the CommonJS @storefront-platform/server and @storefront-platform/server/msw');
@@ -73,7 +77,7 @@ const copies = require('node:child_process')
   .split('\n')
   .filter(Boolean);
 if (copies.length !== 1) throw new Error(`expected one @storefront-platform/sdk in node_modules, found ${copies.length}`);
-console.log('ESM and require(): every entry of the three packages loads; one copy of @storefront-platform/sdk');
+console.log('ESM and require(): every entry of every package loads, with the same members; one copy of @storefront-platform/sdk');
 JS
 node smoke.mjs
 
@@ -91,7 +95,7 @@ for resolution in nodenext bundler; do
   module=$([ "$resolution" = bundler ] && echo esnext || echo nodenext)
   cat > tsconfig.json <<JSON
 { "compilerOptions": { "module": "$module", "moduleResolution": "$resolution", "target": "es2022", "strict": true,
-  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke.ts"] }
+  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke.ts", "entries.ts"] }
 JSON
   npx tsc -p tsconfig.json
   echo "TypeScript ($resolution): every entry type-checks"
@@ -112,7 +116,7 @@ TS
 for module in commonjs nodenext; do
   cat > tsconfig.json <<JSON
 { "compilerOptions": { "module": "$module", "target": "es2022", "strict": true, "esModuleInterop": true,
-  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke-cjs.cts"] }
+  "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["es2023", "dom"] }, "files": ["smoke-cjs.cts", "entries.cts"] }
 JSON
   npx tsc -p tsconfig.json
   echo "TypeScript (CommonJS, module $module): every entry type-checks, msw's handlers included"
