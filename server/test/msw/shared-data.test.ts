@@ -4,6 +4,7 @@
  */
 import { decodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
+import { assetDigest } from '../../src/api/themes/asset-file.js';
 import { createHandlers } from '../../src/msw/index.js';
 import { initialData } from '../../src/msw/initial-data.js';
 import { hashPassword, verifyPassword } from '../../src/oauth/secrets.js';
@@ -85,9 +86,23 @@ describe('the demo data set of the mocks', () => {
     const plain = JSON.parse(JSON.stringify(lazy));
     expect(structuredClone(lazy.assets)).toEqual(plain.assets);
     expect({ ...lazy.files[0] }).toEqual(plain.files[0]);
+    // Another seed, read a field at a time in another order (the last image first, its file before its row):
+    // each image is drawn by its own first reader, and must come out as the first seed's, drawn all at once above.
+    const scattered = seed({ password: 'x', clientSecret: 'y' }).dataset;
+    for (let i = scattered.assets.length - 1; i >= 0; i--) {
+      const data = scattered.files[i]!.data;
+      const asset = scattered.assets[i]!;
+      expect([data, asset.file_size, asset.digest]).toEqual([
+        plain.files[i].data,
+        plain.assets[i].file_size,
+        plain.assets[i].digest,
+      ]);
+    }
+    // The digest and size are those of the bytes, as the server computes them for an upload.
     for (const [i, asset] of plain.assets.entries()) {
-      expect(asset.digest).toMatch(/^[0-9a-f]{32}$/);
-      expect(asset.file_size).toBe(Buffer.from(plain.files[i].data, 'base64').length);
+      const bytes = Buffer.from(plain.files[i].data, 'base64');
+      expect(asset.digest).toBe(assetDigest(bytes));
+      expect(asset.file_size).toBe(bytes.length);
     }
   });
 });

@@ -71,7 +71,27 @@ describe('secrets', () => {
     }
   });
 
-  it('compares in constant time, whatever the lengths', () => {
+  it('compares in constant time, whatever the lengths: as many reads wherever the inputs first differ', () => {
+    // Secrets as proxies that count the bytes read from them: an early exit at the first difference, or at a
+    // length that differs, would read fewer for a guess that is wrong from its start than for one wrong at its end.
+    const readsOf = (a: string, b: string) => {
+      let reads = 0;
+      const counted = (text: string) =>
+        new Proxy(new TextEncoder().encode(text), {
+          get(target, name) {
+            // An empty input is read at NaN (i % 0): a read all the same.
+            if (name !== 'length') reads++;
+            return Reflect.get(target, name, target);
+          },
+        });
+      timingSafeEqual(counted(a), counted(b));
+      return reads;
+    };
+    const secret = 'secret-0123456789';
+    const guesses = ['xecret-0123456789', 'secret-012345678x', secret, 'x', 'secret-0123456789-and-more', ''];
+    const reads = guesses.map((guess) => readsOf(secret, guess));
+    // Both inputs are read to the longer's length, whatever the guess holds.
+    expect(reads).toEqual(guesses.map((guess) => 2 * Math.max(secret.length, guess.length)));
     expect(timingSafeEqual('abc', 'abc')).toBe(true);
     expect(timingSafeEqual('abc', 'abd')).toBe(false);
     expect(timingSafeEqual('abc', 'abcd')).toBe(false);
