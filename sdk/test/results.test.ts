@@ -30,6 +30,7 @@ function setup() {
     'GET http://api.test/v1/list?page=1': page(1),
     'GET http://api.test/v1/list?page=2': page(2),
     'GET http://api.test/v1/list?page=3': page(3),
+    'GET http://api.test/v1/products/1': { _class: ['product'], id: 1, title: 'The first', _links: {} },
   });
   const client = createClient({ baseUrl: base, fetch: api.fetch });
   const first = async () => (await client.root()).follow('svc:all_products');
@@ -69,8 +70,9 @@ describe('results', () => {
   it('follows an item to its detail through self', async () => {
     const { first, api } = setup();
     const [item] = await (await first()).take(1);
-    await item!.follow('self').catch(() => undefined);
+    const detail = await item!.follow('self');
     expect(api.requests.at(-1)?.url).toBe('http://api.test/v1/products/1');
+    expect(detail.properties).toMatchObject({ id: 1, title: 'The first' });
   });
 
   it('stops the walk when the signal aborts', async () => {

@@ -104,7 +104,7 @@ describeInBrowser('API explorer', () => {
     await expectAccessible('root');
   });
 
-  it('goes root → shop → theme, and shows a 300-template theme quickly once it has arrived', async () => {
+  it('goes root → shop → theme, and shows every template of a 300-template theme, timing how soon', async () => {
     const shop = server.store.get('shops', '1')!;
     await click(shop.name);
     await page.waitForURL(`${server.origin}/explorer/v1/shops/1.json`);
@@ -134,6 +134,7 @@ describeInBrowser('API explorer', () => {
         `(first frame drawn, its DOM built in ${times.built.toFixed(1)} ms; the goal is < 300 ms); ` +
         `all ${templates} rows in the page after ${times.all.toFixed(1)} ms`,
     );
+    // Measured, not held to its goal here: a test on a loaded machine would fail for the machine's sake.
     expect(times.shown).toBeGreaterThan(0);
     // An asset shows as an image.
     expect(await page.locator('#embedded-assets ~ .scroll img').count()).toBeGreaterThan(0);

@@ -132,7 +132,7 @@ describe('createHttpCache: invalidation', () => {
     expect(await cache.get('u', template)).toBeDefined();
   });
 
-  it('a product write drops every page of the product lists, including the top-level one', async () => {
+  it('a product write drops the product and every page of the product lists, including the top-level one', async () => {
     const { store } = mapStore();
     const cache = createHttpCache({ store });
     const product = `${API}/shops/7/products/5.json`;
@@ -142,6 +142,7 @@ describe('createHttpCache: invalidation', () => {
       `${API}/shops/7/products.json?page=1`,
     ];
     for (const list of lists) await cache.put('u', entry(list, hal(list)));
+    await cache.put('u', entry(product, hal(product)));
     await cache.put('u', entry(`${API}/orders.json`, hal(`${API}/orders.json`)));
     await cache.invalidate('u', [`${API}/shops/7/products/5`]);
     for (const list of lists) expect(await cache.get('u', list)).toBeUndefined();

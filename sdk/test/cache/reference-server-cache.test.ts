@@ -152,7 +152,8 @@ describe('HTTP cache through the client, against the reference server', () => {
     const current = await stale.follow('self');
     await expect(
       current.follow('svc:update_template', { body: 'console.log("mine");' }, { ifMatch: true }),
-    ).resolves.toBeDefined();
+    ).resolves.toMatchObject({ properties: { body: 'console.log("mine");' } });
+    expect((await fresh.follow('self')).properties.body).toBe('console.log("mine");');
   });
 
   it('works over a custom async store (the Redis shape): entries are plain JSON', async () => {

@@ -1,6 +1,6 @@
 /** `createHandlers`: options, data, reset, issued and expired tokens, through MSW's `setupServer`. */
 import { createHandlers, MOCK_DEMO_SECRETS, seed } from '@storefront-platform/server/msw';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { tokenRequest } from '../helpers/test-server.js';
 import { assertion } from './assertion.js';
 import { useMock } from './mocked.js';
@@ -10,6 +10,10 @@ let now = START;
 const clock = { now: () => now };
 
 const { mock, server, token, clientToken, call } = useMock({ clock, tokenTtl: 120 });
+// Back to the start after every test, passed or failed: a test that moves the clock must not leave it moved.
+afterEach(() => {
+  now = START;
+});
 
 describe('the handlers', () => {
   test('answer every path under the origin through the core, HEAD and OPTIONS included', async () => {
@@ -180,6 +184,5 @@ describe('expired tokens', () => {
     expect((await call(mock.baseUrl, admin)).status).toBe(200);
     now += 1_000;
     expect((await call(mock.baseUrl, admin)).status).toBe(401);
-    now = START;
   });
 });
