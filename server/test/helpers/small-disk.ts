@@ -4,9 +4,10 @@
  * process mount; where it cannot, the tests that need it are skipped with a loud message, and fail under CI.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, rmdir, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, type TestContext } from 'vitest';
 import { underCi } from '../../../test/support/ci.js';
 
 /** A tmpfs mounted at `dir`. */
@@ -14,8 +15,8 @@ export interface SmallDisk {
   dir: string;
   /** Remounts it read-only (`true`) or writable again. */
   readOnly(on: boolean): void;
-  /** Writes a file `name` until the disk is full; returns its path. */
-  fill(name?: string): Promise<string>;
+  /** Fills it with a file `filler` (see {@link fillDisk}); returns its path. */
+  fill(leave?: number): Promise<string>;
   /** Unmounts it and deletes its mount point. */
   remove(): Promise<void>;
 }
@@ -36,23 +37,35 @@ export async function mountSmallDisk(size: string, options: { readOnly?: boolean
     readOnly(on) {
       mount('-o', `remount,${on ? 'ro' : 'rw'}`, dir);
     },
-    async fill(name = 'filler') {
-      const path = join(dir, name);
-      const chunk = Buffer.alloc(4096, 1);
-      for (let size = 1; ; size++) {
-        try {
-          await writeFile(path, Buffer.alloc(size * chunk.length, 1));
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return path;
-          throw error;
-        }
-      }
-    },
+    fill: (leave) => fillDisk(dir, leave),
     async remove() {
       execFileSync('umount', [dir], { stdio: 'pipe' });
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Writes the file `filler` in the disk at `dir` until no more than `leave` bytes are free (by default until the
+ * disk is full); returns its path. Delete it to give the space back.
+ */
+export async function fillDisk(dir: string, leave = 0): Promise<string> {
+  const path = join(dir, 'filler');
+  const file = await open(path, 'a');
+  const chunk = Buffer.alloc(4096, 1);
+  try {
+    for (;;) {
+      const { bavail, bsize } = await statfs(dir);
+      const free = bavail * bsize;
+      if (free <= leave) break;
+      await file.write(free - leave < chunk.length ? chunk.subarray(0, free - leave) : chunk);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    await file.close();
+  }
+  return path;
 }
 
 let mountable: boolean | undefined;
@@ -74,4 +87,24 @@ export async function canMountSmallDisks(tests: string): Promise<boolean> {
     }
   }
   return mountable;
+}
+
+/**
+ * A fresh tmpfs of `size` per call, for the current test, unmounted after it; the call skips the test (loudly, or
+ * fails it under CI) where this machine cannot mount one. Returns the mount point.
+ */
+export function useSmallDisk(size = '1m'): (context: TestContext) => Promise<string> {
+  const mounted: SmallDisk[] = [];
+  afterEach(async () => {
+    for (const disk of mounted.splice(0)) {
+      disk.readOnly(false);
+      await disk.remove();
+    }
+  });
+  return async (context) => {
+    if (!(await canMountSmallDisks(context.task.name))) context.skip();
+    const disk = await mountSmallDisk(size);
+    mounted.push(disk);
+    return disk.dir;
+  };
 }
