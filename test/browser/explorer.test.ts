@@ -54,6 +54,20 @@ describeInBrowser('API explorer', () => {
   const click = (name: string | RegExp) =>
     page.getByRole('link', { name }).or(page.getByRole('button', { name })).first().click();
 
+  /**
+   * Signs in as the administrator (by mouse) unless the page has a session already: the tests after the one of
+   * the keyboard sign-in need a session, not that test's success. What they need of the page besides, the view an
+   * earlier step left, is said where they need it.
+   */
+  async function signedIn() {
+    if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) return;
+    await page.goto(server.explorerUrl!);
+    await page.check('input[name=scope][value=admin]');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
+    await page.waitForURL(server.explorerUrl!);
+  }
+
   beforeAll(async () => {
     [server, browser, shots] = await Promise.all([
       createServer({ port: 0, products: 30, demo: { password: PASSWORD } }),
@@ -105,6 +119,9 @@ describeInBrowser('API explorer', () => {
   });
 
   it('goes root → shop → theme, and shows every template of a 300-template theme, timing how soon', async () => {
+    await signedIn();
+    if (page.url() !== server.explorerUrl) await page.goto(server.explorerUrl!);
+    await eventually(heading).toBe('Dana Demo');
     const shop = server.store.get('shops', '1')!;
     await click(shop.name);
     await page.waitForURL(`${server.origin}/explorer/v1/shops/1.json`);
@@ -145,6 +162,7 @@ describeInBrowser('API explorer', () => {
   });
 
   it('shows a template with its source, edits it in the JSON body editor and saves it', async () => {
+    // On the theme, where the previous step left the page.
     await click('layout.html');
     await page.waitForURL(/\/explorer\/v1\/themes\/\d+\/templates\/\d+$/);
     const templateUrl = page.url();
@@ -191,6 +209,7 @@ describeInBrowser('API explorer', () => {
   });
 
   it('reaches every control of a view with the keyboard, and edits with it', async () => {
+    // On the template, where the previous step left the page.
     const controls = await markControls(page);
     const reached = await tabThrough(page, controls + 5);
     expect(reached.size).toBe(controls);
@@ -224,6 +243,7 @@ describeInBrowser('API explorer', () => {
   it('follows a templated link through its form: a product search', async () => {
     const product = server.store.where('products', 'shop_id', '1').find((p) => p.status === 'visible')!;
     const word = product.title.split(' ')[0]!;
+    await signedIn();
     await page.goto(server.explorerUrl!);
     await eventually(heading).toBe('Dana Demo');
     await click('Fill in… svc:all_products of Dana Demo');
@@ -242,6 +262,7 @@ describeInBrowser('API explorer', () => {
 
   it('deletes a template after a confirmation, and shows the 404 that follows', async () => {
     const victim = server.store.all('templates').find((t) => t.file_name === 'snippets/extra-001.html')!;
+    await signedIn();
     await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${victim.id}`);
     await eventually(heading).toBe('snippets/extra-001.html');
     await click('DELETE… svc:delete_template of snippets/extra-001.html');
@@ -263,6 +284,7 @@ describeInBrowser('API explorer', () => {
   });
 
   it('renders a 403 for a token without the scope', async () => {
+    await signedIn();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).click(); // "public", the default
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
