@@ -3,13 +3,14 @@
  * `storefront-server`: the reference server on a JSON file with demo data. Every flag is also read from
  * the environment as `STOREFRONT_<NAME>` (`--token-ttl` → `STOREFRONT_TOKEN_TTL`); a flag wins over its
  * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
- * unreadable data, data another server has open), 2 for bad flags.
+ * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
 import { createServer, DEFAULT_TOKEN_TTL, type StorefrontServer } from './create-server.js';
+import { diskFailureOf } from './http/disk-failure.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { StoreLockedError } from './store/store-locked-error.js';
 
@@ -112,10 +113,17 @@ function usage(message: string): number {
 }
 
 /**
- * Why the server could not start; for a port in use (another server still running, most often) or data another
- * server has open, the way out.
+ * Why the server could not start; for a port in use (another server still running, most often), data another
+ * server has open or a data directory it cannot write, the way out: one line, the stack helps nobody there.
  */
-function startFailure(error: unknown, port: number): string {
+function startFailure(error: unknown, port: number, data: string): string {
+  const disk = diskFailureOf(error);
+  if (disk) {
+    const dir = dirname(data);
+    const fix = disk.kind === 'full' ? 'free some space there' : 'make it writable (the data and its lock live there)';
+    const problem = disk.kind === 'full' ? 'has no space left' : 'cannot be written';
+    return `the data directory ${dir} ${problem} (${disk.code}): ${fix}, or choose another with --data FILE or STOREFRONT_DATA.`;
+  }
   if (error instanceof StoreLockedError) {
     const { pid, host } = error.holder;
     // A holder on another host (a shared disk) is stopped there: a kill here would reach another process.
@@ -220,7 +228,7 @@ async function main(): Promise<number> {
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.
-    console.error(`storefront-server: ${startFailure(error, listenPort)}`);
+    console.error(`storefront-server: ${startFailure(error, listenPort, data)}`);
     return 1;
   }
   // Handlers first: a signal that arrives right after the banner must not find the default (kill) action.

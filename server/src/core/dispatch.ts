@@ -5,13 +5,14 @@
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { hasScope } from '../api/access.js';
 import { CORS_HEADERS, preflightHeaders } from '../http/cors.js';
+import { diskFailureError, diskFailureLine, diskFailureOf } from '../http/disk-failure.js';
 import { HttpError, notFound } from '../http/http-error.js';
 import { jsonpCallback } from '../http/jsonp.js';
 import type { RepresentationCache } from '../http/representation-cache.js';
 import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
-import { oauthServerError } from '../oauth/responses.js';
+import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyTooLargeError } from './body-limit.js';
 import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
@@ -95,6 +96,16 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       const reply = await run(request, exchange);
       return respond(exchange, reply, context.clock.now());
     } catch (error) {
+      const disk = diskFailureOf(error);
+      if (disk) {
+        const response = oauth
+          ? withCors(oauthUnavailable())
+          : respondError(exchange, diskFailureError(disk), context.clock.now());
+        console.error(
+          diskFailureLine(context.store, disk, `${request.method} ${request.url.pathname}`, response.status),
+        );
+        return response;
+      }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
       console.error(error);

@@ -7,7 +7,7 @@ import type { ErrorBody, FieldError } from '@storefront-platform/sdk/internal';
  */
 export class HttpError extends Error {
   constructor(
-    /** HTTP status, 4xx. */
+    /** HTTP status: 4xx, or 5xx for a failure of the server's own that is no bug (a full disk: 507). */
     readonly status: number,
     message: string,
     /** Validation errors by field (422). */

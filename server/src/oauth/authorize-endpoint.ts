@@ -1,4 +1,5 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
+import { diskFailureLine, diskFailureOf } from '../http/disk-failure.js';
 import { consentPage, errorPage } from './authorize-page.js';
 import {
   AuthorizeError,
@@ -11,6 +12,7 @@ import { OAuthError } from './errors.js';
 import { htmlResponse } from './html.js';
 import { type LoginGuard, throttledMessage } from './login-guard.js';
 import { readForm } from './params.js';
+import { UNAVAILABLE } from './responses.js';
 import { assertScopesAllowed, formatScopes } from './scopes.js';
 import { issueToken } from './tokens.js';
 
@@ -83,27 +85,40 @@ async function submit(context: CoreContext, request: CoreRequest, logins: LoginG
     return redirect(authorization, { error: error.code, error_description: error.description });
   }
 
+  try {
+    return redirect(authorization, await grant(context, authorization, user.id));
+  } catch (error) {
+    const disk = diskFailureOf(error);
+    if (!disk) throw error;
+    // RFC 6749 §4.1.2.1: the client hears of it and can let the user try again later.
+    console.error(diskFailureLine(context.store, disk, `POST ${request.url.pathname}`, 303));
+    return redirect(authorization, { error: 'temporarily_unavailable', error_description: UNAVAILABLE });
+  }
+}
+
+/** The parameters of the redirect that grants `authorization`: a code, or a token (implicit grant). */
+async function grant(
+  context: CoreContext,
+  authorization: AuthorizeRequest,
+  userId: string,
+): Promise<Record<string, string>> {
   if (authorization.responseType === 'code') {
     const code = await issueCode(context, {
       app: authorization.app,
-      userId: user.id,
+      userId,
       redirectUri: authorization.redirectUri,
       scopes: authorization.scopes,
       ...(authorization.codeChallenge === undefined ? {} : { codeChallenge: authorization.codeChallenge }),
     });
-    return redirect(authorization, { code });
+    return { code };
   }
-  const issued = await issueToken(context, {
-    appId: authorization.app.id,
-    userId: user.id,
-    scopes: authorization.scopes,
-  });
-  return redirect(authorization, {
+  const issued = await issueToken(context, { appId: authorization.app.id, userId, scopes: authorization.scopes });
+  return {
     access_token: issued.token,
     token_type: 'Bearer',
     expires_in: String(context.tokenTtl),
     scope: formatScopes(issued.row.scopes).scope,
-  });
+  };
 }
 
 function refusal(error: unknown, status: 302 | 303): CoreResponse {

@@ -44,6 +44,18 @@ export function oauthServerError(): CoreResponse {
   return json(500, body);
 }
 
+/**
+ * The service cannot store what it would issue (its disk is full or read-only): RFC 6749's
+ * `temporarily_unavailable` (§4.1.2.1, the one code that says "try again later"), as a 503.
+ */
+export function oauthUnavailable(): CoreResponse {
+  const body: OAuthErrorBody = { error: 'temporarily_unavailable', error_description: UNAVAILABLE };
+  return json(503, body);
+}
+
+/** Why `temporarily_unavailable` is answered, in the token endpoint's body and the authorization redirect. */
+export const UNAVAILABLE = 'The authorization service cannot store what it issues right now; try again later';
+
 /** A method other than POST on the token endpoint. */
 export function tokenMethodNotAllowed(): CoreResponse {
   return json(
