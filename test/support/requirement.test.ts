@@ -31,7 +31,7 @@ describe('skipWithout', () => {
     try {
       expect(skipWithout(missing, 'The frobnication tests', false)).toBe(true);
       expect(warn).toHaveBeenCalledWith(
-        '\n*** The frobnication tests: SKIPPED, frobnicator is missing here. Install it: apt-get install frobnicator.\n',
+        '\n*** The frobnication tests: SKIPPED, this machine lacks frobnicator. Install it: apt-get install frobnicator.\n',
       );
     } finally {
       warn.mockRestore();
@@ -40,20 +40,23 @@ describe('skipWithout', () => {
 
   it('fails them under CI instead', () => {
     expect(() => skipWithout(missing, 'The frobnication tests', true)).toThrow(
-      'The frobnication tests cannot run, and CI runs every test: frobnicator is missing here. Install it: apt-get install frobnicator.',
+      'The frobnication tests cannot run, and CI runs every test: this machine lacks frobnicator. Install it: apt-get install frobnicator.',
     );
   });
 });
 
 describe('requirement', () => {
-  it('probes once, and takes a probe that throws for a no', () => {
+  it('probes once, and takes a probe that throws for a no, its error for the reason', () => {
     let probes = 0;
     const counted = requirement('x', '', () => ++probes > 0);
     expect([counted.available(), counted.available(), probes]).toEqual([true, true, 1]);
-    const throwing = requirement('y', '', () => {
-      throw new Error('ENOENT');
+    const throwing = requirement('y', 'Get one.', () => {
+      throw Object.assign(new Error('Command failed: y'), { stderr: Buffer.from('y: permission denied\n') });
     });
-    expect(throwing.available()).toBe(false);
+    expect([throwing.available(), throwing.reason]).toEqual([false, 'y: permission denied']);
+    expect(() => skipWithout(throwing, 'The y tests', true)).toThrow(
+      'The y tests cannot run, and CI runs every test: this machine lacks y (y: permission denied). Get one.',
+    );
   });
 });
 
@@ -85,9 +88,9 @@ describe('suites on a machine without redis-server and script', { timeout: 60_00
   it('fail under CI, each saying what is missing', async () => {
     const { code, output } = await run('true');
     expect(code).toBe(1);
-    expect(output).toContain('A suite on Redis cannot run, and CI runs every test: redis-server is missing here.');
+    expect(output).toContain('A suite on Redis cannot run, and CI runs every test: this machine lacks redis-server');
     expect(output).toContain(
-      "A suite in a terminal cannot run, and CI runs every test: util-linux's script is missing",
+      "A suite in a terminal cannot run, and CI runs every test: this machine lacks util-linux's script",
     );
     expect(output).toMatch(/Test Files +2 failed \(2\)/);
   });
@@ -95,8 +98,8 @@ describe('suites on a machine without redis-server and script', { timeout: 60_00
   it('skip elsewhere, each saying so', async () => {
     const { code, output } = await run('false');
     expect(code).toBe(0);
-    expect(output).toContain('*** A suite on Redis: SKIPPED, redis-server is missing here.');
-    expect(output).toContain("*** A suite in a terminal: SKIPPED, util-linux's script is missing here.");
+    expect(output).toContain('*** A suite on Redis: SKIPPED, this machine lacks redis-server');
+    expect(output).toContain("*** A suite in a terminal: SKIPPED, this machine lacks util-linux's script.");
     expect(output).toMatch(/Tests +2 skipped \(2\)/);
   });
 });

@@ -4,11 +4,12 @@
  * process mount; where it cannot, the tests that need it are skipped with a loud message, and fail under CI.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmdirSync } from 'node:fs';
 import { mkdtemp, open, rm, rmdir, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, type TestContext } from 'vitest';
-import { underCi } from '../../../test/support/ci.js';
+import { requirement, skipWithout } from '../../../test/support/requirement.js';
 
 /** A tmpfs mounted at `dir`. */
 export interface SmallDisk {
@@ -68,25 +69,24 @@ export async function fillDisk(dir: string, leave = 0): Promise<string> {
   return path;
 }
 
-let mountable: boolean | undefined;
+/** The right to mount a tmpfs: root, on a kernel that lets this process mount. */
+const SMALL_DISKS = requirement('the right to mount a tmpfs', 'Run the tests as root.', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'storefront-disk-'));
+  try {
+    mount('-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir);
+    execFileSync('umount', [dir], { stdio: 'pipe' });
+    return true;
+  } finally {
+    rmdirSync(dir);
+  }
+});
 
 /**
  * Whether this machine lets the tests mount a tmpfs (probed once), for `describe.skipIf(!…)`. When it does not,
  * says so on standard error; under CI throws instead, so that the run fails with the reason.
  */
 export async function canMountSmallDisks(tests: string): Promise<boolean> {
-  if (mountable === undefined) {
-    try {
-      await (await mountSmallDisk('64k')).remove();
-      mountable = true;
-    } catch (error) {
-      const reason = ((error as { stderr?: Buffer }).stderr?.toString() || (error as Error).message).trim();
-      if (underCi) throw new Error(`${tests} cannot run, and CI runs every test: mounting a tmpfs failed (${reason})`);
-      console.warn(`\n*** ${tests}: SKIPPED, this machine cannot mount a tmpfs (${reason}); run as root\n`);
-      mountable = false;
-    }
-  }
-  return mountable;
+  return !skipWithout(SMALL_DISKS, tests);
 }
 
 /**
