@@ -12,8 +12,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const packages = workspacePackages();
 
 describe('the packages of the workspace', () => {
-  it('are mapped to their sources in tsconfig.json, every entry and nothing else (JSON cannot compute paths)', () => {
+  it('are type-checked and mapped to their sources in tsconfig.json, every entry and nothing else (JSON cannot compute paths)', () => {
     const { config } = ts.readConfigFile(`${root}tsconfig.json`, ts.sys.readFile);
+    expect(config.include).toEqual(expect.arrayContaining(packages.map((pkg) => pkg.dir)));
     const expected = packages.flatMap((pkg) => pkg.entries.map((entry) => [entry.name, [`./${entry.barrel}`]]));
     expect(config.compilerOptions.paths).toEqual(Object.fromEntries(expected));
   });
