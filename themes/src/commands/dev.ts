@@ -4,7 +4,7 @@ import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { themeName, transferProgress } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
 import { pullTheme } from '../theme/pull.js';
-import { remoteFiles } from '../theme/remote.js';
+import { themeFiles } from '../theme/remote.js';
 import { doubtAbout, missingFrom } from '../theme/source-check.js';
 import type { Workspace } from '../theme/workspace.js';
 import { openInBrowser } from './open-url.js';
@@ -38,10 +38,12 @@ export const dev: Command = {
     const progress = transferProgress(output, 'Pulling');
     // A development theme created now is a whole copy; one found may be a copy cut short, which would delete
     // from the folder every file it lacks.
-    const vet = async ({ created, theme, production, remote }: Workspace) => {
+    // Counted on both themes' raw file names, as publish counts them: a name the folder refuses is still a file.
+    const vet = async ({ created, theme, production }: Workspace) => {
       if (created) return;
-      const files = remoteFiles(production);
-      const doubt = doubtAbout(theme, { production: files.size, missing: missingFrom(files.keys(), remote) });
+      const files = themeFiles(production);
+      const missing = missingFrom(files.keys(), themeFiles(theme));
+      const doubt = doubtAbout(theme, { production: files.size, missing });
       if (!doubt || (await acceptDoubt(context, doubt, 'Use it all the same?', 'use it'))) return;
       throw new NotUsed();
     };

@@ -8,14 +8,17 @@ import { CONCURRENCY, parallel } from './parallel.js';
 import { PublishCutError } from './publish-cut.js';
 import type { JournalWriter } from './publish-journal.js';
 import type { PublishChange, PublishPlan } from './publish-plan.js';
-import { contentOf, openTheme, remoteFiles } from './remote.js';
+import { contentOf, openTheme, themeFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { guardOf, writeFile } from './writes.js';
 
-/** Reads both themes of a shop and lists the differences, by MD5. */
+/**
+ * Reads both themes of a shop and lists the differences, by MD5. Both are taken by their raw file names: the
+ * folder's name rule guards the disk, and a copy between two themes writes nothing there.
+ */
 export async function planPublish(client: Client, shop?: string): Promise<PublishPlan> {
   const { shop: found, theme: development, production } = await openTheme(client, { shop, development: true });
-  const files = { production: remoteFiles(production), development: remoteFiles(development) };
+  const files = { production: themeFiles(production), development: themeFiles(development) };
   const paths = new Set([...files.production.keys(), ...files.development.keys()]);
   const changes: PublishChange[] = [];
   for (const path of [...paths].sort()) {

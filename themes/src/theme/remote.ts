@@ -163,9 +163,24 @@ export function readRemote(theme: Theme): RemoteFiles {
   return { files, refused };
 }
 
-/** The files of a theme by path ({@link readRemote}'s, without the refusals). */
-export function remoteFiles(theme: Theme): Map<string, RemoteFile> {
-  return readRemote(theme).files;
+/**
+ * Every file of a theme as the server names it, keyed by {@link pathOf} of its raw `file_name`, without the
+ * folder's name rule: for a copy from one theme to another (`publish`), where no name becomes a path on disk and
+ * a hidden name or a case twin is a file like any other. Only a file the server describes without a string name
+ * (or a template without a body, an asset without a digest) is left out, as nothing can be copied of it.
+ */
+export function themeFiles(theme: Theme): Map<string, RemoteFile> {
+  const files = new Map<string, RemoteFile>();
+  for (const entity of theme.embedded('templates')) {
+    const { file_name: name, body } = entity.properties;
+    if (typeof name === 'string' && typeof body === 'string')
+      files.set(pathOf('template', name), remoteTemplate(entity));
+  }
+  for (const entity of theme.embedded('assets')) {
+    const { file_name: name, digest } = entity.properties;
+    if (typeof name === 'string' && typeof digest === 'string') files.set(pathOf('asset', name), remoteAsset(entity));
+  }
+  return files;
 }
 
 /**
