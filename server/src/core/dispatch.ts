@@ -14,6 +14,7 @@ import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
 import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
 import type { Authenticator } from './authenticator.js';
+import { BodyAbortedError } from './body-aborted.js';
 import { BodyTooLargeError } from './body-limit.js';
 import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
 
@@ -123,6 +124,7 @@ function toHttpError(error: unknown): HttpError {
   if (error instanceof BodyTooLargeError) {
     return new HttpError(413, `Request body too large: at most ${error.limit} bytes`);
   }
+  if (error instanceof BodyAbortedError) return new HttpError(400, 'The request body was cut short');
   // A bug, not bad input: keep the details in the server's log, out of the response.
   console.error(error);
   return new HttpError(500, 'Internal server error');

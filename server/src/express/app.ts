@@ -8,6 +8,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
+import { awaitsContinue } from './expect-continue.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 import { shellError } from './shell-error.js';
 
@@ -30,8 +31,10 @@ export interface ExpressAppOptions {
 function send(req: Request, res: Response, response: CoreResponse, gzipCache: GzipCache): void {
   res.statusCode = response.status;
   for (const name in response.headers) res.setHeader(name, response.headers[name]!);
-  // A body we did not read to its end (too large, or ignored) would be taken for the next request.
-  if (bodyLeftUnread(req)) discardUnreadBody(req);
+  // A body we did not read to its end (too large, or ignored) would be taken for the next request. One the
+  // client has not sent, waiting for `100 Continue`, never comes: the connection closes after this answer.
+  if (awaitsContinue(req)) res.setHeader('connection', 'close');
+  else if (bodyLeftUnread(req)) discardUnreadBody(req);
   const { body } = response;
   if (body === undefined || response.status === 204 || response.status === 304) {
     res.end();
@@ -63,12 +66,17 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
   }
 }
 
-/** Secrets in the query (JSONP requests carry `access_token` in the URL) never reach the log. */
+/**
+ * One line per request, also for a request whose client left before its answer was sent (`aborted` for the
+ * status): anyone can cause that, so it is never more than its line. Secrets in the query (JSONP requests carry
+ * `access_token` in the URL) never reach the log.
+ */
 function requestLog(log: (line: string) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     const start = performance.now();
-    res.once('finish', () => {
-      log(`${req.method} ${redactUrl(req.originalUrl)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 'aborted';
+      log(`${req.method} ${redactUrl(req.originalUrl)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
     });
     next();
   };

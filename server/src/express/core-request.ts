@@ -4,8 +4,10 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request as ExpressRequest } from 'express';
+import { BodyAbortedError } from '../core/body-aborted.js';
 import { BodyTooLargeError, MAX_BODY_BYTES } from '../core/body-limit.js';
 import type { CoreRequest, HeaderReader } from '../core/types.js';
+import { sendContinue } from './expect-continue.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -20,11 +22,16 @@ function headerReader(headers: IncomingHttpHeaders): HeaderReader {
   };
 }
 
-/** Buffers the body up to the shell cap; past it, stops reading and throws {@link BodyTooLargeError}. */
+/**
+ * Buffers the body up to the shell cap; past it, stops reading and throws {@link BodyTooLargeError}. A body
+ * declared over the cap is refused before a client that expects `100 Continue` is told to send it; a client
+ * that leaves mid-body is a {@link BodyAbortedError}.
+ */
 function readBody(req: ExpressRequest): Promise<Uint8Array> {
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
   if (Number(declared) > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
+  sendContinue(req, req.res);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,9 +55,10 @@ function readBody(req: ExpressRequest): Promise<Uint8Array> {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
     };
+    // Node's only error on a request stream is the client leaving before its end (`aborted`, ECONNRESET).
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(new BodyAbortedError({ cause: error }));
     };
     req.on('data', onData);
     req.on('end', onEnd);

@@ -1,3 +1,4 @@
+import { BodyAbortedError } from '../core/body-aborted.js';
 import { IDENTITY_ONLY, unsupportedEncoding } from '../core/body-encoding.js';
 import { BodyTooLargeError } from '../core/body-limit.js';
 import type { CoreRequest } from '../core/types.js';
@@ -47,7 +48,10 @@ export async function readForm(request: CoreRequest): Promise<URLSearchParams> {
     bytes = await request.body();
   } catch (error) {
     // The shell's own cap, far above ours: the same refusal.
-    throw error instanceof BodyTooLargeError ? tooLarge() : error;
+    if (error instanceof BodyTooLargeError) throw tooLarge();
+    // Anyone can cause it, and nobody reads the answer: bad input, not a failure of the service to log.
+    if (error instanceof BodyAbortedError) throw new OAuthError('invalid_request', 'The request body was cut short');
+    throw error;
   }
   if (bytes.byteLength > MAX_FORM_BYTES) throw tooLarge();
   try {

@@ -3,14 +3,16 @@
  * per file (an editor's save is often several writes), files go one request each and one at a time, a conflict is
  * reported and the watching goes on. chokidar watches the folder: Node 20's own recursive `fs.watch` misses events
  * on Linux (nodejs/node#48437) and crashes on some deletions (nodejs/node#52018), and chokidar also folds an
- * editor's atomic save (write a copy, rename it over) into one change.
+ * editor's atomic save (write a copy, rename it over) into one change. The states of a watch and their transitions
+ * are in watch-machine.ts; this file connects them to the folder, the timers and the server.
  *
- * One retry policy, the SDK client's: it sends a request again on a network failure, a timeout or a 5xx (the
- * requests that may be sent twice: updates and deletions), with backoff, waiting what the server's `Retry-After`
- * asks. `watch` announces those retries and never repeats a request itself. A file the client still could not send
- * is kept, not dropped: it goes again with the next save of any file, and once on its own a while later, so that
- * an outage costs a few requests per save, whatever its length, and a save made during it reaches the server once
- * the server is back.
+ * One retry policy, the SDK client's: after a network failure, a timeout or a 408, 429, 500, 502, 503 or 504, it
+ * sends a PUT or a DELETE (a template's update, a deletion) again, twice, after 0.3 then 0.6 s or what the server's
+ * `Retry-After` asks (at most 30 s); a POST (a new template, any asset), which the server could take twice, goes
+ * once. `watch` announces those retries and never repeats a request itself. A file the client still could not send
+ * is kept, not dropped: it goes again with the next save of any file, and once on its own a while later when a file
+ * was saved since the last such attempt, so that an outage costs a few requests per save, whatever its length, and a
+ * save made during it reaches the server once the server is back.
  */
 import { relative, sep } from 'node:path';
 import { type Client, HttpError } from '@storefront-platform/sdk';
@@ -23,15 +25,17 @@ import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { type FileResult, isTransient } from './results.js';
+import { type SendOutcome, type WatchEffect, WatchMachine } from './watch-machine.js';
 import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 
 /**
  * What `watch` reports as it goes. `retrying`: the client sends a request of the file again after `delay` ms (its
  * retry policy at work; `attempt` is the one that failed). `failed`: the file was not sent. When `kept`, the network
- * or the server failed it after the client's retries: it waits, `waiting` files in all, for the next save of any
- * file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise the server refused the file
- * itself, or the login: it goes again once saved again. `ignored`: the path is a symbolic link, or lies in a linked
- * folder; it is never followed, so nothing of it is sent (and a file replaced by one is not deleted).
+ * or the server failed it after what retries the client's policy allows (none for a POST): it waits, `waiting` files
+ * in all, for the next save of any file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise
+ * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
+ * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
+ * one is not deleted).
  */
 export type WatchEvent =
   | { type: 'ready'; workspace: Workspace; preview: string; unpushed: number }
@@ -59,7 +63,7 @@ export interface WatchOptions {
   debounce?: number;
   /**
    * Wait before kept files (see {@link WatchEvent} `failed`) are sent again on their own, once, ms; longer when the
-   * server's `Retry-After` asks for longer. Default 30 s, beyond the longest wait the client takes by itself.
+   * server's `Retry-After` asks for longer. Default 30 s, the longest wait the client itself takes before a retry.
    */
   retryDelay?: number;
 }
@@ -106,105 +110,65 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     );
   }
   const workspace = await openWorkspace(client, dir, folder);
-  const retryDelay = options.retryDelay ?? 30_000;
-  /** Files saved, waiting for their saves to settle. */
-  const settling = new Map<string, NodeJS.Timeout>();
-  /** Files to send, in order (a Map keeps its order of insertion). */
-  const queue = new Map<string, ThemeFileId>();
-  /** Files the network or the server failed, until the next save or the attempt of {@link retryTimer}. */
-  const kept = new Map<string, ThemeFileId>();
+  const machine = new WatchMachine({
+    debounce: options.debounce ?? DEFAULT_DEBOUNCE_MS,
+    retryDelay: options.retryDelay ?? 30_000,
+  });
+  // Stopped as the signal aborts, not later: a save or an outcome in between must not start a request.
+  const stop = () => machine.stop();
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  const settleTimers = new Map<string, NodeJS.Timeout>();
   let retryTimer: NodeJS.Timeout | undefined;
-  /** Whether a file was saved since {@link retryTimer} last fired: only a save earns an attempt on its own. */
-  let savedSinceRetry = false;
-  /** The file whose requests are in flight, whose retries the client announces. */
-  let sending: string | undefined;
-  let running: Promise<void> | undefined;
+  /** The request in flight, until its outcome reached the machine. */
+  let inFlight: Promise<void> | undefined;
 
-  /** Sends one file as it is now, read once; resolves with the error when the network or the server failed it. */
-  async function pushOne(file: ThemeFileId): Promise<{ error: unknown } | undefined> {
+  /** Sends one file as it is now, read once. */
+  async function sendOne(file: ThemeFileId): Promise<SendOutcome> {
     const { path } = file;
-    const failed = (error: unknown) => onEvent({ type: 'failed', path, error, kept: false, waiting: kept.size });
-    sending = path;
     const started = performance.now();
     try {
       const bytes = await readInside(dir, path);
       const change = changeOf(workspace, file, bytes);
-      if (!change?.local) return;
+      if (!change?.local) return { type: 'unchanged' };
       const contents = new Map(bytes ? [[path, bytes]] : []);
       const { files } = await pushChanges(workspace, [change], { contents, signal });
-      for (const result of files) {
-        if (result.action === 'conflict') onEvent({ type: 'conflict', file: result });
-        else if (result.action === 'failed') failed(new Error(result.message));
-        else onEvent({ type: 'pushed', file: result, ms: performance.now() - started });
-      }
+      return { type: 'answered', files, ms: performance.now() - started };
     } catch (error) {
-      if (error instanceof UnsafePathError) {
-        onEvent({ type: 'ignored', path, reason: error.message });
-        return;
-      }
-      if (signal.aborted || isTransient(error)) return { error };
-      failed(error);
-    } finally {
-      sending = undefined;
+      if (error instanceof UnsafePathError) return { type: 'ignored', reason: error.message };
+      if (signal.aborted || isTransient(error)) return { type: 'unreachable', error, retryAfter: retryAfterOf(error) };
+      return { type: 'refused', error };
     }
   }
 
-  /** Keeps `failed` and the files queued after it (they would fail alike), and says when they go again. */
-  function keep(failed: ThemeFileId, error: unknown): void {
-    for (const file of [failed, ...queue.values()]) kept.set(file.path, file);
-    queue.clear();
-    if (signal.aborted) return;
-    clearTimeout(retryTimer);
-    retryTimer = undefined;
-    let retryIn: number | undefined;
-    if (savedSinceRetry) {
-      retryIn = Math.max(retryDelay, retryAfterOf(error) ?? 0);
-      retryTimer = setTimeout(() => {
-        retryTimer = undefined;
-        savedSinceRetry = false;
-        send();
-      }, retryIn);
-    }
-    const event: WatchEvent = { type: 'failed', path: failed.path, error, kept: true, waiting: kept.size };
-    onEvent(retryIn === undefined ? event : { ...event, retryIn });
-  }
-
-  function drain(): void {
-    if (running) return;
-    running = (async () => {
-      while (queue.size && !signal.aborted) {
-        const file = queue.values().next().value!;
-        queue.delete(file.path);
-        const failure = await pushOne(file);
-        if (failure) keep(file, failure.error);
+  /** Does what the machine asks, in order. */
+  function perform(effects: readonly WatchEffect[]): void {
+    for (const effect of effects) {
+      if (effect.type === 'report') onEvent(effect.event);
+      else if (effect.type === 'settle') {
+        const { path } = effect;
+        clearTimeout(settleTimers.get(path));
+        const settled = () => {
+          settleTimers.delete(path);
+          perform(machine.settled(path));
+        };
+        settleTimers.set(path, setTimeout(settled, effect.ms));
+      } else if (effect.type === 'retry') {
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          perform(machine.retryDue());
+        }, effect.ms);
+      } else {
+        const { file } = effect;
+        inFlight = sendOne(file).then((outcome) => perform(machine.sent(file.path, outcome)));
       }
-    })().finally(() => {
-      running = undefined;
-      if (queue.size && !signal.aborted) drain();
-    });
-  }
-
-  /** Queues `file` (when given), then the kept files, and sends them. */
-  function send(file?: ThemeFileId): void {
-    if (file) queue.set(file.path, file);
-    for (const [path, waiting] of kept) if (!queue.has(path)) queue.set(path, waiting);
-    kept.clear();
-    drain();
+    }
   }
 
   function saved(absolute: string): void {
-    const path = relative(dir, absolute).split(sep).join('/');
-    const file = fileAt(path);
-    if (!file || file === 'invalid' || signal.aborted) return;
-    clearTimeout(settling.get(path));
-    settling.set(
-      path,
-      setTimeout(() => {
-        settling.delete(path);
-        savedSinceRetry = true;
-        send(file);
-      }, options.debounce ?? DEFAULT_DEBOUNCE_MS),
-    );
+    const file = fileAt(relative(dir, absolute).split(sep).join('/'));
+    if (file && file !== 'invalid') perform(machine.saved(file));
   }
 
   const watcher = watch(dir, {
@@ -216,9 +180,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
       return rel !== '' && rel.split(sep).some(isSkipped);
     },
   });
-  const stopListening = client.on('retry', ({ attempt, delay, error }) => {
-    if (sending) onEvent({ type: 'retrying', path: sending, error, attempt, delay });
-  });
+  const stopListening = client.on('retry', (retry) => perform(machine.retrying(retry)));
   try {
     await new Promise<void>((resolve, reject) => {
       watcher.once('ready', resolve);
@@ -233,11 +195,18 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     });
     if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {
-    for (const timer of settling.values()) clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
+    stop();
+    for (const timer of settleTimers.values()) clearTimeout(timer);
     clearTimeout(retryTimer);
     await watcher.close();
-    await running;
+    // Each outcome may start the next request: wait for the last one the machine asked for.
+    while (inFlight) {
+      const last = inFlight;
+      await last;
+      if (inFlight === last) inFlight = undefined;
+    }
     stopListening();
   }
-  return { unsent: [...new Set([...kept.keys(), ...queue.keys(), ...settling.keys()])].sort() };
+  return { unsent: machine.unsent() };
 }
