@@ -27,7 +27,7 @@ export interface UserRow {
  * How an app receives its authorization redirects (the client profiles of RFC 6749 §2.1): `native`, an app or a
  * command line on the user's machine, which listens on a loopback port the system picks (RFC 8252 §7.3), so a
  * registered loopback IP redirect accepts any port; `web`, a server-side app, and `browser`, a page keeping no
- * secret: their redirect URIs match exactly. `oauth/client-kind.ts` says which kind a row without one has.
+ * secret: their redirect URIs match exactly.
  */
 export type AppKind = 'native' | 'web' | 'browser';
 
@@ -39,7 +39,7 @@ export interface AppRow {
   /** Kept as issued: it is the HMAC key of the app's JWT bearer assertions. */
   client_secret: string;
   redirect_uris: string[];
-  /** Absent in data written before kinds existed. */
+  /** Absent in data written before kinds existed: such a row counts as `web`, whose redirect URIs match exactly. */
   kind?: AppKind;
   /** Client-credentials tokens act as this user. */
   owner_id: string;
