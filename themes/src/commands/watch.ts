@@ -27,9 +27,10 @@ export const watchCommand: Command = {
   description: [
     'Watches the folder (default: the working directory), which must hold the development theme (see dev), and',
     'pushes each file saved, added or deleted there within a second, one request per file. On a network or server',
-    "failure the client retries an update or a deletion twice (0.3 and 0.6 s later, or when the server's",
-    'Retry-After says); a file still not sent is kept, and goes with the next save or on its own 30 s later. A file',
-    'changed on the server meanwhile is reported as a conflict and not sent. Prints the preview address first.',
+    "failure the client retries a template's update or a deletion twice (0.3 and 0.6 s later, or when the server's",
+    'Retry-After says), and sends a new template or an asset once; a file still not sent is kept, and goes with the',
+    'next save or on its own 30 s later. A file changed on the server meanwhile is reported as a conflict and not',
+    'sent. Prints the preview address first.',
     'Symbolic links are ignored, never followed: nothing they point to is sent, and a file replaced by one is not',
     'deleted. Stops on Ctrl-C, listing the files not sent. With --json, prints one JSON object per event.',
   ].join('\n'),
