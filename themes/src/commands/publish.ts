@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
@@ -24,11 +25,14 @@ import { reportCut } from './publish-cut-report.js';
 
 /**
  * Where the journal of a publish of `plan` lives: in the theme folder when it holds a theme of that shop, else
- * (`--shop` from elsewhere) in the configuration folder, beside the login, one per shop.
+ * (`--shop` from elsewhere) in the configuration folder, beside the login, one per shop. There it is named by a
+ * digest of the shop's id: the id is the server's word, and a name made of it (`/../../x`) could lead anywhere.
  */
 function journalFileOf(dir: string, manifest: Manifest | undefined, plan: PublishPlan, configDir: string): string {
   const shop = plan.shop.properties.id;
-  return manifest?.shop.id === shop ? join(dir, PUBLISH_JOURNAL_FILE) : join(configDir, `publish-${shop}.jsonl`);
+  if (manifest?.shop.id === shop) return join(dir, PUBLISH_JOURNAL_FILE);
+  const digest = createHash('sha256').update(String(shop)).digest('hex').slice(0, 32);
+  return join(configDir, `publish-${digest}.jsonl`);
 }
 
 const deletions = (changes: readonly { action: string }[]) => changes.filter((c) => c.action === 'deleted').length;

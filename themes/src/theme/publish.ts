@@ -68,7 +68,7 @@ export async function applyPublish(plan: PublishPlan, options: ApplyOptions | On
       const current = plan.files.production.get(change.path);
       let result: FileResult;
       try {
-        const content = source && (await contentOf(source));
+        const content = source && (await contentOf(source, abort));
         await journal?.record(change.path, 'sending');
         sent.add(change.path);
         const upload = { ...change, content };

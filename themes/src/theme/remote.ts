@@ -4,6 +4,7 @@
  */
 import type { Client, Root, Shop, Template, Theme, ThemeAsset } from '@storefront-platform/sdk';
 import { CliError, UsageError } from '../errors.js';
+import { quoted } from '../printable.js';
 import { readCapped } from './capped-body.js';
 import { md5 } from './digest.js';
 import { type FileKind, pathOf, placeOf, type ThemeFileId } from './layout.js';
@@ -91,9 +92,12 @@ export function remoteAsset(entity: ThemeAsset): RemoteFile {
  */
 export interface Refusal {
   kind: FileKind;
-  /** The name as the server gave it, as a JSON string: quoted, so that no control character reaches a terminal. */
+  /** The name as the server gave it, {@link quoted}: no control character nor bidirectional mark reaches a terminal. */
   name: string;
-  /** Where it would lie, when its name is safe but its size is not: that path is left alone on both sides. */
+  /**
+   * Where it would lie, when its name is safe but the file is refused all the same (its size, a case twin): that
+   * path is left alone on both sides.
+   */
   path?: string;
   reason: string;
 }
@@ -141,14 +145,15 @@ export function readRemote(theme: Theme): RemoteFiles {
     const name: unknown = entity.properties.file_name;
     const place = placeOf(kind, name);
     const refuse = (reason: string, path?: string) =>
-      refused.push({ kind, name: JSON.stringify(name) ?? String(name), reason, ...(path ? { path } : {}) });
+      refused.push({ kind, name: quoted(name), reason, ...(path ? { path } : {}) });
     if (typeof place === 'string') {
       refuse(`unsafe name: ${place}`);
       continue;
     }
     const taken = cases.get(place.path.toLowerCase());
     if (taken !== undefined) {
-      refuse(`unsafe name: the same as ${taken} but for case`);
+      // Held, not absent: a twin the manifest tracks must not read as deleted on the server (and removed here).
+      refuse(`unsafe name: the same as ${taken} but for case`, place.path);
       continue;
     }
     cases.set(place.path.toLowerCase(), place.path);
@@ -203,11 +208,14 @@ export function restoredFiles(client: Client, manifest: Manifest): Map<string, R
   return files;
 }
 
-/** The body of a remote template, or the bytes of a remote asset (checked against its digest). */
-export async function contentOf(file: RemoteFile): Promise<string | Uint8Array> {
+/**
+ * The body of a remote template, or the bytes of a remote asset (checked against its digest); `signal` aborts the
+ * download (and the client's retries of it).
+ */
+export async function contentOf(file: RemoteFile, signal?: AbortSignal): Promise<string | Uint8Array> {
   if (file.kind === 'template') return file.entity.properties.body;
   // The `file` link leads to the bytes on the static host; the SDK hands back the Response, unread.
-  const response = await file.entity.follow('file');
+  const response = await file.entity.follow('file', undefined, signal ? { signal } : {});
   const bytes = await readCapped(response, MAX_ASSET_BYTES);
   if (md5(bytes) !== file.md5)
     throw new CliError(`${file.path}: the bytes downloaded do not match the digest the API gives`);

@@ -11,10 +11,24 @@ import {
   ValidationError,
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
+import { quoted } from '../printable.js';
 import { md5 } from './digest.js';
 import type { FileKind } from './layout.js';
 import type { BaseEntry } from './manifest.js';
 import { type RemoteFile, remoteAsset, remoteTemplate } from './remote.js';
+
+/**
+ * The file a write's answer describes, once checked to be the file written: its name becomes the key of the
+ * manifest and a path in the folder, so an answer naming another file (`../x.html`) is refused, not recorded.
+ */
+function answered(upload: Upload, file: RemoteFile): RemoteFile {
+  if (file.name !== upload.name || file.path !== upload.path) {
+    throw new CliError(
+      `the server answered the write of ${upload.path} with another file, ${quoted(file.name)}: not recorded`,
+    );
+  }
+  return file;
+}
 
 /** A write refused because the server's copy changed after the one the edit is based on. */
 export class ConflictError extends CliError {
@@ -95,14 +109,13 @@ export async function writeFile(
   };
   if (upload.kind === 'asset') {
     const data = Buffer.from(content).toString('base64');
-    return changed(
-      remoteAsset(await creator().follow('svc:create_theme_asset', { file_name: upload.name, data }, options)),
-    );
+    const created = await creator().follow('svc:create_theme_asset', { file_name: upload.name, data }, options);
+    return changed(answered(upload, remoteAsset(created)));
   }
   const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
   if (current?.kind !== 'template') {
     const created = await creator().follow('svc:create_template', { file_name: upload.name, body }, options);
-    return changed(remoteTemplate(created));
+    return changed(answered(upload, remoteTemplate(created)));
   }
   const update = (guarded: Guard | undefined) =>
     current.entity.follow(
@@ -111,17 +124,17 @@ export async function writeFile(
       guarded?.etag ? { ...options, ifMatch: guarded.etag } : options,
     );
   try {
-    return changed(remoteTemplate(await update(guard)));
+    return changed(answered(upload, remoteTemplate(await update(guard))));
   } catch (error) {
     if (error instanceof NotFoundError) throw new ConflictError(upload.path, 'deleted on the server');
     if (!guard || !isStaleGuard(error)) throw error;
     // A retried write whose first attempt went through, or the same edit made there too: not a conflict.
-    const now = remoteTemplate(await current.entity.follow('self', undefined, options));
+    const now = answered(upload, remoteTemplate(await current.entity.follow('self', undefined, options)));
     if (now.md5 === md5(body)) return { file: now, unchanged: true };
     // The template is the version the edit is based on, but its representation changed (a server upgrade
     // that adds a link changes the ETag): the exact `updated_on` still guards the write.
     if (guard.etag && now.updated_on === guard.updated_on) {
-      return changed(remoteTemplate(await update({ updated_on: guard.updated_on })));
+      return changed(answered(upload, remoteTemplate(await update({ updated_on: guard.updated_on }))));
     }
     throw new ConflictError(upload.path);
   }

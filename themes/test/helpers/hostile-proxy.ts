@@ -22,6 +22,10 @@ export interface Rewrites {
   json?: (document: Record<string, unknown>, path: string) => unknown;
   /** Given the path of each non-JSON GET; returns bytes to send instead, or `undefined` to forward it. */
   bytes?: (path: string) => Uint8Array | undefined;
+  /** Given each JSON document answered to a write (POST, PUT, PATCH), with its path; returns the one to send. */
+  written?: (document: Record<string, unknown>, path: string) => unknown;
+  /** Whether a GET of `path` is never answered (a host that hangs): the request is kept open until closed. */
+  hang?: (path: string) => boolean;
 }
 
 export interface HostileServer {
@@ -61,6 +65,7 @@ export async function startHostileServer(options: Omit<ServerOptions, 'port' | '
       const [method, path] = [req.method ?? 'GET', req.url ?? '/'];
       const body = await bodyOf(req);
       log.push({ method, path, headers: req.headers, body: body.toString('utf8') });
+      if (rewrite && method === 'GET' && rewrites.hang?.(path)) return;
       const replaced = rewrite && method === 'GET' ? rewrites.bytes?.(path) : undefined;
       if (replaced) {
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': replaced.byteLength });
@@ -72,16 +77,21 @@ export async function startHostileServer(options: Omit<ServerOptions, 'port' | '
         { host: target!.hostname, port: target!.port, method, path, headers },
         async (answer) => {
           const json = /json/.test(answer.headers['content-type'] ?? '');
-          if (!(rewrite && method === 'GET' && json && rewrites.json && answer.statusCode === 200)) {
+          const rewriter = method === 'GET' ? rewrites.json : method === 'DELETE' ? undefined : rewrites.written;
+          if (!(rewrite && json && rewriter && answer.statusCode! < 300)) {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
             return;
           }
           const document = JSON.parse((await bodyOf(answer)).toString('utf8'));
-          const text = JSON.stringify(rewrites.json(document, path));
+          const text = JSON.stringify(rewriter(document, path));
           // Validators of the original would let a cache keep the rewritten copy against the real one.
           const { etag: _etag, 'last-modified': _modified, ...kept } = answer.headers;
-          res.writeHead(200, { ...kept, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+          res.writeHead(answer.statusCode!, {
+            ...kept,
+            'content-length': Buffer.byteLength(text),
+            'cache-control': 'no-store',
+          });
           res.end(text);
         },
       );
