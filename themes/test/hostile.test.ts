@@ -155,11 +155,15 @@ describe('a hostile server', BIN_TESTS, () => {
     const padded = Buffer.alloc(140 << 20);
     hostile.rewrites.bytes = (path) =>
       /^\/v1\/(shops\/\d+\/theme|themes\/\d+)(\.json)?(\?|$)/.test(path) ? padded : undefined;
+    const before = hostile.seen.length;
     const pulled = await cli(['pull', dir, '--shop', 'northwind']);
     expect(pulled.code).toBe(1);
     expect(pulled.stderr).toMatch(
       /^storefront-themes pull: the answer of .+ is over \d+ bytes, more than the API allows/,
     );
+    // Asked for once: not retried, so not downloaded again.
+    const asked = hostile.seen.slice(before).filter((r) => hostile.rewrites.bytes?.(r.path) === padded);
+    expect(asked).toHaveLength(1);
   });
 });
 
