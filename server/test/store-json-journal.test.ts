@@ -6,6 +6,7 @@ import { StoreFileError } from '../src/store/errors.js';
 import { createJsonStore } from '../src/store/json-file.js';
 import { type JournalChanges, journalText } from '../src/store/json-journal.js';
 import type { TemplateRow, ThemeRow } from '../src/store/types.js';
+import { journalLine } from './helpers/journal-file.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -53,7 +54,7 @@ describe('JSON-file store journal', () => {
     await settle();
     watcher.close();
     expect(new Set(seen.filter((name) => name.includes('journal')))).toEqual(new Set(['db.journal.json']));
-    expect((await stat(join(dir, 'db.journal.json'))).size).toBe(0);
+    expect(await journalLine(dir)).toBe('');
     expect((await rowFile(dir, 'themes', '1')).updated_on).toBe('now');
     expect(await readdir(join(dir, 'db.templates'))).toHaveLength(199);
     await store.close();
@@ -85,11 +86,24 @@ describe('JSON-file store journal', () => {
     ]);
     expect(store.get('themes', '1')?.updated_on).toBe('later');
     expect(store.get('tokens', 't')).toEqual({ id: 't' });
-    expect((await stat(join(dir, 'db.journal.json'))).size).toBe(0);
+    expect(await journalLine(dir)).toBe('');
     await store.close();
     expect((await readdir(join(dir, 'db.templates'))).sort()).toEqual(['1.json', '3.json']);
     expect((await rowFile(dir, 'themes', '1')).updated_on).toBe('later');
     expect(JSON.parse(await readFile(join(dir, 'db.tokens.1', '0.json'), 'utf8'))).toEqual([{ id: 't' }]);
+  });
+
+  it('reads a journal up to its newline, over the tail of a longer one, and completes it', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'db.json');
+    await (await createJsonStore(path, { initial })).close();
+    const longer = journalText({ templates: [['2', template('2', 'older'.repeat(100))]] });
+    const shorter = journalText({ templates: [['1', template('1', 'new')]] });
+    await writeFile(join(dir, 'db.journal.json'), `${shorter}\n${longer.slice(shorter.length + 1)}\n`);
+
+    const store = await createJsonStore(path);
+    expect(store.all('templates').map((t) => t.body)).toEqual(['new', 'x']);
+    await store.close();
   });
 
   it.each([
@@ -166,7 +180,7 @@ describe('JSON-file store journal', () => {
     const datasync = prototype.datasync;
     vi.spyOn(prototype, 'datasync').mockImplementation(async function (this: FileHandle) {
       if ((await this.stat()).ino === journalInode) {
-        flushes.push({ journal: await readFile(journalPath, 'utf8'), body: await bodyOnDisk() });
+        flushes.push({ journal: (await journalLine(dir))!, body: await bodyOnDisk() });
       }
       return datasync.call(this);
     });
@@ -184,7 +198,7 @@ describe('JSON-file store journal', () => {
     await store.write((tx) => tx.update('templates', '1', { body: 'fourth' }));
     const copy = await tempDir();
     await cp(dir, copy, { recursive: true });
-    expect((await stat(join(copy, 'db.journal.json'))).size).toBe(0);
+    expect(await journalLine(copy)).toBe('');
     const reopened = await createJsonStore(join(copy, 'db.json'));
     expect(reopened.get('templates', '1')?.body).toBe('fourth');
     expect(reopened.get('themes', '1')?.updated_on).toBe('third');
@@ -205,7 +219,7 @@ describe('JSON-file store journal', () => {
     await expect(write).rejects.toThrow(StoreFileError);
     expect(store.get('templates', '1')?.body).toBe('x');
     expect((await readdir(join(dir, 'db.templates'))).sort()).toEqual(['.2.json.tmp', '1.json', '2.json']);
-    expect((await stat(join(dir, 'db.journal.json'))).size).toBe(0);
+    expect(await journalLine(dir)).toBe('');
     await store.write((tx) => tx.update('templates', '1', { body: 'later' }));
     await store.close();
 

@@ -139,7 +139,7 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
     if (replay) {
       // Collections written anew above hold the replayed rows already.
       await (await stageWrite(files, replay, (name) => !rewritten.includes(name))).commit();
-      await journal.empty();
+      await journal.empty(true);
     }
   } catch (error) {
     // Kept: a write it holds is completed at the next start.
@@ -202,8 +202,11 @@ function writeThrough(files: Files, journal: Journal): Persistence {
       ]);
       if (staged.status === 'rejected' || logged.status === 'rejected') {
         if (staged.status === 'fulfilled') await staged.value.discard();
-        // The journal may hold the write whole: it must not be applied at the next start.
-        if (journalled) await journal.empty().catch((error) => breakOn(error, 'a write that failed is recorded here'));
+        // The journal may hold the write whole: it must not be applied at the next start. All of it is cut, to
+        // give the space it took back to a full disk.
+        if (journalled) {
+          await journal.empty(true).catch((error) => breakOn(error, 'a write that failed is recorded here'));
+        }
         throw staged.status === 'rejected' ? staged.reason : (logged as PromiseRejectedResult).reason;
       }
       // Round 2: the renames.

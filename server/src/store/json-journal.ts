@@ -60,6 +60,10 @@ export function journalText(changes: JournalChanges): string {
   return `{"format":"${FORMAT}","version":${VERSION},"sha256":"${checksum(body)}","changes":${body}}`;
 }
 
+/** A journal larger than this (a development theme's) is cut to nothing once applied, rather than kept. */
+const SHRINK_ABOVE = 1 << 20;
+const NEWLINE = Buffer.from('\n');
+
 /**
  * What the journal on disk may hold: nothing (`empty`), or `emptied` but possibly not on disk yet, or a write
  * (`holding`: being recorded, or one whose emptying failed).
@@ -70,6 +74,8 @@ type State = 'empty' | 'emptied' | 'holding';
 export class Journal {
   private handle: FileHandle | undefined;
   private state: State = 'holding';
+  /** The file's size: a journal shorter than the last one is written over it. */
+  private size = 0;
 
   constructor(
     readonly path: string,
@@ -110,12 +116,22 @@ export class Journal {
     } catch (error) {
       this.fail('cannot be read', error);
     }
+    this.size = Buffer.byteLength(text);
+    // The journal is its first line; a journal written whole by an earlier version has no newline.
+    const end = text.indexOf('\n');
     if (text === '') {
       this.state = 'empty';
       return null;
     }
-    const changes = completed ? this.parse(text) : null;
-    if (changes === null) await this.empty();
+    if (end === 0) {
+      await this.empty(true);
+      return null;
+    }
+    const changes = completed
+      ? (this.parse(end === -1 ? text : text.slice(0, end)) ?? (end === -1 ? null : this.parse(text)))
+      : null;
+    // Emptied now when there is nothing to complete, or later by the start once it is complete.
+    if (changes === null) await this.empty(true);
     return changes;
   }
 
@@ -158,17 +174,34 @@ export class Journal {
    * renamed before.
    */
   async record(changes: JournalChanges): Promise<void> {
-    const bytes = Buffer.from(journalText(changes), 'utf8');
+    // Ended by a newline, and not cut to its length: what follows, left by a longer journal, is not read. Written
+    // over blocks the file has already, a journal is flushed without the file system's metadata.
+    const bytes = Buffer.from(`${journalText(changes)}\n`, 'utf8');
     this.state = 'holding';
     try {
-      for (let at = 0; at < bytes.length; ) {
-        at += (await this.file.write(bytes, at, bytes.length - at, at)).bytesWritten;
-      }
-      // A shorter journal than the last one leaves that one's tail: cut it (the checksum would refuse it anyway).
-      await this.file.truncate(bytes.length);
+      await this.writeAt(bytes);
       if (this.durability.sync) await this.file.datasync();
     } catch (error) {
       this.fail('cannot write', error);
+    }
+  }
+
+  private async writeAt(bytes: Buffer): Promise<void> {
+    for (let at = 0; at < bytes.length; ) at += (await this.file.write(bytes, at, bytes.length - at, at)).bytesWritten;
+    this.size = Math.max(this.size, bytes.length);
+  }
+
+  /**
+   * Empties the journal: a newline over its first byte, or, once it is large, a truncation, which gives the disk
+   * its space back at the cost of a flush of metadata. `durably`: when nothing else will be written before it is
+   * read again.
+   */
+  private async cut(durably: boolean): Promise<void> {
+    if (durably || this.size > SHRINK_ABOVE) {
+      await this.file.truncate(0);
+      this.size = 0;
+    } else {
+      await this.writeAt(NEWLINE);
     }
   }
 
@@ -178,7 +211,7 @@ export class Journal {
    */
   async clear(): Promise<void> {
     try {
-      await this.file.truncate(0);
+      await this.cut(false);
       this.state = this.durability.sync ? 'emptied' : 'empty';
     } catch {
       this.state = 'holding';
@@ -194,10 +227,10 @@ export class Journal {
     if (this.state !== 'empty') await this.empty();
   }
 
-  /** Empties the journal, durably. */
-  async empty(): Promise<void> {
+  /** Empties the journal, durably; `whole`: all of its bytes, as the start does. */
+  async empty(whole = false): Promise<void> {
     try {
-      if (this.state !== 'emptied') await this.file.truncate(0);
+      if (whole || this.state !== 'emptied') await this.cut(whole);
       if (this.durability.sync) await this.file.datasync();
     } catch (error) {
       this.state = 'holding';

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { assetDigest } from '../../src/api/themes/asset-file.js';
@@ -6,6 +5,7 @@ import { seed } from '../../src/seed/index.js';
 import { createJsonStore, type JsonStore } from '../../src/store/json-file.js';
 import type { Dataset } from '../../src/store/types.js';
 import { startCli } from './cli-process.js';
+import { journalLine } from './journal-file.js';
 import { tokenRequest } from './test-server.js';
 
 /** The demo app of the data {@link crashData} writes. */
@@ -115,10 +115,7 @@ export async function crashRounds({ path, rounds, request, check }: CrashRounds)
     if (answer && answer.status < 300) report.acknowledged++;
     else report.cut++;
     // Kept while the server runs, and emptied after each write: one that holds something was cut.
-    const journalLeft = await stat(join(dirname(path), 'db.journal.json')).then(
-      (journal) => journal.size > 0,
-      () => false,
-    );
+    const journalLeft = Boolean(await journalLine(dirname(path)));
     if (journalLeft) report.replayed++;
     const store = await createJsonStore(path, { sync: false });
     try {
