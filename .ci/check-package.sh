@@ -7,15 +7,18 @@ set -euo pipefail
 repo=$(pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# PACK_DIR keeps the tarballs for later steps (.ci/run hands them to the Jest apps); default: the scratch directory.
+packs=${PACK_DIR:-$scratch}
+mkdir -p "$packs"
 
 packages=$(npx tsx scripts/workspace-packages.ts)
 
 # `npm pack` runs prepack (the build): no tarball without dist/.
 tarballs=()
 while read -r dir; do
-  tarballs+=("$scratch/$(npm pack --silent -w "$dir" --pack-destination "$scratch" | tail -n 1)")
+  tarballs+=("$packs/$(npm pack --silent -w "$dir" --pack-destination "$packs" | tail -n 1)")
 done < <(node -e 'for (const pkg of JSON.parse(process.argv[1])) console.log(pkg.dir)' "$packages")
-server_tgz=$(echo "$scratch"/storefront-platform-server-*.tgz)
+server_tgz=$(echo "$packs"/storefront-platform-server-*.tgz)
 for tarball in "${tarballs[@]}"; do
   echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   listing=$(tar -tzf "$tarball")

@@ -19,8 +19,9 @@ tarballs="${1:-}"
 if [[ -z "$tarballs" ]]; then
   tarballs="$scratch/tarballs"
   mkdir "$tarballs"
-  (cd "$repo" && for w in sdk server themes; do
-    npm pack --silent -w "@storefront-platform/$w" --pack-destination "$tarballs" >/dev/null
+  (cd "$repo" && node -e 'for (const pkg of JSON.parse(process.argv[1])) console.log(pkg.dir)' \
+    "$(npx tsx scripts/workspace-packages.ts)" | while read -r dir; do
+    npm pack --silent -w "$dir" --pack-destination "$tarballs" >/dev/null
   done)
 fi
 tarballs="$(cd "$tarballs" && pwd)"
