@@ -31,6 +31,18 @@ describe('confined reads and writes', () => {
     await expect(readFile(join(dir, 'partials'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('writes a file while the last file of its folder is removed (a rename on the server, pulled in parallel)', async () => {
+    for (let round = 0; round < 100; round++) {
+      await writeInside(dir, 'partials/old.html', 'old', { replace: true });
+      await Promise.all([
+        removeInside(dir, 'partials/old.html'),
+        writeInside(dir, 'partials/new.html', 'new', { replace: true }),
+      ]);
+      expect(await readFile(join(dir, 'partials/new.html'), 'utf8')).toBe('new');
+      await removeInside(dir, 'partials/new.html');
+    }
+  });
+
   it('never over a file it was not told it may replace', async () => {
     await writeFile(join(dir, 'mine.html'), 'MINE');
     await expect(writeInside(dir, 'mine.html', 'theirs', { replace: false })).rejects.toThrow(/does not track/);

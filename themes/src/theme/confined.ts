@@ -6,12 +6,12 @@
  * be a link: the user chose it.
  *
  * The checks and the open are separate calls, so a process that swaps a folder for a link in between could still
- * win; the file itself is opened with O_NOFOLLOW, and written through a new temporary file renamed over it (a
- * rename replaces a link, it does not write through it).
+ * win; the file itself is opened with O_NOFOLLOW (and read only if it is still the file checked), and written
+ * through a new temporary file renamed over it (a rename replaces a link, it does not write through it).
  */
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CliError } from '../errors.js';
 
@@ -31,6 +31,12 @@ export class UnsafePathError extends CliError {
  * flag (nor symbolic links a user makes without privileges).
  */
 export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Opens without waiting: a FIFO put in a file's place since it was checked would otherwise hold the read until
+ * someone writes to it. No effect on a regular file.
+ */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -76,14 +82,19 @@ export async function readInside(dir: string, path: string): Promise<Buffer | un
   const info = await lstatInside(dir, path);
   if (!info) return undefined;
   if (!info.isFile()) throw new UnsafePathError(path, 'not a file');
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FileHandle;
   try {
-    handle = await open(placed(dir, path), constants.O_RDONLY | NOFOLLOW);
+    handle = await open(placed(dir, path), constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
   try {
+    // What was opened must be the file checked, not one swapped in since (through a folder made a link meanwhile).
+    const opened = await handle.stat();
+    if (opened.dev !== info.dev || opened.ino !== info.ino) {
+      throw new UnsafePathError(path, 'replaced while it was opened: not read');
+    }
     return await handle.readFile();
   } finally {
     await handle.close();
@@ -97,6 +108,11 @@ export interface WriteInsideOptions {
    * someone's own, never overwritten.
    */
   replace: boolean;
+  /**
+   * Flush the file to the disk before it is renamed into place, so that a crash cannot leave it empty under its
+   * name (the manifest: an empty one reads as damaged). Not needed for a theme file, which the next pull restores.
+   */
+  sync?: boolean;
 }
 
 /** Tells apart the temporary files of concurrent writes. */
@@ -119,20 +135,37 @@ export async function writeInside(
   if (there && !options.replace) {
     throw new UnsafePathError(path, 'a file the manifest does not track is there: left alone (--force replaces it)');
   }
-  await mkdir(dirname(target), { recursive: true });
-  // The folder just made (or found) must still be no link before a byte goes into it.
-  await lstatInside(dir, path);
   const temporary = join(dirname(target), `.${process.pid}.${++written}.tmp`);
-  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  const handle = await openTemporary(dir, path, temporary);
   try {
-    await handle.writeFile(data);
+    try {
+      await handle.writeFile(data);
+      if (options.sync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, target);
   } catch (error) {
-    await handle.close();
     await rm(temporary, { force: true });
     throw error;
   }
-  await handle.close();
-  await rename(temporary, target);
+}
+
+/**
+ * Makes the folder of `path` and creates `temporary` in it. Once more when the folder is gone in between: a
+ * removal of its last file (a rename on the server, pulled in parallel) removes the folder it has just found.
+ */
+async function openTemporary(dir: string, path: string, temporary: string): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdir(dirname(temporary), { recursive: true });
+      // The folder just made (or found) must still be no link before a byte goes into it.
+      await lstatInside(dir, path);
+      return await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+    } catch (error) {
+      if (attempt > 1 || !isMissing(error)) throw error;
+    }
+  }
 }
 
 /**

@@ -78,5 +78,5 @@ export async function requireManifest(dir: string): Promise<Manifest> {
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
   const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : 1)));
   const text = `${JSON.stringify({ ...manifest, files }, null, 2)}\n`;
-  await writeInside(dir, MANIFEST_FILE, text, { replace: true });
+  await writeInside(dir, MANIFEST_FILE, text, { replace: true, sync: true });
 }

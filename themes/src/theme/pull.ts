@@ -66,26 +66,31 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     return false;
   });
   let done = 0;
-  try {
-    await parallel(incoming, CONCURRENCY, async (change) => {
-      const there = remote.get(change.path);
-      try {
-        if (there) {
-          // Only a file the manifest tracks is replaced: anything else there is someone's, unless forced.
-          const replace = change.path in manifest.files || options.force === true;
-          await writeInside(dir, change.path, await contentOf(there), { replace });
-          manifest.files[change.path] = baseOf(there);
-        } else {
-          await removeInside(dir, change.path);
-          delete manifest.files[change.path];
-        }
-        const action = actionOf(local.files.has(change.path), there !== undefined);
-        files.push({ path: change.path, kind: change.kind, action });
-      } catch (error) {
-        files.push(fileFailure(change.path, change.kind, error));
+  const bring = async (change: (typeof incoming)[number]) => {
+    const there = remote.get(change.path);
+    try {
+      if (there) {
+        // Only a file the manifest tracks is replaced: anything else there is someone's, unless forced.
+        const replace = change.path in manifest.files || options.force === true;
+        await writeInside(dir, change.path, await contentOf(there), { replace });
+        manifest.files[change.path] = baseOf(there);
+      } else {
+        await removeInside(dir, change.path);
+        delete manifest.files[change.path];
       }
-      options.onProgress?.({ done: ++done, total: incoming.length, path: change.path });
-    });
+      const action = actionOf(local.files.has(change.path), there !== undefined);
+      files.push({ path: change.path, kind: change.kind, action });
+    } catch (error) {
+      files.push(fileFailure(change.path, change.kind, error));
+    }
+    options.onProgress?.({ done: ++done, total: incoming.length, path: change.path });
+  };
+  // Removals after the writes: removing a folder's last file removes the folder, which a write into it (a file
+  // renamed on the server: partials/old.html → partials/new.html) may have just found.
+  const [writes, removals] = [incoming.filter((c) => remote.has(c.path)), incoming.filter((c) => !remote.has(c.path))];
+  try {
+    await parallel(writes, CONCURRENCY, bring);
+    await parallel(removals, CONCURRENCY, bring);
   } finally {
     await writeManifest(dir, manifest);
   }
