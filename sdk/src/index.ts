@@ -112,6 +112,7 @@ export type {
   ClientEventName,
   ClientEvents,
 } from './http/events.js';
+export { readRetryAfter } from './http/retry-after.js';
 export {
   type EmbeddedEntity,
   Entity,

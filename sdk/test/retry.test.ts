@@ -1,12 +1,5 @@
-import { HTTPError, type NormalizedOptions } from 'ky';
 import { describe, expect, it } from 'vitest';
-import { backoff, retryPolicy, serverDelay, sleep } from '../src/http/retry.js';
-
-/** ky's error for a response of `status` with these headers. */
-function failed(status: number, headers: Record<string, string> = {}): HTTPError {
-  const request = new Request('http://api.test/v1/');
-  return new HTTPError(new Response(null, { status, headers }), request, {} as NormalizedOptions);
-}
+import { backoff, retryPolicy, sleep } from '../src/http/retry.js';
 
 describe('retry policy', () => {
   it("fills the client's defaults over ky's, takes a number as the limit and false as none", () => {
@@ -32,26 +25,6 @@ describe('retry policy', () => {
   it('backs off exponentially up to the cap', () => {
     const policy = retryPolicy({ delay: (n) => 100 * 2 ** (n - 1), backoffLimit: 1000 });
     expect([1, 2, 3, 4, 5].map((n) => backoff(policy, n))).toEqual([100, 200, 400, 800, 1000]);
-  });
-
-  it('follows Retry-After in seconds or as an HTTP date, capped', () => {
-    const policy = retryPolicy({ delay: (n) => 100 * 2 ** (n - 1), maxRetryAfter: 10_000 });
-    const now = Date.parse('Sat, 21 Nov 2026 09:00:00 GMT');
-    const after = (value: string) => serverDelay(policy, failed(503, { 'retry-after': value }), now);
-    expect(after('3')).toBe(3000);
-    expect(after('Sat, 21 Nov 2026 09:00:05 GMT')).toBe(5000);
-    expect(after('Sat, 21 Nov 2026 08:00:00 GMT')).toBe(0);
-    expect(after('3600')).toBe(10_000);
-    // Unreadable: the client backs off instead (ky alone would wait `maxRetryAfter`).
-    expect(after('soon')).toBeUndefined();
-  });
-
-  it('waits as the server asks only on afterStatusCodes, reading the rate limit headers ky reads', () => {
-    const policy = retryPolicy({ afterStatusCodes: [429] });
-    expect(serverDelay(policy, failed(429, { 'retry-after': '2' }))).toBe(2000);
-    expect(serverDelay(policy, failed(503, { 'retry-after': '2' }))).toBeUndefined();
-    expect(serverDelay(policy, failed(429, { 'ratelimit-reset': '1' }))).toBe(1000);
-    expect(serverDelay(policy, failed(429))).toBeUndefined();
   });
 
   it('sleeps until aborted', async () => {

@@ -167,6 +167,25 @@ describe('retries', () => {
     ]);
   });
 
+  it('waits what the server asks only on afterStatusCodes, capped by maxRetryAfter, else backs off', async () => {
+    const events = recordEvents();
+    const busy = (status: number, retryAfter: string) => () =>
+      json({ _class: ['errors'], message: 'busy' }, { status, headers: { 'retry-after': retryAfter } });
+    const api = fakeFetch({
+      // 2 s capped to 1 ms; not an afterStatusCode; not delay-seconds: the last two back off.
+      [`GET ${base}`]: statuses(busy(429, '2'), busy(503, '2'), busy(429, '1.5'), () => json(rootDoc)),
+    });
+    const client = createClient({
+      baseUrl: base,
+      fetch: api.fetch,
+      retry: { limit: 3, delay: backoff(3), afterStatusCodes: [429], maxRetryAfter: 1 },
+      on: events.on,
+    });
+    await client.root();
+    const retries = events.seen.filter((s) => s.name === 'retry').map((s) => s.event as ClientEvents['retry']);
+    expect(retries.map((r) => r.delay)).toEqual([1, 6, 12]);
+  });
+
   it('gives up after the limit with the typed error of the last attempt', async () => {
     const api = fakeFetch({ [`GET ${base}`]: statuses(500) });
     const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { limit: 1, delay: backoff(1) } });

@@ -2,7 +2,7 @@
  * The client's retry policy in ky's terms: ky's `retry` options with the client's defaults under them, and the wait
  * ky will take before a retry, which the `retry` event announces before ky sleeps.
  */
-import type { HTTPError, RetryOptions } from 'ky';
+import type { RetryOptions } from 'ky';
 
 /** ky's retry options with every field filled in. */
 export type RetryPolicy = Required<Omit<RetryOptions, 'shouldRetry' | 'jitter'>> &
@@ -40,33 +40,6 @@ function fields(option: RetryOption | undefined): RetryOptions {
 /** The policy of `options` laid over `inherited` (a ky instance's `retry`) laid over the client's defaults. */
 export function retryPolicy(options: RetryOption | undefined, inherited?: RetryOption): RetryPolicy {
   return { ...DEFAULTS, ...fields(inherited), ...fields(options) };
-}
-
-/** Headers ky reads, in this order, for the server's wish of when to retry. */
-const RETRY_AFTER_HEADERS = [
-  'retry-after',
-  'ratelimit-reset',
-  'x-ratelimit-retry-after',
-  'x-ratelimit-reset',
-  'x-rate-limit-reset',
-];
-
-/**
- * The wait in ms before the retry that `error` asks for, when the server said (`Retry-After` or a rate limit header,
- * on one of `afterStatusCodes`): seconds, an HTTP date, or an epoch timestamp, as ky reads them, capped by
- * `maxRetryAfter`. `undefined` when the server did not say, or said something unreadable: ky would then wait the
- * longest allowed, where the client backs off as if nothing was said.
- */
-export function serverDelay(policy: RetryPolicy, error: HTTPError, now = Date.now()): number | undefined {
-  if (!policy.afterStatusCodes.includes(error.response.status)) return undefined;
-  const value = RETRY_AFTER_HEADERS.map((name) => error.response.headers.get(name)).find(Boolean);
-  if (!value) return undefined;
-  let after = Number(value) * 1000;
-  if (Number.isNaN(after)) after = Date.parse(value) - now;
-  else if (after >= Date.parse('2024-01-01')) after -= now;
-  if (Number.isNaN(after)) return undefined;
-  // A date past already: ky's timer fires at once.
-  return Math.max(0, Math.min(after, policy.maxRetryAfter));
 }
 
 /** ky's wait before retry number `retryCount` when the server did not say: the backoff, capped by `backoffLimit`. */

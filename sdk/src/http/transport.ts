@@ -9,7 +9,8 @@ import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
 import { headerRecord, isJsonType } from './media-type.js';
 import { readText, withText } from './response-body.js';
-import { backoff, serverDelay } from './retry.js';
+import { backoff } from './retry.js';
+import { readRetryAfter } from './retry-after.js';
 
 /** Cache partition of requests sent without credentials. */
 const ANONYMOUS = 'anonymous';
@@ -246,8 +247,12 @@ export class Transport {
     const { emitter, http } = this.#options;
     const { retry } = http;
     const verdict = await retry.shouldRetry?.(state);
-    // A `true` of the user's makes ky back off, whatever the server asked for.
-    const asked = verdict === undefined && failed ? serverDelay(retry, failed) : undefined;
+    // A `true` of the user's makes ky back off, whatever the server asked for. ky waits as asked only on
+    // `afterStatusCodes`, reading the headers as `readRetryAfter` does where that reads a wait.
+    const asked =
+      verdict === undefined && failed && retry.afterStatusCodes.includes(status!)
+        ? readRetryAfter(failed.response.headers, retry.maxRetryAfter)
+        : undefined;
     const retried =
       verdict ??
       (status === undefined
