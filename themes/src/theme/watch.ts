@@ -15,7 +15,7 @@
  * save made during it reaches the server once the server is back.
  */
 import { relative, sep } from 'node:path';
-import { type Client, HttpError } from '@storefront-platform/sdk';
+import { type Client, HttpError, readRetryAfter } from '@storefront-platform/sdk';
 import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
@@ -74,12 +74,9 @@ export interface WatchResult {
   unsent: string[];
 }
 
-/** The wait in ms that the server asked for in `Retry-After` (seconds or an HTTP date), if it did. */
+/** The wait in ms that the server asked for, if it did, read as the client reads it for its own retries. */
 function retryAfterOf(error: unknown): number | undefined {
-  const value = error instanceof HttpError ? error.headers['retry-after']?.trim() : undefined;
-  if (!value) return undefined;
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
+  return error instanceof HttpError ? readRetryAfter(new Headers(error.headers)) : undefined;
 }
 
 /** The change of one file, whose bytes are `bytes` (`undefined`: deleted), against the base and the theme as last seen. */
