@@ -21,6 +21,8 @@ const RETRY_AFTER_HEADERS = [
  *
  * @example
  * ```ts
+ * try {
+ *   await client.root();
  * } catch (error) {
  *   // A 429 or 503 the client's retries did not outlast: when to try again, if the server said.
  *   const wait = error instanceof HttpError ? readRetryAfter(new Headers(error.headers)) : undefined;
