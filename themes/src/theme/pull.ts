@@ -29,8 +29,9 @@ export interface PullOptions extends ThemeRef {
 export interface PullResult {
   workspace: Workspace;
   /**
-   * The files written or removed in the folder, the conflicts left alone, and the theme's files refused
-   * (`skipped`: an unsafe name, shown as a JSON string, or a size past the API's limits).
+   * The files written or removed in the folder, the conflicts left alone, and the theme's files refused or not
+   * brought (`skipped`: an unsafe name, shown as a JSON string, a size past the API's limits, or a path the folder
+   * holds as a symbolic link or behind one).
    */
   files: FileResult[];
 }
@@ -59,6 +60,10 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     action: 'skipped',
     message: reason,
   }));
+  // Said, not passed over in silence: the server changed them, and the folder does not get them.
+  for (const change of workspace.linked.filter((c) => c.remote)) {
+    files.push({ path: change.path, kind: change.kind, action: 'skipped', message: 'symbolic link' });
+  }
   const incoming = changes.filter((change) => {
     if (!change.remote) return false;
     if (!change.conflict || options.force) return true;

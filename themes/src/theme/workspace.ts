@@ -31,6 +31,8 @@ export interface Workspace extends OpenedTheme {
    * theme as a refused file: a file replaced by a link is not deleted here, a file too large not deleted there.
    */
   changes: FileChange[];
+  /** The changes left out of {@link changes} because the folder holds their path as a symbolic link or behind one. */
+  linked: FileChange[];
 }
 
 /** Which theme `theme` is, of which shop. */
@@ -50,10 +52,10 @@ function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manif
 function assemble(dir: string, manifest: Manifest, opened: OpenedTheme, local: LocalScan): Workspace {
   const { files: remote, refused } = readRemote(opened.theme);
   const held = new Set(refused.flatMap((refusal) => (refusal.path ? [refusal.path] : [])));
-  const changes = compare(manifest.files, local.files, remote).filter(
-    (change) => !held.has(change.path) && !isBehindLink(local, change.path),
-  );
-  return { dir, manifest, ...opened, local, remote, refused, changes };
+  const all = compare(manifest.files, local.files, remote).filter((change) => !held.has(change.path));
+  const linked = all.filter((change) => isBehindLink(local, change.path));
+  const changes = all.filter((change) => !linked.includes(change));
+  return { dir, manifest, ...opened, local, remote, refused, changes, linked };
 }
 
 /** What a pulled folder holds: its files and its manifest. */
