@@ -17,6 +17,7 @@ import {
   type PublishJournal,
   readJournal,
   removeJournal,
+  setAsideJournal,
 } from '../theme/publish-journal.js';
 import type { PublishPlan } from '../theme/publish-plan.js';
 import { doubtAbout } from '../theme/source-check.js';
@@ -79,7 +80,11 @@ export const publish: Command = {
     const fit =
       previous === undefined ? undefined : previous === 'damaged' ? 'it cannot be read' : journalFit(previous, plan);
     const resumed = fit === 'resume' ? (previous as PublishJournal) : undefined;
-    if (fit !== undefined && !resumed) output.note(`Setting aside the journal ${journalFile}: ${fit}`);
+    const dryRun = values['dry-run'] === true;
+    if (fit !== undefined && !resumed) {
+      if (dryRun) output.note(`The journal ${journalFile} does not apply (${fit}): kept, as a dry run changes nothing`);
+      else output.note(`Setting aside the journal ${journalFile} as ${await setAsideJournal(journalFile)}: ${fit}`);
+    }
     const started = resumed?.header.started_on;
     if (resumed) {
       const planned = resumed.header.changes.length;
@@ -88,7 +93,8 @@ export const publish: Command = {
       );
     }
     if (!changes.length) {
-      if (previous !== undefined) await removeJournal(journalFile);
+      // The publish it resumed is complete: its journal has nothing left to say.
+      if (resumed && !dryRun) await removeJournal(journalFile);
       const finished = resumed ? ` (the publish started ${started} is complete)` : '';
       output.line(`Nothing to publish: ${themeName(target)} holds the same files as the development theme${finished}`);
       output.document({ ok: true, ...json, files: [] });
@@ -96,7 +102,7 @@ export const publish: Command = {
     }
     output.line(`Publishing ${themeName(source)} to production will change:`);
     printFiles(output, changes);
-    if (values['dry-run'] === true) {
+    if (dryRun) {
       output.line(`Would publish: ${countsOf(changes)} (dry run: nothing changed)`);
       output.document({ ok: true, dryRun: true, ...json, files: changes });
       return ExitCode.ok;

@@ -10,8 +10,9 @@
  * development theme against production as it was before the first deletion, and report the whole publish.
  */
 import { constants } from 'node:fs';
-import { type FileHandle, open, rm } from 'node:fs/promises';
-import { NOFOLLOW } from './confined.js';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { NOFOLLOW, readInside, UnsafePathError } from './confined.js';
 import type { PublishChange, PublishPlan } from './publish-plan.js';
 import type { FileAction } from './results.js';
 
@@ -38,14 +39,19 @@ export interface JournalHeader {
 
 /** A line after the header: a request about to go (`sending`), or its outcome. */
 export interface JournalStep {
+  /** When the line was written (ISO 8601). */
   at: string;
+  /** The change's path, as in {@link JournalHeader.changes}. */
   path: string;
+  /** `sending` just before its request goes; then the outcome its answer gave (or `failed` without one). */
   step: 'sending' | FileAction;
+  /** Why it failed or was a conflict, as reported. */
   message?: string;
 }
 
 /** A journal as read back. */
 export interface PublishJournal {
+  /** Where it was read from. */
   file: string;
   header: JournalHeader;
   /** Each change's last step, by path; a change without one was never sent. */
@@ -67,22 +73,16 @@ export function journalHeader(plan: PublishPlan): JournalHeader {
 
 /** The journal at `file`: `undefined` when there is none, `'damaged'` when its header cannot be read. */
 export async function readJournal(file: string): Promise<PublishJournal | 'damaged' | undefined> {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    // Never through a symbolic link (ELOOP): a link in its place is damaged, and set aside.
-    const handle = await open(file, constants.O_RDONLY | NOFOLLOW);
-    try {
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
+    bytes = await readInside(dirname(file), basename(file));
   } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') return 'damaged';
+    // Never through a symbolic link: a link (or anything but a file) in its place is damaged, and set aside.
+    if (error instanceof UnsafePathError) return 'damaged';
     throw error;
   }
-  const [first, ...rest] = text.split('\n');
+  if (!bytes) return undefined;
+  const [first, ...rest] = bytes.toString('utf8').split('\n');
   const header = parseLine(first) as JournalHeader | undefined;
   if (header?.journal !== 'storefront-themes publish' || header.version !== 1 || !Array.isArray(header.changes)) {
     return 'damaged';
@@ -134,10 +134,9 @@ export class JournalWriter {
     private readonly handle: FileHandle,
   ) {}
 
-  /** A new journal at `file` (replacing any), starting with `header`. */
+  /** A new journal at `file`, where none is (see {@link setAsideJournal}), starting with `header`. */
   static async start(file: string, header: JournalHeader): Promise<JournalWriter> {
-    // A new file, never one a symbolic link in its place points to.
-    await rm(file, { force: true });
+    // A new file, never one a symbolic link in its place points to (O_EXCL), nor one already there.
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | NOFOLLOW;
     const writer = new JournalWriter(file, await open(file, flags, 0o644));
     await writer.handle.appendFile(`${JSON.stringify(header)}\n`);
@@ -175,7 +174,17 @@ export class JournalWriter {
   }
 }
 
-/** Deletes the journal at `file`, if any: its publish is complete, or it no longer applies. */
+/** Deletes the journal at `file`, if any: its publish is complete. */
 export async function removeJournal(file: string): Promise<void> {
   await rm(file, { force: true });
+}
+
+/**
+ * Moves the journal at `file` (or whatever is in its place) to `file.old`, replacing an older one, and returns that
+ * name: a journal that no longer applies is kept for a person to read, never deleted.
+ */
+export async function setAsideJournal(file: string): Promise<string> {
+  const aside = `${file}.old`;
+  await rename(file, aside);
+  return aside;
 }
