@@ -100,6 +100,8 @@ describe.skipIf(!mountable)('the server on a bad disk', () => {
         _class: ['errors'],
         message: "Insufficient storage: the server's disk is full; nothing was written",
       });
+      // The failed write gave back what it had taken (its temporary files, the journal's room): full again.
+      await fill();
       const tokenRefused = await tokenRequest(
         server.origin,
         { grant_type: 'client_credentials', scope: 'admin' },

@@ -4,7 +4,6 @@
  * and 503 with the error body; the token endpoint's 503 `temporarily_unavailable`) with one log line each, never
  * a 500 with a stack: the operator has a disk to fix, the client a request to retry later.
  */
-import { dirname } from 'node:path';
 import type { Store } from '../store/types.js';
 import { HttpError } from './http-error.js';
 
@@ -47,6 +46,12 @@ export function diskFailureError(failure: DiskFailure): HttpError {
   return failure.kind === 'full'
     ? new HttpError(507, "Insufficient storage: the server's disk is full; nothing was written")
     : new HttpError(503, 'Service unavailable: the server cannot write its data; nothing was written');
+}
+
+/** The directory part of `path`, written out here: the core also runs in browsers (MSW), without `node:path`. */
+function dirname(path: string): string {
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return slash > 0 ? path.slice(0, slash) : path;
 }
 
 /** Where the data lives: the directory of a JSON-file store, else the directory the failure names. */

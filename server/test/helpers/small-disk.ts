@@ -40,7 +40,8 @@ export async function mountSmallDisk(size: string, options: { readOnly?: boolean
     },
     fill: (leave) => fillDisk(dir, leave),
     async remove() {
-      execFileSync('umount', [dir], { stdio: 'pipe' });
+      // Lazily: a test that failed may have left a file open there (a store's journal), which would keep it busy.
+      execFileSync('umount', ['--lazy', dir], { stdio: 'pipe' });
       await rm(dir, { recursive: true, force: true });
     },
   };
