@@ -6,8 +6,9 @@
  * (a store replaces a row on every change: a revocation, a new expiry, a deleted user) and the token has not
  * expired. Other tokens coming and going leave it be.
  */
+
+import { Lru } from '@storefront-platform/sdk/internal';
 import { HttpError } from '../http/http-error.js';
-import { Lru } from '../http/lru.js';
 import { authenticate, bearerChallenge } from '../oauth/index.js';
 import type { TokenRow, UserRow } from '../store/types.js';
 import type { CoreContext, CoreRequest, Principal } from './types.js';
@@ -26,7 +27,7 @@ const CAPACITY = 1000;
 
 export function createAuthenticator(context: CoreContext): Authenticator {
   const { store, clock } = context;
-  const verified = new Lru<Verified>(CAPACITY);
+  const verified = new Lru<string, Verified>({ maxEntries: CAPACITY });
 
   return (request, allowQueryToken) => {
     // A JSONP request may carry its token in the query instead: checked in full every time.

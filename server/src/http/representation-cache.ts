@@ -3,10 +3,11 @@
  * resource and the viewer variant, and stamped with the store revisions of the collections they were
  * built from: a changed revision rebuilds the entry on next use.
  */
+
+import { Lru } from '@storefront-platform/sdk/internal';
 import type { Clock } from '../core/types.js';
 import type { Entity } from './entity.js';
 import { toSeconds } from './http-date.js';
-import { Lru } from './lru.js';
 
 /** Store revisions of the collections a value was derived from, in a fixed order per key. */
 export type Revisions = readonly number[];
@@ -24,10 +25,10 @@ function same(a: Revisions, b: Revisions): boolean {
 
 /** A bounded map of derived values stamped with their revisions, least recently used out first. */
 class Memo<T> {
-  private readonly slots: Lru<Slot<T>>;
+  private readonly slots: Lru<string, Slot<T>>;
 
   constructor(capacity: number) {
-    this.slots = new Lru(capacity);
+    this.slots = new Lru({ maxEntries: capacity });
   }
 
   get(key: string, revisions: Revisions): Slot<T> | undefined {

@@ -5,8 +5,9 @@
  * run slows geometrically (with the login policy: 5 free guesses, 10 more in the next 17 minutes, then 4 an
  * hour). Time comes from the injectable clock, so that tests move it instead of sleeping.
  */
+
+import { Lru } from '@storefront-platform/sdk/internal';
 import type { Clock } from '../core/types.js';
-import { Lru } from '../http/lru.js';
 
 /** How a throttle counts. */
 export interface BackoffPolicy {
@@ -42,7 +43,7 @@ interface Entry {
 const CAPACITY = 10_000;
 
 export class FailureThrottle {
-  private readonly entries = new Lru<Entry>(CAPACITY);
+  private readonly entries = new Lru<string, Entry>({ maxEntries: CAPACITY });
 
   constructor(
     private readonly clock: Clock,
