@@ -5,7 +5,7 @@
  *   npm run example -- --help
  *
  * Where and who, from the environment:
- *   STOREFRONT_URL            origin of the reference server (default http://localhost:4000): the API root is
+ *   STOREFRONT_URL            origin of the reference server (default http://127.0.0.1:4000): the API root is
  *                             {origin}/v1 and the token endpoint {origin}/oauth/token
  *   STOREFRONT_CLIENT_ID      the app's client id and secret, as printed by `npm start`; when unset, they are read
  *   STOREFRONT_CLIENT_SECRET  from the demo app of the server's data file

@@ -33,12 +33,12 @@ async function demoApp(dataFile: string): Promise<{ clientId: string; clientSecr
 }
 
 /**
- * `STOREFRONT_URL` (the server's origin, default `http://localhost:4000`), and the app from
+ * `STOREFRONT_URL` (the server's origin, default `http://127.0.0.1:4000`), and the app from
  * `STOREFRONT_CLIENT_ID` + `STOREFRONT_CLIENT_SECRET`, else from the data file `STOREFRONT_DATA`
  * (default `storefront-data/db.json`, the server's own default).
  */
 export async function connectionFromEnv(env: NodeJS.ProcessEnv): Promise<Connection> {
-  const origin = (env.STOREFRONT_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const origin = (env.STOREFRONT_URL ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
   const { STOREFRONT_CLIENT_ID: clientId, STOREFRONT_CLIENT_SECRET: clientSecret } = env;
   const app =
     clientId && clientSecret
@@ -55,6 +55,6 @@ export function unreachable(origin: string): string {
   return (
     `Nothing answers at ${origin}. Is the server running? Start it with: npm start\n` +
     'If it listens elsewhere (npm start -- --port 5000, say), give the examples its origin: ' +
-    'STOREFRONT_URL=http://localhost:5000 npm run example -- …'
+    'STOREFRONT_URL=http://127.0.0.1:5000 npm run example -- …'
   );
 }

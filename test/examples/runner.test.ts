@@ -85,7 +85,7 @@ describe('examples/run.ts', () => {
       'Nothing answers at http://127.0.0.1:9. Is the server running? Start it with: npm start',
     );
     // A server on another port (npm start -- --port 5000) is reached by naming its origin.
-    expect(down.stderr).toMatch(/--port 5000.*STOREFRONT_URL=http:\/\/localhost:5000/s);
+    expect(down.stderr).toMatch(/--port 5000.*STOREFRONT_URL=http:\/\/127.0.0.1:5000/s);
 
     const usage = await run(['theme-sync', 'sideways']);
     expect(usage.code).toBe(2);

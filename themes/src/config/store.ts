@@ -9,7 +9,7 @@ import type { TokenInfo } from '@storefront-platform/sdk';
 import { readPrivate, removePrivate, writePrivate } from './private-file.js';
 
 /** The server's origin when none is configured: the reference server's default. */
-export const DEFAULT_URL = 'http://localhost:4000';
+export const DEFAULT_URL = 'http://127.0.0.1:4000';
 
 /** The developer's app, as registered on the platform, and where the platform is. */
 export interface AppCredentials {
