@@ -73,6 +73,10 @@ describe('RFC 6570 expansion', () => {
       expect.objectContaining({ code: 'TEMPLATE_VARIABLE', reason: 'missing', variables: ['shop_id'] }),
     );
     expect(() => expandTemplate('/shops/{shop_id}', { shop_id: '' })).toThrowError(/shop_id/);
+    // Values that would expand to nothing and leave a wrong URL behind.
+    for (const shop_id of [[], {}, new Date(0)]) {
+      expect(() => expandTemplate('/shops/{shop_id}', { shop_id })).toThrowError(/shop_id/);
+    }
   });
 
   it.each(['/a{b', '/a}b', '/{a b}', '/{a,}', '/{a:0}', '/{!a}'])('rejects the malformed template %s', (template) => {

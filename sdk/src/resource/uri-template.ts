@@ -173,7 +173,11 @@ export function expandTemplate(
   args: Readonly<Record<string, unknown>>,
 ): { url: string; unused: Record<string, unknown> } {
   const { parts, declared, required } = compile(template);
-  const missing = required.filter((name) => args[name] === undefined || args[name] === null || args[name] === '');
+  // An empty list or map expands to nothing, as does an object with no entries of its own (a Date): missing too.
+  const missing = required.filter((name) => {
+    const value = args[name];
+    return value == null || value === '' || (typeof value === 'object' && Object.keys(value).length === 0);
+  });
   if (missing.length) throw new TemplateVariableError({ reason: 'missing', variables: missing, template, declared });
   const values: Record<string, unknown> = {};
   const unused: Record<string, unknown> = {};
