@@ -12,7 +12,11 @@ import {
   ValidationError,
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
+import { printable } from '../printable.js';
 import { OversizeError } from '../theme/capped-body.js';
+
+/** A server's error message is its own word: shown escaped (see printable.ts), at most this long. */
+const SERVER_MESSAGE_LENGTH = 500;
 
 export interface Described {
   message: string;
@@ -47,17 +51,18 @@ export function describeError(error: unknown): Described {
         `the server refused the sign-in (${error.errorDescription ?? error.error}): run storefront-themes login`,
       );
     }
-    return failure(`the server refused the sign-in: ${error.errorDescription ?? error.error}`);
+    return failure(`the server refused the sign-in: ${printable(String(error.errorDescription ?? error.error))}`);
   }
   if (error instanceof UnauthorizedError)
     return failure('the server no longer accepts your login: run storefront-themes login');
   if (error instanceof ForbiddenError) {
-    return failure(`your login may not do this (it needs the admin scope of the shop): ${error.message}`);
+    return failure(`your login may not do this (it needs the admin scope of the shop): ${printable(error.message)}`);
   }
   if (error instanceof ValidationError) {
-    return failure(error.errors.map((e) => `${e.field} ${e.messages.join(', ')}`).join('; ') || error.message);
+    const fields = error.errors.map((e) => `${e.field} ${e.messages.join(', ')}`).join('; ');
+    return failure(printable(fields || error.message, SERVER_MESSAGE_LENGTH));
   }
-  if (error instanceof HttpError) return failure(error.message);
+  if (error instanceof HttpError) return failure(printable(error.message, SERVER_MESSAGE_LENGTH));
   // Other errors (the file system's name the path and what went wrong) say enough by their message.
   if (error instanceof Error) return failure(error.message || error.name);
   return failure(String(error));

@@ -1,5 +1,6 @@
 /** How commands show files and transfers: one line per file, a summary line, the exit code they make. */
 import { ExitCode } from '../errors.js';
+import { printable } from '../printable.js';
 import type { FileChange } from '../theme/changes.js';
 import { describeChange } from '../theme/changes.js';
 import type { ThemeTarget } from '../theme/manifest.js';
@@ -114,5 +115,6 @@ export function themeJson({ shop, theme }: ThemeTarget) {
 
 /** `"Spring (development)" of Northwind`. */
 export function themeName({ shop, theme }: ThemeTarget): string {
-  return `"${theme.title}" of ${shop.name}`;
+  // Both are the server's word, printed in a terminal.
+  return `"${printable(theme.title)}" of ${printable(shop.name)}`;
 }
