@@ -8,14 +8,39 @@ import type { LinkMethod, RelationName, RepresentationName } from '@storefront-p
 /** The curied relation names (`svc:…`) of some representations. */
 type SvcRelationOf<R extends RepresentationName> = Extract<{ [N in R]: RelationName<N> }[R], `svc:${string}`>;
 
+/**
+ * Which domain's table documents the relations of each representation of the contract, those without `svc:`
+ * relations included: a new representation must be placed here (see {@link Placed}), so that its relations are
+ * asked of the table that owns them, never of one by default.
+ */
+interface RelationDomains {
+  core:
+    | 'root'
+    | 'shop'
+    | 'shopSummary'
+    | 'product'
+    | 'productSummary'
+    | 'productVariant'
+    | 'order'
+    | 'orderSummary'
+    | 'orderLineItem';
+  theme: 'theme' | 'themeTemplate' | 'themeAsset';
+}
+
+/** `R`, if {@link RelationDomains} places every one of them: otherwise a type error naming those it does not. */
+type Placed<R extends RelationDomains[keyof RelationDomains]> = R;
+
 /** Every curied relation name of the contract. */
-export type SvcRelationName = SvcRelationOf<RepresentationName>;
+export type SvcRelationName = SvcRelationOf<Placed<RepresentationName>>;
 
 /** Relations of the root, shops, products and orders: documented in `./relations.ts`. */
-export type CoreRelationName = SvcRelationOf<'root' | 'shop' | 'product' | 'order'>;
+export type CoreRelationName = SvcRelationOf<RelationDomains['core']>;
 
-/** Relations of themes, templates and assets: documented in `./themes/relations.ts`. */
-export type ThemeRelationName = Exclude<SvcRelationName, CoreRelationName>;
+/**
+ * Relations of themes, templates and assets, but for those a core representation has too (`svc:shop`):
+ * documented in `./themes/relations.ts`.
+ */
+export type ThemeRelationName = Exclude<SvcRelationOf<RelationDomains['theme']>, CoreRelationName>;
 
 /** What the registry knows about one relation. */
 export interface RelationEntry {
