@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { assetDigest } from '../../src/api/themes/asset-file.js';
@@ -64,7 +65,10 @@ export interface CrashRounds {
 
 /** What the rounds saw. */
 export interface CrashReport {
-  /** Rounds whose kill left a journal: killed in the middle of a write of several files. */
+  /**
+   * Rounds whose kill fell in the middle of a write of several files: it left the journal holding something (whole:
+   * replayed at the start; torn: discarded) or temporary files (the write's first round, undone at the start).
+   */
   replayed: number;
   /** Rounds answered with a 2xx before the kill. */
   acknowledged: number;
@@ -73,6 +77,12 @@ export interface CrashReport {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a write's temporary files are under `dir` (the lock's are not a write's). */
+async function hasTempFiles(dir: string): Promise<boolean> {
+  const entries = await readdir(dir, { recursive: true });
+  return entries.some((entry) => /(^|\/)\.[^/]*\.json\.tmp$/.test(entry));
+}
 
 /**
  * Runs the real server (the CLI, fsync on) over the data `rounds + 1` times: each time it sends one request and
@@ -114,9 +124,8 @@ export async function crashRounds({ path, rounds, request, check }: CrashRounds)
     }
     if (answer && answer.status < 300) report.acknowledged++;
     else report.cut++;
-    // Kept while the server runs, and emptied after each write: one that holds something was cut.
-    const journalLeft = Boolean(await journalLine(dirname(path)));
-    if (journalLeft) report.replayed++;
+    // The journal is kept while the server runs, and emptied after each write: one that holds something was cut.
+    if ((await journalLine(dirname(path))) || (await hasTempFiles(dirname(path)))) report.replayed++;
     const store = await createJsonStore(path, { sync: false });
     try {
       await check(store, round, answer);
