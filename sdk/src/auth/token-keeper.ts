@@ -135,14 +135,16 @@ export class TokenKeeper implements Required<AuthStrategy> {
   async #replace(previous: string | undefined, fetch: typeof globalThis.fetch | undefined): Promise<TokenInfo> {
     const key = await this.#options.owner;
     const leaseMs = this.#options.lease ?? DEFAULT_LEASE_MS;
-    // A holder that died frees the lease after `leaseMs`; waiting twice that means the store is not working.
-    const deadline = Date.now() + 2 * leaseMs;
+    // A holder that died frees the lease after `leaseMs`; waiting twice that means the store is not working. On
+    // the keeper's clock, the one the memory store's leases run on.
+    const { now } = this.#options;
+    const deadline = now() + 2 * leaseMs;
     for (;;) {
       const seen = this.#replacement(await this.#store.get(key), previous);
       if (seen) return this.#hold(seen);
       const lease = await this.#store.acquire(key, leaseMs);
       if (lease === undefined) {
-        if (Date.now() > deadline) {
+        if (now() > deadline) {
           throw new TokenStoreError(
             `no token refresh finished within ${2 * leaseMs} ms while another instance held the lease`,
           );
@@ -205,7 +207,8 @@ export class TokenKeeper implements Required<AuthStrategy> {
    * `onAuthorizationLost` may give a token to go on with.
    */
   async #lost(key: string, previous: string | undefined, refusal: OAuthError, leaseMs: number): Promise<TokenInfo> {
-    for (const until = Date.now() + leaseMs; this.#options.store && Date.now() < until; ) {
+    const { now, store } = this.#options;
+    for (const until = now() + leaseMs; store && now() < until; ) {
       await sleep(POLL_MS);
       const seen = this.#replacement(await this.#store.get(key).catch(() => undefined), previous);
       if (seen) return this.#hold(seen);
