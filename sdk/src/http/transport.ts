@@ -17,7 +17,11 @@ const ANONYMOUS = 'anonymous';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DEFAULT_ACCEPT = 'application/hal+json, application/json';
 
-/** How the transport is wired; built by `createClient`. */
+/**
+ * How the transport is wired; built by `createClient`. No clock: the transport's time is ky's, which waits a
+ * `Retry-After` date against `Date.now()`, so the `retry` event reads it on that clock too, and cache entries are
+ * dated on it (`storedAt`, for stores that expire entries).
+ */
 export interface TransportOptions {
   http: ClientKy;
   emitter: Emitter;
