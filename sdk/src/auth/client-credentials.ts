@@ -1,6 +1,7 @@
 import type { ClientCredentials } from './client-authentication.js';
-import { endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
-import { type OnToken, TokenKeeper } from './token-keeper.js';
+import { standaloneKeeper } from './standalone-keeper.js';
+import type { TokenEndpointOptions } from './token-endpoint.js';
+import type { OnToken } from './token-keeper.js';
 import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
@@ -17,17 +18,8 @@ export interface ClientCredentialsOptions extends ClientCredentials, TokenEndpoi
  * use, again shortly before it expires, and again after a 401, once for all the requests that got it.
  */
 export function clientCredentials(options: ClientCredentialsOptions): AuthStrategy {
-  const { clientId, clientSecret, scope } = options;
+  const { clientId, scope } = options;
   const params: Record<string, string> = { grant_type: 'client_credentials' };
   if (scope !== undefined) params.scope = scope;
-  return new TokenKeeper({
-    owner: `client:${clientId}:${scope ?? ''}`,
-    authUrl: options.authUrl,
-    standalone: true,
-    obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
-    onToken: options.onToken,
-    store: options.tokenStore,
-    lease: options.refreshLease,
-    now: options.now ?? Date.now,
-  });
+  return standaloneKeeper(options, `client:${clientId}:${scope ?? ''}`, params);
 }

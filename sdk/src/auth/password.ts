@@ -1,6 +1,7 @@
 import type { ClientCredentials } from './client-authentication.js';
-import { endpoint, requestToken, type TokenEndpointOptions } from './token-endpoint.js';
-import { type OnToken, TokenKeeper } from './token-keeper.js';
+import { standaloneKeeper } from './standalone-keeper.js';
+import type { TokenEndpointOptions } from './token-endpoint.js';
+import type { OnToken } from './token-keeper.js';
 import type { SharedTokenOptions } from './token-store.js';
 import type { AuthStrategy } from './types.js';
 
@@ -20,17 +21,8 @@ export interface PasswordOptions extends ClientCredentials, TokenEndpointOptions
  * {@link clientCredentials}'s: on first use, shortly before expiry, and once after a 401.
  */
 export function password(options: PasswordOptions): AuthStrategy {
-  const { clientId, clientSecret, username, scope } = options;
+  const { username, scope } = options;
   const params: Record<string, string> = { grant_type: 'password', username, password: options.password };
   if (scope !== undefined) params.scope = scope;
-  return new TokenKeeper({
-    owner: `user:${username}:${scope ?? ''}`,
-    authUrl: options.authUrl,
-    standalone: true,
-    obtain: (_, fetch) => requestToken({ ...endpoint(options, fetch), client: { clientId, clientSecret }, params }),
-    onToken: options.onToken,
-    store: options.tokenStore,
-    lease: options.refreshLease,
-    now: options.now ?? Date.now,
-  });
+  return standaloneKeeper(options, `user:${username}:${scope ?? ''}`, params);
 }
