@@ -30,6 +30,11 @@ export function append(parent: Node, children: readonly Child[]): void {
   }
 }
 
+/** A table's head: one row of column headers. */
+export function tableHead(columns: readonly string[]): HTMLTableSectionElement {
+  return h('thead', null, h('tr', null, ...columns.map((column) => h('th', { scope: 'col' }, column))));
+}
+
 /** The element with this id, which the page's HTML has. */
 export function byId<E extends HTMLElement>(id: string): E {
   const element = document.getElementById(id);

@@ -4,7 +4,7 @@
  * first rows come with the page, the others in batches right after.
  */
 import type { Entity } from '@storefront-platform/sdk';
-import { h } from './dom.js';
+import { h, tableHead } from './dom.js';
 import { isResourceLink, linkControl } from './link-controls.js';
 import { isScalar, labelOf, valueText } from './values.js';
 
@@ -87,22 +87,7 @@ export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
         ? h(
             'div',
             { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${name} table` },
-            h(
-              'table',
-              null,
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'col' }, 'Resource'),
-                  ...columns.map((column) => h('th', { scope: 'col' }, column)),
-                  h('th', { scope: 'col' }, 'Links'),
-                ),
-              ),
-              body,
-            ),
+            h('table', null, tableHead(['Resource', ...columns, 'Links']), body),
           )
         : h('p', { class: 'muted' }, 'None.'),
     );

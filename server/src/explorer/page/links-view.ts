@@ -1,7 +1,7 @@
 /** A resource's links: relation (with its documentation), target, method, title, type, templated, and the control. */
 import type { Entity } from '@storefront-platform/sdk';
 import { type Curies, docsUrl } from './docs-links.js';
-import { h } from './dom.js';
+import { h, tableHead } from './dom.js';
 import { linkControl } from './link-controls.js';
 
 export function linksView(entity: Entity, subject: string, curies: Curies, apiOrigin: string): HTMLElement {
@@ -32,17 +32,7 @@ export function linksView(entity: Entity, subject: string, curies: Curies, apiOr
       ? h(
           'table',
           null,
-          h(
-            'thead',
-            null,
-            h(
-              'tr',
-              null,
-              ...['Relation', 'Target', 'Method', 'Title', 'Type', 'Templated', 'Action'].map((name) =>
-                h('th', { scope: 'col' }, name),
-              ),
-            ),
-          ),
+          tableHead(['Relation', 'Target', 'Method', 'Title', 'Type', 'Templated', 'Action']),
           h('tbody', null, ...rows),
         )
       : h('p', { class: 'muted' }, 'None.'),
