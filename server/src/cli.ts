@@ -9,8 +9,9 @@ import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
-import { createServer, DEFAULT_TOKEN_TTL, type StorefrontServer } from './create-server.js';
+import { createServer, type StorefrontServer } from './create-server.js';
 import { diskFailureOf } from './http/disk-failure.js';
+import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { StoreLockedError } from './store/store-locked-error.js';
 

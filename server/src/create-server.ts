@@ -9,12 +9,13 @@ import { addMissingPreviewKeys } from './api/themes/preview-key.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
-import { EXPLORER_CLIENT_ID, EXPLORER_PATH, isExplorerClient, registerExplorerClient } from './explorer/client.js';
+import { demoApp, EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
 import { createExplorerHandler } from './explorer/handler.js';
 import { createExpressApp } from './express/app.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { hashPassword } from './oauth/secrets.js';
+import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json-file.js';
 import { createMemoryStore } from './store/memory.js';
@@ -92,8 +93,6 @@ export interface StorefrontServer {
 
 const DEFAULT_PORT = 4000;
 const DEFAULT_HOST = '127.0.0.1';
-/** Seconds an access token lives unless `tokenTtl` says otherwise (the CLI's banner shows it too). */
-export const DEFAULT_TOKEN_TTL = 3600;
 
 function isStore(data: ServerOptions['data']): data is Store {
   return typeof data === 'object' && data !== null && typeof (data as Store).write === 'function';
@@ -112,13 +111,11 @@ function listeningOrigin(address: AddressInfo): string {
 }
 
 function checkOptions(options: ServerOptions): void {
-  const { port, tokenTtl } = options;
+  const { port } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
   }
-  if (tokenTtl !== undefined && (!Number.isInteger(tokenTtl) || tokenTtl <= 0)) {
-    throw new RangeError(`tokenTtl must be a positive whole number of seconds, got ${tokenTtl}`);
-  }
+  tokenTtlOf(options.tokenTtl);
 }
 
 interface OpenedData {
@@ -169,8 +166,7 @@ async function upgrade(store: Store, demo: DemoOptions): Promise<ServerCredentia
 
 /** Puts the given demo credentials into existing data, and reads back the rest. */
 async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
-  // The explorer's client, registered at every start, is never the demo app.
-  const app = store.all('apps').find((row) => !isExplorerClient(row));
+  const app = demoApp(store);
   const user = app && store.get('users', app.owner_id);
   if (!app || !user) return undefined;
   const appPatch = {
@@ -257,7 +253,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     store: opened.store,
     clock: options.clock ?? { now: () => Date.now() },
     addresses,
-    tokenTtl: options.tokenTtl ?? DEFAULT_TOKEN_TTL,
+    tokenTtl: tokenTtlOf(options.tokenTtl),
     explorerUrl,
   });
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;

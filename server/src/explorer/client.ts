@@ -33,6 +33,14 @@ export function isExplorerClient(app: AppRow): boolean {
 }
 
 /**
+ * The data's demo app, whose credentials the server prints and the mock hands out: its first app other than the
+ * explorer's client (which the server registers at every start, after the data's own).
+ */
+export function demoApp(store: Pick<Store, 'all'>): AppRow | undefined {
+  return store.all('apps').find((app) => !isExplorerClient(app));
+}
+
+/**
  * Adds the explorer's client to the data, or points an existing one at this origin (it may have changed since
  * the last start); no write when it is up to date. Without a user nobody could sign in: no client then.
  */

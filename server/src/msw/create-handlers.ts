@@ -8,8 +8,10 @@ import { type HttpHandler, http } from 'msw';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
 import type { ServerCredentials } from '../create-server.js';
+import { demoApp } from '../explorer/client.js';
 import { OAuthError } from '../oauth/errors.js';
 import { assertScopesAllowed } from '../oauth/scopes.js';
+import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { findToken, issueToken } from '../oauth/tokens.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
@@ -140,8 +142,6 @@ export interface StorefrontMock {
   networkError(options?: FailureOptions): HttpHandler;
 }
 
-const DEFAULT_TOKEN_TTL = 3600;
-
 const systemClock: Clock = { now: () => Date.now() };
 
 /**
@@ -163,10 +163,7 @@ const systemClock: Clock = { now: () => Date.now() };
  * afterAll(() => server.close());
  */
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
-  const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
-  if (!Number.isInteger(tokenTtl) || tokenTtl <= 0) {
-    throw new RangeError(`tokenTtl must be a positive whole number of seconds, got ${tokenTtl}`);
-  }
+  const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
   const clock = options.clock ?? systemClock;
   const { dataset, credentials, seeded } = initialData(options.seed);
@@ -191,7 +188,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
 
     async issueToken({ scope, user }) {
       const store = live.store;
-      const app = store.all('apps')[0];
+      const app = demoApp(store);
       if (!app) throw new Error('issueToken: the data holds no app to issue a token for');
       const owner = user === undefined ? store.get('users', app.owner_id) : store.where('users', 'login', user)[0];
       if (!owner) throw new Error(`issueToken: no user ${user === undefined ? 'owns the demo app' : `"${user}"`}`);
