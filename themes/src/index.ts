@@ -21,6 +21,7 @@ export { type PullOptions, type PullResult, pullTheme } from './theme/pull.js';
 export { type PushOptions, type PushResult, pushTheme } from './theme/push.js';
 export { type OpenedTheme, openTheme, previewUrl, type RemoteFile, type ThemeRef } from './theme/remote.js';
 export type { FileAction, FileResult, OnProgress } from './theme/results.js';
-export { type WatchEvent, type WatchOptions, type WatchResult, watchTheme } from './theme/watch.js';
+export { type WatchOptions, type WatchResult, watchTheme } from './theme/watch.js';
+export type { WatchEvent } from './theme/watch-machine.js';
 export { openWorkspace, type Workspace } from './theme/workspace.js';
 export { ConflictError } from './theme/writes.js';

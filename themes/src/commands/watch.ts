@@ -3,7 +3,8 @@ import { type Command, folderOf } from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
 import { plural, printLinks, themeName } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { DEFAULT_DEBOUNCE_MS, type WatchEvent, watchTheme } from '../theme/watch.js';
+import { DEFAULT_DEBOUNCE_MS, watchTheme } from '../theme/watch.js';
+import type { WatchEvent } from '../theme/watch-machine.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 

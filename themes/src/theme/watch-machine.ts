@@ -5,7 +5,24 @@
  */
 import type { ThemeFileId } from './layout.js';
 import type { FileResult } from './results.js';
-import type { WatchEvent } from './watch.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * What `watch` reports as it goes. `retrying`: the client sends a request of the file again after `delay` ms (its
+ * retry policy at work; `attempt` is the one that failed). `failed`: the file was not sent. When `kept`, the network
+ * or the server failed it after what retries the client's policy allows (none for a POST): it waits, `waiting` files
+ * in all, for the next save of any file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise
+ * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
+ * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
+ * one is not deleted).
+ */
+export type WatchEvent =
+  | { type: 'ready'; workspace: Workspace; preview: string; unpushed: number }
+  | { type: 'ignored'; path: string; reason: string }
+  | { type: 'pushed'; file: FileResult; ms: number }
+  | { type: 'conflict'; file: FileResult }
+  | { type: 'retrying'; path: string; error: unknown; attempt: number; delay: number }
+  | { type: 'failed'; path: string; error: unknown; kept: boolean; waiting: number; retryIn?: number };
 
 /**
  * Where one file stands. A file in none of these states is idle: not saved since the watch began, or its last save
