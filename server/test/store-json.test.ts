@@ -36,11 +36,11 @@ async function changedFiles(dir: string, write: () => Promise<unknown>): Promise
 const manifestOf = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 describe('JSON-file store', () => {
+  // What a reopening keeps (rows, the id sequence) is the store contract's (`store/contract.ts`).
   it('creates the files from the initial data, then loads them on the next start instead', async () => {
     const path = join(await tempDir(), 'nested', 'db.json');
     const first = await createJsonStore(path, { initial });
     expect(first.created).toBe(true);
-    await first.write((tx) => tx.update('templates', '1', { body: 'changed' }));
     await first.close();
 
     let called = false;
@@ -52,10 +52,7 @@ describe('JSON-file store', () => {
     });
     expect(second.created).toBe(false);
     expect(called).toBe(false);
-    expect(second.all('templates').map((t) => t.body)).toEqual(['changed', 'x']);
-    // The id sequence continues after the loaded rows.
-    const inserted = await second.write((tx) => tx.insert('templates', { ...template('', 'y'), id: undefined }));
-    expect(inserted.id).toBe('3');
+    expect(second.all('templates')).toEqual(initial().templates);
     await second.close();
     expect(await manifestOf(path)).toMatchObject({ format: 'storefront-data', version: 2 });
   });
@@ -69,20 +66,6 @@ describe('JSON-file store', () => {
     await store.write((tx) => tx.update('templates', '2', { body: 'new' }));
     expect(JSON.parse(await readFile(join(dir, 'db.templates', '2.json'), 'utf8')).body).toBe('new');
     await store.close();
-  });
-
-  it('keeps every one of 200 concurrent writes across a restart', async () => {
-    const path = join(await tempDir(), 'db.json');
-    const store = await createJsonStore(path, { initial });
-    const ids = await Promise.all(
-      Array.from({ length: 200 }, (_, n) => store.write((tx) => tx.insert('tokens', token(n)).id)),
-    );
-    expect(new Set(ids).size).toBe(200);
-    await store.close();
-    const reopened = await createJsonStore(path);
-    expect(reopened.all('tokens').map((t) => t.token_hash)).toEqual(Array.from({ length: 200 }, (_, n) => `hash-${n}`));
-    expect(reopened.where('tokens', 'token_hash', 'hash-150')).toHaveLength(1);
-    await reopened.close();
   });
 
   it('rewrites only the file of what a write changed: a row, or the shard that holds it', async () => {
