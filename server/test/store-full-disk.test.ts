@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
 import { createJsonStore, type JsonStore } from '../src/store/json-file.js';
-import type { TemplateRow, ThemeRow } from '../src/store/types.js';
 import { journalLine } from './helpers/journal-file.js';
 import { fillDisk, useSmallDisk } from './helpers/small-disk.js';
+import { template, theme as themeRow } from './store/rows.js';
 
 const smallDisk = useSmallDisk();
 /** Closed whatever happens, before the disk is unmounted (after hooks run last first): an open journal keeps it busy. */
@@ -14,20 +14,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
-function template(id: string, body = 'x'): TemplateRow {
-  return { id, theme_id: '1', file_name: `t${id}.html`, body, created_on: '', updated_on: '' };
-}
-
-const theme: ThemeRow = {
-  id: '1',
-  shop_id: '1',
-  title: 'Main',
-  production: true,
-  settings: {},
-  preview_key: 'k',
-  created_on: '',
-  updated_on: '',
-};
+const theme = themeRow('1', '1');
 
 const initial = () => ({ themes: [theme], templates: [template('1'), template('2')] });
 

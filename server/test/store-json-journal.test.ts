@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
 import { createJsonStore } from '../src/store/json-file.js';
 import { type JournalChanges, journalText } from '../src/store/json-journal.js';
-import type { TemplateRow, ThemeRow } from '../src/store/types.js';
+import type { ThemeRow } from '../src/store/types.js';
 import { journalLine } from './helpers/journal-file.js';
 import { useTempDir } from './helpers/temp-dir.js';
+import { template, theme as themeRow } from './store/rows.js';
 
 const tempDir = useTempDir();
 
@@ -15,20 +16,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function template(id: string, body = 'x'): TemplateRow {
-  return { id, theme_id: '1', file_name: `t${id}.html`, body, created_on: '', updated_on: '' };
-}
-
-const theme: ThemeRow = {
-  id: '1',
-  shop_id: '1',
-  title: 'Main',
-  production: true,
-  settings: {},
-  preview_key: 'k',
-  created_on: '',
-  updated_on: '',
-};
+const theme = themeRow('1', '1');
 
 const initial = () => ({ themes: [theme], templates: [template('1'), template('2')] });
 
@@ -49,7 +37,7 @@ describe('JSON-file store journal', () => {
     expect(seen.filter((name) => name.includes('journal'))).toEqual([]);
     await store.write((tx) => {
       tx.update('themes', '1', { updated_on: 'now' });
-      for (let n = 3; n < 200; n++) tx.insert('templates', template(String(n), 'y'.repeat(10_000)));
+      for (let n = 3; n < 200; n++) tx.insert('templates', template(String(n), '1', 'y'.repeat(10_000)));
     });
     await settle();
     watcher.close();
@@ -70,14 +58,14 @@ describe('JSON-file store journal', () => {
     const journal = journalText({
       themes: [['1', later]],
       templates: [
-        ['1', template('1', 'new')],
+        ['1', template('1', '1', 'new')],
         ['2', null],
-        ['3', template('3', 'added')],
+        ['3', template('3', '1', 'added')],
       ],
       tokens: [['t', { id: 't' }]],
     });
     await writeFile(join(dir, 'db.journal.json'), journal);
-    await writeFile(join(dir, 'db.templates', '1.json'), JSON.stringify(template('1', 'new')));
+    await writeFile(join(dir, 'db.templates', '1.json'), JSON.stringify(template('1', '1', 'new')));
 
     const store = await createJsonStore(path);
     expect(store.all('templates').map((t) => [t.id, t.body])).toEqual([
@@ -97,8 +85,8 @@ describe('JSON-file store journal', () => {
     const dir = await tempDir();
     const path = join(dir, 'db.json');
     await (await createJsonStore(path, { initial })).close();
-    const longer = journalText({ templates: [['2', template('2', 'older'.repeat(100))]] });
-    const shorter = journalText({ templates: [['1', template('1', 'new')]] });
+    const longer = journalText({ templates: [['2', template('2', '1', 'older'.repeat(100))]] });
+    const shorter = journalText({ templates: [['1', template('1', '1', 'new')]] });
     await writeFile(join(dir, 'db.journal.json'), `${shorter}\n${longer.slice(shorter.length + 1)}\n`);
 
     const store = await createJsonStore(path);
@@ -120,7 +108,7 @@ describe('JSON-file store journal', () => {
     await (await createJsonStore(path, { initial })).close();
     const journalPath = join(dir, 'db.journal.json');
     // The checksum covers the changes only: these journals pass it, so they are whole, and not for this version.
-    await writeFile(journalPath, damage(journalText({ templates: [['1', template('1', 'new')]] })));
+    await writeFile(journalPath, damage(journalText({ templates: [['1', template('1', '1', 'new')]] })));
     const before = await readFile(join(dir, 'db.templates', '1.json'), 'utf8');
 
     const error = await createJsonStore(path).catch((caught: unknown) => caught);
@@ -145,15 +133,15 @@ describe('JSON-file store journal', () => {
     await (await createJsonStore(path, { initial })).close();
     const journalPath = join(dir, 'db.journal.json');
     // As a power loss during an overwrite in place can leave it: the new write's bytes over the older journal's.
-    const older = journalText({ templates: [['2', template('2', 'older'.repeat(100))]] });
+    const older = journalText({ templates: [['2', template('2', '1', 'older'.repeat(100))]] });
     const retitled: ThemeRow = { ...theme, title: 'T' };
-    const newer = journalText({ templates: [['1', template('1', 'new')]], themes: [['1', retitled]] });
+    const newer = journalText({ templates: [['1', template('1', '1', 'new')]], themes: [['1', retitled]] });
     await writeFile(journalPath, tear(older, newer));
     const before = await readdir(join(dir, 'db.templates'));
 
     const store = await createJsonStore(path);
     expect(store.all('templates').map((t) => t.body)).toEqual(['x', 'x']);
-    expect(store.get('themes', '1')?.title).toBe('Main');
+    expect(store.get('themes', '1')?.title).toBe(theme.title);
     expect((await stat(journalPath)).size).toBe(0);
     await store.close();
     expect(await readdir(join(dir, 'db.templates'))).toEqual(before);
