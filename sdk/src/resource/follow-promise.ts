@@ -21,8 +21,8 @@ function atHop(error: unknown, hop: FollowHop): unknown {
   const named = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error));
   named.hop = hop;
   named.message = `${error.message} (hop ${hop.position}: ${hop.relation})`;
-  named.stack = error.stack?.replace(error.message, named.message);
-  return named;
+  // A value, not an assignment: copied as V8's own accessor (Node 24), `stack` would read nothing off the copy.
+  return Object.defineProperty(named, 'stack', { value: error.stack?.replace(error.message, named.message) });
 }
 
 /**
