@@ -34,6 +34,9 @@ export default defineConfig(async () => {
       // configuration: ky, ESM only, is bundled in; jwt-encode is CommonJS and stays external. The
       // types still import ky's, so that a user's own ky instance type-checks as the `ky` option.
       noExternal: ['ky'],
+      // No source maps: they would double what the SDK installs (ky's sources inside the CommonJS one), for stack
+      // traces that the ES build's maps already give where it matters (bundlers, browsers, Node's import).
+      sourcemap: false,
       // Bundled beside the SDK's own `TimeoutError`, ky's would be renamed, and ky tells its errors from another
       // copy's (a user's ky instance) by their class name.
       keepNames: true,
