@@ -102,13 +102,7 @@ describe.skipIf(!mountable)('the server on a bad disk', () => {
       });
       // The failed write gave back what it had taken (its temporary files, the journal's room): full again.
       await fill();
-      const tokenRefused = await tokenRequest(
-        server.origin,
-        { grant_type: 'client_credentials', scope: 'admin' },
-        server.credentials,
-      );
-      expect(tokenRefused.status).toBe(503);
-      expect(await tokenRefused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      await expectTokenUnavailable(server);
     });
     expect(lines).toHaveLength(2);
     for (const line of lines) {
@@ -147,6 +141,17 @@ describe.skipIf(!mountable)('the server on a bad disk', () => {
 
 // A live JSON-file store keeps its journal open for writing, so a running server's tmpfs cannot be remounted
 // read-only (EBUSY): its writes are made to fail as a read-only disk fails them instead.
+/** The token endpoint of `server` answers 503 `temporarily_unavailable` (RFC 6749) to a client-credentials grant. */
+async function expectTokenUnavailable(server: { origin: string; credentials: Parameters<typeof tokenRequest>[2] }) {
+  const refused = await tokenRequest(
+    server.origin,
+    { grant_type: 'client_credentials', scope: 'admin' },
+    server.credentials,
+  );
+  expect(refused.status).toBe(503);
+  expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+}
+
 describe('the server whose disk turned read-only', () => {
   it('answers 503 with the API error body, and 503 temporarily_unavailable on the token endpoint', async () => {
     const store = createMemoryStore(seed({ products: 0, password: PASSWORD }).dataset);
@@ -171,13 +176,7 @@ describe('the server whose disk turned read-only', () => {
         _class: ['errors'],
         message: 'Service unavailable: the server cannot write its data; nothing was written',
       });
-      const tokenRefused = await tokenRequest(
-        server.origin,
-        { grant_type: 'client_credentials', scope: 'admin' },
-        server.credentials,
-      );
-      expect(tokenRefused.status).toBe(503);
-      expect(await tokenRefused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      await expectTokenUnavailable(server);
     });
     expect(lines).toEqual([
       'storefront-server: POST /v1/themes/1/templates answered 503: cannot write the data directory' +

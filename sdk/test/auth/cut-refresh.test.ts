@@ -4,7 +4,7 @@
  * the store is back; the others adopt it, or get one `AuthorizationLostError` after one exchange.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { authorized } from '../../src/auth/authorized.js';
+import { type AuthorizedOptions, authorized } from '../../src/auth/authorized.js';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { createMemoryTokenStore, type TokenStore } from '../../src/auth/token-store.js';
 import type { Credentials, TokenInfo } from '../../src/auth/types.js';
@@ -34,6 +34,9 @@ function flakyStore() {
   return { store, memory, state };
 }
 
+/** An `authorized` strategy holding the token `OLD`, sharing `store`, with the test's short lease. */
+const fromOld = (store: TokenStore, options: Partial<AuthorizedOptions>) =>
+  authorized({ ...APP, accessToken: 'OLD', tokenStore: store, refreshLease: LEASE, ...options });
 const stored = async (store: TokenStore, key = 'user:1') => (await store.get(key))?.accessToken;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +50,7 @@ describe('a refresh cut after the token endpoint answered', () => {
       state.down = true;
       return response;
     };
-    const auth = authorized({ ...APP, accessToken: 'OLD', tokenStore: store, refreshLease: LEASE, fetch });
+    const auth = fromOld(store, { fetch });
     const old = (await auth.credentials()) as Credentials;
     expect((await auth.refresh!(old)).token).toBe('T1');
     expect((await auth.credentials())?.token).toBe('T1');
@@ -60,7 +63,7 @@ describe('a refresh cut after the token endpoint answered', () => {
   it('another instance refused ("already exchanged") adopts the token its holder stores within the lease', async () => {
     const { store, memory } = flakyStore();
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
-    const late = authorized({ ...APP, accessToken: 'OLD', tokenStore: store, refreshLease: LEASE, ...endpoint });
+    const late = fromOld(store, { ...endpoint });
     const old = (await late.credentials()) as Credentials;
     const refreshed = Promise.all(Array.from({ length: 20 }, () => late.refresh!(old)));
     // The holder's store is back: its token lands while this instance waits.
@@ -74,16 +77,7 @@ describe('a refresh cut after the token endpoint answered', () => {
     const { store } = flakyStore();
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
     const onAuthorizationLost = vi.fn(() => undefined);
-    const instances = Array.from({ length: 3 }, () =>
-      authorized({
-        ...APP,
-        accessToken: 'OLD',
-        tokenStore: store,
-        refreshLease: LEASE,
-        onAuthorizationLost,
-        ...endpoint,
-      }),
-    );
+    const instances = Array.from({ length: 3 }, () => fromOld(store, { onAuthorizationLost, ...endpoint }));
     const started = Date.now();
     const results = await Promise.all(
       instances.map(async (auth) => {
@@ -122,14 +116,7 @@ describe('a refresh cut after the token endpoint answered', () => {
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
     const saved: TokenInfo = { accessToken: 'SAVED', tokenType: 'Bearer', scopes: ['admin'] };
     const onAuthorizationLost = vi.fn(async () => saved);
-    const auth = authorized({
-      ...APP,
-      accessToken: 'OLD',
-      tokenStore: store,
-      refreshLease: LEASE,
-      onAuthorizationLost,
-      ...endpoint,
-    });
+    const auth = fromOld(store, { onAuthorizationLost, ...endpoint });
     const old = (await auth.credentials()) as Credentials;
     const all = await Promise.all(Array.from({ length: 10 }, () => auth.refresh!(old)));
     expect(new Set(all.map((c) => c.token))).toEqual(new Set(['SAVED']));
