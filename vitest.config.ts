@@ -17,6 +17,7 @@ export default defineConfig({
       'sdk/test/**/*.test.ts',
       'server/test/**/*.test.ts',
       'themes/test/**/*.test.ts',
+      'react/test/**/*.test.{ts,tsx}',
       'examples/**/*.test.ts',
       'test/**/*.test.ts',
     ],
