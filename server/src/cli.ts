@@ -6,10 +6,11 @@
  * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
 import { hostname } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
+import { dataFilePath } from './data-path.js';
 import { diskFailureOf } from './http/disk-failure.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
@@ -22,7 +23,8 @@ Starts the Storefront Platform API reference server with demo data.
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
   --port N                  port to listen on; 0 picks a free one (default 4000)
   --host HOST               interface to listen on (default 127.0.0.1)
-  --data FILE               JSON data file, created and seeded when missing
+  --data PATH               JSON data file, created and seeded when missing; a
+                            directory holds it as db.json
                             (default ./storefront-data/db.json)
   --reset                   re-seed the data file even if it exists
   --products N              products to seed (default ${DEFAULT_PRODUCTS})
@@ -206,7 +208,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const data = resolve(text(options.data) ?? 'storefront-data/db.json');
+  const data = dataFilePath(text(options.data) ?? 'storefront-data/db.json');
   const demo = {
     clientId: text(options['demo-client-id']),
     clientSecret: text(options['demo-client-secret']),
