@@ -25,16 +25,44 @@ export interface PendingWrite {
 
 /** How an adapter makes a write durable before it is applied in memory and acknowledged. */
 export interface Persistence {
+  /**
+   * Called in the queue before a write's function runs. An adapter whose data other processes change too (see
+   * `postgres.ts`) takes the data's lock here and brings memory up to date, so that the function decides on
+   * the current rows; the write then ends with `persist`, or with `abandon` when it changed nothing or threw.
+   */
+  begin?(): Promise<void>;
   /** Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. */
   persist(write: PendingWrite): Promise<void>;
+  /** Ends a write begun by `begin` that stores nothing. */
+  abandon?(): Promise<void>;
   /** Called once by `close()` after the last write. */
   close?(): Promise<void>;
 }
 
 /** A store over `data`; without `persistence` it lives in memory only. */
 export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): Store {
+  return openStoreEngine(data, persistence).store;
+}
+
+/** Changes made by another process, to apply to memory: collection → id → the row now, or `null` (deleted). */
+export type OutsideChanges = ReadonlyMap<CollectionName, ReadonlyMap<string, Collections[CollectionName] | null>>;
+
+/** A store and the way its adapter brings changes other processes made into its memory. */
+export interface StoreEngine {
+  store: Store;
+  /** Applies changes other processes made; call it only between writes (in `begin`, or outside the queue). */
+  applyOutside(changes: OutsideChanges): void;
+}
+
+/** {@link createStoreEngine} for an adapter whose data other processes change too. */
+export function openStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): StoreEngine {
   const tables = Object.fromEntries(COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])]));
-  return storeOver(tables as unknown as Tables, persistence);
+  return {
+    store: storeOver(tables as unknown as Tables, persistence),
+    applyOutside(changes) {
+      for (const [name, rows] of changes) (tables[name] as Table<Row>).apply(rows as Map<string, Row | null>);
+    },
+  };
 }
 
 /** A store in memory over `shared`'s tables: it copies a table when it first writes to it. */
@@ -53,16 +81,23 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
   let closing: Promise<void> | undefined;
 
   async function run<T>(fn: (tx: Transaction) => T): Promise<T> {
+    await persistence?.begin?.();
     const tx = new StagedTransaction(tables);
     let result: T;
     try {
       // An async function is awaited too, but it holds the queue while it waits: keep writes synchronous.
       result = await fn(tx);
+    } catch (error) {
+      await persistence?.abandon?.();
+      throw error;
     } finally {
       tx.close();
     }
     const changed = [...tx.staged].filter(([, changes]) => changes.size > 0);
-    if (changed.length === 0) return result;
+    if (changed.length === 0) {
+      await persistence?.abandon?.();
+      return result;
+    }
     if (persistence) {
       await persistence.persist({
         changed: changed.map(([name]) => name),

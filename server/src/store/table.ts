@@ -108,6 +108,9 @@ export class Table<R extends Row> {
       } else if (old) {
         this.rows.delete(id);
         this.ordinals.delete(id);
+      } else {
+        // A row this table never held, deleted by another process sharing the data: its id is not handed out again.
+        this.skip(id);
       }
     }
     this.allRows = undefined;
@@ -118,7 +121,11 @@ export class Table<R extends Row> {
     this.rows.set(row.id, row);
     if (!this.ordinals.has(row.id)) this.ordinals.set(row.id, this.nextOrdinal++);
     // Keep the sequence ahead of numeric ids that came from outside (a loaded file, a seed).
-    const n = Number(row.id);
+    this.skip(row.id);
+  }
+
+  private skip(id: string): void {
+    const n = Number(id);
     if (Number.isSafeInteger(n) && n >= this.nextId) this.nextId = n + 1;
   }
 

@@ -248,6 +248,12 @@ export interface Store {
   revision(collection: CollectionName): number;
   /** Runs `fn` alone in the write queue; resolves with its result once the changes are durable. */
   write<T>(fn: (tx: Transaction) => T): Promise<T>;
+  /**
+   * Only for a store whose data other processes change too (PostgreSQL): resolves once reads show every write
+   * any process had acknowledged when it was called. The server calls it before each request (read-your-writes
+   * across processes); a store of one process has none.
+   */
+  sync?(): Promise<void>;
   /** Waits for queued writes, then releases the store. */
   close(): Promise<void>;
 }

@@ -1,0 +1,115 @@
+/**
+ * The PostgreSQL store's tables, in a schema of their own (`storefront` unless told), and the versioned
+ * migrations that create and change them. A server applies the missing ones as it starts, in order, each in a
+ * transaction, under a lock: several processes starting at once on a new database apply each migration once.
+ *
+ * Version 1: a table per collection, `id text primary key, row json, inserted bigint, version bigint`. `row` is
+ * the row as the store holds it (`json`, not `jsonb`: kept as written, key order included, and parsed as one
+ * string); `null` marks a deleted row, kept so that processes catching up see the deletion and its id is never
+ * handed out again. `version` is the number of the write that last changed the row and `inserted` that of the
+ * write that created it (the rows' order). `head` holds the number of the last write: its row lock is the one
+ * lock every write takes, so that writes of all processes are applied one at a time, each on the current rows.
+ */
+import type { ClientBase } from 'pg';
+import { COLLECTIONS } from './collections.js';
+import { StoreError } from './errors.js';
+import type { CollectionName } from './types.js';
+
+/** A schema change: its number (the next one), a name, and its SQL over the schema's quoted name. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: (schema: string) => string;
+}
+
+/** Tables of version 1, written out: a later collection comes with a migration of its own. */
+const VERSION_1_TABLES: readonly CollectionName[] = [
+  'users',
+  'apps',
+  'tokens',
+  'codes',
+  'shops',
+  'products',
+  'orders',
+  'themes',
+  'templates',
+  'assets',
+  'files',
+];
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'a table per collection, the write counter',
+    sql: (schema) =>
+      [
+        `CREATE TABLE ${schema}.head (seq bigint NOT NULL)`,
+        `INSERT INTO ${schema}.head (seq) VALUES (0)`,
+        ...VERSION_1_TABLES.flatMap((name) => [
+          `CREATE TABLE ${schema}.${name} (id text PRIMARY KEY, row json, inserted bigint NOT NULL, version bigint NOT NULL)`,
+          `CREATE INDEX ${name}_version ON ${schema}.${name} (version)`,
+        ]),
+      ].join(';\n'),
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+/** A schema name quoted for SQL; only plain names are accepted (they also name the notification channel). */
+export function quoteSchema(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) {
+    throw new StoreError(`The PostgreSQL schema must be a lowercase name (letters, digits, _), got "${schema}"`);
+  }
+  return `"${schema}"`;
+}
+
+/** The collection's table. Collection names are fixed identifiers (see `collections.ts`). */
+export const tableOf = (schema: string, name: CollectionName) => `${schema}.${name}`;
+
+/**
+ * Brings the schema to {@link SCHEMA_VERSION}: creates it when missing, applies the migrations it lacks. Refuses
+ * a schema written by a newer version (its tables may have changed in ways this code does not know).
+ * Resolves with the migrations applied now.
+ */
+export async function migrateSchema(client: ClientBase, schemaName: string): Promise<number[]> {
+  const schema = quoteSchema(schemaName);
+  await client.query('BEGIN');
+  try {
+    // One starter at a time per schema; the others wait and then find it up to date.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storefront-migrations:${schemaName}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number }>(
+      `SELECT max(version) AS version FROM ${schema}.migrations`,
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new StoreError(
+        `The PostgreSQL schema "${schemaName}" is at version ${current}, written by a newer storefront-server ` +
+          `(this one knows up to ${SCHEMA_VERSION}): upgrade this server`,
+      );
+    }
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS.filter((m) => m.version > current)) {
+      await client.query(migration.sql(schema));
+      await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Collections without a table in the schema's current version: none, unless a collection lacks its migration. */
+export function collectionsWithoutTable(): CollectionName[] {
+  return COLLECTIONS.filter((name) => !VERSION_1_TABLES.includes(name));
+}

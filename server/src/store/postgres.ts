@@ -1,0 +1,406 @@
+/**
+ * The PostgreSQL store: the memory engine over a database that several processes (workers, hosts) share.
+ *
+ * Reads stay in memory. Writes of every process are applied one at a time, each on the current rows: a write
+ * takes the row lock of the schema's `head` (the number of the last write) in a transaction, reads what other
+ * processes wrote since this one last looked and applies it to memory, and only then runs its function. So what
+ * the function checks (a token not yet exchanged, a code not yet redeemed, the `updated_on` a client last saw, a
+ * free id) holds in the database when the write commits, whichever process it lands on: the lock is the
+ * database's, not memory's. A write is acknowledged once committed (PostgreSQL's own fsync).
+ *
+ * Other processes learn of a write through `NOTIFY` (a listening connection brings their memory up to date
+ * within a moment), and `sync()`, which the server awaits before each request, checks the write counter so that
+ * a write acknowledged anywhere is seen by the next request on any process. Concurrent requests share one
+ * check: under load it costs a fraction of a round trip per request.
+ *
+ * node-postgres (`pg`): pure JavaScript (no native build on users' machines), a pool, LISTEN/NOTIFY on a plain
+ * client, parameter arrays for bulk writes, and the most used driver, kept by its author since 2010.
+ */
+import pg from 'pg';
+import { COLLECTIONS } from './collections.js';
+import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
+import { StoreError } from './errors.js';
+import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
+import type { CollectionName, Collections, Dataset, Store } from './types.js';
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** The data to create the store with when the schema holds none yet (or on `reset`). Default: empty. */
+  initial?: () => Partial<Dataset>;
+  /** Replace whatever the schema holds with `initial()`. Stop every other process on the schema first. */
+  reset?: boolean;
+  /**
+   * The schema holding the tables, created when missing. Default: the URL's `?schema=` parameter, else
+   * `storefront`. Lowercase letters, digits and `_`.
+   */
+  schema?: string;
+  /** Connections this process opens at most besides the listening one. Default 4. */
+  connections?: number;
+}
+
+/** A store in a PostgreSQL database. */
+export interface PostgresStore extends Store {
+  /** Whether this start created the data (the schema held none, or `reset` was asked for) from `initial`. */
+  readonly created: boolean;
+  /** The database's URL without its password, and the schema: what logs and messages name. */
+  readonly location: string;
+  sync(): Promise<void>;
+}
+
+/** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
+export function isPostgresUrl(data: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(data);
+}
+
+type AnyRow = Collections[CollectionName];
+
+/** Rows per statement when writing many at once (a seed, a migration): keeps each statement's parameters small. */
+const CHUNK = 2000;
+/** `inserted` is the write's number times this plus the row's place in the write: rows keep their order. */
+const PLACES = 4_294_967_296n;
+
+interface Target {
+  connectionString: string;
+  schema: string;
+  location: string;
+}
+
+function targetOf(url: string, schemaOption: string | undefined): Target {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StoreError(`Not a PostgreSQL URL: "${url.replace(/:[^:@/]*@/, ':***@')}"`);
+  }
+  const schema = schemaOption ?? parsed.searchParams.get('schema') ?? 'storefront';
+  parsed.searchParams.delete('schema');
+  quoteSchema(schema);
+  const shown = new URL(parsed.href);
+  if (shown.password) shown.password = '***';
+  return { connectionString: parsed.href, schema, location: `${shown.href} (schema ${schema})` };
+}
+
+/** A connection or query failure, named after the database and without its password. */
+function failure(target: Target, what: string, error: unknown): StoreError {
+  return new StoreError(`PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`, { cause: error });
+}
+
+/** One holder at a time; `lock()` resolves with the release. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ready = this.tail.then(() => release);
+    this.tail = this.tail.then(() => held);
+    return ready;
+  }
+}
+
+/**
+ * Opens the store in the database at `url`: applies the schema's missing migrations, creates the data from
+ * `options.initial` when the schema holds none, loads it into memory and listens for other processes' writes.
+ */
+export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const target = targetOf(url, options.schema);
+  const schema = quoteSchema(target.schema);
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.connections ?? 4 });
+  // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
+  pool.on('error', () => undefined);
+  let listener: pg.Client | undefined;
+  try {
+    const client = await pool.connect().catch((error) => {
+      throw failure(target, 'cannot connect', error);
+    });
+    let created: boolean;
+    try {
+      await migrateSchema(client, target.schema);
+      created = await createData(client, schema, options);
+    } finally {
+      client.release();
+    }
+    const channel = `storefront_changes_${target.schema}`;
+    let engine: StoreEngine | undefined;
+    const onWrite = (seq: number) => {
+      if (engine && seq > state.seen) void catchUpOutside().catch(() => undefined);
+    };
+    listener = await listen(target, channel, onWrite);
+    const loaded = await load(pool, schema);
+    const state = { seen: loaded.head };
+    const mutex = new Mutex();
+    const catchUp = async (db: pg.Pool | pg.PoolClient) => {
+      const { rows } = await db.query<{ c: CollectionName; id: string; row: AnyRow | null; version: string }>(
+        catchUpSql(schema),
+        [state.seen],
+      );
+      if (!rows.length) return;
+      const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
+      let top = state.seen;
+      for (const { c, id, row, version } of rows) {
+        const rowsOf = changes.get(c) ?? new Map<string, AnyRow | null>();
+        changes.set(c, rowsOf.set(id, row));
+        top = Math.max(top, Number(version));
+      }
+      engine!.applyOutside(changes);
+      state.seen = top;
+    };
+    const catchUpOutside = async () => {
+      const release = await mutex.lock();
+      try {
+        await catchUp(pool);
+      } finally {
+        release();
+      }
+    };
+    engine = openStoreEngine(loaded.data, writeThrough(pool, schema, channel, target, mutex, state, catchUp));
+    for (const [name, ids] of loaded.deleted) {
+      engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
+    }
+    const store = engine.store;
+    let checking: Promise<void> | undefined;
+    let queued: Promise<void> | undefined;
+    let closed = false;
+    const check = async () => {
+      const { rows } = await pool.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+      if (Number(rows[0]!.seq) > state.seen) await catchUpOutside();
+    };
+    const sync = (): Promise<void> => {
+      if (closed) return Promise.resolve();
+      if (!checking) {
+        checking = check()
+          .catch((error) => {
+            throw failure(target, 'cannot read the write counter', error);
+          })
+          .finally(() => {
+            checking = undefined;
+          });
+        return checking;
+      }
+      // A check already under way may have read the counter before this call: the next one is this call's.
+      queued ??= checking
+        .catch(() => undefined)
+        .then(() => {
+          queued = undefined;
+          return sync();
+        });
+      return queued;
+    };
+    let closing: Promise<void> | undefined;
+    const opened = listener;
+    return {
+      ...store,
+      created,
+      location: target.location,
+      sync,
+      close() {
+        closing ??= store.close().finally(async () => {
+          closed = true;
+          opened.removeAllListeners('end');
+          await Promise.allSettled([opened.end(), pool.end()]);
+        });
+        return closing;
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled([listener?.end(), pool.end()]);
+    throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
+  }
+}
+
+/** A client listening on `channel`, reconnecting after a lost connection (`sync()` covers the gap meanwhile). */
+async function listen(target: Target, channel: string, onWrite: (seq: number) => void): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: target.connectionString });
+  client.on('notification', (message) => onWrite(Number(message.payload)));
+  // Reported through `end` below; without a listener an error event would crash the process.
+  client.on('error', () => undefined);
+  await client.connect().catch((error) => {
+    throw failure(target, 'cannot connect', error);
+  });
+  await client.query(`LISTEN "${channel}"`);
+  return client;
+}
+
+function catchUpSql(schema: string): string {
+  const parts = COLLECTIONS.map(
+    (name) => `SELECT '${name}' AS c, id, row, inserted, version FROM ${tableOf(schema, name)} WHERE version > $1`,
+  );
+  return `SELECT c, id, row, version FROM (${parts.join(' UNION ALL ')}) AS changed ORDER BY inserted`;
+}
+
+/** Under the write lock: the initial data when the schema holds none (or on `reset`). Whether it created it. */
+async function createData(client: pg.PoolClient, schema: string, options: PostgresStoreOptions): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head FOR UPDATE`);
+    let seq = Number(rows[0]!.seq);
+    const empty = seq === 0;
+    if (!empty && !options.reset) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    if (options.reset) {
+      await client.query(`TRUNCATE ${COLLECTIONS.map((name) => tableOf(schema, name)).join(', ')}`);
+    }
+    const data = options.initial?.() ?? {};
+    seq += 1;
+    let wrote = false;
+    for (const name of COLLECTIONS) {
+      const rows = data[name] ?? [];
+      if (!rows.length) continue;
+      await upsert(client, schema, name, rows as AnyRow[], seq);
+      wrote = true;
+    }
+    if (wrote || options.reset) await client.query(`UPDATE ${schema}.head SET seq = $1`, [seq]);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Writes `rows` of `name` as write number `seq`, in order, in chunks. */
+async function upsert(
+  db: pg.PoolClient,
+  schema: string,
+  name: CollectionName,
+  rows: readonly AnyRow[],
+  seq: number,
+): Promise<void> {
+  const table = tableOf(schema, name);
+  for (let from = 0; from < rows.length; from += CHUNK) {
+    const chunk = rows.slice(from, from + CHUNK);
+    const ids: string[] = [];
+    const texts: string[] = [];
+    for (const row of chunk) {
+      if (typeof row.id !== 'string' || row.id === '') throw new StoreError(`Invalid ${name} id`);
+      ids.push(row.id);
+      texts.push(JSON.stringify(row));
+    }
+    await db.query(
+      `INSERT INTO ${table} AS t (id, row, inserted, version)
+       SELECT u.id, u.row, $3::bigint * ${PLACES} + $4 + u.n, $3 FROM unnest($1::text[], $2::json[]) WITH ORDINALITY AS u(id, row, n)
+       ON CONFLICT (id) DO UPDATE SET row = excluded.row, version = excluded.version,
+         inserted = CASE WHEN t.row IS NULL THEN excluded.inserted ELSE t.inserted END`,
+      [ids, texts, seq, from],
+    );
+  }
+}
+
+interface Loaded {
+  data: Partial<Dataset>;
+  /** Ids of deleted rows by collection: never handed out again. */
+  deleted: Map<CollectionName, string[]>;
+  head: number;
+}
+
+/** Every row and the write counter, from one snapshot. */
+async function load(pool: pg.Pool, schema: string): Promise<Loaded> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+    const data: Partial<Dataset> = {};
+    const deleted = new Map<CollectionName, string[]>();
+    for (const name of COLLECTIONS) {
+      const result = await client.query<{ id: string; row: AnyRow | null }>(
+        `SELECT id, row FROM ${tableOf(schema, name)} ORDER BY inserted`,
+      );
+      const live: AnyRow[] = [];
+      const gone: string[] = [];
+      for (const { id, row } of result.rows) {
+        if (row) live.push(row);
+        else gone.push(id);
+      }
+      (data as Record<CollectionName, AnyRow[]>)[name] = live;
+      if (gone.length) deleted.set(name, gone);
+    }
+    await client.query('COMMIT');
+    return { data, deleted, head: Number(rows[0]!.seq) };
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Writes through the database: `begin` takes the write lock and catches up, `persist` writes the changed rows as
+ * the next write number, announces it and commits. A failed commit leaves memory as it was; if it did commit
+ * after all (a connection lost in the middle), the next write or `sync()` reads it back like another process's.
+ */
+function writeThrough(
+  pool: pg.Pool,
+  schema: string,
+  channel: string,
+  target: Target,
+  mutex: Mutex,
+  state: { seen: number },
+  catchUp: (db: pg.PoolClient) => Promise<void>,
+): Persistence {
+  let session: { client: pg.PoolClient; release: () => void } | undefined;
+  const end = async (sql: 'COMMIT' | 'ROLLBACK', error?: Error) => {
+    const current = session;
+    session = undefined;
+    if (!current) return;
+    try {
+      await current.client.query(sql);
+    } finally {
+      current.client.release(error);
+      current.release();
+    }
+  };
+  return {
+    async begin() {
+      const release = await mutex.lock();
+      let client: pg.PoolClient | undefined;
+      try {
+        client = await pool.connect();
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head FOR UPDATE`);
+        const head = Number(rows[0]!.seq);
+        if (head > state.seen) await catchUp(client);
+        state.seen = Math.max(state.seen, head);
+        session = { client, release };
+      } catch (error) {
+        if (client) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          client.release(error as Error);
+        }
+        release();
+        throw failure(target, 'cannot begin a write', error);
+      }
+    },
+    async persist(write: PendingWrite) {
+      const client = session!.client;
+      const seq = state.seen + 1;
+      try {
+        for (const name of write.changed) {
+          const upserts: AnyRow[] = [];
+          const deletes: string[] = [];
+          for (const [id, row] of write.changes(name)) {
+            if (row) upserts.push(row);
+            else deletes.push(id);
+          }
+          if (upserts.length) await upsert(client, schema, name, upserts, seq);
+          if (deletes.length) {
+            await client.query(`UPDATE ${tableOf(schema, name)} SET row = NULL, version = $2 WHERE id = ANY($1)`, [
+              deletes,
+              seq,
+            ]);
+          }
+        }
+        await client.query(`UPDATE ${schema}.head SET seq = $1`, [seq]);
+        await client.query('SELECT pg_notify($1, $2)', [channel, String(seq)]);
+        await end('COMMIT');
+        state.seen = seq;
+      } catch (error) {
+        await end('ROLLBACK', error as Error).catch(() => undefined);
+        throw failure(target, 'the write was not stored', error);
+      }
+    },
+    async abandon() {
+      await end('ROLLBACK').catch(() => undefined);
+    },
+  };
+}
