@@ -1,0 +1,92 @@
+import {
+  type CacheStore,
+  type Client,
+  type ClientOptions,
+  createClient,
+  createHttpCache,
+  createMemoryCacheStore,
+  type HttpCacheOptions,
+} from '@storefront-platform/sdk';
+
+/** Options of {@link createStorefrontClient}: the SDK's, with the HTTP cache given by its options. */
+export interface StorefrontClientOptions extends Omit<ClientOptions, 'cache'> {
+  /**
+   * The SDK's HTTP cache, by the options of `createHttpCache` (its `store` may be your own: IndexedDB, Redis), or
+   * `false` for none. The bindings build the cache themselves so that they see which entries a write drops: those
+   * are the queries `useAction` invalidates. Without a cache every write invalidates every query of the client.
+   */
+  cache?: HttpCacheOptions | false;
+}
+
+/** What a write dropped from the SDK's cache: the URLs of the entries, or `'all'` when the client has no cache. */
+export type Invalidation = readonly string[] | 'all';
+
+/** An SDK client that also tells the bindings what its writes invalidate. Made by {@link createStorefrontClient}. */
+export interface StorefrontClient extends Client {
+  /** The API root, as the SDK's cache keys write it. */
+  readonly baseUrl: string;
+  /** Distinguishes this client's queries from another's (another user, another API) in one `QueryClient`. */
+  readonly key: string;
+  /** Calls `listener` after each successful write with what the SDK's cache dropped; returns the unsubscriber. */
+  onInvalidate(listener: (dropped: Invalidation) => void): () => void;
+}
+
+let clients = 0;
+
+/**
+ * An SDK client (`createClient`) whose HTTP cache reports what each write invalidates, for the React bindings. Give
+ * it to `StorefrontProvider`, or let the provider make it from `options`.
+ */
+export function createStorefrontClient(options: StorefrontClientOptions): StorefrontClient {
+  const listeners = new Set<(dropped: Invalidation) => void>();
+  const notify = (dropped: Invalidation) => {
+    for (const listener of listeners) listener(dropped);
+  };
+  const { cache: cacheOptions, ...rest } = options;
+  let cache: ClientOptions['cache'] = false;
+  if (cacheOptions !== false) {
+    // The cache deletes what a write touched from its store: collecting the deletes made while an invalidation runs
+    // reads the SDK's own decision (tags of self links and embedded resources) instead of restating it here.
+    let collecting: string[][] = [];
+    const inner: CacheStore = cacheOptions?.store ?? createMemoryCacheStore(cacheOptions);
+    const store: CacheStore = {
+      get: (key) => inner.get(key),
+      set: (key, entry) => inner.set(key, entry),
+      delete(key) {
+        for (const batch of collecting) batch.push(key);
+        return inner.delete(key);
+      },
+    };
+    const http = createHttpCache({ ...cacheOptions, store });
+    cache = {
+      ...http,
+      async invalidate(owner, urls) {
+        const batch: string[] = [];
+        collecting = [...collecting, batch];
+        try {
+          await http.invalidate(owner, urls);
+        } finally {
+          collecting = collecting.filter((other) => other !== batch);
+        }
+        // A key is the encoded owner, a space, then the URL (which holds no space).
+        notify([...new Set([...urls, ...batch.map((key) => key.slice(key.indexOf(' ') + 1))])]);
+      },
+    };
+  }
+  const client = createClient({ ...rest, cache });
+  if (!cache) {
+    // Without a cache nothing says what a write touched: every query of the client is refetched.
+    client.on('response', ({ method, status }) => {
+      if (method !== 'GET' && method !== 'HEAD' && status < 400) notify('all');
+    });
+  }
+  return {
+    ...client,
+    baseUrl: new URL(options.baseUrl).href,
+    key: `client-${++clients}`,
+    onInvalidate(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

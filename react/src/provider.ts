@@ -1,0 +1,134 @@
+import { bearer, type TokenInfo, UnauthorizedError } from '@storefront-platform/sdk';
+import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { createElement, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
+import { ClientContext } from './context.js';
+import { normaliseUrl, queryUrls } from './query-key.js';
+import { finishSignIn, type SignInOptions, sessionTokenStorage, startSignIn } from './sign-in.js';
+import { type SignIn, SignInContext } from './sign-in-context.js';
+
+/** Props of {@link StorefrontProvider}: a client, or the options to make one. */
+export interface StorefrontProviderProps {
+  /** A client made by `createStorefrontClient`. */
+  client?: StorefrontClient;
+  /**
+   * The options of the client the provider makes (read once; with `signIn`, a new client per token, whose `auth`
+   * is the token's).
+   */
+  options?: StorefrontClientOptions;
+  /**
+   * Sign-in through the authorization server's page (`useSignIn`, `RequireSignIn`). The provider keeps the token
+   * (in `signIn.storage`), completes the callback when the page is one, and forgets a token the API refuses (401).
+   */
+  signIn?: SignInOptions;
+  /** TanStack's client; default: the one of the `QueryClientProvider` above. */
+  queryClient?: QueryClient;
+  children?: ReactNode;
+}
+
+/**
+ * Gives the hooks below it their client, and refetches, after each write, the queries whose responses the SDK's
+ * HTTP cache dropped.
+ */
+export function StorefrontProvider(props: StorefrontProviderProps): ReactNode {
+  const inner = createElement(Storefront, props);
+  return props.queryClient ? createElement(QueryClientProvider, { client: props.queryClient }, inner) : inner;
+}
+
+function Storefront({
+  client: given,
+  options: optionsGiven,
+  signIn: signInOptions,
+  children,
+}: StorefrontProviderProps): ReactNode {
+  const queryClient = useQueryClient();
+  // Read once: an app writes its options inline, a new object each render, and a new client would drop the cache.
+  const [options] = useState(optionsGiven);
+  const signIn = useSignInState(signInOptions);
+  const token = signIn?.token;
+  const client = useMemo(() => {
+    if (given) return given;
+    if (!options) throw new TypeError('StorefrontProvider: give it a client or options');
+    return createStorefrontClient(token ? { ...options, auth: bearer(token.accessToken) } : options);
+  }, [given, options, token]);
+
+  useEffect(
+    () =>
+      client.onInvalidate((dropped) => {
+        const urls = dropped === 'all' ? undefined : new Set(dropped.map(normaliseUrl));
+        void queryClient.invalidateQueries({
+          predicate: (query) => {
+            const shown = queryUrls(query, client);
+            return shown.length > 0 && (!urls || shown.some((url) => urls.has(url)));
+          },
+        });
+      }),
+    [client, queryClient],
+  );
+
+  const signOut = signIn?.signOut;
+  useEffect(() => {
+    if (!signOut) return;
+    // A token the API no longer takes (expired, revoked): an implicit-grant token cannot be renewed, so sign in again.
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (
+        event.type === 'updated' &&
+        event.action.type === 'error' &&
+        event.action.error instanceof UnauthorizedError
+      ) {
+        signOut();
+      }
+    });
+  }, [queryClient, signOut]);
+
+  const content = createElement(ClientContext.Provider, { value: client }, children);
+  return signIn ? createElement(SignInContext.Provider, { value: signIn }, content) : content;
+}
+
+function useSignInState(optionsGiven: SignInOptions | undefined): SignIn | undefined {
+  const [options] = useState(optionsGiven);
+  const storage = useMemo(() => options?.storage ?? sessionTokenStorage(), [options?.storage]);
+  const [state, setState] = useState(() => {
+    if (!options) return { token: undefined, pending: undefined, error: undefined };
+    try {
+      const back = finishSignIn(options);
+      if (back && !(back instanceof Promise)) storage.set(back);
+      return {
+        token: back && !(back instanceof Promise) ? back : storage.get(),
+        pending: back instanceof Promise ? back : undefined,
+        error: undefined as Error | undefined,
+      };
+    } catch (error) {
+      return { token: undefined, pending: undefined, error: error as Error };
+    }
+  });
+  const { pending } = state;
+  useEffect(() => {
+    if (!pending) return;
+    let live = true;
+    pending.then(
+      (token: TokenInfo) => {
+        storage.set(token);
+        if (live) setState({ token, pending: undefined, error: undefined });
+      },
+      (error: Error) => live && setState({ token: undefined, pending: undefined, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [pending, storage]);
+  return useMemo(() => {
+    if (!options) return undefined;
+    return {
+      token: state.token,
+      pending: state.pending !== undefined,
+      error: state.error,
+      signIn: () =>
+        startSignIn(options).catch((error: Error) => setState({ token: undefined, pending: undefined, error })),
+      signOut: () => {
+        storage.set(undefined);
+        setState({ token: undefined, pending: undefined, error: undefined });
+      },
+    };
+  }, [state, storage, options]);
+}

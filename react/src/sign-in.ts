@@ -1,0 +1,107 @@
+import { authorizeUrl, readImplicitFragment, type TokenInfo } from '@storefront-platform/sdk';
+
+/** Where the token is kept: the app decides (session storage by default, memory, a cookie via its backend…). */
+export interface TokenStorage {
+  get(): TokenInfo | undefined;
+  /** `undefined` forgets it (signing out). */
+  set(token: TokenInfo | undefined): void;
+}
+
+/** A {@link TokenStorage} in the tab's `sessionStorage` under `key` (an expired token reads as none). */
+export function sessionTokenStorage(key = 'storefront:token'): TokenStorage {
+  return {
+    get() {
+      const text = globalThis.sessionStorage?.getItem(key);
+      const token = text ? (JSON.parse(text) as TokenInfo) : undefined;
+      return token && (token.expiresAt === undefined || token.expiresAt > Date.now()) ? token : undefined;
+    },
+    set(token) {
+      if (token) sessionStorage.setItem(key, JSON.stringify(token));
+      else sessionStorage.removeItem(key);
+    },
+  };
+}
+
+/** What the authorization code flow hands to the app's backend, which holds the client secret. */
+export interface CodeCallback {
+  /** The URL the browser came back to (`?code=…&state=…`). */
+  callbackUrl: string;
+  state: string;
+  codeVerifier: string;
+  redirectUri: string;
+}
+
+/** How the app signs its users in through the authorization server's page. */
+export interface SignInOptions {
+  /** `{auth_url}`: the authorize page is `{authUrl}/oauth/authorize`. */
+  authUrl: string;
+  clientId: string;
+  scope?: 'admin' | 'public';
+  /** Where the browser comes back; registered for the app. Default: `{origin}/callback`. */
+  redirectUri?: string;
+  /**
+   * `implicit` (default): the token comes back in the URL fragment, for an app without a backend; it cannot be
+   * renewed, so the user signs in again when it expires. `code`: the authorization code with PKCE, exchanged by the
+   * app's backend (`exchange`), which holds the client secret (the SDK's `exchangeCode` there).
+   */
+  flow?: 'implicit' | 'code';
+  /** With `flow: 'code'`: sends the callback to the app's backend and resolves with the token it got. */
+  exchange?: (callback: CodeCallback) => Promise<TokenInfo>;
+  /** Where the token is kept. Default: `sessionTokenStorage()`. */
+  storage?: TokenStorage;
+}
+
+const PENDING = 'storefront:sign-in';
+
+/** What is kept across the trip to the authorize page. */
+interface Pending {
+  state: string;
+  codeVerifier?: string;
+  redirectUri: string;
+}
+
+export function redirectUriOf(options: SignInOptions): string {
+  return options.redirectUri ?? `${location.origin}/callback`;
+}
+
+/** Sends the tab to the authorize page. */
+export async function startSignIn(options: SignInOptions): Promise<void> {
+  const redirectUri = redirectUriOf(options);
+  const request = await authorizeUrl({
+    authUrl: options.authUrl,
+    clientId: options.clientId,
+    redirectUri,
+    scope: options.scope,
+    responseType: options.flow === 'code' ? 'code' : 'token',
+  });
+  const pending: Pending = { state: request.state, codeVerifier: request.codeVerifier, redirectUri };
+  sessionStorage.setItem(PENDING, JSON.stringify(pending));
+  location.assign(request.url);
+}
+
+/**
+ * Back from the authorize page: the token of the implicit flow (read now), or the code exchange (a promise), with
+ * the callback's parameters taken out of the address bar. `undefined` when this page is no callback.
+ */
+export function finishSignIn(options: SignInOptions): TokenInfo | Promise<TokenInfo> | undefined {
+  if (typeof location === 'undefined') return undefined;
+  const text = sessionStorage.getItem(PENDING);
+  const back = /[#&?](?:access_token|code|error)=/.test(location.href);
+  if (!text || !back) return undefined;
+  sessionStorage.removeItem(PENDING);
+  const pending = JSON.parse(text) as Pending;
+  const callbackUrl = location.href;
+  history.replaceState(
+    history.state,
+    '',
+    new URL(pending.redirectUri).pathname === location.pathname ? '/' : location.pathname,
+  );
+  if (options.flow !== 'code') return readImplicitFragment({ callbackUrl, state: pending.state });
+  if (!options.exchange) throw new TypeError('SignInOptions: flow "code" needs an exchange (the app backend’s)');
+  return options.exchange({
+    callbackUrl,
+    state: pending.state,
+    codeVerifier: pending.codeVerifier ?? '',
+    redirectUri: pending.redirectUri,
+  });
+}
