@@ -5,20 +5,26 @@
  * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
  * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
+import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isFirstProcess, reportListening, runPrimary } from './cluster.js';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
 import { diskFailureOf } from './http/disk-failure.js';
+import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
+import { isPostgresUrl } from './store/postgres.js';
 import { StoreLockedError } from './store/store-locked-error.js';
 
 const USAGE = `Usage: storefront-server [options]
 
 Starts the Storefront Platform API reference server with demo data.
+storefront-server migrate --from DIR|URL --to DIR|URL copies data between a
+JSON data directory and a PostgreSQL database (storefront-server migrate --help).
 
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
   --port N                  port to listen on; 0 picks a free one (default 4000)
@@ -26,6 +32,12 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --data PATH               JSON data file, created and seeded when missing; a
                             directory holds it as db.json
                             (default ./storefront-data/db.json)
+  --store URL               a PostgreSQL database instead of the JSON file:
+                            postgres://user:password@host:5432/db (add
+                            ?schema=NAME for a schema other than storefront);
+                            also STOREFRONT_DATABASE_URL
+  --workers N               processes serving one port (node:cluster); more
+                            than 1 needs --store (default 1)
   --reset                   re-seed the data file even if it exists
   --products N              products to seed (default ${DEFAULT_PRODUCTS})
   --public-url URL          origin clients reach the server at, used in links
@@ -42,6 +54,8 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   data: { type: 'string' },
+  store: { type: 'string' },
+  workers: { type: 'string' },
   reset: { type: 'boolean' },
   products: { type: 'string' },
   'public-url': { type: 'string' },
@@ -70,6 +84,10 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Nam
     throw new UsageError((error as Error).message);
   }
   const merged: Partial<Record<Name, string | boolean>> = {};
+  // The name platforms (Heroku, Render, Fly) give a database's URL, with our prefix.
+  if (values.store === undefined && env.STOREFRONT_STORE === undefined && env.STOREFRONT_DATABASE_URL) {
+    values = { ...values, store: env.STOREFRONT_DATABASE_URL };
+  }
   for (const name of Object.keys(OPTIONS) as Name[]) {
     const fromEnv = env[envName(name)];
     if (values[name] !== undefined) merged[name] = values[name];
@@ -158,6 +176,13 @@ function duration(seconds: number): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
+/** What the banner's Data line names: the JSON file, or the database without its password, and the workers. */
+function shownData(server: StorefrontServer, data: string, workers: number): string {
+  const location = (server.store as { location?: unknown }).location;
+  const where = typeof location === 'string' ? location : data;
+  return workers > 1 ? `${where}, ${workers} workers` : where;
+}
+
 function banner(server: StorefrontServer, data: string, products: number | undefined, tokenTtl: number): string {
   const lines = [
     `Storefront reference server listening on ${server.url}`,
@@ -188,18 +213,37 @@ function banner(server: StorefrontServer, data: string, products: number | undef
   ].join('\n');
 }
 
+/** `--store`: a PostgreSQL URL (the only other store the command line opens). */
+function storeUrl(value: string | boolean | undefined): string | undefined {
+  const url = text(value);
+  if (url !== undefined && !isPostgresUrl(url)) {
+    throw new UsageError(
+      `--store must be a postgres:// or postgresql:// URL, got "${url.replace(/:[^:@/]*@/, ':***@')}"`,
+    );
+  }
+  return url;
+}
+
 async function main(): Promise<number> {
+  if (process.argv[2] === 'migrate') return runMigrate(process.argv.slice(3));
   let options: ReturnType<typeof readOptions>;
   let port: number | undefined;
   let products: number | undefined;
   let tokenTtl: number | undefined;
   let publicOrigin: string | undefined;
+  let store: string | undefined;
+  let workers: number;
   try {
     options = readOptions(process.argv.slice(2), process.env);
     port = integer('port', options.port, 0, 65535);
     products = integer('products', options.products, 0, 10_000_000);
     tokenTtl = integer('token-ttl', options['token-ttl'], 1, 10 * 365 * 86_400);
     publicOrigin = publicUrl(options['public-url']);
+    store = storeUrl(options.store);
+    workers = integer('workers', options.workers, 1, 256) ?? 1;
+    if (workers > 1 && store === undefined) {
+      throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return usage(error.message);
@@ -208,7 +252,11 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const data = dataFilePath(text(options.data) ?? 'storefront-data/db.json');
+  if (workers > 1 && cluster.isPrimary) {
+    const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
+    return runPrimary({ workers, laterArgs, quiet: options.quiet === true });
+  }
+  const data = store ?? dataFilePath(text(options.data) ?? 'storefront-data/db.json');
   const demo = {
     clientId: text(options['demo-client-id']),
     clientSecret: text(options['demo-client-secret']),
@@ -221,7 +269,7 @@ async function main(): Promise<number> {
     server = await createServer({
       port: listenPort,
       host: text(options.host) ?? '127.0.0.1',
-      data,
+      ...(store === undefined ? { data } : { store }),
       reset: options.reset === true,
       products,
       publicUrl: publicOrigin,
@@ -254,7 +302,9 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  console.log(banner(server, data, products, tokenTtl ?? DEFAULT_TOKEN_TTL));
+  reportListening();
+  if (isFirstProcess())
+    console.log(banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL));
   return stopped;
 }
 

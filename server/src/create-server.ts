@@ -19,6 +19,7 @@ import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json-file.js';
 import { createMemoryStore } from './store/memory.js';
+import { createPostgresStore, isPostgresUrl } from './store/postgres.js';
 import type { Dataset, Store } from './store/types.js';
 
 /** Demo credentials to use instead of generated ones. */
@@ -37,7 +38,13 @@ export interface ServerOptions {
    * reject with a `StoreLockedError`.
    */
   data?: string | Partial<Dataset> | Store;
-  /** Re-seed the JSON file even if it exists. */
+  /**
+   * A shared store in place of `data`: a PostgreSQL URL (`postgres://user@host/db`, `?schema=name` for a schema
+   * other than `storefront`; migrated, and seeded when it holds no data, see `createPostgresStore`) or a ready
+   * {@link Store}. Several processes and hosts may serve one database at once.
+   */
+  store?: string | Store;
+  /** Re-seed the JSON file (or the PostgreSQL schema) even if it holds data. */
   reset?: boolean;
   /** Products to seed when seeding. Default 300. */
   products?: number;
@@ -126,7 +133,14 @@ interface OpenedData {
 }
 
 async function openData(options: ServerOptions): Promise<OpenedData> {
-  const { data, demo = {} } = options;
+  const { demo = {} } = options;
+  if (options.store !== undefined && options.data !== undefined) {
+    throw new TypeError('Give either `store` or `data`, not both');
+  }
+  if (typeof options.store === 'string' && !isPostgresUrl(options.store)) {
+    throw new TypeError(`store must be a postgres:// URL or a Store, got "${options.store}"`);
+  }
+  const data = options.store ?? options.data;
   const fresh = () => seed({ ...demo, ...(options.products === undefined ? {} : { products: options.products }) });
   if (data === undefined) {
     const { dataset, credentials } = fresh();
@@ -134,7 +148,8 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
   }
   if (typeof data === 'string') {
     let seeded: DemoCredentials | undefined;
-    const store = await createJsonStore(data, {
+    const open = isPostgresUrl(data) ? createPostgresStore : createJsonStore;
+    const store = await open(data, {
       reset: options.reset,
       initial: () => {
         const result = fresh();
@@ -194,6 +209,25 @@ async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredent
     login: store.get('users', user.id)!.login,
     password: demo.password,
     redirectUris: current.redirect_uris,
+  };
+}
+
+/**
+ * `app` after the store's `sync()` when it has one (a database other processes write too): a write any process
+ * acknowledged is seen by the next request here. A store that cannot be reached is a 503 in the API's terms.
+ */
+function readingCurrent(store: Store, app: RequestListener): RequestListener {
+  if (!store.sync) return app;
+  const sync = store.sync.bind(store);
+  return (req, res) => {
+    sync().then(
+      () => app(req, res),
+      (error: unknown) => {
+        console.error(`storefront-server: ${req.method} ${req.url} 503: ${(error as Error).message}`);
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ _class: ['errors'], message: 'Service unavailable: the data cannot be read now' }));
+      },
+    );
   };
 }
 
@@ -269,7 +303,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     if (opened.ownsStore) await opened.store.close();
     throw error;
   }
-  app = createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) });
+  app = readingCurrent(
+    opened.store,
+    createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) }),
+  );
   for (const [req, res] of early.splice(0)) app(req, res);
 
   let closing: Promise<void> | undefined;

@@ -18,5 +18,11 @@ export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptio
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json-file.js';
 export { createMemoryStore } from './store/memory.js';
+export {
+  createPostgresStore,
+  isPostgresUrl,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from './store/postgres.js';
 export { type LockHolder, StoreLockedError } from './store/store-locked-error.js';
 export type * from './store/types.js';
