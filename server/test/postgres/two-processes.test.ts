@@ -1,0 +1,214 @@
+/**
+ * What the API promises holds across processes sharing one PostgreSQL database, enforced by the database: two
+ * real `storefront-server --store postgres://…` processes on a schema of their own, requests spread over both.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { encodeBase64Url } from '@storefront-platform/sdk/internal';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
+import { type CliProcess, startCli } from '../helpers/cli-process.js';
+import { tokenRequest } from '../helpers/test-server.js';
+import { hiddenFields } from '../oauth/fixture.js';
+
+const DEMO = { clientId: 'fleet-app', clientSecret: 'fleet-secret-0123456789', login: 'demo', password: 'fleet pw' };
+const REDIRECT_URI = 'http://localhost:8080/callback';
+const VERIFIER = 'fleet-verifier-0123456789-0123456789-0123456789-abcdef';
+const CHALLENGE = encodeBase64Url(sha256(new TextEncoder().encode(VERIFIER)));
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+const skip = skipWithout(POSTGRES, 'The two-process PostgreSQL tests');
+
+describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
+  let schema: FreshSchema;
+  const processes: CliProcess[] = [];
+  /** The two servers' origins: A seeded the data, B opened it. */
+  let origins: [string, string];
+  let token: string;
+
+  async function start(url: string): Promise<string> {
+    const cli = startCli([
+      '--store',
+      url,
+      '--port',
+      '0',
+      '--quiet',
+      '--products',
+      '10',
+      '--demo-client-id',
+      DEMO.clientId,
+      '--demo-client-secret',
+      DEMO.clientSecret,
+      '--demo-password',
+      DEMO.password,
+    ]);
+    processes.push(cli);
+    return (await cli.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+  }
+
+  beforeAll(async () => {
+    schema = await freshSchema();
+    // One after the other: the first seeds.
+    const a = await start(schema.url);
+    const b = await start(schema.url);
+    origins = [a, b];
+    token = await clientToken(a);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const cli of processes) cli.child.kill('SIGKILL');
+    await Promise.all(processes.map((cli) => cli.exited));
+    await schema?.drop();
+  });
+
+  /** The origin of request `i`: alternately A and B. */
+  const at = (i: number) => origins[i % 2]!;
+
+  async function clientToken(origin: string): Promise<string> {
+    const response = await tokenRequest(origin, { grant_type: 'client_credentials', scope: 'admin' }, DEMO);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { access_token: string }).access_token;
+  }
+
+  function api(origin: string, path: string, init: RequestInit = {}, bearer = token): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${bearer}`);
+    if (init.body) headers.set('content-type', 'application/json');
+    return fetch(`${origin}/v1${path}`, { ...init, headers });
+  }
+
+  const statuses = (responses: readonly Response[]) => {
+    const counts: Record<number, number> = {};
+    for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+    return counts;
+  };
+
+  it('exchanges a token once: of 50 concurrent JWT bearer exchanges spread over both, exactly one succeeds', async () => {
+    const old = await clientToken(origins[0]);
+    const now = Math.floor(Date.now() / 1000);
+    const assertions = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        new SignJWT({ iss: DEMO.clientId, aud: 'storefront', exp: now + 60, sub: old, jti: `j${i}` })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .sign(new TextEncoder().encode(DEMO.clientSecret)),
+      ),
+    );
+    const responses = await Promise.all(
+      assertions.map((assertion, i) => tokenRequest(at(i), { grant_type: JWT_BEARER, assertion })),
+    );
+    expect(statuses(responses)).toEqual({ 200: 1, 400: 49 });
+  });
+
+  it('redeems an authorization code once: of 20 concurrent exchanges spread over both, exactly one succeeds', async () => {
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: DEMO.clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'admin',
+      state: 's',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+    });
+    const page = await fetch(`${origins[0]}/oauth/authorize?${params}`);
+    expect(page.status).toBe(200);
+    const consent = await fetch(`${origins[1]}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...hiddenFields(await page.text()),
+        login: DEMO.login,
+        password: DEMO.password,
+        decision: 'approve',
+      }),
+      redirect: 'manual',
+    });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code');
+    expect(code).toBeTruthy();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        tokenRequest(
+          at(i),
+          { grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER },
+          DEMO,
+        ),
+      ),
+    );
+    expect(statuses(responses)).toEqual({ 200: 1, 400: 19 });
+  });
+
+  it('refuses a stale If-Match wherever it lands: of 20 concurrent updates on one ETag, exactly one succeeds', async () => {
+    const created = await api(origins[0], '/themes/1/templates', {
+      method: 'POST',
+      body: JSON.stringify({ file_name: 'fleet-guard.html', body: '<p>0</p>' }),
+    });
+    expect(created.status).toBe(201);
+    const etag = created.headers.get('etag')!;
+    const { id, updated_on: first } = (await created.json()) as { id: string; updated_on: string };
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api(at(i), `/themes/1/templates/${id}`, {
+          method: 'PUT',
+          headers: { 'if-match': etag },
+          body: JSON.stringify({ body: `<p>${i + 1}</p>` }),
+        }),
+      ),
+    );
+    expect(statuses(responses)).toEqual({ 200: 1, 412: 19 });
+    const winner = responses.findIndex((response) => response.status === 200);
+    // Both see the winner's body, and a stale `last_updated_on` is refused on either.
+    for (const origin of origins) {
+      const read = await api(origin, `/themes/1/templates/${id}`);
+      expect(((await read.json()) as { body: string }).body).toBe(`<p>${winner + 1}</p>`);
+    }
+    const stale = await api(origins[1], `/themes/1/templates/${id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ body: '<p>stale</p>', last_updated_on: first }),
+    });
+    expect(stale.status).toBe(422);
+  });
+
+  it('never gives two rows one id: 40 templates created concurrently over both all get ids of their own', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        api(at(i), '/themes/1/templates', {
+          method: 'POST',
+          body: JSON.stringify({ file_name: `fleet-ids-${i}.html`, body: `<p>${i}</p>` }),
+        }),
+      ),
+    );
+    expect(statuses(responses)).toEqual({ 201: 40 });
+    const ids = await Promise.all(responses.map(async (response) => ((await response.json()) as { id: string }).id));
+    expect(new Set(ids).size).toBe(40);
+    for (const origin of origins) {
+      for (const [i, id] of ids.entries()) {
+        const read = await api(origin, `/themes/1/templates/${id}`);
+        expect(((await read.json()) as { file_name: string }).file_name).toBe(`fleet-ids-${i}.html`);
+      }
+    }
+  });
+
+  it('shows a write acknowledged by one process to the next request on the other (read-your-writes)', async () => {
+    const created = await api(origins[0], '/themes/1/templates', {
+      method: 'POST',
+      body: JSON.stringify({ file_name: 'fleet-ryw.html', body: '<p>0</p>' }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    for (let round = 1; round <= 30; round++) {
+      const writer = at(round);
+      const reader = at(round + 1);
+      const write = await api(writer, `/themes/1/templates/${id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ body: `<p>${round}</p>` }),
+      });
+      expect(write.status).toBe(200);
+      const read = await api(reader, `/themes/1/templates/${id}`);
+      expect(((await read.json()) as { body: string }).body).toBe(`<p>${round}</p>`);
+    }
+    // A deletion too, and a token issued by one is accepted by the other at once.
+    expect((await api(origins[0], `/themes/1/templates/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(origins[1], `/themes/1/templates/${id}`)).status).toBe(404);
+    const fresh = await clientToken(origins[1]);
+    expect((await api(origins[0], '/', {}, fresh)).status).toBe(200);
+  });
+});
