@@ -9,13 +9,15 @@ export interface OptionSpec {
   short?: string;
   /** The value's placeholder in the help, for string options. */
   value?: string;
+  /** Whether the option may be given several times (its value is then a list). */
+  multiple?: boolean;
   description: string;
 }
 
 /** What a command runs with. */
 export interface CommandContext {
   /** The options given, by long name. */
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
   output: Output;
   prompter: Prompter;
@@ -55,3 +57,19 @@ export const SHOP_OPTION: OptionSpec = {
 export function folderOf({ positionals, cwd }: Pick<CommandContext, 'positionals' | 'cwd'>): string {
   return positionals[0] ?? cwd;
 }
+
+/** `--only` and `--ignore`, for the commands that move files (see theme/file-filter.ts). */
+export const FILTER_OPTIONS: Record<string, OptionSpec> = {
+  only: {
+    type: 'string',
+    value: 'GLOB',
+    multiple: true,
+    description: 'only files matching the glob (e.g. "*.css", "assets/**"; repeat it or separate with commas)',
+  },
+  ignore: {
+    type: 'string',
+    value: 'GLOB',
+    multiple: true,
+    description: 'leave files matching the glob alone, beside those .storefrontignore lists (repeatable)',
+  },
+};

@@ -14,6 +14,7 @@ const ACTION_STYLE: Record<FileAction, 'green' | 'red' | 'yellow' | 'cyan' | 'di
   updated: 'cyan',
   deleted: 'red',
   unchanged: 'dim',
+  merged: 'cyan',
   conflict: 'yellow',
   failed: 'red',
   skipped: 'red',

@@ -26,7 +26,8 @@ export const APP_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
-const text = (value: string | boolean | undefined) => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = (value: string | boolean | (string | boolean)[] | undefined) =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 
 /**
  * The app to use, stored when it is new or changed (a session of another app or server is then forgotten).

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { printProblems } from '../cli/check-report.js';
+import { type Command, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
+import { filterOf } from '../cli/filter.js';
 import { listenForInterruption } from '../cli/interrupt.js';
 import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgress } from '../cli/report.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { checkTheme } from '../theme/check.js';
+import { themeCheckInput } from '../theme/check-sources.js';
 import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
 import { type Manifest, readManifest } from '../theme/manifest.js';
 import { applyPublish, planPublish } from '../theme/publish.js';
@@ -56,12 +60,18 @@ export const publish: Command = {
     'Ctrl-C, SIGTERM: the first signal lets the requests under way finish, a second aborts them), publish lists',
     'what production got and what it did not, and exits with 4; run it again to finish: it resumes from the',
     'journal, measuring the development theme against production as it was before the publish began.',
+    '',
+    'First, publish runs check on the development theme as the server holds it (see check) and stops (exit code',
+    "1) on an error; --no-check skips that. Files listed in the folder's .storefrontignore, or left out by",
+    '--only/--ignore, are left as production has them.',
   ].join('\n'),
   options: {
     shop: SHOP_OPTION,
     yes: { type: 'boolean', short: 'y', description: 'publish without asking' },
     force: { type: 'boolean', description: `${FORCE_INCOMPLETE}; --yes alone does not` },
     'dry-run': { type: 'boolean', description: 'show what would change, change nothing' },
+    'no-check': { type: 'boolean', description: 'publish without checking the development theme first' },
+    ...FILTER_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
@@ -72,6 +82,17 @@ export const publish: Command = {
     const manifest = shopFlag ? await readManifest(dir).catch(() => undefined) : await readManifest(dir);
     const { client } = await storedClient(store);
     const plan = await planPublish(client, shopFlag ?? manifest?.shop.id);
+    const filter = await filterOf(context, dir);
+    plan.changes = plan.changes.filter((change) => filter(change.path));
+    if (values['no-check'] !== true) {
+      const development = [...plan.files.development].filter(([path]) => filter(path));
+      const problems = checkTheme(themeCheckInput(new Map(development)));
+      if (problems.some((p) => p.severity === 'error')) {
+        output.line('The development theme does not pass check:');
+        printProblems(output, problems, development.length);
+        throw new CliError('the development theme has errors (see above): fix them, or pass --no-check');
+      }
+    }
     const { shop, production, development, changes } = plan;
     const [target, source] = [targetOf(shop, production), targetOf(shop, development)];
     const json = { ...themeJson(target), from: themeJson(source).theme };

@@ -1,5 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { type Command, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { filterOf } from '../cli/filter.js';
 import { transferProgress } from '../cli/report.js';
 import { UsageError } from '../errors.js';
 import { pullTheme } from '../theme/pull.js';
@@ -19,22 +20,34 @@ export const pull: Command = {
     "a theme file's extension) and sizes the API's limits; a file that does not is skipped and reported (exit",
     'code 1), the rest is pulled. Nothing is written through a symbolic link, nor over a file the manifest does',
     'not track (unless --force).',
+    'With --merge, a template changed on both sides is merged three ways against the version both last had (kept',
+    'under .storefront/base): changes to different lines are combined and written; changes to the same lines are',
+    'written between conflict markers (<<<<<<< folder, =======, >>>>>>> server) and reported as conflicts (exit',
+    'code 3): resolve them, then push (push refuses a file that still holds markers).',
+    'Files listed in .storefrontignore (gitignore syntax) or left out by --only/--ignore are left alone.',
   ].join('\n'),
   options: {
     dev: { type: 'boolean', description: 'pull the development theme (see dev)' },
     production: { type: 'boolean', description: 'pull the production theme' },
     shop: SHOP_OPTION,
     force: { type: 'boolean', description: "take the server's version of conflicting files too" },
+    merge: { type: 'boolean', description: 'merge templates changed on both sides, three ways (conflict markers)' },
+    ...FILTER_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
     const { values, output, store } = context;
     if (values.dev && values.production) throw new UsageError('choose one of --dev and --production');
+    if (values.merge && values.force) throw new UsageError('choose one of --merge and --force');
+    const dir = folderOf(context);
+    const filter = await filterOf(context, dir);
     const { client } = await storedClient(store);
     const progress = transferProgress(output, 'Pulling');
     const result = await pullTheme({
       client,
-      dir: folderOf(context),
+      dir,
+      filter,
+      merge: values.merge === true,
       ...(values.dev || values.production ? { development: values.dev === true } : {}),
       ...(typeof values.shop === 'string' ? { shop: values.shop } : {}),
       force: values.force === true,

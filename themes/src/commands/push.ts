@@ -1,5 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, folderOf } from '../cli/command.js';
+import { type Command, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import { filterOf } from '../cli/filter.js';
 import {
   conflictHint,
   countsOf,
@@ -22,11 +23,13 @@ export const push: Command = {
     'each with the last_updated_on guard (a template changed on the server meanwhile is refused, not',
     'overwritten), assets by MD5, and deletions. A file changed on both sides is a conflict: reported and',
     'skipped (exit code 3) unless --force, which sends yours. Symbolic links are ignored, never followed: a file',
-    'replaced by one is neither sent nor deleted.',
+    'replaced by one is neither sent nor deleted. A template that holds conflict markers (from pull --merge) is',
+    'not sent (exit code 1). Files listed in .storefrontignore or left out by --only/--ignore are left alone.',
   ].join('\n'),
   options: {
     force: { type: 'boolean', description: 'send conflicting files too, overwriting the changes made on the server' },
     'dry-run': { type: 'boolean', description: 'show what would be sent, send nothing' },
+    ...FILTER_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
@@ -34,9 +37,11 @@ export const push: Command = {
     const { client } = await storedClient(store);
     const progress = transferProgress(output, 'Pushing');
     const dryRun = values['dry-run'] === true;
+    const dir = folderOf(context);
     const result = await pushTheme({
       client,
-      dir: folderOf(context),
+      dir,
+      filter: await filterOf(context, dir),
       force: values.force === true,
       dryRun,
       onProgress: progress.onProgress,

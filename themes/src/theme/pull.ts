@@ -1,12 +1,15 @@
 /** `pull`: the theme's changes since the last pull, written into the folder; the folder's own changes stay. */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
 import type { Client } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
-import { baseOf, settle } from './changes.js';
-import { removeInside, writeInside } from './confined.js';
-import { writeManifest } from './manifest.js';
+import { readBase, recordBases } from './base-copies.js';
+import { baseOf, type FileChange, settle } from './changes.js';
+import { readInside, removeInside, writeInside } from './confined.js';
+import type { FileFilter } from './file-filter.js';
+import { type Manifest, writeManifest } from './manifest.js';
+import { merge3 } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
-import { contentOf, type ThemeRef } from './remote.js';
+import { contentOf, type RemoteFile, type ThemeRef } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { openPullWorkspace, type Workspace } from './workspace.js';
 
@@ -18,6 +21,14 @@ export interface PullOptions extends ThemeRef {
   /** Take the server's version of files changed in the folder too. Default: report them as conflicts. */
   force?: boolean;
   onProgress?: OnProgress;
+  /**
+   * Merge templates changed on both sides, three ways against the base the folder kept (see base-copies.ts): a clean
+   * merge is written and reported `merged`, one whose changes overlap is written with conflict markers and reported
+   * as a conflict. Other conflicts stay conflicts. Ignored with `force`.
+   */
+  merge?: boolean;
+  /** Leaves files out (`.storefrontignore`, `--only`, `--ignore`): not brought, not removed. Default: every file. */
+  filter?: FileFilter;
   /**
    * Called once both sides are read, before anything in the folder changes: throwing stops the pull there (dev
    * asks here whether a development theme that looks incomplete may replace the folder's files).
@@ -36,10 +47,12 @@ export interface PullResult {
   files: FileResult[];
 }
 
-async function ensureFolder(dir: string): Promise<void> {
+/** Makes the folder when missing; says whether it did. */
+async function ensureFolder(dir: string): Promise<boolean> {
   const info = await stat(dir).catch(() => undefined);
   if (info && !info.isDirectory()) throw new UsageError(`${dir} is not a folder`);
   if (!info) await mkdir(dir, { recursive: true });
+  return !info;
 }
 
 /**
@@ -49,9 +62,16 @@ async function ensureFolder(dir: string): Promise<void> {
  * manifest records the theme and every file as both sides now have it.
  */
 export async function pullTheme(options: PullOptions): Promise<PullResult> {
-  await ensureFolder(options.dir);
-  const workspace = await openPullWorkspace(options.client, options.dir, options);
-  await options.vet?.(workspace);
+  const made = await ensureFolder(options.dir);
+  let workspace: Workspace;
+  try {
+    workspace = await openPullWorkspace(options.client, options.dir, options, options.filter);
+    await options.vet?.(workspace);
+  } catch (error) {
+    // Nothing was written: a folder made for this pull goes again (rmdir removes only an empty one).
+    if (made) await rmdir(options.dir).catch(() => {});
+    throw error;
+  }
   const { dir, manifest, local, remote, changes } = workspace;
   manifest.files = settle(manifest.files, local.files, remote);
   const files: FileResult[] = workspace.refused.map(({ kind, name, path, reason }) => ({
@@ -64,12 +84,21 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
   for (const change of workspace.linked.filter((c) => c.remote)) {
     files.push({ path: change.path, kind: change.kind, action: 'skipped', message: 'symbolic link' });
   }
+  const merging: FileChange[] = [];
   const incoming = changes.filter((change) => {
     if (!change.remote) return false;
     if (!change.conflict || options.force) return true;
-    files.push({ path: change.path, kind: change.kind, action: 'conflict', message: 'changed in the folder too' });
+    if (options.merge && isMergeable(change)) merging.push(change);
+    else files.push({ path: change.path, kind: change.kind, action: 'conflict', message: 'changed in the folder too' });
     return false;
   });
+  for (const change of merging) {
+    try {
+      files.push(await mergeOne(dir, manifest, change, remote.get(change.path)!));
+    } catch (error) {
+      files.push(fileFailure(change.path, change.kind, error));
+    }
+  }
   let done = 0;
   const bring = async (change: (typeof incoming)[number]) => {
     const there = remote.get(change.path);
@@ -98,6 +127,35 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     await parallel(removals, CONCURRENCY, bring);
   } finally {
     await writeManifest(dir, manifest);
+    await recordBases(dir, manifest, remote);
   }
   return { workspace, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+}
+
+/** A template both sides still hold, changed on both: text a three-way merge can take. */
+function isMergeable(change: FileChange): boolean {
+  return change.kind === 'template' && change.local !== 'deleted' && change.remote !== 'deleted';
+}
+
+/**
+ * Merges the folder's and the server's versions of a template against their base, writes the result into the folder
+ * and makes the server's version the base: what the merge kept of the folder's side is then the folder's change, for
+ * push. Without a kept base (a folder pulled by an earlier version) the file stays a conflict.
+ */
+async function mergeOne(dir: string, manifest: Manifest, change: FileChange, there: RemoteFile): Promise<FileResult> {
+  const { path, kind } = change;
+  const entry = manifest.files[path];
+  // Added on both sides: the common base is nothing.
+  const base = entry ? await readBase(dir, entry.md5) : '';
+  if (base === undefined) {
+    return { path, kind, action: 'conflict', message: 'changed in the folder too; no base kept to merge (pull again)' };
+  }
+  const ours = (await readInside(dir, path))?.toString('utf8') ?? '';
+  const theirs = String(await contentOf(there));
+  const { text, conflicts } = merge3(base, ours, theirs);
+  await writeInside(dir, path, text, { replace: true });
+  manifest.files[path] = baseOf(there);
+  if (!conflicts) return { path, kind, action: 'merged' };
+  const regions = conflicts === 1 ? '1 region' : `${conflicts} regions`;
+  return { path, kind, action: 'conflict', message: `merged with conflict markers (${regions}): resolve, then push` };
 }

@@ -1,10 +1,13 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
 import type { Client, Theme } from '@storefront-platform/sdk';
+import { keepBase } from './base-copies.js';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { readInside } from './confined.js';
 import { md5 } from './digest.js';
+import { EVERY_FILE, type FileFilter } from './file-filter.js';
 import { isBehindLink } from './local.js';
 import { type Manifest, writeManifest } from './manifest.js';
+import { hasConflictMarkers } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
@@ -21,6 +24,8 @@ export interface PushOptions {
   /** Say what would be sent, send nothing. */
   dryRun?: boolean;
   onProgress?: OnProgress;
+  /** Leaves files out (`.storefrontignore`, `--only`, `--ignore`): neither sent nor deleted. Default: every file. */
+  filter?: FileFilter;
 }
 
 /** What a push did (or, dry, would do). */
@@ -64,13 +69,16 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
   const known = restoredFiles(client, manifest);
-  const edits = compare(manifest.files, local.files, known).filter((c) => !isBehindLink(local, c.path));
+  const filter = options.filter ?? EVERY_FILE;
+  const edits = compare(manifest.files, local.files, known).filter(
+    (c) => !isBehindLink(local, c.path) && filter(c.path),
+  );
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
   if (edits.length && editsOnly && !options.dryRun) {
     const pushed = await pushChanges({ dir, manifest, remote: known }, edits, options);
     return { ...pushed, incoming: undefined, links: local.links };
   }
-  const workspace = await openWorkspace(client, dir, folder);
+  const workspace = await openWorkspace(client, dir, folder, filter);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
@@ -114,6 +122,13 @@ export async function pushChanges(
         delete manifest.files[change.path];
         return;
       }
+      // A merge's markers left in a template would reach the shop's pages: never sent.
+      if (content && change.kind === 'template' && hasConflictMarkers(Buffer.from(content).toString('utf8'))) {
+        const message = 'holds conflict markers (<<<<<<< … >>>>>>>): resolve them first';
+        files.push({ path: change.path, kind: change.kind, action: 'failed', message });
+        options.onProgress?.({ done: ++done, total: send.length, path: change.path });
+        return;
+      }
       const upload: Upload = { kind: change.kind, name: change.name, path: change.path, content };
       // The guard: the server's copy is the one the edit is based on, unless forced over the server's changes.
       const guard = change.remote || options.force ? undefined : guardOf(manifest.files[change.path], current);
@@ -122,6 +137,8 @@ export async function pushChanges(
         if (written) {
           remote.set(change.path, written);
           manifest.files[change.path] = baseOf(written, md5(content!));
+          // A convenience for a later merge: a copy that cannot be written costs the merge, not the push.
+          if (change.kind === 'template') await keepBase(dir, content!).catch(() => {});
         } else {
           remote.delete(change.path);
           delete manifest.files[change.path];

@@ -7,11 +7,12 @@ import { ConflictError } from './writes.js';
 /**
  * What happened to one file on the side written to (the server for push and publish, the folder for pull);
  * `unchanged`: sent, but the server held that content already (an earlier push cut short, or another run,
- * had sent it), so nothing changed this time; `conflict`: left alone, changed on both sides; `failed`: refused
+ * had sent it), so nothing changed this time; `merged`: changed on both sides, the server's changes merged into the
+ * folder's file (`pull --merge`); `conflict`: left alone, changed on both sides; `failed`: refused
  * (`message` says why), the others went on; `skipped`: a file of the theme that pull does not take (an unsafe
  * name, a size past the API's limits; `message` says which).
  */
-export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'conflict' | 'failed' | 'skipped';
+export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'merged' | 'conflict' | 'failed' | 'skipped';
 
 /** One file of a transfer. */
 export interface FileResult {
@@ -66,6 +67,7 @@ export function countActions(files: readonly FileResult[]): Record<FileAction, n
     updated: 0,
     deleted: 0,
     unchanged: 0,
+    merged: 0,
     conflict: 0,
     failed: 0,
     skipped: 0,

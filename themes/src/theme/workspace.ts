@@ -5,6 +5,7 @@
 import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
+import { EVERY_FILE, type FileFilter } from './file-filter.js';
 import { isBehindLink, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
 import {
@@ -49,10 +50,19 @@ function bindManifest(shop: Shop, theme: Theme, files: Manifest['files']): Manif
   return { version: 1, ...targetOf(shop, theme), pulled_on: new Date().toISOString(), files };
 }
 
-function assemble(dir: string, manifest: Manifest, opened: OpenedTheme, local: LocalScan): Workspace {
+function assemble(
+  dir: string,
+  manifest: Manifest,
+  opened: OpenedTheme,
+  local: LocalScan,
+  filter: FileFilter,
+): Workspace {
   const { files: remote, refused } = readRemote(opened.theme);
   const held = new Set(refused.flatMap((refusal) => (refusal.path ? [refusal.path] : [])));
-  const all = compare(manifest.files, local.files, remote).filter((change) => !held.has(change.path));
+  // A file the filter leaves out is no change on either side: neither brought, sent nor deleted.
+  const all = compare(manifest.files, local.files, remote).filter(
+    (change) => !held.has(change.path) && filter(change.path),
+  );
   const linked = all.filter((change) => isBehindLink(local, change.path));
   const changes = all.filter((change) => !linked.includes(change));
   return { dir, manifest, ...opened, local, remote, refused, changes, linked };
@@ -72,16 +82,21 @@ export async function readPulledFolder(dir: string): Promise<PulledFolder> {
 
 /**
  * A folder pulled before, with the theme it was pulled from (push, status, watch); `folder` when the caller has
- * read it already.
+ * read it already; `filter` leaves files out of its changes (see file-filter.ts).
  */
-export async function openWorkspace(client: Client, dir: string, folder?: PulledFolder): Promise<Workspace> {
+export async function openWorkspace(
+  client: Client,
+  dir: string,
+  folder?: PulledFolder,
+  filter: FileFilter = EVERY_FILE,
+): Promise<Workspace> {
   const { local, manifest } = folder ?? (await readPulledFolder(dir));
   const opened = await openTheme(client, { shop: manifest.shop.id, development: !manifest.theme.production });
   const href = opened.theme.link('self').expand();
   if (href !== manifest.theme.href) {
     throw new CliError(`${dir} was pulled from ${manifest.theme.href}, not from ${href}: pull it again`);
   }
-  return assemble(dir, { ...manifest, ...targetOf(opened.shop, opened.theme) }, opened, local);
+  return assemble(dir, { ...manifest, ...targetOf(opened.shop, opened.theme) }, opened, local, filter);
 }
 
 /**
@@ -89,7 +104,12 @@ export async function openWorkspace(client: Client, dir: string, folder?: Pulled
  * theme of the user's only shop). A folder moving to another theme of the same shop keeps its base, so that its
  * own changes stay changes: a development theme starts as a copy of the production theme.
  */
-export async function openPullWorkspace(client: Client, dir: string, ref: ThemeRef): Promise<Workspace> {
+export async function openPullWorkspace(
+  client: Client,
+  dir: string,
+  ref: ThemeRef,
+  filter: FileFilter = EVERY_FILE,
+): Promise<Workspace> {
   const previous = await readManifest(dir);
   const opened = await openTheme(client, {
     ...ref,
@@ -101,5 +121,5 @@ export async function openPullWorkspace(client: Client, dir: string, ref: ThemeR
     previous?.shop.id === manifest.shop.id &&
     new URL(previous.theme.href).origin === new URL(manifest.theme.href).origin;
   if (sameShop) manifest.files = previous.files;
-  return assemble(dir, manifest, opened, await scanFolder(dir));
+  return assemble(dir, manifest, opened, await scanFolder(dir), filter);
 }

@@ -1,0 +1,32 @@
+import { printProblems } from '../cli/check-report.js';
+import { type Command, folderOf } from '../cli/command.js';
+import { filterOf } from '../cli/filter.js';
+import { ExitCode } from '../errors.js';
+import { checkTheme } from '../theme/check.js';
+import { folderCheckInput } from '../theme/check-sources.js';
+
+export const check: Command = {
+  name: 'check',
+  summary: 'find problems in the folder before they reach the shop',
+  args: '[dir]',
+  description: [
+    'Reads the theme folder (default: the working directory) as push would send it, without the server, and',
+    'reports: references to templates, partials and assets the theme lacks (src, href, srcset in HTML; url() and',
+    '@import in CSS), HTML whose elements are not closed in order, CSS that does not parse, a missing layout.html,',
+    "files over the API's size limits (a template 64 KiB, an asset 1 MiB, 1000 templates, 300 assets, 64 MiB of",
+    'assets), names the API refuses, conflict markers left by pull --merge; names equal but for case are warnings.',
+    'Exit code 1 when there is an error. Files listed in .storefrontignore are not read. publish runs the same',
+    'checks on the development theme first.',
+  ].join('\n'),
+  options: {},
+  maxArgs: 1,
+  async run(context) {
+    const { output } = context;
+    const dir = folderOf(context);
+    const input = await folderCheckInput(dir, await filterOf(context, dir));
+    const problems = checkTheme(input);
+    const errors = printProblems(output, problems, input.files.length);
+    output.document({ ok: errors === 0, dir, files: input.files.length, problems });
+    return errors ? ExitCode.failure : ExitCode.ok;
+  },
+};

@@ -1,0 +1,50 @@
+/**
+ * The text of each template as the folder and the server last agreed on it, which the manifest names only by its
+ * MD5: kept under `.storefront/base/<md5>` (a hidden folder, which no command takes for a theme file), so that
+ * `pull --merge` has the common base of a three-way merge. Named by digest, a copy is written once whatever
+ * file or theme holds it, and a copy no manifest entry names any more is removed when the bases are recorded.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lstatInside, readInside, removeInside, writeInside } from './confined.js';
+import { md5 } from './digest.js';
+import type { Manifest } from './manifest.js';
+import type { RemoteFile } from './remote.js';
+
+/** The folder of the copies, inside the theme folder. */
+const BASE_DIR = '.storefront/base';
+
+const pathOf = (digest: string) => `${BASE_DIR}/${digest}`;
+
+/** The base text whose MD5 is `digest`, if a copy was kept (folders pulled by earlier versions have none). */
+export async function readBase(dir: string, digest: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{32}$/.test(digest)) return undefined;
+  const bytes = await readInside(dir, pathOf(digest)).catch(() => undefined);
+  // A copy damaged on disk is no base: a merge against it would be wrong.
+  return bytes && md5(bytes) === digest ? bytes.toString('utf8') : undefined;
+}
+
+/** Keeps `text` (a template's body, or its UTF-8 bytes) as a base. */
+export async function keepBase(dir: string, text: string | Uint8Array): Promise<void> {
+  const path = pathOf(md5(text));
+  if (await lstatInside(dir, path).catch(() => undefined)) return;
+  await writeInside(dir, path, text, { replace: true });
+}
+
+/**
+ * Keeps the text of every template of the manifest whose base is the server's copy in `remote` (after a pull, a
+ * push, or a watch's pull), and removes the copies no entry names any more.
+ */
+export async function recordBases(dir: string, manifest: Manifest, remote: ReadonlyMap<string, RemoteFile>) {
+  const wanted = new Set<string>();
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    if (entry.kind !== 'template') continue;
+    wanted.add(entry.md5);
+    const there = remote.get(path);
+    if (there?.kind === 'template' && there.md5 === entry.md5 && typeof there.entity.properties.body === 'string') {
+      await keepBase(dir, there.entity.properties.body);
+    }
+  }
+  const kept = await readdir(join(dir, BASE_DIR)).catch(() => [] as string[]);
+  for (const name of kept) if (!wanted.has(name)) await removeInside(dir, pathOf(name)).catch(() => {});
+}
