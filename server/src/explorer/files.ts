@@ -3,20 +3,24 @@
  * server, or, when the server runs from its sources and there is no such folder, a bundle made in memory on
  * first use.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { bundleExplorer, EXPLORER_FILES, type ExplorerFiles } from './bundle.js';
+import { bundleExplorer, type ExplorerFiles, isExplorerFile } from './bundle.js';
 
 /** The built files beside this module once bundled into `dist/`; `undefined` when running from the sources. */
 async function builtFiles(): Promise<ExplorerFiles | undefined> {
-  const path = (name: string) => fileURLToPath(new URL(`./explorer/${name}`, import.meta.url));
+  const dir = fileURLToPath(new URL('./explorer/', import.meta.url));
+  let names: string[];
   try {
-    const texts = await Promise.all(EXPLORER_FILES.map((name) => readFile(path(name), 'utf8')));
-    return Object.fromEntries(EXPLORER_FILES.map((name, i) => [name, texts[i]!])) as unknown as ExplorerFiles;
+    // The page's script names its chunks by their hash: the folder lists them.
+    names = (await readdir(dir)).filter(isExplorerFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  if (!names.includes('explorer.js')) return undefined;
+  const texts = await Promise.all(names.map((name) => readFile(`${dir}${name}`, 'utf8')));
+  return Object.fromEntries(names.map((name, i) => [name, texts[i]!]));
 }
 
 let loading: Promise<ExplorerFiles> | undefined;

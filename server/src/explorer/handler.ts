@@ -3,6 +3,7 @@
  * is the API resource shown, so that reload and shared links work), its script and its stylesheet. Answers in
  * the core's response form so that the Express shell compresses and logs it like everything else.
  */
+import { randomBytes } from 'node:crypto';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { isNotModified } from '../http/conditional.js';
 import { documentEntity, type Entity } from '../http/entity.js';
@@ -30,16 +31,35 @@ const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' } as c
 
 /**
  * The page's API origin is allowed explicitly: the page may be opened on `localhost` while the API's links
- * say `127.0.0.1`. Scripts and styles come from files only, so that data shown by the page can never run.
+ * say `127.0.0.1`. Scripts come from files only, so that data shown by the page can never run; styles too, but
+ * for the `<style>` elements the code editor (CodeMirror) adds, which carry this response's nonce.
  */
-function pageHeaders(apiOrigin: string): Record<string, string> {
+function pageHeaders(apiOrigin: string, nonce: string): Record<string, string> {
   return {
     'content-security-policy':
-      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' ${apiOrigin} data:; ` +
+      `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' ${apiOrigin} data:; ` +
       `connect-src 'self' ${apiOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
   };
+}
+
+/** The page's placeholder for the style nonce, filled in per response. */
+const NONCE = '%STYLE_NONCE%';
+
+/**
+ * The page, with a nonce of its own: a nonce must not be guessable, so no two responses share one, and the page is
+ * not cached (it is a kilobyte; its script and stylesheet, which are, carry the weight).
+ */
+function pageAnswer(request: CoreRequest, html: string, apiOrigin: string): CoreResponse {
+  const nonce = randomBytes(18).toString('base64');
+  const headers = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...pageHeaders(apiOrigin, nonce),
+  };
+  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body: html.replaceAll(NONCE, nonce) }) };
 }
 
 function asset(type: keyof typeof TYPES, body: string, headers: Record<string, string> = {}): Asset {
@@ -57,18 +77,27 @@ function asset(type: keyof typeof TYPES, body: string, headers: Record<string, s
   };
 }
 
-function assets(files: ExplorerFiles, config: ExplorerConfig): Record<string, Asset> {
+interface Served {
+  /** The page's HTML with the config in, the nonce still a placeholder. */
+  html: string;
+  /** Script, stylesheet and chunks by path below `/explorer`. */
+  files: Record<string, Asset>;
+}
+
+function assets(files: ExplorerFiles, config: ExplorerConfig): Served {
   const values: Record<string, string> = {
     '%BASE_URL%': config.baseUrl,
     '%AUTH_URL%': config.authUrl,
     '%CLIENT_ID%': config.clientId,
   };
-  const html = files['index.html'].replace(/%[A-Z_]+%/g, (name) => escapeHtml(values[name] ?? name));
-  return {
-    page: asset('html', html, pageHeaders(new URL(config.baseUrl).origin)),
-    '/explorer.js': asset('js', files['explorer.js']),
-    '/explorer.css': asset('css', files['explorer.css']),
-  };
+  const html = (files['index.html'] ?? '').replace(/%[A-Z_]+%/g, (name) => escapeHtml(values[name] ?? name));
+  const served: Record<string, Asset> = {};
+  // The script, the stylesheet, and the chunks the script imports when it needs them (the code editor).
+  for (const [name, text] of Object.entries(files)) {
+    if (name.endsWith('.js')) served[`/${name}`] = asset('js', text);
+    else if (name.endsWith('.css')) served[`/${name}`] = asset('css', text);
+  }
+  return { html, files: served };
 }
 
 function answer(request: CoreRequest, { entity, headers }: Asset): CoreResponse {
@@ -78,7 +107,8 @@ function answer(request: CoreRequest, { entity, headers }: Asset): CoreResponse 
 
 /** The explorer's handler for a server whose page is configured with `config`. */
 export function createExplorerHandler(config: ExplorerConfig): ExplorerHandler {
-  let served: Promise<Record<string, Asset>> | undefined;
+  let served: Promise<Served> | undefined;
+  const apiOrigin = new URL(config.baseUrl).origin;
   return (request) => {
     const path = request.url.pathname;
     if (path !== EXPLORER_PATH && !path.startsWith(`${EXPLORER_PATH}/`)) return undefined;
@@ -90,6 +120,9 @@ export function createExplorerHandler(config: ExplorerConfig): ExplorerHandler {
     served.catch(() => {
       served = undefined;
     });
-    return served.then((all) => answer(request, all[path.slice(EXPLORER_PATH.length)] ?? all.page!));
+    return served.then(({ html, files }) => {
+      const file = files[path.slice(EXPLORER_PATH.length)];
+      return file ? answer(request, file) : pageAnswer(request, html, apiOrigin);
+    });
   };
 }

@@ -1,19 +1,22 @@
 /**
- * The form a link needs before it can be followed, in a modal dialog: a field per template variable, a JSON
- * body editor for writes (prefilled from the resource), and for a delete, the question whether to go ahead.
- * The dialog keeps the keyboard inside it, Escape cancels, and focus returns to the control that opened it.
+ * The form a link needs before it can be followed, in a modal dialog: a field per template variable, the body
+ * of a write as a field per member (prefilled from the resource, see `body-fields.ts`), and for a delete, the
+ * question whether to go ahead. The dialog keeps the keyboard inside it, Escape cancels, and focus returns to the
+ * control that opened it. A refused write stays in the dialog with the reason said once and the fields marked.
  */
 import type { Link } from '@storefront-platform/sdk';
 import { describeTemplateVariables, type TemplateVariable } from '@storefront-platform/sdk/internal';
 import { prefilledBody } from './bodies.js';
+import { type BodyField, bodyFields, type EditorModule } from './body-fields.js';
 import { h } from './dom.js';
+import type { FailureText } from './failure-text.js';
 import type { LinkTarget } from './link-controls.js';
 
 /**
- * Follows the link with these arguments; resolves to a message to show in the dialog when the request failed
- * in a way the user can fix there (a 422), or `undefined` when the dialog is done.
+ * Follows the link with these arguments; resolves to what to show in the dialog when the request failed in a
+ * way the user can fix there (a 412, a 422), or `undefined` when the dialog is done.
  */
-export type Submit = (args: Record<string, unknown>) => Promise<string | undefined>;
+export type Submit = (args: Record<string, unknown>) => Promise<FailureText | undefined>;
 
 function field(id: string, label: string, input: HTMLElement, hint?: string): HTMLElement {
   if (hint) input.setAttribute('aria-describedby', `${id}-hint`);
@@ -40,30 +43,51 @@ export function formVariables(link: Pick<Link, 'href' | 'templated'>): TemplateV
   }
 }
 
-/** Reads the body editor: a JSON object, or the reason it is not one. */
-function parseBody(text: string): Record<string, unknown> | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return `The body is not JSON: ${(error as Error).message}`;
-  }
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : 'The body must be a JSON object.';
+let editorModule: Promise<EditorModule | undefined> | undefined;
+
+/** The code editor chunk, fetched once; `undefined` when it cannot be had (the dialog then uses text areas). */
+function loadEditors(): Promise<EditorModule | undefined> {
+  editorModule ??= import('./code-editor.js').catch(() => {
+    editorModule = undefined;
+    return undefined;
+  });
+  return editorModule;
 }
 
-export function openAction(dialog: HTMLDialogElement, { entity, link, subject }: LinkTarget, submit: Submit): void {
+/** Shows `failure` in the problem box: the sentence, then each field once; marks the fields it names. */
+function showFailure(problem: HTMLElement, fields: readonly BodyField[], failure: FailureText): void {
+  problem.replaceChildren(h('span', null, failure.sentence));
+  if (failure.fields.length) {
+    problem.append(
+      h(
+        'ul',
+        { class: 'field-errors' },
+        ...failure.fields.map((f) => h('li', null, h('code', null, f.field), `: ${f.messages.join('; ')}`)),
+      ),
+    );
+  }
+  const named = new Set(failure.fields.map((f) => f.field));
+  for (const { name, input } of fields) {
+    if (named.has(name) || (name === 'last_updated_on' && named.has('updated_on'))) {
+      input.setAttribute('aria-invalid', 'true');
+    } else input.removeAttribute('aria-invalid');
+  }
+}
+
+/** Opens the dialog for following `target`'s link; the code editor is loaded first when the body has source. */
+export async function openAction(dialog: HTMLDialogElement, target: LinkTarget, submit: Submit): Promise<void> {
+  const { entity, link, subject } = target;
   const variables = formVariables(link);
-  const body = prefilledBody(link.rel, link.method, entity.properties as Record<string, unknown>);
+  const properties = entity.properties as Record<string, unknown>;
+  const body = prefilledBody(link.rel, link.method, properties) as Record<string, unknown> | null;
   const destructive = link.method === 'DELETE';
+  const editors = body ? await loadEditors() : undefined;
+  const fileName = String(body?.file_name ?? properties.file_name ?? '');
+  const fields = body ? bodyFields(body, fileName, editors) : [];
   const inputs = variables.map(({ name, required }) =>
     h('input', { id: `var-${name}`, name, required, spellcheck: 'false', autocomplete: 'off' }),
   );
-  const editor = body
-    ? h('textarea', { id: 'action-body', name: 'body', rows: 16, spellcheck: 'false' }, JSON.stringify(body, null, 2))
-    : null;
-  const problem = h('p', { id: 'action-error', class: 'error', role: 'alert' });
+  const problem = h('div', { id: 'action-error', class: 'error', role: 'alert' });
   const cancel = h('button', { type: 'button', value: 'cancel' }, 'Cancel');
   const send = h(
     'button',
@@ -85,7 +109,7 @@ export function openAction(dialog: HTMLDialogElement, { entity, link, subject }:
           ),
         )
       : null,
-    editor ? field('action-body', 'JSON body', editor) : null,
+    fields.length ? h('fieldset', { class: 'body' }, h('legend', null, 'Body'), ...fields.map((f) => f.element)) : null,
     destructive ? h('p', { class: 'warning' }, `Delete ${subject}? This cannot be undone.`) : null,
     problem,
     h('div', { class: 'actions' }, cancel, send),
@@ -95,24 +119,25 @@ export function openAction(dialog: HTMLDialogElement, { entity, link, subject }:
     event.preventDefault();
     const args: Record<string, unknown> = {};
     for (const input of inputs) if (input.value !== '') args[input.name] = input.value;
-    if (editor) {
-      const parsed = parseBody(editor.value);
-      if (typeof parsed === 'string') {
-        problem.textContent = parsed;
-        editor.setAttribute('aria-invalid', 'true');
-        editor.focus();
+    for (const bodyField of fields) {
+      const read = bodyField.read();
+      if (read && 'problem' in read) {
+        showFailure(problem, fields, { sentence: read.problem, fields: [] });
+        bodyField.input.setAttribute('aria-invalid', 'true');
+        bodyField.input.focus();
         return;
       }
-      Object.assign(args, parsed);
+      if (read) args[bodyField.name] = read.value;
     }
     send.disabled = true;
     const failure = await submit(args);
     send.disabled = false;
     if (failure === undefined) dialog.close();
-    else problem.textContent = failure;
+    else showFailure(problem, fields, failure);
   };
   dialog.replaceChildren(form);
   dialog.showModal();
-  // A delete starts on Cancel, so that Enter alone never deletes.
-  (destructive ? cancel : (inputs[0] ?? editor ?? send)).focus();
+  // A delete starts on Cancel, so that Enter alone never deletes. A write starts on its main field: the source.
+  const source = fields.find((f) => f.name === 'body') ?? fields[0];
+  (destructive ? cancel : (inputs[0] ?? source?.input ?? send)).focus();
 }

@@ -1,4 +1,7 @@
-/** The answer panel: request line, status, the headers worth seeing, and the time it took. */
+/**
+ * The answer panel: request line, status, the time it took and the time to draw it on one line, the copy
+ * controls, then the headers worth seeing.
+ */
 import type { Answer } from './api.js';
 import { h } from './dom.js';
 
@@ -49,10 +52,12 @@ export interface AnswerInfo {
   revalidated: boolean;
   /** From the call to its result, in ms (the response, its body, the SDK's work). */
   total: number;
+  /** When the answer came from the session history: the time it was first shown. */
+  earlier?: Date;
 }
 
 /** The answer panel of a call. */
-export function answerView({ answer, revalidated, total }: AnswerInfo): HTMLElement {
+export function answerView({ answer, revalidated, total, earlier }: AnswerInfo, copy: HTMLElement | null): HTMLElement {
   const kind = answer.status >= 400 ? 'error' : answer.status === 304 || revalidated ? 'cached' : 'ok';
   const headers = SHOWN.filter((name) => answer.headers[name] !== undefined);
   return h(
@@ -72,7 +77,17 @@ export function answerView({ answer, revalidated, total }: AnswerInfo): HTMLElem
       h('strong', { class: `status ${kind}`, id: 'answer-status' }, statusText(answer.status)),
       kind === 'cached' ? h('span', { class: 'badge' }, '304: unchanged, shown from the HTTP cache') : null,
       h('span', { class: 'time', id: 'answer-time' }, `${ms(total)} (headers after ${ms(answer.duration)})`),
+      // Filled in once the view is drawn (see showRenderTime).
+      h('span', { class: 'render-time', id: 'render-time' }),
     ),
+    earlier
+      ? h(
+          'p',
+          { class: 'earlier' },
+          `An earlier answer from this session (${earlier.toLocaleTimeString()}), shown again without a request.`,
+        )
+      : null,
+    copy,
     headers.length
       ? h(
           'dl',
@@ -84,6 +99,7 @@ export function answerView({ answer, revalidated, total }: AnswerInfo): HTMLElem
 }
 
 /** The render time, shown once the resource is on the page (it is measured after it is drawn). */
-export function renderTimeView(rendered: number): HTMLElement {
-  return h('p', { class: 'render-time', id: 'render-time' }, `Rendered in ${ms(rendered)}`);
+export function showRenderTime(answer: HTMLElement, rendered: number): void {
+  const slot = answer.querySelector('#render-time');
+  if (slot) slot.textContent = `rendered in ${ms(rendered)}`;
 }

@@ -14,6 +14,16 @@ export interface Answer {
   headers: Record<string, string>;
   /** From sending the request to its response headers, in ms. */
   duration: number;
+  /** What was sent, for copying it as a command. */
+  request: SentRequest;
+}
+
+/** A request as sent: its headers as the SDK reported them (credentials redacted), and its JSON body if any. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
 }
 
 /** How a call ended; `answer` is missing when no response came (a network failure, a bad template value). */
@@ -27,16 +37,26 @@ export type Outcome =
 export class Api {
   readonly #client: Client;
   #answer: Answer | undefined;
+  #sent: SentRequest | undefined;
+  /** The JSON body of the call under way, which the SDK's events do not carry. */
+  #body: unknown;
+  /** The token, for a copied command that asks for it. */
+  readonly accessToken: string;
 
   constructor(baseUrl: string, accessToken: string) {
+    this.accessToken = accessToken;
     this.#client = createClient({
       baseUrl,
       auth: bearer(accessToken),
       // An explorer shows what the server answered, not what a retry later got.
       retry: false,
       on: {
+        request: ({ method, url, headers }) => {
+          this.#sent = { method, url, headers, ...(this.#body === undefined ? {} : { body: this.#body }) };
+        },
         response: ({ method, url, status, headers, duration }) => {
-          this.#answer = { method, url, status, headers, duration };
+          const request = this.#sent ?? { method, url, headers: {} };
+          this.#answer = { method, url, status, headers, duration, request };
         },
       },
     });
@@ -55,11 +75,13 @@ export class Api {
    * to the resource shown is guarded by the ETag it was shown with (see {@link writeGuard}).
    */
   follow(entity: Entity, rel: string, args?: Record<string, unknown>): Promise<Outcome> {
-    return this.#call(() => entity.follow(rel, args, writeGuard(entity, rel, args)));
+    return this.#call(() => entity.follow(rel, args, writeGuard(entity, rel, args)), bodyOf(entity, rel, args));
   }
 
-  async #call(call: () => Promise<unknown>): Promise<Outcome> {
+  async #call(call: () => Promise<unknown>, body?: unknown): Promise<Outcome> {
     this.#answer = undefined;
+    this.#sent = undefined;
+    this.#body = body;
     const answered = () => (this.#answer ? { answer: this.#answer } : {});
     try {
       const value = await call();
@@ -77,6 +99,19 @@ export class Api {
     } catch (error) {
       return { kind: 'error', error, ...answered() };
     }
+  }
+}
+
+/** The JSON body the SDK sends when following `rel` with `args`: the arguments its template does not take. */
+function bodyOf(entity: Entity, rel: string, args: Record<string, unknown> = {}): unknown {
+  try {
+    const link = entity.link(rel);
+    if (link.method === 'GET') return undefined;
+    const { unused } = link.resolve(args);
+    return Object.keys(unused).length ? unused : undefined;
+  } catch {
+    // The SDK says what is wrong with the arguments when it follows.
+    return undefined;
   }
 }
 

@@ -17,3 +17,11 @@ function meta(name: string): string {
 export function readConfig(): ExplorerConfig {
   return { baseUrl: meta('base-url'), authUrl: meta('auth-url'), clientId: meta('client-id') };
 }
+
+/**
+ * The nonce this page's `<style>` elements need under its Content-Security-Policy (the code editor adds its own);
+ * `undefined` when the page has none.
+ */
+export function styleNonce(): string | undefined {
+  return document.querySelector<HTMLMetaElement>('meta[name="storefront:style-nonce"]')?.content || undefined;
+}

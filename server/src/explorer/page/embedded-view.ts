@@ -5,6 +5,7 @@
  */
 import type { Entity } from '@storefront-platform/sdk';
 import { h, tableHead } from './dom.js';
+import { embeddedIn } from './follow-chain.js';
 import { isResourceLink, linkControl } from './link-controls.js';
 import { isScalar, labelOf, valueText } from './values.js';
 
@@ -17,9 +18,16 @@ function columnsOf(items: readonly Entity[]): string[] {
   return [...columns];
 }
 
-function row(item: Entity, index: number, columns: readonly string[], apiOrigin: string): HTMLElement {
+/** Where a row's resource is embedded: in `parent`, under `name`. */
+interface Place {
+  parent: Entity;
+  name: string;
+}
+
+function row(item: Entity, index: number, columns: readonly string[], place: Place, apiOrigin: string): HTMLElement {
   const properties = item.properties as Record<string, unknown>;
   const subject = labelOf(properties, `${item._class.join(' ') || 'item'} ${index + 1}`);
+  embeddedIn(item, place.parent, place.name, index, subject);
   const links = [...item.links.values()].flat();
   const self = links.find((link) => link.rel === 'self' && !link.templated && isResourceLink(link));
   const controls = links
@@ -40,7 +48,11 @@ function row(item: Entity, index: number, columns: readonly string[], apiOrigin:
     'tr',
     null,
     h('th', { scope: 'row' }, self ? linkControl({ entity: item, link: self, subject }, apiOrigin, subject) : subject),
-    ...columns.map((name) => h('td', null, valueText(properties[name], true))),
+    // The full value in a tooltip: cells are cut to their column's width.
+    ...columns.map((name) => {
+      const text = valueText(properties[name], true);
+      return h('td', { title: text.length > 24 ? valueText(properties[name]) : undefined }, text);
+    }),
     h('td', { class: 'controls' }, ...controls),
   );
 }
@@ -77,7 +89,7 @@ export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
     const columns = columnsOf(items);
     const id = `embedded-${name}`;
     const rows = (from: number, to: number) =>
-      items.slice(from, to).map((item, i) => row(item, from + i, columns, apiOrigin));
+      items.slice(from, to).map((item, i) => row(item, from + i, columns, { parent: entity, name }, apiOrigin));
     const body = h('tbody', null, ...rows(0, FIRST_ROWS));
     const section = h(
       'section',

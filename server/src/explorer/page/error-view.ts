@@ -1,24 +1,38 @@
-/** A failed call: what went wrong in words, the field errors of a 422, and the body the server sent. */
-import { HttpError, StorefrontError, ValidationError } from '@storefront-platform/sdk';
+/**
+ * A failed call: what went wrong in one sentence, the field errors of a 422 once each, the body the server sent,
+ * and for a 403 the sign-in again with the scope the server names in `X-Accepted-OAuth-Scopes`.
+ */
+import { HttpError, StorefrontError } from '@storefront-platform/sdk';
 import { statusText } from './answer-view.js';
 import { h } from './dom.js';
+import { failureText } from './failure-text.js';
+import { acceptedScope } from './scope-notes.js';
+import type { ScopeName } from './session.js';
 
-export function errorView(error: unknown): HTMLElement {
+export function errorView(error: unknown, onSignIn: (scope: ScopeName) => void): HTMLElement {
   const http = error instanceof HttpError ? error : undefined;
   const title = http ? statusText(http.status) : error instanceof StorefrontError ? error.code : 'Error';
-  const message = (error as Error)?.message ?? String(error);
+  const { sentence, fields } = failureText(error);
+  const scope = http?.status === 403 ? acceptedScope(http.headers['x-accepted-oauth-scopes']) : undefined;
+  let again: HTMLElement | null = null;
+  if (scope) {
+    const button = h('button', { type: 'button', class: 'primary' }, `Sign in again with ${scope}`);
+    button.onclick = () => onSignIn(scope);
+    again = h('p', { class: 'sign-in-again' }, `This needs a token with the ${scope} scope. `, button);
+  }
   return h(
     'section',
     { class: 'failure', role: 'alert', 'aria-labelledby': 'failure-title' },
     h('h2', { id: 'failure-title', tabindex: -1 }, title),
-    h('p', { class: 'message' }, message),
-    error instanceof ValidationError && error.errors.length
+    h('p', { class: 'message' }, sentence),
+    fields.length
       ? h(
           'ul',
           { class: 'field-errors' },
-          ...error.errors.map((field) => h('li', null, h('code', null, field.field), `: ${field.messages.join(', ')}`)),
+          ...fields.map((field) => h('li', null, h('code', null, field.field), `: ${field.messages.join('; ')}`)),
         )
       : null,
+    again,
     http?.body !== undefined
       ? h(
           'details',

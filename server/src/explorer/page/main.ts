@@ -1,17 +1,23 @@
 /**
  * The API explorer: signs in through the server's authorization page, then shows any resource of the API and
  * follows its links on click, keeping the resource in the address bar so that back, forward and reload work.
+ * Every answer goes into the session's history, with the way that reached it (for "Copy as SDK code").
  */
 import { type Entity, type TokenInfo, UnauthorizedError } from '@storefront-platform/sdk';
 import { openAction } from './action-dialog.js';
 import { pageAddress, resourceAt } from './address.js';
-import { answerView, renderTimeView, statusText } from './answer-view.js';
+import { answerView, showRenderTime, statusText } from './answer-view.js';
 import { Api, type Outcome } from './api.js';
 import { readConfig } from './config.js';
+import { copyView } from './copy-view.js';
 import { byId, h } from './dom.js';
 import { errorView } from './error-view.js';
+import { failureText } from './failure-text.js';
+import { chainTo, isChain, reachedBy, type Step } from './follow-chain.js';
+import { HISTORY_SIZE, historyList } from './history-view.js';
 import { type LinkTarget, targetOf } from './link-controls.js';
 import { resourceView } from './resource-view.js';
+import { hiddenByScope, scopeNote } from './scope-notes.js';
 import { forgetToken, type ScopeName, savedToken, signIn, takeRedirect } from './session.js';
 import { signInView } from './sign-in-view.js';
 
@@ -22,12 +28,28 @@ const session = byId<HTMLElement>('session');
 const dialog = byId<HTMLDialogElement>('action');
 const go = byId<HTMLFormElement>('go');
 const goUrl = byId<HTMLInputElement>('go-url');
+const historyBox = byId<HTMLDetailsElement>('history');
 
 let api: Api | undefined;
+let scopes: string[] = [];
 /** The resource shown, for writes that come back to it. */
 let shown: string | undefined;
 /** Counts calls, so that an answer that comes after a newer call's is dropped. */
 let calls = 0;
+
+/** One answer of the session, kept to be shown again. */
+interface Entry {
+  id: number;
+  outcome: Outcome;
+  total: number;
+  steps: readonly Step[];
+  /** What was asked for, when no answer came. */
+  method: string;
+  url: string;
+  at: Date;
+}
+const entries: Entry[] = [];
+let currentEntry = 0;
 
 type History = 'push' | 'replace' | 'none';
 
@@ -41,12 +63,15 @@ function showSignIn(message?: string): void {
   api = undefined;
   session.replaceChildren();
   go.hidden = true;
+  historyBox.hidden = true;
   main.replaceChildren(signInView(startSignIn, message));
   document.title = 'Sign in · API explorer';
 }
 
 function startSession(token: TokenInfo): void {
   api = new Api(config.baseUrl, token.accessToken);
+  scopes = [...token.scopes];
+  entries.length = 0;
   const signOut = h('button', { type: 'button' }, 'Sign out');
   signOut.onclick = () => {
     forgetToken();
@@ -58,30 +83,96 @@ function startSession(token: TokenInfo): void {
     signOut,
   );
   go.hidden = false;
+  drawHistory();
 }
 
-function setHistory(mode: History, url: string): void {
+function setHistory(mode: History, url: string, steps: readonly Step[]): void {
   const address = pageAddress(url, apiOrigin);
-  if (mode === 'push' && address !== location.pathname + location.search) history.pushState(null, '', address);
-  else if (mode !== 'none') history.replaceState(null, '', address);
+  const state = { steps };
+  if (mode === 'push' && address !== location.pathname + location.search) history.pushState(state, '', address);
+  else if (mode !== 'none') history.replaceState(state, '', address);
+}
+
+/** The way to the page's resource that the history state remembers, else from the root or the address. */
+function stepsHere(url: string): readonly Step[] {
+  const saved = (history.state as { steps?: unknown } | null)?.steps;
+  if (isChain(saved)) return saved;
+  return url === config.baseUrl ? [{ kind: 'root' }] : [{ kind: 'address', url }];
+}
+
+function drawHistory(): void {
+  historyBox.hidden = entries.length === 0;
+  const summary = h('summary', null, `History (${entries.length})`);
+  const items = entries.map(({ id, method, url, at, outcome }) => ({
+    id,
+    method: outcome.answer?.method ?? method,
+    url: outcome.answer?.url ?? url,
+    status: outcome.answer?.status,
+    at,
+  }));
+  historyBox.replaceChildren(summary, historyList(items, currentEntry, showEarlier));
+}
+
+function remember(outcome: Outcome, total: number, steps: readonly Step[], method: string, url: string): Entry {
+  const entry = { id: entries.length ? entries.at(-1)!.id + 1 : 1, outcome, total, steps, method, url, at: new Date() };
+  entries.push(entry);
+  if (entries.length > HISTORY_SIZE) entries.shift();
+  currentEntry = entry.id;
+  drawHistory();
+  return entry;
+}
+
+/** Shows an answer of the history again, as it was, and puts its resource in the address bar. */
+function showEarlier(id: number): void {
+  const entry = entries.find((e) => e.id === id);
+  if (!entry) return;
+  historyBox.open = false;
+  calls++;
+  currentEntry = entry.id;
+  const url = entry.outcome.answer?.url ?? entry.url;
+  if (entry.outcome.kind === 'entity' && entry.method === 'GET') {
+    shown = url;
+    goUrl.value = url;
+    setHistory('push', url, entry.steps);
+  }
+  render(entry, true);
+  drawHistory();
 }
 
 /**
- * Draws an outcome. The time from its arrival to the first frame that shows it is displayed and kept in
+ * Draws an entry. The time from its arrival to the first frame that shows it is displayed and kept in
  * `data-render-ms` (the DOM's part in `data-build-ms`).
  */
-function render(outcome: Outcome, total: number, focus: boolean): void {
+function render(entry: Entry, focus: boolean): void {
+  const { outcome, total } = entry;
   const started = performance.now();
+  const earlier = entry.id !== entries.at(-1)?.id ? { earlier: entry.at } : {};
+  const copy =
+    outcome.answer && api
+      ? copyView({
+          request: outcome.answer.request,
+          steps: entry.steps,
+          baseUrl: config.baseUrl,
+          token: api.accessToken,
+        })
+      : null;
   const answer = outcome.answer
-    ? answerView({ answer: outcome.answer, total, revalidated: outcome.kind === 'entity' && outcome.revalidated })
+    ? answerView(
+        { answer: outcome.answer, total, revalidated: outcome.kind === 'entity' && outcome.revalidated, ...earlier },
+        copy,
+      )
     : null;
   let content: HTMLElement;
   let title: string;
+  let note: HTMLElement | null = null;
   switch (outcome.kind) {
-    case 'entity':
+    case 'entity': {
       content = resourceView(outcome.entity, apiOrigin);
       title = content.querySelector('h2')!.textContent!;
+      const hidden = hiddenByScope(outcome.entity, scopes);
+      if (hidden.length) note = scopeNote(hidden, scopes, () => startSignIn('admin'));
       break;
+    }
     case 'empty':
       content = h(
         'section',
@@ -96,7 +187,7 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
       title = 'Data';
       break;
     case 'error':
-      content = errorView(outcome.error);
+      content = errorView(outcome.error, startSignIn);
       title = content.querySelector('h2')!.textContent!;
       break;
   }
@@ -107,7 +198,7 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
     session.replaceChildren();
   }
   main.replaceChildren(
-    ...[answer, content].filter((part) => part !== null),
+    ...[answer, note, content].filter((part) => part !== null),
     ...(refused ? [signInView(startSignIn, 'The API refused the token (it expired?): sign in again.')] : []),
   );
   main.dataset.buildMs = (performance.now() - started).toFixed(1);
@@ -118,7 +209,7 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
     setTimeout(() => {
       const rendered = performance.now() - started;
       main.dataset.renderMs = rendered.toFixed(1);
-      answer?.append(renderTimeView(rendered));
+      if (answer) showRenderTime(answer, rendered);
     }),
   );
   main.removeAttribute('aria-busy');
@@ -126,63 +217,81 @@ function render(outcome: Outcome, total: number, focus: boolean): void {
   if (focus) main.querySelector<HTMLElement>('h2[tabindex]')?.focus();
 }
 
-/** Runs a call unless a newer one started meanwhile, and draws what it got. */
-async function run(call: (api: Api) => Promise<Outcome>, after: (outcome: Outcome) => void, focus = true) {
+/**
+ * Runs a call unless a newer one started meanwhile, records it in the history with the way it was reached
+ * (`steps`), and draws what it got.
+ */
+async function run(
+  call: (api: Api) => Promise<Outcome>,
+  request: { method: string; url: string; steps: readonly Step[] },
+  after: (outcome: Outcome) => void,
+  focus = true,
+) {
   if (!api) return;
   const mine = ++calls;
   main.setAttribute('aria-busy', 'true');
   const started = performance.now();
   const outcome = await call(api);
   if (mine !== calls) return;
+  if (outcome.kind === 'entity') reachedBy(outcome.entity, request.steps);
   after(outcome);
-  render(outcome, performance.now() - started, focus);
+  render(remember(outcome, performance.now() - started, request.steps, request.method, request.url), focus);
 }
 
-function open(url: string, mode: History, focus = true): Promise<void> {
+function open(url: string, mode: History, focus = true, steps = stepsHere(url)): Promise<void> {
   return run(
     (api) => api.open(url),
+    { method: 'GET', url, steps },
     () => {
       shown = url;
       goUrl.value = url;
-      setHistory(mode, url);
+      setHistory(mode, url, steps);
     },
     focus,
   );
 }
 
 /** Where a successful write leaves the page: on the resource it returned. */
-function landOn(entity: Entity): void {
+function landOn(entity: Entity, steps: readonly Step[]): void {
   const self = entity.links.get('self')?.[0];
   const url = self && !self.templated ? self.resolve().url : entity.response?.url;
   if (!url) return;
-  setHistory(url === shown ? 'replace' : 'push', url);
+  setHistory(url === shown ? 'replace' : 'push', url, steps);
   shown = url;
   goUrl.value = url;
 }
 
-/** Follows a link with `args`; a message for the dialog when the call failed there. */
-async function follow({ entity, link }: LinkTarget, args: Record<string, unknown> = {}): Promise<string | undefined> {
+/** Follows a link with `args`; what to say in the dialog when the call failed there. */
+async function follow({ entity, link }: LinkTarget, args: Record<string, unknown> = {}) {
   let url: string;
   try {
     url = link.resolve(args).url;
   } catch (error) {
-    return (error as Error).message;
+    return failureText(error);
   }
   // `follow` takes the first link of a relation; another one of the same relation is opened by its address.
   if (link.method === 'GET' && entity.link(link.rel) !== link) {
-    await open(url, 'push');
+    await open(url, 'push', true, [{ kind: 'address', url }]);
     return undefined;
   }
-  let failure: string | undefined;
+  const step: Step = {
+    kind: 'follow',
+    rel: link.rel,
+    method: link.method,
+    ...(Object.keys(args).length ? { args } : {}),
+  };
+  const steps = [...chainTo(entity), step];
+  let failure: ReturnType<typeof failureText> | undefined;
   await run(
     (api) => api.follow(entity, link.rel, args),
+    { method: link.method, url, steps },
     (outcome) => {
       if (link.method === 'GET') {
         shown = url;
         goUrl.value = url;
-        setHistory('push', url);
-      } else if (outcome.kind === 'entity') landOn(outcome.entity);
-      else if (outcome.kind === 'error' && link.method !== 'DELETE') failure = (outcome.error as Error).message;
+        setHistory('push', url, steps);
+      } else if (outcome.kind === 'entity') landOn(outcome.entity, steps);
+      else if (outcome.kind === 'error' && link.method !== 'DELETE') failure = failureText(outcome.error);
     },
   );
   return failure;
@@ -195,7 +304,7 @@ main.addEventListener('click', (event) => {
   event.preventDefault();
   const { target } = found;
   if (target.link.method === 'GET' && !target.link.templated) void follow(target);
-  else openAction(dialog, target, (args) => follow(target, args));
+  else void openAction(dialog, target, (args) => follow(target, args));
 });
 
 dialog.addEventListener('close', () => {
@@ -206,7 +315,8 @@ dialog.addEventListener('close', () => {
 
 go.addEventListener('submit', (event) => {
   event.preventDefault();
-  void open(goUrl.value, 'push');
+  const url = goUrl.value;
+  void open(url, 'push', true, url === config.baseUrl ? [{ kind: 'root' }] : [{ kind: 'address', url }]);
 });
 
 window.addEventListener('popstate', () => void open(currentResource(), 'none'));

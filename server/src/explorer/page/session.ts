@@ -11,10 +11,18 @@ const STATE = 'storefront-explorer:state';
 /** The page address to come back to after signing in: the redirect URI is always `/explorer/`. */
 const RETURN = 'storefront-explorer:return';
 
-/** The scopes a user may ask for, with what they allow. */
+/** The scopes a user may ask for: what a token with each shows, and what it leaves out. */
 export const SCOPES = {
-  public: 'read public shops and their products',
-  admin: 'read and change the shops you administer: themes, templates, assets, products and orders',
+  public: {
+    shows: 'the root, the public shops and their products, the product search',
+    hides: 'themes, templates, assets and orders, and every link that writes (edit, create, delete)',
+  },
+  admin: {
+    shows:
+      'everything public shows, and for the shops you administer their theme, templates, assets and orders, ' +
+      'with the links that edit, create and delete them',
+    hides: 'nothing of your own shops',
+  },
 } as const;
 
 export type ScopeName = keyof typeof SCOPES;

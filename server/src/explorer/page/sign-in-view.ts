@@ -1,15 +1,29 @@
-/** The sign-in prompt: which scope to ask for, then off to the server's authorization page. */
+/**
+ * The sign-in prompt: which scope to ask for, each said with what its token shows and leaves out (the server
+ * drops the links a scope may not use without a word), then off to the server's authorization page.
+ */
 import { h } from './dom.js';
 import { SCOPES, type ScopeName } from './session.js';
 
-export function signInView(onSignIn: (scope: ScopeName) => void, message?: string): HTMLElement {
-  const choices = (Object.keys(SCOPES) as ScopeName[]).map((scope, i) =>
+export function signInView(onSignIn: (scope: ScopeName) => void, message?: string, scope?: ScopeName): HTMLElement {
+  const names = Object.keys(SCOPES) as ScopeName[];
+  const choices = names.map((name, i) =>
     h(
       'label',
       { class: 'choice' },
-      h('input', { type: 'radio', name: 'scope', value: scope, checked: i === 0 }),
-      h('strong', null, scope),
-      `: ${SCOPES[scope]}`,
+      h('input', {
+        type: 'radio',
+        name: 'scope',
+        value: name,
+        checked: scope ? name === scope : i === 0,
+        'aria-describedby': `scope-${name}`,
+      }),
+      h('strong', null, name),
+      h(
+        'span',
+        { id: `scope-${name}`, class: 'scope-text' },
+        `: shows ${SCOPES[name].shows}. Leaves out ${SCOPES[name].hides}.`,
+      ),
     ),
   );
   const form = h(

@@ -1,0 +1,325 @@
+/**
+ * The API explorer as a tool kept open all day (issue #26), in Chromium at 1280 × 800: the sign-in page says what
+ * each scope shows; a public token's views say which links the scope hides; a 403 signs in again with the scope the
+ * server names and lands on the page asked for; the templates table fits (every action button in view without
+ * scrolling the page sideways); a template's source is edited in the code editor (loaded only then) and saved as
+ * text; a refused write says why once; "Copy as curl" run in a shell gets the status the page showed, with the
+ * token or with it masked; "Copy as SDK code" gives the follow chain; the session's history shows an earlier answer
+ * again without a request. axe finds no serious violation on any view. One server, one Chromium.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axeViolations, serious } from './support/axe.js';
+import { describeInBrowser, launchChromium } from './support/chromium.js';
+import { eventually } from './support/eventually.js';
+import { approveOnAuthorizePage } from './support/sign-in.js';
+
+const PASSWORD = 'explorer daily password';
+const TEMPLATE = 'product.html';
+
+/** Runs a copied command in a shell; its HTTP status from curl's `-i` output. */
+async function statusOfCurl(command: string, env: Record<string, string> = {}): Promise<number> {
+  const { stdout } = await promisify(execFile)('sh', ['-c', command], { env: { ...process.env, ...env } });
+  const status = /^HTTP\/[\d.]+ (\d{3})/.exec(stdout);
+  if (!status) throw new Error(`no HTTP status in the output of ${command}:\n${stdout.slice(0, 300)}`);
+  return Number(status[1]);
+}
+
+describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, history', () => {
+  let server: StorefrontServer;
+  let browser: Browser;
+  let page: Page;
+  let themeId: string;
+  const pageErrors: string[] = [];
+  /** Requests of the page for the code editor's chunk. */
+  const editorChunks: string[] = [];
+
+  const heading = () => page.textContent('#resource-title');
+  const status = () => page.textContent('#answer-status');
+  async function expectAccessible(view: string) {
+    const found = serious(await axeViolations(page));
+    expect(
+      found.map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`),
+      view,
+    ).toEqual([]);
+  }
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  const templateRow = (name: string) =>
+    server.store.where('templates', 'theme_id', themeId).find((t) => t.file_name === name)!;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      createServer({ port: 0, products: 12, demo: { password: PASSWORD } }),
+      launchChromium(),
+    ]);
+    themeId = server.store.all('themes').find((t) => t.shop_id === '1' && t.production)!.id;
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // A style or script the Content-Security-Policy refused is reported on the console.
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+    });
+    page.on('request', (request) => {
+      if (/\/explorer\/code-editor-[\w-]+\.js$/.test(request.url())) editorChunks.push(request.url());
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('says on the sign-in page what each scope shows and leaves out, and on a public view which links it hides', async () => {
+    await page.goto(server.explorerUrl!);
+    expect(await page.textContent('#scope-public')).toMatch(/Leaves out themes, templates, assets and orders/);
+    expect(await page.textContent('#scope-admin')).toMatch(/theme, templates, assets and orders/);
+    expect(await page.getAttribute('input[value=public]', 'aria-describedby')).toBe('scope-public');
+    await expectAccessible('sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click(); // "public", the default
+    await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
+    await page.waitForURL(server.explorerUrl!);
+    await eventually(heading).toBe('Dana Demo');
+    expect(await page.textContent('#session-scopes')).toBe('public');
+    expect(await page.textContent('.scope-note')).toMatch(/scope public: this view lacks svc:all_orders, svc:order/);
+    await expectAccessible('root, public');
+
+    await page.goto(`${server.origin}/explorer/v1/shops/1.json`);
+    await eventually(heading).toBe(server.store.get('shops', '1')!.name);
+    expect(await page.textContent('.scope-note')).toMatch(/lacks svc:theme, svc:orders, which need the admin scope/);
+    expect(await page.locator('tr[data-rel="svc:theme"]').count()).toBe(0);
+  });
+
+  it('offers a sign-in with the scope a 403 names, and shows the page asked for after it', async () => {
+    await page.goto(`${server.origin}/explorer/v1/shops/1/theme.json`);
+    await eventually(() => page.textContent('#failure-title')).toBe('403 Forbidden');
+    expect(await page.textContent('.failure .message')).toMatch(/needs a token with the "admin" scope/);
+    await expectAccessible('403');
+    await page.getByRole('button', { name: 'Sign in again with admin' }).click();
+    await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
+    await page.waitForURL(`${server.origin}/explorer/v1/shops/1/theme.json`);
+    await eventually(status).toBe('200 OK');
+    expect(await heading()).toBe(server.store.get('themes', themeId)!.title);
+    expect(await page.textContent('#session-scopes')).toBe('admin');
+    expect(await page.locator('.scope-note').count()).toBe(0);
+  });
+
+  it('fits the templates table at 1280 × 800: every action button in view without scrolling the page sideways', async () => {
+    // On the theme, where the sign-in landed.
+    await eventually(() =>
+      page.getAttribute('section[aria-labelledby="embedded-templates"]', 'data-completed-at'),
+    ).not.toBeNull();
+    const templates = server.store.where('templates', 'theme_id', themeId).length;
+    const layout = await page.evaluate(() => {
+      const box = document
+        .getElementById('embedded-templates')!
+        .closest('section')!
+        .querySelector<HTMLElement>('.scroll')!;
+      box.scrollIntoView({ block: 'start' });
+      const misplaced: string[] = [];
+      let buttons = 0;
+      for (const row of box.querySelectorAll('tbody tr')) {
+        // Scrolled to vertically, as a user scrolls down the list; never sideways.
+        box.scrollTop = (row as HTMLElement).offsetTop - box.clientHeight / 2;
+        const frame = box.getBoundingClientRect();
+        for (const button of row.querySelectorAll<HTMLElement>('td.controls button, td.controls a')) {
+          buttons++;
+          const r = button.getBoundingClientRect();
+          const inView = r.left >= frame.left && r.right <= frame.right && r.right <= window.innerWidth;
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          if (!inView || !button.contains(hit))
+            misplaced.push(button.getAttribute('aria-label') ?? button.textContent!);
+        }
+      }
+      return {
+        rows: box.querySelectorAll('tbody tr').length,
+        buttons,
+        misplaced,
+        scrollLeft: box.scrollLeft,
+        pageScrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      };
+    });
+    expect(layout.rows).toBe(templates);
+    // PUT per template, DELETE for all but the layout.
+    expect(layout.buttons).toBe(2 * templates - 1);
+    expect(layout.misplaced).toEqual([]);
+    expect(layout.scrollLeft).toBe(0);
+    expect(layout.pageScrolls).toBe(false);
+    await page.screenshot({ path: `${process.env.STOREFRONT_SCREENSHOTS_DIR ?? '/tmp'}/explorer-templates-1280.png` });
+    await expectAccessible('theme, admin');
+  });
+
+  it('edits a template body in the code editor, loaded only then, and the server has the new text', async () => {
+    const row = templateRow(TEMPLATE);
+    await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${row.id}`);
+    await eventually(heading).toBe(TEMPLATE);
+    expect(editorChunks).toEqual([]);
+    const shownUpdatedOn = await page.textContent('td[data-property="updated_on"]');
+    await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
+    await page.waitForSelector('dialog[open] .cm-editor');
+    expect(editorChunks).toHaveLength(1);
+    // The source as text, a line each, with line numbers and highlighting; the guard filled in.
+    const lines = row.body.split('\n').length;
+    expect(await page.locator('dialog .cm-lineNumbers .cm-gutterElement').count()).toBeGreaterThan(lines / 2);
+    expect(await page.locator('dialog #field-body .cm-line').first().textContent()).toBe(row.body.split('\n')[0]);
+    expect(await page.locator('dialog #field-body').textContent()).not.toContain('\\n');
+    expect(await page.locator('dialog #field-body .cm-line span[class]').count()).toBeGreaterThan(5);
+    // CodeMirror's styles applied under the page's CSP (their <style> carries the nonce): numbers beside the text,
+    // tags and attribute values in colours of their own.
+    const drawn = await page.evaluate(() => {
+      const editor = document.querySelector('dialog .cm-editor')!;
+      const colour = (selector: string) => getComputedStyle(editor.querySelector(selector)!).color;
+      const gutter = editor.querySelector('.cm-gutters')!.getBoundingClientRect();
+      const content = editor.querySelector('.cm-content')!.getBoundingClientRect();
+      const spans = [...editor.querySelectorAll('.cm-line span[class]')].map((span) => getComputedStyle(span).color);
+      return { beside: gutter.right <= content.left + 1, text: colour('.cm-line'), colours: new Set(spans).size };
+    });
+    expect(drawn.beside).toBe(true);
+    expect(drawn.colours).toBeGreaterThanOrEqual(3);
+    expect(await page.inputValue('#field-last_updated_on')).toBe(shownUpdatedOn);
+    expect(await page.inputValue('#field-file_name')).toBe(TEMPLATE);
+    // Focus starts in the source; type at its end.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-body');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    // Inserted as typed text is, without the keys CodeMirror completes (it closes tags and quotes as one types).
+    await page.keyboard.insertText('<p class="edited">Edited in "the editor"</p>');
+    await page.screenshot({ path: `${process.env.STOREFRONT_SCREENSHOTS_DIR ?? '/tmp'}/explorer-editor.png` });
+    await expectAccessible('edit dialog with the code editor');
+    await page.getByRole('button', { name: 'Send PUT' }).click();
+    await eventually(() => page.textContent('.answer .method')).toBe('PUT');
+    expect(await status()).toBe('200 OK');
+    const saved = server.store.get('templates', row.id)!.body;
+    expect(saved.startsWith(row.body.trimEnd())).toBe(true);
+    expect(saved).toContain('\n<p class="edited">Edited in "the editor"</p>');
+    expect(saved).not.toContain('\\n');
+    expect(saved).not.toContain('\\"');
+    // Opening another dialog fetches nothing more.
+    await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
+    await page.waitForSelector('dialog[open] .cm-editor');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(editorChunks).toHaveLength(1);
+  });
+
+  it('says why a write was refused once, and its copied curl gets the same status in a shell', async () => {
+    // On the template, saved: someone else changes it, and this page's guard no longer matches.
+    const row = templateRow(TEMPLATE);
+    await server.store.write((tx) =>
+      tx.update('templates', row.id, { updated_on: new Date(Date.parse(row.updated_on) + 5000).toISOString() }),
+    );
+    await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
+    await page.waitForSelector('dialog[open] .cm-editor');
+    await page.getByRole('button', { name: 'Send PUT' }).click();
+    await eventually(status).not.toBe('200 OK');
+    const refused = Number((await status())!.slice(0, 3));
+    expect([412, 422]).toContain(refused);
+    const problem = (await page.textContent('#action-error'))!;
+    // One sentence, each field error once: no message repeated in parentheses.
+    for (const sentence of problem.split(/(?<=[.!?])\s+/)) {
+      expect(problem.split(sentence).length - 1, `"${sentence}" in: ${problem}`).toBe(1);
+    }
+    expect(problem).not.toMatch(/\((updated_on|last_updated_on): /);
+    await expectAccessible('refused write');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.check('#copy-token');
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await eventually(() => page.textContent('#copy-status')).toMatch(/^Copied curl, with the token/);
+    const withToken = await clipboard();
+    expect(withToken).toMatch(/^curl -i -X PUT '/);
+    expect(withToken).toContain('--data-raw');
+    expect(await statusOfCurl(withToken)).toBe(refused);
+  });
+
+  it('copies a GET as curl with the token masked, which runs with $STOREFRONT_TOKEN', async () => {
+    const row = templateRow('layout.html');
+    const url = `${server.baseUrl}/themes/${themeId}/templates/${row.id}`;
+    const authorization = page.waitForRequest((r) => r.url() === url).then((r) => r.headerValue('authorization'));
+    await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${row.id}`);
+    await eventually(heading).toBe('layout.html');
+    const token = (await authorization)!.replace(/^Bearer /, '');
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await eventually(() => page.textContent('#copy-status')).toMatch(/^Copied curl \(the token read from/);
+    const masked = await clipboard();
+    expect(masked).not.toContain(token);
+    expect(masked).toContain('"Authorization: Bearer $' + '{STOREFRONT_TOKEN}"');
+    expect(await page.textContent('#copy-text')).toBe(masked);
+    expect(await statusOfCurl(masked, { STOREFRONT_TOKEN: token })).toBe(200);
+    expect(await status()).toBe('200 OK');
+    // Without the token, the server says 401: the command really carries no credential.
+    expect(await statusOfCurl(masked, { STOREFRONT_TOKEN: '' })).toBe(401);
+  });
+
+  it('copies the follow chain root → shop → theme → template as SDK code', async () => {
+    await page.goto(server.explorerUrl!);
+    await eventually(heading).toBe('Dana Demo');
+    const shop = server.store.get('shops', '1')!;
+    await page.getByRole('link', { name: shop.name, exact: true }).click();
+    await eventually(heading).toBe(shop.name);
+    await page.getByRole('link', { name: `Follow svc:theme of ${shop.name}` }).click();
+    await eventually(heading).toBe(server.store.get('themes', themeId)!.title);
+    await page.getByRole('link', { name: 'layout.html', exact: true }).click();
+    await eventually(heading).toBe('layout.html');
+    await page.getByRole('button', { name: 'Copy as SDK code' }).click();
+    await eventually(() => page.textContent('#copy-status')).toBe('Copied SDK code.');
+    const code = await clipboard();
+    const templates = server.store.where('templates', 'theme_id', themeId);
+    const index = templates.findIndex((t) => t.file_name === 'layout.html');
+    expect(code).toContain(`createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}`);
+    expect(code).toContain('const root = await client.root();');
+    expect(code).toContain('const shop = await root.embedded("shops")[0] /* ' + shop.name + ' */.follow("self");');
+    expect(code).toContain('const theme = await shop.follow("svc:theme");');
+    expect(code).toContain(
+      `const template = await theme.embedded("templates")[${index}] /* layout.html */.follow("self");`,
+    );
+    await expectAccessible('template, copied');
+  });
+
+  it('goes back to an earlier answer of the session through the history, without a request', async () => {
+    const before = await page.locator('#history .history-item').count();
+    // The page was loaded anew before root → shop → theme → template: this page's session holds those four.
+    expect(before).toBe(4);
+    expect(await page.textContent('#history summary')).toBe(`History (${before})`);
+    await page.click('#history summary');
+    await expectAccessible('history open');
+    let requests = 0;
+    const count = (request: { url(): string }) => {
+      if (request.url().startsWith(server.baseUrl)) requests++;
+    };
+    page.on('request', count);
+    try {
+      // The newest first: the template, the theme, the shop, the root…
+      await page.locator('#history .history-item').nth(2).click();
+      await eventually(heading).toBe(server.store.get('shops', '1')!.name);
+      expect(await page.textContent('.answer .earlier')).toMatch(/An earlier answer from this session/);
+      expect(page.url()).toBe(`${server.origin}/explorer/v1/shops/1.json`);
+    } finally {
+      page.off('request', count);
+    }
+    expect(requests).toBe(0);
+    expect(await page.locator('#history .history-item').count()).toBe(before);
+  });
+
+  it('shows "rendered in … ms" on the line of the status, not under the headers', async () => {
+    await page.goto(`${server.origin}/explorer/v1/shops/1.json`);
+    await eventually(() => page.textContent('#render-time')).toMatch(/^rendered in [\d.]+ ms$/);
+    const boxes = await page.evaluate(() => {
+      const top = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+      const headers = document.querySelector('.answer .headers')!.getBoundingClientRect();
+      return { status: top('answer-status'), rendered: top('render-time'), headersTop: headers.top };
+    });
+    expect(boxes.rendered.bottom).toBeLessThanOrEqual(boxes.headersTop);
+    expect(
+      Math.abs(boxes.rendered.top + boxes.rendered.height / 2 - (boxes.status.top + boxes.status.height / 2)),
+    ).toBeLessThan(boxes.status.height);
+  });
+
+  it('raised no error in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
