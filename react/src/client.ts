@@ -16,6 +16,12 @@ export interface StorefrontClientOptions extends Omit<ClientOptions, 'cache'> {
    * are the queries `useAction` invalidates. Without a cache every write invalidates every query of the client.
    */
   cache?: HttpCacheOptions | false;
+  /**
+   * Stands for the token's owner in the query keys (`['storefront', key, url]`), as the owner does in the SDK's cache
+   * keys: give each user's client its own when one `QueryClient` serves several. It must be the same on the server
+   * and in the browser for a dehydrated state to be found. Default: `'default'`.
+   */
+  key?: string;
 }
 
 /** What a write dropped from the SDK's cache: the URLs of the entries, or `'all'` when the client has no cache. */
@@ -25,13 +31,11 @@ export type Invalidation = readonly string[] | 'all';
 export interface StorefrontClient extends Client {
   /** The API root, as the SDK's cache keys write it. */
   readonly baseUrl: string;
-  /** Distinguishes this client's queries from another's (another user, another API) in one `QueryClient`. */
+  /** Distinguishes this client's queries from another's (another user) in one `QueryClient`: `options.key`. */
   readonly key: string;
   /** Calls `listener` after each successful write with what the SDK's cache dropped; returns the unsubscriber. */
   onInvalidate(listener: (dropped: Invalidation) => void): () => void;
 }
-
-let clients = 0;
 
 /**
  * An SDK client (`createClient`) whose HTTP cache reports what each write invalidates, for the React bindings. Give
@@ -42,7 +46,7 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   const notify = (dropped: Invalidation) => {
     for (const listener of listeners) listener(dropped);
   };
-  const { cache: cacheOptions, ...rest } = options;
+  const { cache: cacheOptions, key = 'default', ...rest } = options;
   let cache: ClientOptions['cache'] = false;
   if (cacheOptions !== false) {
     // The cache deletes what a write touched from its store: collecting the deletes made while an invalidation runs
@@ -83,7 +87,7 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   return {
     ...client,
     baseUrl: new URL(options.baseUrl).href,
-    key: `client-${++clients}`,
+    key,
     onInvalidate(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -25,6 +25,7 @@ export {
   useSuspensePages,
 } from './use-pages.js';
 export {
+  type AnyEntity,
   type HookArgs,
   type ResourceQueryOptions,
   type SelfOf,

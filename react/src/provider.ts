@@ -3,7 +3,7 @@ import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack
 import { createElement, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
 import { ClientContext } from './context.js';
-import { normaliseUrl, queryUrls } from './query-key.js';
+import { normaliseUrl, QUERY_ROOT, queryUrls } from './query-key.js';
 import { finishSignIn, type SignInOptions, sessionTokenStorage, startSignIn } from './sign-in.js';
 import { type SignIn, SignInContext } from './sign-in-context.js';
 
@@ -51,6 +51,12 @@ function Storefront({
     if (!options) throw new TypeError('StorefrontProvider: give it a client or options');
     return createStorefrontClient(token ? { ...options, auth: bearer(token.accessToken) } : options);
   }, [given, options, token]);
+
+  const [first] = useState(client);
+  useEffect(() => {
+    // Another client (signed in again, maybe as someone else): what the previous one read is not this one's.
+    if (client !== first) queryClient.removeQueries({ queryKey: [QUERY_ROOT, client.key] });
+  }, [client, first, queryClient]);
 
   useEffect(
     () =>

@@ -26,7 +26,7 @@ export type ItemShapeOf<R> = R extends Results<infer I> ? I : never;
 
 /** Relations of shape `S` that lead to a list (a `Results` page). */
 export type ListKey<S extends Shape> = {
-  [K in RelationKey<S>]: FollowResult<EdgeFor<S, K>> extends Results<Shape> ? K : never;
+  [K in RelationKey<S>]: FollowResult<EdgeFor<S, K>> extends { readonly pageItems: unknown } ? K : never;
 }[RelationKey<S>];
 
 /** Options of {@link usePages}. */

@@ -52,6 +52,10 @@ export type SelfOf<E> =
       : E
     : Entity;
 
+/** An entity of any shape (`Entity<S>` is invariant in `S`, through `follow`). */
+// biome-ignore lint/suspicious/noExplicitAny: the one way to accept every Entity<S>
+export type AnyEntity = Entity<any>;
+
 /** What the query of a resource needs: its key, and how to read it. */
 interface ResourceQuery<T> {
   queryKey: QueryKey;
@@ -79,7 +83,7 @@ function rootQuery(client: StorefrontClient) {
   return resourceQuery<Root>(client, client.baseUrl, (signal) => client.root({ signal }));
 }
 
-function targetQuery<T>(client: StorefrontClient, target: Entity | string) {
+function targetQuery<T>(client: StorefrontClient, target: AnyEntity | string) {
   // Relative to the API root as a folder: `products.json` under `…/v1`, not beside it.
   const root = client.baseUrl.endsWith('/') ? client.baseUrl : `${client.baseUrl}/`;
   const url = typeof target === 'string' ? new URL(target, root).href : selfUrl(target);
@@ -122,7 +126,7 @@ export function useSuspenseRoot(
  * URL (relative to the API root). `undefined` waits (the query is disabled), for a resource that depends on another.
  * Every hook showing the same URL shares one query and one request.
  */
-export function useResource<E extends Entity | string>(
+export function useResource<E extends AnyEntity | string>(
   target: E | undefined,
   options?: ResourceQueryOptions<SelfOf<E>>,
 ): UseQueryResult<SelfOf<E>, StorefrontError> {
@@ -136,7 +140,7 @@ export function useResource<E extends Entity | string>(
 }
 
 /** {@link useResource}, suspending until the resource has arrived. */
-export function useSuspenseResource<E extends Entity | string>(
+export function useSuspenseResource<E extends AnyEntity | string>(
   target: E,
   options?: SuspenseResourceQueryOptions<SelfOf<E>>,
 ): UseSuspenseQueryResult<SelfOf<E>, StorefrontError> {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** The read hooks over the MSW handlers: loading and data, typed errors, Suspense, and a 304 that renders nothing. */
 import { useFollow, useResource, useRoot, useSuspenseFollow, useSuspenseRoot } from '@storefront-platform/react';
-import { NotFoundError, UnknownRelationError } from '@storefront-platform/sdk';
+import { NotFoundError, type ProductList, Results, UnknownRelationError } from '@storefront-platform/sdk';
 import { render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -72,12 +72,16 @@ describe('useRoot, useFollow', () => {
     const { wrapper } = await api.session();
     function Product() {
       const list = useResource('products.json?per_page=1');
-      const first = (list.data as { pageItems?: unknown[] } | undefined)?.pageItems?.[0] as Parameters<
-        typeof useResource
-      >[0];
+      // A URL says nothing of its type: the app knows it is a page of products.
+      const first = list.data instanceof Results ? (list.data as ProductList).pageItems[0] : undefined;
+      // A summary's self is the product's detail, and the type says so.
       const detail = useResource(first);
-      const properties = detail.data?.properties as { title?: string; variants?: unknown } | undefined;
-      return <p data-testid="detail">{properties?.title ?? 'loading'}</p>;
+      const properties = detail.data?.properties;
+      // @ts-expect-error: a product has no locale (its shop has)
+      void properties?.locale;
+      return (
+        <p data-testid="detail">{properties ? `${properties.title}: ${properties.description.length}` : 'loading'}</p>
+      );
     }
     render(<Product />, { wrapper });
     await waitFor(() => expect(screen.getByTestId('detail').textContent).not.toBe('loading'), {

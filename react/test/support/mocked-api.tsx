@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface MockedApi {
   mock: ReturnType<typeof createHandlers>;
+  server: ReturnType<typeof setupServer>;
   /** Requests answered since the last `requests.length = 0`, as `GET /v1/…` (path and query). */
   requests: string[];
   /** A client of the demo user with an admin token, and a fresh TanStack client. */
@@ -43,6 +44,7 @@ export function mockedApi(): MockedApi {
   afterAll(() => server.close());
   return {
     mock,
+    server,
     requests,
     count: (method, path) => requests.filter((request) => request === `${method} ${path}`).length,
     async session() {

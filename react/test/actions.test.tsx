@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+/**
+ * useAction over the MSW handlers: after a PUT the queries whose responses the SDK's cache dropped refetch once each
+ * and the others not at all (requests counted); the lost-update guards' 412 and 422 arrive typed; an optimistic
+ * update is put back when the write fails.
+ */
+import { useAction, useFollow, usePages, useResource, useRoot } from '@storefront-platform/react';
+import { PreconditionFailedError, ValidationError } from '@storefront-platform/sdk';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockedApi } from './support/mocked-api.js';
+
+const api = mockedApi();
+
+interface EditorProps {
+  ifMatch?: boolean;
+  optimistic?: boolean;
+  /** What the Save button sends besides the body. */
+  extra?: { last_updated_on?: string };
+}
+
+/** A shop's theme, its first template read in detail with an editor, and the shop's products: what an admin app shows. */
+function Admin({ ifMatch, optimistic, extra }: EditorProps) {
+  const root = useRoot();
+  const shop = useFollow(root.data, 'svc:shop', { id: 1 });
+  const theme = useFollow(shop.data, 'svc:theme');
+  const template = useResource(theme.data?.embedded('templates')[0]);
+  const products = usePages(shop.data, 'svc:products', { per_page: 5 });
+  const save = useAction(template.data, 'svc:update_template', {
+    ifMatch,
+    optimistic: optimistic ? (entity, vars) => ({ ...entity.toJSON(), ...(vars as object) }) : undefined,
+  });
+  if (!template.data || !products.data) return <p>Loading…</p>;
+  const embedded = theme.data?.embedded('templates')[0]?.properties;
+  return (
+    <>
+      <p data-testid="body">{template.data.properties.body}</p>
+      <p data-testid="in-theme">{embedded?.updated_on}</p>
+      <p data-testid="products">{products.items.length}</p>
+      <button type="button" onClick={() => save.mutate({ body: '<h1>Saved</h1>', ...extra })}>
+        Save
+      </button>
+      <p data-testid="error">
+        {save.error instanceof PreconditionFailedError
+          ? `conflict ${save.error.status}`
+          : save.error instanceof ValidationError
+            ? `invalid ${save.error.errors.map((e) => e.field).join(',')}`
+            : (save.error?.message ?? '')}
+      </p>
+      <p data-testid="saved">{save.isSuccess ? 'saved' : ''}</p>
+    </>
+  );
+}
+
+async function ready(props: EditorProps = {}) {
+  const session = await api.session();
+  render(<Admin {...props} />, { wrapper: session.wrapper });
+  await waitFor(() => expect(screen.getByTestId('products').textContent).toBe('5'));
+  const theme = api.mock.store.where('themes', 'shop_id', '1').find((t) => t.production)!;
+  // The template the page shows: the one it read in detail.
+  const id = api.requests.map((r) => /\/templates\/(\d+)/.exec(r)?.[1]).find(Boolean);
+  const template = api.mock.store.get('templates', id!)!;
+  return { ...session, theme, template };
+}
+
+describe('useAction', () => {
+  it('after a PUT, refetches once each query whose response the SDK’s cache dropped, and no other', async () => {
+    const { template, theme } = await ready({ ifMatch: true });
+    const before = [...api.requests];
+    // What the page read: the root, the shop, its theme, the template, a page of products.
+    const themeGet = 'GET /v1/shops/1/theme.json';
+    const templateGet = `GET /v1/themes/${theme.id}/templates/${template.id}`;
+    const productsGet = 'GET /v1/products.json?shop_ids=1&per_page=5';
+    expect([...before].sort()).toEqual(['GET /v1', 'GET /v1/shops/1.json', productsGet, themeGet, templateGet].sort());
+    api.requests.length = 0;
+    const oldUpdatedOn = screen.getByTestId('in-theme').textContent;
+
+    await act(async () => screen.getByRole('button', { name: 'Save' }).click());
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<h1>Saved</h1>'));
+    // The theme embeds the template: it is shown again, refetched.
+    await waitFor(() => expect(screen.getByTestId('in-theme').textContent).not.toBe(oldUpdatedOn));
+    // Anything more would have been sent by now: the refetches start together.
+    await new Promise((settled) => setTimeout(settled, 50));
+
+    expect(api.requests.filter((r) => r.startsWith('PUT '))).toEqual([templateGet.replace('GET', 'PUT')]);
+    expect(api.count('GET', templateGet.slice(4))).toBe(1);
+    expect(api.count('GET', themeGet.slice(4))).toBe(1);
+    // The root is above every resource (the SDK drops `/v1` with any write below it); the shop and its products are
+    // neither the template nor showing it.
+    expect(api.count('GET', '/v1')).toBe(1);
+    expect(api.count('GET', '/v1/shops/1.json')).toBe(0);
+    expect(api.count('GET', productsGet.slice(4))).toBe(0);
+    expect(api.requests).toHaveLength(4);
+    expect(screen.getByTestId('saved').textContent).toBe('saved');
+  });
+
+  it('fails with a typed 412 when the template changed since it was read (ifMatch), putting the optimistic body back', async () => {
+    const { template } = await ready({ ifMatch: true, optimistic: true });
+    const shown = screen.getByTestId('body').textContent;
+    await api.mock.store.write((tx) =>
+      tx.update('templates', template.id, { body: '<p>theirs</p>', updated_on: new Date().toISOString() }),
+    );
+    // The PUT held long enough to see the optimistic body before the 412 comes back.
+    api.server.use(api.mock.slowResponse(300, { method: 'PUT' }));
+    screen.getByRole('button', { name: 'Save' }).click();
+    // The optimistic body shows at once.
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<h1>Saved</h1>'));
+    await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict 412'));
+    expect(screen.getByTestId('body').textContent).toBe(shown);
+    expect(api.mock.store.get('templates', template.id)!.body).toBe('<p>theirs</p>');
+  });
+
+  it('fails with a typed 422 on the last_updated_on guard, naming the field', async () => {
+    const { template } = await ready({ extra: { last_updated_on: '2001-01-01T00:00:00.000Z' } });
+    screen.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('invalid updated_on'));
+    expect(api.mock.store.get('templates', template.id)!.body).not.toBe('<h1>Saved</h1>');
+  });
+});
