@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
 import { pagingCases } from './cases/paging.js';
+import { preconditionCases } from './cases/preconditions.js';
 import { resourceCases } from './cases/resources.js';
 import { securityCases } from './cases/security.js';
 import { themeCases } from './cases/themes.js';
@@ -21,6 +22,7 @@ const CASES: ContractCase[] = [
   ...pagingCases,
   ...themeCases,
   ...httpCases,
+  ...preconditionCases,
   ...securityCases,
 ];
 

@@ -50,6 +50,14 @@ function withoutCompressionVary(value: string): string | undefined {
   return rest.length ? rest.join(', ') : undefined;
 }
 
+/**
+ * The gzip coding's entity tag (`"…-gzip"`, its own, RFC 9110 §8.8.3) as the identity coding's, which MSW sends: on a
+ * gzipped answer, and on a 304 that echoes the tag the client holds.
+ */
+function identityEtag(value: string): string {
+  return value.replace(/-gzip"$/, '"');
+}
+
 /** How a case describes a request. */
 export interface SendInit {
   method?: string;
@@ -101,13 +109,13 @@ export class Session {
     const text = new TextDecoder().decode(bytes);
     const type = response.headers.get('content-type') ?? '';
     this.#learnSecrets(type, text, response.status, response.headers.get('location'));
-    const etag = response.headers.get('etag');
+    const etag = response.headers.get('etag') && identityEtag(response.headers.get('etag')!);
     // The entity tag of a representation that carries a secret is as random as the secret.
     if (etag && this.#mask(text) !== text) this.#learn(etag);
     const recorded: Record<string, string> = {};
     for (const [name, value] of [...response.headers].sort(([a], [b]) => a.localeCompare(b))) {
       if (TRANSPORT_HEADERS.has(name)) continue;
-      const kept = name === 'vary' ? withoutCompressionVary(value) : value;
+      const kept = name === 'vary' ? withoutCompressionVary(value) : name === 'etag' ? identityEtag(value) : value;
       if (kept !== undefined) recorded[name] = this.#mask(kept);
     }
     this.exchanges.push({

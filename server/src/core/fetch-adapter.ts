@@ -45,7 +45,8 @@ export function toFetchHandler(handle: CoreHandler): (request: Request) => Promi
       },
     };
     const response = await handle(core);
-    const empty = response.body === undefined || response.status === 204 || response.status === 304;
+    const empty =
+      core.method === 'HEAD' || response.body === undefined || response.status === 204 || response.status === 304;
     return new Response(empty ? null : (response.body as BodyInit), {
       status: response.status,
       headers: response.headers,

@@ -32,6 +32,10 @@ export interface CoreResponse {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string>;
+  /**
+   * The representation's bytes, also for a HEAD request: the shell sends none, but sets the headers a GET would
+   * get (`Content-Length`, and those of the gzip coding it would choose).
+   */
   body?: string | Uint8Array;
 }
 

@@ -7,6 +7,7 @@ import { redactUrl } from '@storefront-platform/sdk/internal';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
+import { gzipEtag } from '../http/entity.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
@@ -40,28 +41,35 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
     res.end();
     return;
   }
+  // A HEAD gets the headers the GET would get, its length among them, and no body.
+  const head = req.method === 'HEAD';
+  const finish = (bytes: string | Uint8Array) => {
+    res.setHeader('content-length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+    res.end(head ? undefined : bytes);
+  };
   if (!isGzippable(response, body)) {
-    res.end(body);
+    finish(body);
     return;
   }
   // Caches must keep the two encodings apart, whichever this client gets (API responses say so already).
   const vary = varyOnEncoding(response.headers.vary);
   if (vary !== response.headers.vary) res.setHeader('vary', vary);
   if (!acceptsGzip(req.headers['accept-encoding'])) {
-    res.end(body);
+    finish(body);
     return;
   }
   const sendZipped = (zipped: Uint8Array) => {
     res.setHeader('content-encoding', 'gzip');
-    res.setHeader('content-length', zipped.byteLength);
-    res.end(zipped);
+    const { etag } = response.headers;
+    if (etag !== undefined) res.setHeader('etag', gzipEtag(etag));
+    finish(zipped);
   };
   const zipped = gzipCache.gzip(body);
   if (zipped instanceof Uint8Array) sendZipped(zipped);
   else {
     zipped.then(sendZipped, (error: unknown) => {
       console.error(error);
-      res.end(body);
+      finish(body);
     });
   }
 }

@@ -27,6 +27,18 @@ export interface Entity {
   weakLastModified?: true;
 }
 
+/** What ends the gzip representation's entity tag, inside its quotes: `"…-gzip"`. */
+export const GZIP_ETAG_SUFFIX = '-gzip"';
+
+/**
+ * The strong ETag of the gzip coding of the representation tagged `etag`: a strong validator names one
+ * representation byte for byte (RFC 9110 §8.8.3), and the gzip bytes are another. Preconditions take either tag as
+ * naming the resource's current state (see `conditional.ts`).
+ */
+export function gzipEtag(etag: string): string {
+  return etag.slice(0, -1) + GZIP_ETAG_SUFFIX;
+}
+
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

@@ -3,9 +3,9 @@
  * response, 304 for a satisfied conditional GET, the JSONP wrapping, and no body for HEAD.
  */
 import type { CoreResponse, HeaderReader } from '../core/types.js';
-import { isNotModified } from './conditional.js';
+import { assertUnchanged, notModifiedTag } from './conditional.js';
 import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.js';
-import { type Entity, JSON_TYPE, jsonEntity } from './entity.js';
+import { type Entity, JSON_TYPE } from './entity.js';
 import { formatHttpDate, toSeconds } from './http-date.js';
 import type { HttpError } from './http-error.js';
 import { JSONP_TYPE, wrapJsonp } from './jsonp.js';
@@ -28,6 +28,7 @@ export interface Exchange {
 
 const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** A literal rather than a spread: this runs on every request. */
 function commonHeaders(exchange: Exchange): Record<string, string> {
@@ -67,25 +68,41 @@ export function respond(exchange: Exchange, reply: Reply, now: number): CoreResp
   dateHeaders(headers, entity, now);
   if (reply.headers) Object.assign(headers, reply.headers);
   const read = exchange.method === 'GET' || exchange.method === 'HEAD';
-  if (read && status === 200 && isNotModified(exchange.headers, entity)) return { status: 304, headers };
+  if (read && status === 200) {
+    // RFC 9110 §13.2.2 in its order: If-Match / If-Unmodified-Since (412), then If-None-Match / If-Modified-Since.
+    assertUnchanged(exchange.headers, entity);
+    const tag = notModifiedTag(exchange.headers, entity);
+    if (tag !== undefined) {
+      headers.etag = tag;
+      return { status: 304, headers };
+    }
+  }
   return withBody(exchange, status, headers, entity);
 }
 
-/** The response for an error, with the same common headers (a 401 adds its `WWW-Authenticate`). */
+/**
+ * The response for an error, with the same common headers (a 401 adds its `WWW-Authenticate`) but no validators:
+ * an `ETag` or `Last-Modified` would describe the error body, which a client could take for the resource's.
+ */
 export function respondError(exchange: Exchange, error: HttpError, now: number): CoreResponse {
   const headers = commonHeaders(exchange);
-  const entity = jsonEntity(error.toBody(), now);
-  dateHeaders(headers, entity, now);
+  headers.date = formatHttpDate(now);
   if (error.headers) Object.assign(headers, error.headers);
-  return withBody(exchange, error.status, headers, entity);
+  const body = encoder.encode(JSON.stringify(error.toBody()));
+  return withBody(exchange, error.status, headers, { body, contentType: JSON_TYPE });
 }
 
-function withBody(exchange: Exchange, status: number, headers: Record<string, string>, entity: Entity): CoreResponse {
+function withBody(
+  exchange: Exchange,
+  status: number,
+  headers: Record<string, string>,
+  entity: Pick<Entity, 'body' | 'contentType'>,
+): CoreResponse {
   let body = entity.body;
   if (exchange.jsonp !== undefined && entity.contentType === JSON_TYPE) {
     body = wrapJsonp(exchange.jsonp, typeof body === 'string' ? body : decoder.decode(body));
     headers['content-type'] = JSONP_TYPE;
     headers['x-content-type-options'] = 'nosniff';
   } else headers['content-type'] = entity.contentType;
-  return exchange.method === 'HEAD' ? { status, headers } : { status, headers, body };
+  return { status, headers, body };
 }

@@ -1,7 +1,7 @@
 /** Theme asset endpoints: upload (create or replace by file name) and delete. */
 
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
-import { assertPreconditions } from '../../http/conditional.js';
+import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
 import { assetFileValidators } from './asset-file-entity.js';
 import { readAssetUpload } from './asset-upload.js';
@@ -17,6 +17,7 @@ export const assetRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const { theme } = administeredTheme(call, call.params.theme_id!);
+      assertPreconditions(call.request.headers, NO_REPRESENTATION);
       const file = await readAssetUpload(call.request);
       // Encoded before the write so that the queue is held only for the bookkeeping.
       const data = encodeBase64(file.bytes);

@@ -1,5 +1,5 @@
 /** Template endpoints (spec §4.2, §4.3): read, create or upsert by file name, update, delete. */
-import { assertPreconditions } from '../../http/conditional.js';
+import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { validationError } from '../../http/http-error.js';
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Call, Route } from '../../http/route.js';
@@ -56,6 +56,7 @@ export const templateRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const { theme } = administeredTheme(call, call.params.theme_id!);
+      assertPreconditions(call.request.headers, NO_REPRESENTATION);
       const input = await readJson(call.request, CREATE, MAX_REQUEST_BYTES);
       const file_name = checkedFileName(input.file_name);
       checkTemplateBody(input.body);

@@ -1,6 +1,6 @@
 /** Theme endpoints: the production theme, a theme by id, its update, and the development theme's creation. */
 
-import { assertPreconditions } from '../../http/conditional.js';
+import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
@@ -58,6 +58,7 @@ export const themeRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const shop = administeredShop(call, call.params.shop_id!);
+      assertPreconditions(call.request.headers, NO_REPRESENTATION);
       const { theme, created } = await call.context.store.write((tx) =>
         ensureDevTheme(tx, shop, call.context.clock.now()),
       );
