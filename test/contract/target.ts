@@ -3,7 +3,7 @@
  * handlers (`setupServer`). Both are reached through URLs under {@link ORIGIN}.
  */
 
-import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import { createServer, type Dataset, type Store, type StorefrontServer } from '@storefront-platform/server';
 import { createHandlers } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
 import { clock, DATASET, ORIGIN, TOKEN_TTL } from './fixture.js';
@@ -26,18 +26,26 @@ export interface Target {
  */
 const networkFetch = globalThis.fetch;
 
-/** A fresh reference server per case: the server has no reset, and starting one over a data set takes milliseconds. */
-export function expressTarget(): Target {
+/**
+ * A fresh reference server per case: the server has no reset, and starting one over a data set takes milliseconds.
+ * `store`: a store of the data set to serve (a PostgreSQL schema reset to it) instead of the data set in memory.
+ */
+export function expressTarget(store?: (data: Dataset) => Promise<Store>): Target {
   let server: StorefrontServer | undefined;
+  const stop = async () => {
+    await server?.close();
+    await (store ? server?.store.close() : undefined);
+  };
   return {
     name: 'express',
     async open() {},
     async fresh() {
-      await server?.close();
+      await stop();
       clock.reset();
+      const data = structuredClone(DATASET);
       server = await createServer({
         port: 0,
-        data: structuredClone(DATASET),
+        ...(store ? { store: await store(data) } : { data }),
         publicUrl: ORIGIN,
         clock,
         tokenTtl: TOKEN_TTL,
@@ -49,9 +57,7 @@ export function expressTarget(): Target {
       if (!url.startsWith(ORIGIN)) throw new Error(`not a URL of the service: ${url}`);
       return networkFetch(server!.url + url.slice(ORIGIN.length), init);
     },
-    async close() {
-      await server?.close();
-    },
+    close: stop,
   };
 }
 

@@ -1,0 +1,46 @@
+/**
+ * The contract suite's cases and how two transcripts of one case are made and compared, for the suite over each
+ * of the server's stores (`contract.test.ts`: the JSON store's engine in memory; `contract-postgres.test.ts`).
+ */
+import { expect } from 'vitest';
+import { httpCases } from './cases/http-semantics.js';
+import { oauthCases } from './cases/oauth.js';
+import { pagingCases } from './cases/paging.js';
+import { preconditionCases } from './cases/preconditions.js';
+import { resourceCases } from './cases/resources.js';
+import { securityCases } from './cases/security.js';
+import { themeCases } from './cases/themes.js';
+import type { ContractCase } from './cases/types.js';
+import { type Exchange, Session } from './session.js';
+import type { Target } from './target.js';
+
+export const CASES: ContractCase[] = [
+  ...oauthCases,
+  ...resourceCases,
+  ...pagingCases,
+  ...themeCases,
+  ...httpCases,
+  ...preconditionCases,
+  ...securityCases,
+];
+
+/** Runs `contractCase` on fresh data of `target`; a failure of the case's own assertions names the target. */
+export async function transcript(target: Target, contractCase: ContractCase): Promise<Exchange[]> {
+  await target.fresh();
+  const session = new Session(target);
+  try {
+    await contractCase.run(session);
+  } catch (error) {
+    if (error instanceof Error) error.message = `on ${target.name}: ${error.message}`;
+    throw error;
+  }
+  return session.exchanges;
+}
+
+/** Throws, naming the first exchange that differs, unless MSW answered exactly as Express did. */
+export function expectSameTranscripts(fromExpress: Exchange[], fromMsw: Exchange[]): void {
+  expect(fromExpress.length).toBeGreaterThan(0);
+  for (let i = 0; i < Math.max(fromExpress.length, fromMsw.length); i++) {
+    expect(fromMsw[i], `exchange ${i + 1}: ${fromExpress[i]?.label ?? fromMsw[i]?.label}`).toEqual(fromExpress[i]);
+  }
+}
