@@ -241,7 +241,8 @@ async function createData(client: pg.PoolClient, schema: string, options: Postgr
       return false;
     }
     if (options.reset) {
-      await client.query(`TRUNCATE ${COLLECTIONS.map((name) => tableOf(schema, name)).join(', ')}`);
+      // DELETE rather than TRUNCATE: on small tables it is many times faster (no new files to create and sync).
+      await client.query(COLLECTIONS.map((name) => `DELETE FROM ${tableOf(schema, name)}`).join('; '));
     }
     const data = options.initial?.() ?? {};
     seq += 1;
