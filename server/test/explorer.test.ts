@@ -42,7 +42,9 @@ describe('the API explorer', () => {
     const script = await fetch(`${server.origin}/explorer/explorer.js`);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const code = await script.text();
-    expect(code).not.toMatch(/\bimport\s*[{*\w]|from\s*["']/);
+    // No static import: the page's first load is this one script (the SDK code it offers to copy has an import,
+    // in a string).
+    expect(code).not.toMatch(/(?:^|[;}\n])\s*import\s*[{*\w"']|\}\s*from\s*["']\.\//);
     const etag = script.headers.get('etag')!;
     // The tag as sent, weak (as a proxy that recompressed it sends it), or among others: RFC 9110's weak comparison.
     for (const tags of [etag, `W/${etag}`, `"other", ${etag}`]) {
@@ -54,6 +56,42 @@ describe('the API explorer', () => {
     const post = await fetch(`${server.origin}/explorer/`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('serves the code editor as a chunk the script imports only when an edit dialog asks for it', async () => {
+    const server = await start();
+    const code = await (await fetch(`${server.origin}/explorer/explorer.js`)).text();
+    const imported = [...code.matchAll(/import\("\.\/([\w-]+\.js)"\)/g)].map((match) => match[1]!);
+    expect(imported).toHaveLength(1);
+    expect(imported[0]).toMatch(/^code-editor-[\w-]+\.js$/);
+    const chunk = await fetch(`${server.origin}/explorer/${imported[0]}`);
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(chunk.headers.get('etag')).toBeTruthy();
+    const editor = await chunk.text();
+    // CodeMirror is in the chunk, not in the page's script.
+    expect(editor).toContain('cm-lineNumbers');
+    expect(code).not.toContain('cm-lineNumbers');
+    // A name that is no file of the explorer is the page (a path of the API shown), never a file read from disk.
+    const other = await fetch(`${server.origin}/explorer/code-editor-NOPE.js`);
+    expect(other.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it("gives each page response a nonce of its own for the editor's styles, and lets no one cache the page", async () => {
+    const server = await start();
+    const nonces = await Promise.all(
+      [1, 2].map(async () => {
+        const response = await fetch(`${server.origin}/explorer/`);
+        const html = await response.text();
+        const nonce = /<meta name="storefront:style-nonce" content="([^"]+)">/.exec(html)![1]!;
+        expect(response.headers.get('content-security-policy')).toContain(`style-src 'self' 'nonce-${nonce}';`);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        expect(response.headers.get('etag')).toBeNull();
+        return nonce;
+      }),
+    );
+    expect(nonces[0]).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    expect(nonces[0]).not.toBe(nonces[1]);
   });
 
   it('is linked from the root as service-doc', async () => {

@@ -215,9 +215,9 @@ describeInBrowser('API explorer: relation docs, _class, validators, keyboard in 
 
     // A write: the answer to the PUT carries the new validators, which a plain GET then confirms.
     await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
-    const editor = page.getByLabel('JSON body');
-    const body = JSON.parse(await editor.inputValue()) as { body: string };
-    await editor.fill(JSON.stringify({ ...body, body: `${body.body}<!-- validators -->\n` }));
+    await page.waitForSelector('dialog[open] .cm-editor');
+    const source = server.store.get('templates', templateUrl.split('/').pop()!)!.body;
+    await page.locator('#field-body').fill(`${source}<!-- validators -->\n`);
     const written = answerTo(templateUrl, 'PUT');
     await page.getByRole('button', { name: 'Send PUT' }).click();
     const put = await written;

@@ -161,7 +161,7 @@ describeInBrowser('API explorer', () => {
     await expectAccessible('theme');
   });
 
-  it('shows a template with its source, edits it in the JSON body editor and saves it', async () => {
+  it('shows a template with its source, edits it in the code editor and saves it', async () => {
     // On the theme, where the previous step left the page.
     await click('layout.html');
     await page.waitForURL(/\/explorer\/v1\/themes\/\d+\/templates\/\d+$/);
@@ -171,12 +171,12 @@ describeInBrowser('API explorer', () => {
     const before = await page.textContent('td[data-property="updated_on"]');
 
     await click('PUT… svc:update_template of layout.html');
-    const editor = page.getByLabel('JSON body');
-    const body = JSON.parse(await editor.inputValue()) as { body: string; last_updated_on: string };
-    expect(body.last_updated_on).toBe(before);
-    await editor.fill(
-      JSON.stringify({ ...body, body: body.body.replace('</body>', '<!-- edited --></body>') }, null, 2),
-    );
+    await page.waitForSelector('dialog[open] .cm-editor');
+    // The lost-update guard is filled in with what the page shows; the source is text, line by line.
+    expect(await page.inputValue('#field-last_updated_on')).toBe(before);
+    const source = server.store.get('templates', templateUrl.split('/').pop()!)!.body;
+    expect(await page.locator('#field-body .cm-line').count()).toBe(source.split('\n').length);
+    await page.locator('#field-body').fill(source.replace('</body>', '<!-- edited --></body>'));
     await shot('explorer-edit');
     await expectAccessible('edit dialog');
     await page.getByRole('button', { name: 'Send PUT' }).click();
@@ -199,6 +199,7 @@ describeInBrowser('API explorer', () => {
     const theirs = new Date(Date.parse(after!) + 1).toISOString();
     await server.store.write((tx) => tx.update('templates', id, { body: '<p>theirs</p>', updated_on: theirs }));
     await click('PUT… svc:update_template of layout.html');
+    await page.waitForSelector('dialog[open] .cm-editor');
     await page.getByRole('button', { name: 'Send PUT' }).click();
     await eventually(status).toBe('412 Precondition Failed');
     expect(await page.isVisible('dialog[open]')).toBe(true);
@@ -216,7 +217,8 @@ describeInBrowser('API explorer', () => {
 
     expect(await tabTo(page, 'button[aria-label="PUT… svc:update_template of layout.html"]')).toBe(true);
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-body');
+    await page.waitForSelector('dialog[open] .cm-editor');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-body');
     await page.keyboard.press('Escape');
     expect(await page.isVisible('dialog[open]')).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(

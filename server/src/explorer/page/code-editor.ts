@@ -79,6 +79,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       options.nonce ? EditorView.cspNonce.of(options.nonce) : [],
       EditorView.contentAttributes.of({
         id: options.id,
+        // In the Tab order as any field (axe asks it of the scrolling box it fills).
+        tabindex: '0',
         'aria-labelledby': options.labelledBy,
         ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
       }),

@@ -29,8 +29,13 @@ export function copyView(source: CopySource): HTMLElement {
   const curl = h('button', { type: 'button', id: 'copy-curl' }, 'Copy as curl');
   const sdk = h('button', { type: 'button', id: 'copy-sdk' }, 'Copy as SDK code');
   const said = h('span', { class: 'muted', role: 'status', id: 'copy-status' });
-  const text = h('pre', { id: 'copy-text', tabindex: 0, 'aria-label': 'Copied text' });
-  const shown = h('details', { class: 'copy-text' }, h('summary', null, 'Copied text'), text);
+  const text = h('pre', { id: 'copy-text', tabindex: 0, 'aria-labelledby': 'copy-text-title' });
+  const shown = h(
+    'div',
+    { class: 'copy-text' },
+    h('p', { id: 'copy-text-title', class: 'muted' }, 'Copied text'),
+    text,
+  );
   shown.hidden = true;
   const copy = async (value: string, what: string) => {
     text.textContent = value;

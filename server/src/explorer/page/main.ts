@@ -100,9 +100,12 @@ function stepsHere(url: string): readonly Step[] {
   return url === config.baseUrl ? [{ kind: 'root' }] : [{ kind: 'address', url }];
 }
 
+const historySummary = h('summary', null, 'History');
+historyBox.append(historySummary);
+
 function drawHistory(): void {
   historyBox.hidden = entries.length === 0;
-  const summary = h('summary', null, `History (${entries.length})`);
+  historySummary.textContent = `History (${entries.length})`;
   const items = entries.map(({ id, method, url, at, outcome }) => ({
     id,
     method: outcome.answer?.method ?? method,
@@ -110,8 +113,12 @@ function drawHistory(): void {
     status: outcome.answer?.status,
     at,
   }));
-  historyBox.replaceChildren(summary, historyList(items, currentEntry, showEarlier));
+  // The list is in the page only while it is open: a closed <details> keeps its content's boxes in Chromium.
+  historyBox.querySelector('.history-list')?.remove();
+  if (historyBox.open) historyBox.append(historyList(items, currentEntry, showEarlier));
 }
+
+historyBox.addEventListener('toggle', drawHistory);
 
 function remember(outcome: Outcome, total: number, steps: readonly Step[], method: string, url: string): Entry {
   const entry = { id: entries.length ? entries.at(-1)!.id + 1 : 1, outcome, total, steps, method, url, at: new Date() };
@@ -126,7 +133,6 @@ function remember(outcome: Outcome, total: number, steps: readonly Step[], metho
 function showEarlier(id: number): void {
   const entry = entries.find((e) => e.id === id);
   if (!entry) return;
-  historyBox.open = false;
   calls++;
   currentEntry = entry.id;
   const url = entry.outcome.answer?.url ?? entry.url;
@@ -136,6 +142,8 @@ function showEarlier(id: number): void {
     setHistory('push', url, entry.steps);
   }
   render(entry, true);
+  // Closing redraws the history (the toggle event), the entry now current.
+  historyBox.open = false;
   drawHistory();
 }
 
