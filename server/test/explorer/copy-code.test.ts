@@ -1,0 +1,109 @@
+/**
+ * What the explorer's "Copy as SDK code" and "Copy as curl" give, run for real: the SDK code of a follow chain
+ * (root → an embedded shop → its theme → an embedded template → a write) executed against the server with the
+ * SDK reaches the same resources, and the curl command keeps any text intact through the shell's quoting.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import * as sdk from '@storefront-platform/sdk';
+import { describe, expect, it } from 'vitest';
+import { curlCommand, shellQuote } from '../../src/explorer/page/curl-command.js';
+import { type Step, sdkCode } from '../../src/explorer/page/follow-chain.js';
+import { clientToken, useTestServer } from '../helpers/test-server.js';
+
+const t = useTestServer({ products: 3 });
+
+/** Runs copied SDK code (its import replaced by the SDK itself) and gives back the value of its last `const`. */
+async function runSdkCode(code: string, token: string): Promise<unknown> {
+  const names = [...code.matchAll(/^const (\w+) =/gm)].map((match) => match[1]!);
+  const body = `${code.replace(/^import .*\n/, '')}\nreturn ${names.at(-1)};`;
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<unknown>;
+  return new AsyncFunction('bearer', 'createClient', 'process', body)(sdk.bearer, sdk.createClient, {
+    env: { STOREFRONT_TOKEN: token },
+  });
+}
+
+describe('Copy as SDK code', () => {
+  it('gives code that follows the same chain with the SDK, and writes', async () => {
+    const server = t();
+    const token = await clientToken(server, 'admin');
+    const theme = server.store.all('themes').find((row) => row.shop_id === '1' && row.production)!;
+    const templates = server.store.where('templates', 'theme_id', theme.id);
+    const index = templates.findIndex((row) => row.file_name === 'page.html');
+    const steps: Step[] = [
+      { kind: 'root' },
+      { kind: 'embedded', name: 'shops', index: 0, label: 'Dana Demo shop */ evil()' },
+      { kind: 'follow', rel: 'self', method: 'GET' },
+      { kind: 'follow', rel: 'svc:theme', method: 'GET' },
+      { kind: 'embedded', name: 'templates', index, label: 'page.html' },
+      { kind: 'follow', rel: 'self', method: 'GET' },
+    ];
+    const code = sdkCode(steps, server.baseUrl);
+    expect(code.split('\n').slice(0, 5)).toEqual([
+      "import { bearer, createClient } from '@storefront-platform/sdk';",
+      '',
+      `const client = createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}, auth: bearer(process.env.STOREFRONT_TOKEN) });`,
+      'const root = await client.root();',
+      'const shop = await root.embedded("shops")[0] /* Dana Demo shop * / evil() */.follow("self");',
+    ]);
+    const template = (await runSdkCode(code, token)) as sdk.Entity;
+    expect(template.properties).toMatchObject({ file_name: 'page.html' });
+
+    // The write that follows, with its body: it happens.
+    const row = templates[index]!;
+    const write: Step = {
+      kind: 'follow',
+      rel: 'svc:update_template',
+      method: 'PUT',
+      args: { body: '<p>it\'s "new"</p>\n', file_name: 'page.html', last_updated_on: row.updated_on },
+    };
+    const written = sdkCode([...steps, write], server.baseUrl);
+    expect(written).toContain('const template2 = await template.follow("svc:update_template", {');
+    await runSdkCode(written, token);
+    expect(server.store.get('templates', row.id)!.body).toBe('<p>it\'s "new"</p>\n');
+  });
+
+  it('starts from the address of a resource opened by its URL, and names what it reaches apart', async () => {
+    const server = t();
+    const token = await clientToken(server, 'admin');
+    const url = `${server.baseUrl}/shops/1.json`;
+    const code = sdkCode(
+      [
+        { kind: 'address', url },
+        { kind: 'follow', rel: 'svc:theme', method: 'GET' },
+        { kind: 'follow', rel: 'self', method: 'GET' },
+      ],
+      server.baseUrl,
+    );
+    expect(code).toContain(
+      `const resource = await client.restore({ _links: { self: { href: ${JSON.stringify(url)} } } }`,
+    );
+    expect(code).toContain('const theme = await resource.follow("svc:theme");');
+    expect(code).toContain('const theme2 = await theme.follow("self");');
+    const theme = (await runSdkCode(code, token)) as sdk.Entity;
+    expect(theme._class).toEqual(['theme']);
+  });
+});
+
+describe('Copy as curl', () => {
+  it('quotes any text for the shell: what the server gets is what was sent', async () => {
+    const text = `it's "quoted" $HOME \`date\` \\ \n ${'\u{1F600}'}`;
+    const { stdout } = await promisify(execFile)('sh', ['-c', `printf %s ${shellQuote(text)}`]);
+    expect(stdout).toBe(text);
+    const command = curlCommand(
+      {
+        method: 'POST',
+        url: 'http://x.test/a?b=1',
+        headers: { authorization: '[REDACTED]', 'if-match': '"1"' },
+        body: { a: text },
+      },
+      undefined,
+    );
+    expect(command).toBe(
+      `curl -i -X POST 'http://x.test/a?b=1' -H "Authorization: Bearer \${STOREFRONT_TOKEN}" -H 'if-match: "1"' ` +
+        `-H 'content-type: application/json' --data-raw ${shellQuote(JSON.stringify({ a: text }))}`,
+    );
+  });
+});
