@@ -13,6 +13,7 @@ import { isFirstProcess, reportListening, runPrimary } from './cluster.js';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
+import { checkTrustedProxies } from './express/forwarded-for.js';
 import { diskFailureOf } from './http/disk-failure.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
@@ -38,6 +39,9 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             also STOREFRONT_DATABASE_URL
   --workers N               processes serving one port (node:cluster); more
                             than 1 needs --store (default 1)
+  --trust-proxy ADDRESSES   reverse proxies (comma-separated IPs, or loopback)
+                            whose X-Forwarded-For names the client, so that
+                            failed logins are counted per client
   --reset                   re-seed the data file even if it exists
   --products N              products to seed (default ${DEFAULT_PRODUCTS})
   --public-url URL          origin clients reach the server at, used in links
@@ -56,6 +60,7 @@ const OPTIONS = {
   data: { type: 'string' },
   store: { type: 'string' },
   workers: { type: 'string' },
+  'trust-proxy': { type: 'string' },
   reset: { type: 'boolean' },
   products: { type: 'string' },
   'public-url': { type: 'string' },
@@ -213,6 +218,20 @@ function banner(server: StorefrontServer, data: string, products: number | undef
   ].join('\n');
 }
 
+/** `--trust-proxy`: a comma-separated list. */
+function trustedProxies(value: string | boolean | undefined): string[] {
+  const list = (text(value) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    checkTrustedProxies(list);
+  } catch (error) {
+    throw new UsageError(`--trust-proxy: ${(error as Error).message}`);
+  }
+  return list;
+}
+
 /** `--store`: a PostgreSQL URL (the only other store the command line opens). */
 function storeUrl(value: string | boolean | undefined): string | undefined {
   const url = text(value);
@@ -233,6 +252,7 @@ async function main(): Promise<number> {
   let publicOrigin: string | undefined;
   let store: string | undefined;
   let workers: number;
+  let trustProxy: string[];
   try {
     options = readOptions(process.argv.slice(2), process.env);
     port = integer('port', options.port, 0, 65535);
@@ -240,6 +260,7 @@ async function main(): Promise<number> {
     tokenTtl = integer('token-ttl', options['token-ttl'], 1, 10 * 365 * 86_400);
     publicOrigin = publicUrl(options['public-url']);
     store = storeUrl(options.store);
+    trustProxy = trustedProxies(options['trust-proxy']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
@@ -271,6 +292,7 @@ async function main(): Promise<number> {
       host: text(options.host) ?? '127.0.0.1',
       ...(store === undefined ? { data } : { store }),
       reset: options.reset === true,
+      trustProxy,
       products,
       publicUrl: publicOrigin,
       tokenTtl,

@@ -12,8 +12,10 @@ import type { Clock } from './core/types.js';
 import { demoApp, EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
 import { createExplorerHandler } from './explorer/handler.js';
 import { createExpressApp } from './express/app.js';
+import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
+import { withHealth } from './health.js';
 import { hashPassword } from './oauth/secrets.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
@@ -53,6 +55,11 @@ export interface ServerOptions {
    * token URLs use it. Default: the listening address.
    */
   publicUrl?: string;
+  /**
+   * Reverse proxies (IP addresses, or `loopback`) whose `X-Forwarded-For` tells the client's address, which
+   * failed logins are counted by. Default: none, every request is counted by the address it came from.
+   */
+  trustProxy?: readonly string[];
   /** Lifetime of access tokens, in seconds. Default 3600. */
   tokenTtl?: number;
   /** Source of the current time (tests move it by hand). Default `Date.now`. */
@@ -123,6 +130,7 @@ function checkOptions(options: ServerOptions): void {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
   }
   tokenTtlOf(options.tokenTtl);
+  checkTrustedProxies(options.trustProxy ?? []);
 }
 
 interface OpenedData {
@@ -303,9 +311,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     if (opened.ownsStore) await opened.store.close();
     throw error;
   }
-  app = readingCurrent(
+  app = withHealth(
     opened.store,
-    createExpressApp({ handle: core.handle, origin: addresses.origin, explorer, ...(log ? { log } : {}) }),
+    readingCurrent(
+      opened.store,
+      createExpressApp({
+        handle: core.handle,
+        origin: addresses.origin,
+        explorer,
+        trustProxy: options.trustProxy ?? [],
+        ...(log ? { log } : {}),
+      }),
+    ),
   );
   for (const [req, res] of early.splice(0)) app(req, res);
 

@@ -10,6 +10,7 @@ import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
 import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
+import type { TrustedProxies } from './forwarded-for.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
 import { shellError } from './shell-error.js';
 
@@ -23,6 +24,8 @@ export interface ExpressAppOptions {
   log?: (line: string) => void;
   /** Serves the API explorer under `/explorer` (see `createServer`); absent: no explorer. */
   explorer?: ExplorerHandler;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (see `forwarded-for.ts`). Default: none. */
+  trustProxy?: TrustedProxies;
 }
 
 /**
@@ -92,14 +95,14 @@ function requestLog(log: (line: string) => void) {
 
 /** An Express application serving the core. */
 export function createExpressApp(options: ExpressAppOptions): Express {
-  const { handle, origin, log, explorer } = options;
+  const { handle, origin, log, explorer, trustProxy = [] } = options;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   if (log) app.use(requestLog(log));
   const gzipCache = new GzipCache();
   app.use(async (req: Request, res: Response) => {
-    const request = toCoreRequest(req, origin);
+    const request = toCoreRequest(req, origin, trustProxy);
     if (!request)
       return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
     let response: CoreResponse;

@@ -8,6 +8,7 @@ import { BodyAbortedError } from '../core/body-aborted.js';
 import { BodyTooLargeError, MAX_BODY_BYTES } from '../core/body-limit.js';
 import type { CoreRequest, HeaderReader } from '../core/types.js';
 import { sendContinue } from './expect-continue.js';
+import { clientAddressOf, type TrustedProxies } from './forwarded-for.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -70,7 +71,11 @@ function readBody(req: ExpressRequest): Promise<Uint8Array> {
  * The core request of `req`. `origin` (the server's own, e.g. `http://127.0.0.1:4000`) makes the URL
  * absolute; the Host header is not trusted for it. `undefined` when the request target is not a URL.
  */
-export function toCoreRequest(req: ExpressRequest, origin: string): CoreRequest | undefined {
+export function toCoreRequest(
+  req: ExpressRequest,
+  origin: string,
+  trustedProxies: TrustedProxies = [],
+): CoreRequest | undefined {
   let url: URL;
   try {
     // Origin-form targets are appended, not resolved, so that `//host/path` stays a path on this server.
@@ -87,7 +92,7 @@ export function toCoreRequest(req: ExpressRequest, origin: string): CoreRequest 
       body ??= readBody(req);
       return body;
     },
-    clientAddress: req.socket.remoteAddress,
+    clientAddress: clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies),
   };
 }
 
