@@ -8,6 +8,7 @@
  * again without a request. axe finds no serious violation on any view. One server, one Chromium.
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { Browser, Page } from 'playwright-core';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations, serious } from './support/axe.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
 import { eventually } from './support/eventually.js';
+import { screenshotDir } from './support/screenshots.js';
 import { approveOnAuthorizePage } from './support/sign-in.js';
 
 const PASSWORD = 'explorer daily password';
@@ -33,6 +35,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
   let browser: Browser;
   let page: Page;
   let themeId: string;
+  let shots: string;
   const pageErrors: string[] = [];
   /** Requests of the page for the code editor's chunk. */
   const editorChunks: string[] = [];
@@ -46,14 +49,16 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
       view,
     ).toEqual([]);
   }
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   const templateRow = (name: string) =>
     server.store.where('templates', 'theme_id', themeId).find((t) => t.file_name === name)!;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
+    [server, browser, shots] = await Promise.all([
       createServer({ port: 0, products: 12, demo: { password: PASSWORD } }),
       launchChromium(),
+      screenshotDir(),
     ]);
     themeId = server.store.all('themes').find((t) => t.shop_id === '1' && t.production)!.id;
     const context = await browser.newContext({
@@ -93,6 +98,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await eventually(heading).toBe(server.store.get('shops', '1')!.name);
     expect(await page.textContent('.scope-note')).toMatch(/lacks svc:theme, svc:orders, which need the admin scope/);
     expect(await page.locator('tr[data-rel="svc:theme"]').count()).toBe(0);
+    await shot('explorer-scopes');
   });
 
   it('offers a sign-in with the scope a 403 names, and shows the page asked for after it', async () => {
@@ -150,7 +156,8 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     expect(layout.misplaced).toEqual([]);
     expect(layout.scrollLeft).toBe(0);
     expect(layout.pageScrolls).toBe(false);
-    await page.screenshot({ path: `${process.env.STOREFRONT_SCREENSHOTS_DIR ?? '/tmp'}/explorer-templates-1280.png` });
+    await page.evaluate(() => document.getElementById('embedded-templates')!.scrollIntoView());
+    await shot('explorer-templates');
     await expectAccessible('theme, admin');
   });
 
@@ -189,7 +196,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await page.keyboard.press('Enter');
     // Inserted as typed text is, without the keys CodeMirror completes (it closes tags and quotes as one types).
     await page.keyboard.insertText('<p class="edited">Edited in "the editor", it\'s text</p>');
-    await page.screenshot({ path: `${process.env.STOREFRONT_SCREENSHOTS_DIR ?? '/tmp'}/explorer-editor.png` });
+    await shot('explorer-edit');
     await expectAccessible('edit dialog with the code editor');
     await page.getByRole('button', { name: 'Send PUT' }).click();
     await eventually(() => page.textContent('.answer .method')).toBe('PUT');
@@ -259,6 +266,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     expect(masked).not.toContain(token);
     expect(masked).toContain('"Authorization: Bearer $' + '{STOREFRONT_TOKEN}"');
     expect(await page.textContent('#copy-text')).toBe(masked);
+    await shot('explorer-copy');
     expect(await statusOfCurl(masked, { STOREFRONT_TOKEN: token })).toBe(200);
     expect(await status()).toBe('200 OK');
     // Without the token, the server says 401: the command really carries no credential.
@@ -299,6 +307,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     const before = 4;
     expect(await page.textContent('#history summary')).toBe(`History (${before})`);
     await expectAccessible('history open');
+    await shot('explorer-history');
     let requests = 0;
     const count = (request: { url(): string }) => {
       if (request.url().startsWith(server.baseUrl)) requests++;

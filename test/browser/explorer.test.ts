@@ -5,10 +5,7 @@
  * axe-core scan (no serious or critical violation) and the keyboard must reach every control. The render time
  * of a 300-template theme is measured in the page and printed; screenshots are taken along the way.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,21 +13,11 @@ import { axeViolations, serious } from './support/axe.js';
 import { describeInBrowser, launchChromium } from './support/chromium.js';
 import { eventually } from './support/eventually.js';
 import { markControls, tabThrough, tabTo } from './support/keyboard.js';
+import { screenshotDir } from './support/screenshots.js';
 import { approveOnAuthorizePage } from './support/sign-in.js';
 
 const PASSWORD = 'explorer test password';
 const EXTRA_TEMPLATES = 300;
-
-/**
- * Screenshots go to docs/images/ (the server guide shows them) when STOREFRONT_SCREENSHOTS=docs, else to a
- * temporary folder: a test run should not leave changed files in everyone's work tree.
- */
-async function screenshotDir(): Promise<string> {
-  if (process.env.STOREFRONT_SCREENSHOTS !== 'docs') return mkdtemp(join(tmpdir(), 'explorer-screenshots-'));
-  const dir = fileURLToPath(new URL('../../docs/images/', import.meta.url));
-  await mkdir(dir, { recursive: true });
-  return dir;
-}
 
 describeInBrowser('API explorer', () => {
   let server: StorefrontServer;
@@ -177,7 +164,6 @@ describeInBrowser('API explorer', () => {
     const source = server.store.get('templates', templateUrl.split('/').pop()!)!.body;
     expect(await page.locator('#field-body .cm-line').count()).toBe(source.split('\n').length);
     await page.locator('#field-body').fill(source.replace('</body>', '<!-- edited --></body>'));
-    await shot('explorer-edit');
     await expectAccessible('edit dialog');
     await page.getByRole('button', { name: 'Send PUT' }).click();
     await eventually(() => page.textContent('.answer .method')).toBe('PUT');

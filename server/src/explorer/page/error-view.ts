@@ -18,7 +18,8 @@ export function errorView(error: unknown, onSignIn: (scope: ScopeName) => void):
   if (scope) {
     const button = h('button', { type: 'button', class: 'primary' }, `Sign in again with ${scope}`);
     button.onclick = () => onSignIn(scope);
-    again = h('p', { class: 'sign-in-again' }, `This needs a token with the ${scope} scope. `, button);
+    // The server's sentence above already names the scope.
+    again = h('p', { class: 'sign-in-again' }, button);
   }
   return h(
     'section',
