@@ -85,7 +85,7 @@ describe('hostile answers', BIN_TESTS, () => {
   });
 
   it('a second Ctrl-C aborts an asset download that hangs: publish reports the cut (exit 4)', async () => {
-    expect((await cli(['dev', join(root, 'dev'), '--shop', 'northwind'])).code).toBe(0);
+    expect((await cli(['dev', '--no-serve', join(root, 'dev'), '--shop', 'northwind'])).code).toBe(0);
     const development = await northwind(true);
     const data = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>').toString('base64');
     const asset = await development.follow('svc:create_theme_asset', { file_name: 'images/hangs.svg', data });

@@ -74,7 +74,7 @@ describe('login', BIN_TESTS, () => {
     const sessionFile = join(config, 'storefront-themes/session.json');
     const first = JSON.parse(await readFile(sessionFile, 'utf8')).token.accessToken;
     const dir = join(config, 'dev');
-    expect((await t.cli(['dev', dir, '--shop', 'northwind'], { config })).code).toBe(0);
+    expect((await t.cli(['dev', '--no-serve', dir, '--shop', 'northwind'], { config })).code).toBe(0);
 
     // The token expires; the next run exchanges it for a new one and saves that (the old one is revoked).
     t.clock.advance(10_000);

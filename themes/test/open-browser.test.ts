@@ -17,11 +17,11 @@ describe('opening the browser', BIN_TESTS, () => {
     const dir = join(await t.tempDir(), 'dev');
 
     const untouched = await fakeBrowser(await t.tempDir());
-    const quiet = await t.cli(['dev', dir, '--shop', 'northwind'], { config, env: untouched.env });
+    const quiet = await t.cli(['dev', '--no-serve', dir, '--shop', 'northwind'], { config, env: untouched.env });
     expect(quiet.code).toBe(0);
 
     const browser = await fakeBrowser(await t.tempDir());
-    const dev = await t.cli(['dev', dir, '--shop', 'northwind', '--open'], { config, env: browser.env });
+    const dev = await t.cli(['dev', '--no-serve', dir, '--shop', 'northwind', '--open'], { config, env: browser.env });
     expect(dev.stderr).toBe('');
     expect(dev.code).toBe(0);
     const [, preview] = dev.stdout.match(/^Preview: (http\S+)$/m)!;

@@ -116,7 +116,7 @@ describe('a publish whose server dies', BIN_TESTS, () => {
     const config = await t.tempDir();
     expect((await runCli(['login', '--client-credentials'], { config, env: server.env })).code).toBe(0);
     const dir = join(work, 'theme');
-    expect((await runCli(['dev', dir, '--shop', 'northwind'], { config })).code).toBe(0);
+    expect((await runCli(['dev', '--no-serve', dir, '--shop', 'northwind'], { config })).code).toBe(0);
     const sdk = createClient({
       baseUrl: `${server.origin}/v1`,
       auth: clientCredentials({ authUrl: server.origin, ...DEMO, scope: 'admin' }),

@@ -44,7 +44,7 @@ describe('a development theme that lacks most of production', BIN_TESTS, () => {
 
     // dev over a folder of production's files would delete from it every file the development theme lacks.
     const before = await folderFiles(fromProduction.dir);
-    const dev = await t.cli(['dev', fromProduction.dir], { config: fromProduction.config });
+    const dev = await t.cli(['dev', '--no-serve', fromProduction.dir], { config: fromProduction.config });
     expect(dev.code).toBe(2);
     expect(dev.stderr).toContain('lacks 455 of the 614 files of production');
     expect(dev.stderr).toContain('pass --force to use it all the same');

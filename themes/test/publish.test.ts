@@ -14,13 +14,13 @@ describe('dev and publish', BIN_TESTS, () => {
     const t = themes();
     const config = await t.loggedIn();
     const dir = join(await t.tempDir(), 'dev');
-    const dev = await t.cli(['dev', dir, '--shop', 'northwind'], { config });
+    const dev = await t.cli(['dev', '--no-serve', dir, '--shop', 'northwind'], { config });
     expect(dev.code).toBe(0);
     expect(dev.stdout).toMatch(
       /^Created the development theme "Northwind Classic \(development\)" of Northwind Outfitters$/m,
     );
     const [, preview] = /^Preview: (http\S+)$/m.exec(dev.stdout)!;
-    const again = await t.cli(['dev', dir], { config });
+    const again = await t.cli(['dev', '--no-serve', dir], { config });
     expect(again.stdout).toMatch(/^Using the development theme /m);
     expect(again.stdout).toContain(`Preview: ${preview}`);
     expect(again.stdout).toContain('already up to date');

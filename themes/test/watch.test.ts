@@ -38,7 +38,7 @@ async function watchOn(t: ReturnType<typeof themes>, server: StorefrontServer) {
   const config = await t.tempDir();
   expect((await t.cli(['login', '--client-credentials'], { config, env: appEnv(server) })).code).toBe(0);
   const dir = join(await t.tempDir(), 'dev');
-  expect((await t.cli(['dev', dir, '--shop', 'northwind'], { config })).code).toBe(0);
+  expect((await t.cli(['dev', '--no-serve', dir, '--shop', 'northwind'], { config })).code).toBe(0);
   const watch = startCli(['watch', dir], { config });
   running.push(watch);
   await watch.waitFor(/^Watching /m);

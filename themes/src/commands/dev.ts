@@ -2,17 +2,22 @@ import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { themeName, transferProgress } from '../cli/report.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { startLivePreview } from '../theme/live-preview.js';
 import { pullTheme } from '../theme/pull.js';
 import { themeFiles } from '../theme/remote.js';
 import { doubtAbout, missingFrom } from '../theme/source-check.js';
 import type { Workspace } from '../theme/workspace.js';
 import { openInBrowser } from './open-url.js';
 import { reportPull } from './pull-report.js';
+import { WATCH_OPTIONS, watchUntilStopped } from './watch.js';
+
+/** The local preview's port unless --port says otherwise: the one theme developers know from other tools. */
+const DEFAULT_PORT = 9292;
 
 export const dev: Command = {
   name: 'dev',
-  summary: 'create (or reuse) the development theme, pull it, show its preview',
+  summary: 'create (or reuse) the development theme, pull it, serve its preview with live reload, push on save',
   args: '[dir]',
   description: [
     "Creates the shop's development theme (a copy of the production theme) unless it has one, pulls it into the",
@@ -21,11 +26,24 @@ export const dev: Command = {
     'A development theme that already existed and lacks over a quarter of the files of production (at least 10),',
     'or that the server marks incomplete, may be a copy cut short: dev asks before using it, and without a',
     'terminal stops (exit code 2) unless --force.',
-    'Then: storefront-themes watch, edit, and storefront-themes publish.',
+    '',
+    `Then it serves a live preview on http://127.0.0.1:${DEFAULT_PORT}/ (--port): the development theme's preview`,
+    'page, with a script that reloads it after each change pushed or pulled; a stylesheet is swapped in place,',
+    'without reloading the page. Meanwhile it watches the folder as watch does (each save pushed, the',
+    "server's changes brought: see watch), until Ctrl-C. --open opens the live preview in the browser.",
+    "--no-serve stops after the pull (for scripts): it prints the theme's preview address, which --open opens.",
+    'Then: edit, and storefront-themes publish.',
   ].join('\n'),
   options: {
     shop: SHOP_OPTION,
-    open: { type: 'boolean', description: 'open the preview in the browser' },
+    open: { type: 'boolean', description: 'open the (live) preview in the browser' },
+    port: {
+      type: 'string',
+      value: 'N',
+      description: `port of the live preview on 127.0.0.1 (default ${DEFAULT_PORT}; 0: any)`,
+    },
+    'no-serve': { type: 'boolean', description: 'pull, print the preview address and stop: no live preview, no watch' },
+    ...WATCH_OPTIONS,
     force: {
       type: 'boolean',
       description: `take the server's version of conflicting files too, and ${FORCE_INCOMPLETE}`,
@@ -34,7 +52,13 @@ export const dev: Command = {
   maxArgs: 1,
   async run(context) {
     const { values, output, store } = context;
+    const serve = values['no-serve'] !== true;
+    const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+    if (!(typeof values.port !== 'boolean' && Number.isInteger(port) && port >= 0 && port <= 65535)) {
+      throw new UsageError(`--port must be a port number, got "${values.port}"`);
+    }
     const { client } = await storedClient(store);
+    const dir = folderOf(context);
     const progress = transferProgress(output, 'Pulling');
     // A development theme created now is a whole copy; one found may be a copy cut short, which would delete
     // from the folder every file it lacks.
@@ -49,7 +73,7 @@ export const dev: Command = {
     };
     const result = await pullTheme({
       client,
-      dir: folderOf(context),
+      dir,
       development: true,
       create: true,
       ...(typeof values.shop === 'string' ? { shop: values.shop } : {}),
@@ -69,8 +93,23 @@ export const dev: Command = {
     const { preview } = manifest.theme;
     const code = reportPull(output, result, barShown, { created });
     output.line(`Preview: ${preview}`);
-    if (values.open === true) await openInBrowser(preview, output);
-    return code;
+    if (!serve) {
+      if (values.open === true) await openInBrowser(preview, output);
+      return code;
+    }
+    const live = await startLivePreview({ preview, port });
+    output.line(`Live preview: ${live.url} (reloads after each change; Ctrl-C to stop)`);
+    output.document({ event: 'serving', url: live.url, preview });
+    if (values.open === true) await openInBrowser(live.url, output);
+    try {
+      const watched = await watchUntilStopped(context, dir, (event) => {
+        if (event.type === 'pushed' || event.type === 'pulled') live.changed(event.file.path);
+      });
+      // The pull's failure says more than the watch's conflicts.
+      return code === ExitCode.ok ? watched : code;
+    } finally {
+      await live.close();
+    }
   },
 };
 

@@ -14,7 +14,10 @@ import type { Workspace } from './workspace.js';
  * in all, for the next save of any file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise
  * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
  * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
- * one is not deleted).
+ * one is not deleted). `pulled`: a file changed on the server was written into the folder (or removed), the
+ * folder's copy being unchanged; `checked`: the server was asked for the theme's changes (`unchanged`: it answered
+ * 304); `unreachable`: that question failed, it is asked again at the next interval. The machine reports none of
+ * these three: the server's side of the watch (watch-pull.ts) does.
  */
 export type WatchEvent =
   | { type: 'ready'; workspace: Workspace; preview: string; unpushed: number }
@@ -22,7 +25,10 @@ export type WatchEvent =
   | { type: 'pushed'; file: FileResult; ms: number }
   | { type: 'conflict'; file: FileResult }
   | { type: 'retrying'; path: string; error: unknown; attempt: number; delay: number }
-  | { type: 'failed'; path: string; error: unknown; kept: boolean; waiting: number; retryIn?: number };
+  | { type: 'failed'; path: string; error: unknown; kept: boolean; waiting: number; retryIn?: number }
+  | { type: 'pulled'; file: FileResult }
+  | { type: 'checked'; unchanged: boolean }
+  | { type: 'unreachable'; error: unknown };
 
 /**
  * Where one file stands. A file in none of these states is idle: not saved since the watch began, or its last save

@@ -21,11 +21,13 @@ import { UsageError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
+import { EVERY_FILE, type FileFilter } from './file-filter.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { isTransient } from './results.js';
 import { type SendOutcome, type WatchEffect, type WatchEvent, WatchMachine } from './watch-machine.js';
+import { pullServerChanges } from './watch-pull.js';
 import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 
 /**
@@ -33,6 +35,9 @@ import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js'
  * renamed over the file, which the watcher reports apart from each other.
  */
 export const DEFAULT_DEBOUNCE_MS = 150;
+
+/** How often the server is asked for the theme's changes: a 304 each time while there are none. */
+export const DEFAULT_INTERVAL_MS = 2000;
 
 /** Options of {@link watchTheme}. */
 export interface WatchOptions {
@@ -49,12 +54,21 @@ export interface WatchOptions {
    * server's `Retry-After` asks for longer. Default 30 s, the longest wait the client itself takes before a retry.
    */
   retryDelay?: number;
+  /**
+   * How often the server is asked for what changed there (a conditional GET of the theme: one 304 while nothing
+   * did), ms; 0 never asks. Default {@link DEFAULT_INTERVAL_MS} (`storefront-themes watch --interval`).
+   */
+  interval?: number;
+  /** Leaves files out (`.storefrontignore`, `--only`, `--ignore`): neither sent nor brought. Default: every file. */
+  filter?: FileFilter;
 }
 
 /** How a watch ended. */
 export interface WatchResult {
   /** Files saved but not sent when the watching stopped, by path: `push` sends them. */
   unsent: string[];
+  /** Files left as conflicts (changed on both sides) and not settled since, by path: `pull --merge` or `push --force`. */
+  conflicts: string[];
 }
 
 /** The wait in ms that the server asked for, if it did, read as the client reads it for its own retries. */
@@ -81,7 +95,16 @@ function changeOf(workspace: Workspace, file: ThemeFileId, bytes: Uint8Array | u
  * left unsent.
  */
 export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
-  const { client, dir, onEvent, signal } = options;
+  const { client, dir, signal } = options;
+  const filter = options.filter ?? EVERY_FILE;
+  const interval = options.interval ?? DEFAULT_INTERVAL_MS;
+  // Conflicts stay until the file is sent or brought: what the watch leaves to settle when it stops.
+  const conflicts = new Set<string>();
+  const onEvent = (event: WatchEvent) => {
+    if (event.type === 'conflict') conflicts.add(event.file.path);
+    else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
+    options.onEvent(event);
+  };
   // The folder says which theme it holds: refuse a production one before any request.
   const folder = await readPulledFolder(dir);
   if (folder.manifest.theme.production) {
@@ -89,7 +112,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
       `${dir} holds the production theme: watch pushes to the development theme (run storefront-themes dev first)`,
     );
   }
-  const workspace = await openWorkspace(client, dir, folder);
+  const workspace = await openWorkspace(client, dir, folder, filter);
   const machine = new WatchMachine({
     debounce: options.debounce ?? DEFAULT_DEBOUNCE_MS,
     retryDelay: options.retryDelay ?? 30_000,
@@ -102,9 +125,47 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   let retryTimer: NodeJS.Timeout | undefined;
   /** The request in flight, until its outcome reached the machine. */
   let inFlight: Promise<void> | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
+  /** The look at the server under way. */
+  let polling: Promise<void> | undefined;
+  /** A send and a look at the server both move the folder's manifest: one after the other. */
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = turn.then(task);
+    turn = run.catch(() => {});
+    return run;
+  };
+
+  /** Asks the server what changed, brings it, and asks again an interval later. */
+  function poll(): void {
+    pollTimer = undefined;
+    if (signal.aborted) return;
+    polling = exclusive(async () => {
+      try {
+        const look = await pullServerChanges(workspace, filter, signal);
+        onEvent({ type: 'checked', unchanged: look.unchanged });
+        if (look.unchanged) return;
+        for (const file of look.pulled) {
+          if (file.action === 'failed') {
+            onEvent({ type: 'failed', path: file.path, error: new Error(file.message), kept: false, waiting: 0 });
+          } else onEvent({ type: 'pulled', file });
+        }
+        for (const file of look.conflicts) onEvent({ type: 'conflict', file });
+      } catch (error) {
+        if (!signal.aborted) onEvent({ type: 'unreachable', error });
+      }
+    }).finally(() => {
+      polling = undefined;
+      if (!signal.aborted) pollTimer = setTimeout(poll, interval);
+    });
+  }
 
   /** Sends one file as it is now, read once. */
-  async function sendOne(file: ThemeFileId): Promise<SendOutcome> {
+  function sendOne(file: ThemeFileId): Promise<SendOutcome> {
+    return exclusive(() => sendNow(file));
+  }
+
+  async function sendNow(file: ThemeFileId): Promise<SendOutcome> {
     const { path } = file;
     const started = performance.now();
     try {
@@ -148,7 +209,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
 
   function saved(absolute: string): void {
     const file = fileAt(relative(dir, absolute).split(sep).join('/'));
-    if (file && file !== 'invalid') perform(machine.saved(file));
+    if (file && file !== 'invalid' && filter(file.path)) perform(machine.saved(file));
   }
 
   const watcher = watch(dir, {
@@ -173,13 +234,16 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
       preview: previewUrl(workspace.theme),
       unpushed: workspace.changes.filter((c) => c.local).length,
     });
+    if (interval > 0) pollTimer = setTimeout(poll, interval);
     if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {
     signal.removeEventListener('abort', stop);
     stop();
     for (const timer of settleTimers.values()) clearTimeout(timer);
     clearTimeout(retryTimer);
+    clearTimeout(pollTimer);
     await watcher.close();
+    await polling;
     // Each outcome may start the next request: wait for the last one the machine asked for.
     while (inFlight) {
       const last = inFlight;
@@ -188,5 +252,11 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     }
     stopListening();
   }
-  return { unsent: machine.unsent() };
+  // A file the watch wrote itself (brought from the server) is seen saved too: unsent only if it differs from the base.
+  const unsent: string[] = [];
+  for (const path of machine.unsent()) {
+    const bytes = await readInside(dir, path).catch(() => undefined);
+    if ((bytes ? md5(bytes) : undefined) !== workspace.manifest.files[path]?.md5) unsent.push(path);
+  }
+  return { unsent, conflicts: [...conflicts].sort() };
 }

@@ -117,7 +117,9 @@ export function useThemesServer(options: ThemesServerOptions = {}): () => Themes
       async checkedOut(command) {
         const config = await loggedIn();
         const dir = join(await tempDir(), 'theme');
-        const run = await cli([command, dir, '--shop', 'northwind'], { config });
+        const run = await cli([command, dir, '--shop', 'northwind', ...(command === 'dev' ? ['--no-serve'] : [])], {
+          config,
+        });
         if (run.code !== 0) throw new Error(`${command} failed: ${run.stderr}`);
         return { config, dir };
       },

@@ -1,0 +1,92 @@
+/** How `watch` and `dev` print what the watching does: one line per event, one JSON object per event with --json. */
+import type { WatchEvent } from '../theme/watch-machine.js';
+import { describeError } from './describe-error.js';
+import type { Output } from './output.js';
+import { plural, printLinks, themeName } from './report.js';
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+/** A wait in seconds, to a tenth. */
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** What becomes of a file that was not sent. */
+function outlook(event: Extract<WatchEvent, { type: 'failed' }>): string {
+  if (!event.kept) return 'it is sent again when saved';
+  const others = event.waiting - 1;
+  const kept = others ? `kept with ${plural(others, 'other file')}` : 'kept';
+  return event.retryIn === undefined
+    ? `${kept}: sent with the next save, or run push`
+    : `${kept}: sent again in ${seconds(event.retryIn)} or with the next save`;
+}
+
+/** The printer of a watch's events on `output`. */
+export function watchPrinter(output: Output): (event: WatchEvent) => void {
+  let unreachable = false;
+  return (event: WatchEvent) => {
+    const at = output.paint('dim', `[${clock()}]`);
+    switch (event.type) {
+      case 'checked':
+        unreachable = false;
+        return;
+      case 'unreachable': {
+        // Said once while it lasts: the next interval asks again anyway.
+        if (unreachable) return;
+        unreachable = true;
+        const { message } = describeError(event.error);
+        output.line(
+          `${at} ${output.paint('yellow', 'cannot check the server')}: ${message} (asked again every interval)`,
+        );
+        output.document({ event: 'unreachable', message });
+        return;
+      }
+      case 'pulled':
+        output.line(
+          `${at} ${output.paint('cyan', 'pulled')}   ${event.file.path} (${event.file.action} on the server)`,
+        );
+        output.document({ event: 'pulled', path: event.file.path, action: event.file.action });
+        return;
+      case 'ready': {
+        const { workspace, preview, unpushed } = event;
+        output.line(`Watching ${workspace.dir} for ${themeName(workspace.manifest)} (Ctrl-C to stop)`);
+        output.line(`Preview: ${preview}`);
+        if (unpushed) output.line(`${plural(unpushed, 'change')} made before watching not pushed yet: run push`);
+        printLinks(output, workspace.local.links);
+        output.document({ event: 'ready', dir: workspace.dir, preview, unpushed, links: workspace.local.links });
+        return;
+      }
+      case 'ignored':
+        output.line(`${at} ${output.paint('dim', 'ignored')}  ${event.reason}`);
+        output.document({ event: 'ignored', path: event.path, message: event.reason });
+        return;
+      case 'pushed':
+        output.line(
+          `${at} ${output.paint('green', 'pushed')}   ${event.file.path} (${event.file.action}, ${Math.round(event.ms)} ms)`,
+        );
+        output.document({
+          event: 'pushed',
+          path: event.file.path,
+          action: event.file.action,
+          ms: Math.round(event.ms),
+        });
+        return;
+      case 'conflict':
+        output.line(
+          `${at} ${output.paint('yellow', 'conflict')} ${event.file.path}: ${event.file.message} (pull, merge, save again)`,
+        );
+        output.document({ event: 'conflict', path: event.file.path, message: event.file.message });
+        return;
+      case 'retrying': {
+        const { message } = describeError(event.error);
+        output.line(`${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${seconds(event.delay)}: ${message}`);
+        output.document({ event: 'retrying', path: event.path, attempt: event.attempt, delay: event.delay, message });
+        return;
+      }
+      case 'failed': {
+        const { message } = describeError(event.error);
+        output.line(`${at} ${output.paint('red', 'failed')}   ${event.path}: ${message} (${outlook(event)})`);
+        const { path, kept, waiting, retryIn } = event;
+        output.document({ event: 'failed', path, message, kept, waiting, retryIn });
+      }
+    }
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * `dev`'s local preview: a small HTTP server on 127.0.0.1 that serves the development theme's preview page, and its
+ * files, from the server (fetched afresh on every request: a push must show at the next load), with a few lines of
+ * script added to each HTML page. That script listens to this server's events (server-sent events, which any
+ * browser reconnects by itself) and, after each file pushed or pulled, swaps the stylesheets of the page when the
+ * file was a stylesheet (no reload: the scroll position and the state of the page stay) and reloads the page
+ * otherwise.
+ *
+ * The preview page keeps the server's Content-Security-Policy (a sandbox with scripts: the theme runs as it does in
+ * the shop, at an opaque origin), so the event stream answers any origin: it carries only file names.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../errors.js';
+
+/** Where the page's script listens. */
+const EVENTS_PATH = '/__storefront/events';
+
+/** Options of {@link startLivePreview}. */
+export interface LivePreviewOptions {
+  /** The development theme's preview address (its folder, ending in `/`). */
+  preview: string;
+  /** Port on 127.0.0.1; 0 for any free one. */
+  port: number;
+  /** The `fetch` of the requests to the server (tests). Default: the global one. */
+  fetch?: typeof fetch;
+}
+
+/** A running local preview. */
+export interface LivePreview {
+  /** Its address, e.g. `http://127.0.0.1:9292/`. */
+  url: string;
+  /** Pages listening for reloads now. */
+  readonly listeners: number;
+  /** Tells the pages that `path` (a template's file name, or `assets/…`) changed. */
+  changed(path: string): void;
+  close(): Promise<void>;
+}
+
+/** The script added to each HTML page, before anything of the theme runs. */
+function clientScript(events: string): string {
+  return `<script>(() => {
+  // storefront-themes dev: live reload. Stylesheets are swapped in place; anything else reloads the page.
+  const source = new EventSource(${JSON.stringify(events)});
+  source.addEventListener('change', (event) => {
+    const { css } = JSON.parse(event.data);
+    const links = [...document.querySelectorAll('link[rel~="stylesheet"]')];
+    if (!css || links.length === 0) return location.reload();
+    for (const link of links) {
+      const url = new URL(link.href);
+      url.searchParams.set('storefront-reload', String(Date.now()));
+      const fresh = link.cloneNode();
+      fresh.href = url.href;
+      fresh.addEventListener('load', () => link.remove(), { once: true });
+      fresh.addEventListener('error', () => link.remove(), { once: true });
+      link.after(fresh);
+    }
+  });
+})();</script>`;
+}
+
+/** `page` with its preview `<base href>` pointing here instead, and the client script at the top of its head. */
+function rewritePage(page: string, preview: string, events: string): string {
+  const based = page.split(`<base href="${preview}">`).join('<base href="/">');
+  const script = clientScript(events);
+  const head = /<head(?:\s[^>]*)?>/i.exec(based);
+  if (head) return based.slice(0, head.index + head[0].length) + script + based.slice(head.index + head[0].length);
+  return script + based;
+}
+
+/** Headers passed on from the server's answer (not those that describe its body as sent, which may change). */
+const PASSED = ['content-type', 'cache-control', 'content-security-policy', 'x-content-type-options', 'last-modified'];
+
+/** Starts the local preview of `preview`. */
+export async function startLivePreview(options: LivePreviewOptions): Promise<LivePreview> {
+  const { preview } = options;
+  const doFetch = options.fetch ?? fetch;
+  const streams = new Set<ServerResponse>();
+  let url = '';
+
+  async function proxy(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'http://local').pathname;
+    // Everything but the theme's files stays here: the page's own address is the preview folder's root.
+    const target = new URL(path.replace(/^\/+/, ''), preview);
+    if (!target.href.startsWith(preview)) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not a file of the theme\n');
+      return;
+    }
+    const answer = await doFetch(target, { method: request.method === 'HEAD' ? 'HEAD' : 'GET', cache: 'no-store' });
+    const headers: Record<string, string> = { 'cache-control': 'no-store' };
+    for (const name of PASSED) {
+      const value = answer.headers.get(name);
+      if (value && name !== 'cache-control') headers[name] = value;
+    }
+    if (answer.ok && answer.headers.get('content-type')?.startsWith('text/html')) {
+      const page = rewritePage(await answer.text(), preview, new URL(EVENTS_PATH, url).href);
+      response.writeHead(answer.status, headers).end(request.method === 'HEAD' ? undefined : page);
+      return;
+    }
+    const body = request.method === 'HEAD' ? undefined : Buffer.from(await answer.arrayBuffer());
+    response.writeHead(answer.status, headers).end(body);
+  }
+
+  function listen(response: ServerResponse): void {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      'access-control-allow-origin': '*',
+    });
+    // A browser that lost the stream (this process restarted) tries again after a second.
+    response.write('retry: 1000\n: storefront-themes dev\n\n');
+    streams.add(response);
+    response.on('close', () => streams.delete(response));
+  }
+
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Only GET and HEAD here\n');
+      return;
+    }
+    if (request.url?.split('?')[0] === EVENTS_PATH) return listen(response);
+    proxy(request, response).catch((error: Error) => {
+      if (response.headersSent) return response.destroy();
+      const message = `storefront-themes dev: the preview could not be read from the server (${error.message})\n`;
+      response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(message);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new UsageError(`port ${options.port} of 127.0.0.1 is taken: pass --port N (0: any free port)`));
+      } else reject(error);
+    });
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    url,
+    get listeners() {
+      return streams.size;
+    },
+    changed(path) {
+      const css = path.toLowerCase().endsWith('.css');
+      const message = `event: change\ndata: ${JSON.stringify({ path, css })}\n\n`;
+      for (const stream of streams) stream.write(message);
+    },
+    async close() {
+      for (const stream of streams) stream.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+    },
+  };
+}
