@@ -45,7 +45,9 @@ npm init -y >/dev/null
 npm pkg set type=module
 msw=$(node -p "require('$repo/package.json').devDependencies.msw")
 npm install --no-audit --no-fund "${tarballs[@]}" >/dev/null
-npm install --no-audit --no-fund -D "msw@$msw" typescript@~5.9 @types/node@20 >/dev/null
+# @types/react for @storefront-platform/react's types (React ships none); React and TanStack Query, its peers, come
+# with the tarballs (npm installs peers).
+npm install --no-audit --no-fund -D "msw@$msw" typescript@~5.9 @types/node@20 @types/react@19 >/dev/null
 # Every entry point of every package, an import name a line.
 node -e 'for (const pkg of JSON.parse(process.argv[1])) for (const entry of pkg.entries) console.log(entry.name)' \
   "$packages" > entries.txt
@@ -165,3 +167,6 @@ code=$?
 set -e
 [ "$code" = 2 ] || { echo "storefront-themes exited $code on a bad flag, not 2" >&2; exit 1; }
 echo "bin: storefront-themes answers --help and --version from the tarball, and exits 2 on a bad flag"
+
+# @storefront-platform/react in a fresh Vite + React 19 + TanStack Query 5 app: strict type-check and vite build.
+bash "$repo/react/test/vite-app.sh" "$packs"
