@@ -161,15 +161,45 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await expectAccessible('theme, admin');
   });
 
-  it('edits a template body in the code editor, loaded only then, and the server has the new text', async () => {
+  it("edits a theme's settings as JSON, refusing text that is not JSON before sending", async () => {
+    // On the theme, where the previous test left the page.
+    const title = server.store.get('themes', themeId)!.title;
+    // Three views so far, none with the code editor: its chunk comes with the first edit dialog.
+    expect(editorChunks).toEqual([]);
+    await page.getByRole('button', { name: `PUT… svc:update_theme of ${title}` }).click();
+    await page.waitForSelector('dialog[open] .cm-editor #field-settings');
+    expect(editorChunks).toHaveLength(1);
+    expect(await page.inputValue('#field-title')).toBe(title);
+    const settings = JSON.parse((await page.locator('#field-settings .cm-line').allTextContents()).join('\n'));
+    expect(settings).toEqual(server.store.get('themes', themeId)!.settings);
+    let puts = 0;
+    const count = (request: { method(): string }) => {
+      if (request.method() === 'PUT') puts++;
+    };
+    page.on('request', count);
+    await page.locator('#field-settings').fill('{ "accent": ');
+    await page.getByRole('button', { name: 'Send PUT' }).click();
+    expect(await page.textContent('#action-error')).toMatch(/^settings is not JSON: /);
+    expect(await page.getAttribute('#field-settings', 'aria-invalid')).toBe('true');
+    expect(puts).toBe(0);
+    page.off('request', count);
+    await page.locator('#field-settings').fill(JSON.stringify({ ...settings, accent: '#123456' }, null, 2));
+    await page.fill('#field-title', `${title} (daily)`);
+    await page.getByRole('button', { name: 'Send PUT' }).click();
+    await eventually(() => page.textContent('.answer .method')).toBe('PUT');
+    expect(await status()).toBe('200 OK');
+    const theme = server.store.get('themes', themeId)!;
+    expect(theme.settings).toEqual({ ...settings, accent: '#123456' });
+    expect(theme.title).toBe(`${title} (daily)`);
+  });
+
+  it('edits a template body in the code editor, and the server has the new text', async () => {
     const row = templateRow(TEMPLATE);
     await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${row.id}`);
     await eventually(heading).toBe(TEMPLATE);
-    expect(editorChunks).toEqual([]);
     const shownUpdatedOn = await page.textContent('td[data-property="updated_on"]');
     await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
     await page.waitForSelector('dialog[open] .cm-editor');
-    expect(editorChunks).toHaveLength(1);
     // The source as text, a line each, with line numbers and highlighting; the guard filled in.
     const lines = row.body.split('\n').length;
     expect(await page.locator('dialog .cm-lineNumbers .cm-gutterElement').count()).toBeGreaterThan(lines / 2);
@@ -206,11 +236,13 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     expect(saved).toContain('\n<p class="edited">Edited in "the editor", it\'s text</p>');
     expect(saved).not.toContain('\\n');
     expect(saved).not.toContain('\\"');
-    // Opening another dialog fetches nothing more.
+    // A page loaded anew fetched the chunk again (from the browser's cache, revalidated); another dialog on the
+    // same page fetches nothing more.
+    const fetched = editorChunks.length;
     await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
     await page.waitForSelector('dialog[open] .cm-editor');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    expect(editorChunks).toHaveLength(1);
+    expect(editorChunks).toHaveLength(fetched);
   });
 
   it('says why a write was refused once, and its copied curl gets the same status in a shell', async () => {
