@@ -27,8 +27,8 @@ const screenshots = process.env.STOREFRONT_SCREENSHOTS
   ? fileURLToPath(new URL('../../docs/images/', import.meta.url))
   : undefined;
 
-async function snap(page: Page, name: string): Promise<void> {
-  if (screenshots) await page.screenshot({ path: join(screenshots, `react-shop-${name}.png`) });
+async function snap(page: Page, name: string, fullPage = false): Promise<void> {
+  if (screenshots) await page.screenshot({ path: join(screenshots, `react-shop-${name}.png`), fullPage });
 }
 
 const closeSite = (site: Server | undefined) => new Promise((closed) => (site ? site.close(closed) : closed(null)));
@@ -115,7 +115,7 @@ describeInBrowser('the React shop example', () => {
     await eventually(() => page.textContent('#updated-on')).not.toBe(before);
     expect(await editor.inputValue()).toBe('<h1>Edited in the React shop</h1>');
     expect(row().body).toBe('<h1>Edited in the React shop</h1>');
-    await snap(page, 'template-saved');
+    await snap(page, 'template-saved', true);
 
     // Someone else saves the template (another tab, the theme CLI) while this editor still shows the old one.
     await server.store.write((tx) =>
@@ -125,7 +125,7 @@ describeInBrowser('the React shop example', () => {
     await page.getByRole('button', { name: 'Save template' }).click();
     await eventually(() => page.getByRole('alert').textContent()).toMatch(/^Someone changed this template/);
     expect(row().body).toBe('<h1>Theirs</h1>');
-    await snap(page, 'template-conflict');
+    await snap(page, 'template-conflict', true);
     await page.getByRole('button', { name: 'Load their version' }).click();
     await eventually(() => editor.inputValue()).toBe('<h1>Theirs</h1>');
   });

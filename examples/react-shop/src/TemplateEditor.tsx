@@ -51,7 +51,7 @@ function Editor({ summary }: { summary: Template }) {
       }}
     >
       <label htmlFor="template-body">{name}</label>
-      <textarea id="template-body" value={text} onChange={(event) => setDraft(event.target.value)} rows={16} />
+      <textarea id="template-body" value={text} onChange={(event) => setDraft(event.target.value)} rows={10} />
       <p className="meta">
         Last saved <time id="updated-on">{updatedOn}</time>
       </p>
