@@ -16,12 +16,18 @@
  *    Pass: median < 10 ms.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, createServer as createHttpServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { createServer } from '../server/src/index.js';
-import { clientToken } from '../server/test/helpers/test-server.js';
+import { startCli } from '../server/test/helpers/cli-process.js';
+import { clientToken, tokenRequest } from '../server/test/helpers/test-server.js';
+import { freshSchema } from '../test/support/postgres-server.js';
 
 /** What the load generator runs against one target. */
 interface LoadPlan {
@@ -115,8 +121,11 @@ const cpuMicros = () => {
   return user + system;
 };
 
-/** Runs the load generator in its own process (on CPU 1 when pinning works) and returns its figures. */
-function runLoad(plan: LoadPlan, pin: boolean): Promise<Measured> {
+/**
+ * Runs the load generator in its own process (on CPU 1 when pinning works) and returns its figures. `cpu`: the
+ * servers' CPU time so far, µs (default: this process's).
+ */
+function runLoad(plan: LoadPlan, pin: boolean, cpu: () => number = cpuMicros): Promise<Measured> {
   const node = [process.execPath, '--import', 'tsx', self, '--load', JSON.stringify(plan)];
   const [command, ...args] = pin ? ['taskset', '-c', '1', ...node] : node;
   return new Promise((resolve, reject) => {
@@ -126,8 +135,8 @@ function runLoad(plan: LoadPlan, pin: boolean): Promise<Measured> {
     let cpuTo = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk;
-      if (!cpuFrom && out.includes('measuring\n')) cpuFrom = cpuMicros();
-      if (!cpuTo && out.endsWith('}\n')) cpuTo = cpuMicros();
+      if (!cpuFrom && out.includes('measuring\n')) cpuFrom = cpu();
+      if (!cpuTo && out.endsWith('}\n')) cpuTo = cpu();
     });
     child.on('error', reject);
     child.on('exit', (code) => {
@@ -173,6 +182,13 @@ function captureResponse(url: string, headers: Record<string, string>): Promise<
 async function throughput(pin: boolean): Promise<void> {
   const server = await createServer({ port: 0 });
   const token = await clientToken(server);
+  // The same seed on each store: the JSON files and PostgreSQL, for the stores' share of a read.
+  const jsonDir = await mkdtemp(join(tmpdir(), 'storefront-bench-'));
+  const onJson = await createServer({ port: 0, data: join(jsonDir, 'db.json') });
+  const schema = await freshSchema();
+  const onPostgres = await createServer({ port: 0, store: schema.url });
+  const jsonToken = await clientToken(onJson);
+  const pgToken = await clientToken(onPostgres);
   const path = '/v1/shops/1/theme.json';
   const plainRequest = { authorization: `Bearer ${token}` };
   const gzipRequest = { ...plainRequest, 'accept-encoding': 'gzip' };
@@ -206,6 +222,12 @@ async function throughput(pin: boolean): Promise<void> {
     'node:http': { origin: origins['node:http']!, headers: plainRequest },
     'ours gzip': { origin: server.url, headers: gzipRequest },
     'express gzip': { origin: origins['express gzip']!, headers: gzipRequest },
+    'ours json': { origin: onJson.url, headers: { authorization: `Bearer ${jsonToken}` } },
+    'ours pg': { origin: onPostgres.url, headers: { authorization: `Bearer ${pgToken}` } },
+    'ours pg gzip': {
+      origin: onPostgres.url,
+      headers: { authorization: `Bearer ${pgToken}`, 'accept-encoding': 'gzip' },
+    },
   };
 
   console.log(
@@ -236,11 +258,16 @@ async function throughput(pin: boolean): Promise<void> {
     }
   }
   await server.close();
+  await onJson.close();
+  await onPostgres.close();
+  await rm(jsonDir, { recursive: true, force: true });
+  await schema.drop();
   for (const http of Object.values(bare)) await new Promise((resolve) => http.close(resolve));
 
   const capacity = (result: Measured) => 1e6 / result.cpuPerRequest;
   console.log('best round per target (least server CPU per request), ours against the bare servers of its encoding:');
   for (const [name, result] of Object.entries(best)) {
+    if (name.startsWith('ours ') && name !== 'ours gzip') continue;
     const oursName = name.endsWith(' gzip') ? 'ours gzip' : 'ours';
     const ours = best[oursName]!;
     console.log(
@@ -257,6 +284,112 @@ async function throughput(pin: boolean): Promise<void> {
     `ours / bare Express: ${ratio.toFixed(2)}× requests per second per core (need ≥ 0.70): ${ok ? 'PASS' : 'FAIL'}`,
   );
   if (!ok) process.exitCode = 1;
+  const perCore = (name: string, against: string) => capacity(best[name]!) / capacity(best[against]!);
+  console.log(
+    'per store, server CPU per read against bare Express sending the same bytes, and against the JSON store:',
+  );
+  for (const [name, bareName] of [
+    ['ours json', 'express'],
+    ['ours pg', 'express'],
+    ['ours pg gzip', 'express gzip'],
+  ] as const) {
+    console.log(
+      `  ${name.padEnd(12)} ${best[name]!.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${perCore(name, bareName).toFixed(2)}× ${bareName} per core` +
+        (name === 'ours json'
+          ? ''
+          : `  ${(best[name]!.cpuPerRequest / best[name.endsWith('gzip') ? 'ours gzip' : 'ours json']!.cpuPerRequest).toFixed(2)}× the CPU of ${name.endsWith('gzip') ? 'ours gzip (memory)' : 'ours json'}`),
+    );
+  }
+  const pgOverJson = best['ours pg']!.cpuPerRequest / best['ours json']!.cpuPerRequest;
+  console.log(
+    `PostgreSQL / JSON store: ${pgOverJson.toFixed(2)}× server CPU per read (need ≤ 1.10): ${pgOverJson <= 1.1 ? 'PASS' : 'FAIL'}`,
+  );
+}
+
+/** CPU time (µs) used so far by the processes `pids`, from /proc (user + system, in clock ticks of 10 ms). */
+function processCpuMicros(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone: counted up to its last reading by the caller's window only if it lived.
+    }
+  }
+  return ticks * 10_000;
+}
+
+/** The process and its children (a cluster's primary and workers). */
+function processTree(pid: number): number[] {
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((n) => n > 0);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * Efficiency of workers on PostgreSQL: `storefront-server --store … --workers N` as a user starts it (N = 1: one
+ * process, no cluster), pinned to CPU 0 with the load generator on CPU 1, the same GET of the theme; server CPU per
+ * read over every process of the fleet (primary included). Two workers on one core cannot serve more than one;
+ * what counts is that a read costs no more with two, which is what N workers on N cores then multiply.
+ */
+async function workerEfficiency(pin: boolean): Promise<void> {
+  const schema = await freshSchema();
+  const demo = { clientId: 'bench-fleet', clientSecret: 'bench-fleet-secret-0123456789' };
+  const cpuPerRead: Record<number, number> = {};
+  console.log(
+    `\nworkers on PostgreSQL: GET /v1/shops/1/theme.json, ${CONCURRENCY} connections, best of ${ROUNDS} rounds`,
+  );
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const workers of [1, 2]) {
+      const cli = startCli([
+        '--store',
+        schema.url,
+        '--port',
+        '0',
+        '--quiet',
+        '--workers',
+        String(workers),
+        '--demo-client-id',
+        demo.clientId,
+        '--demo-client-secret',
+        demo.clientSecret,
+      ]);
+      const origin = (await cli.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+      if (workers > 1) await new Promise((resolve) => setTimeout(resolve, 1500));
+      const pids = processTree(cli.child.pid!);
+      if (pin) for (const pid of pids) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
+      const response = await tokenRequest(origin, { grant_type: 'client_credentials', scope: 'admin' }, demo);
+      const { access_token: token } = (await response.json()) as { access_token: string };
+      const result = await runLoad(
+        {
+          url: `${origin}/v1/shops/1/theme.json`,
+          headers: { authorization: `Bearer ${token}` },
+          concurrency: CONCURRENCY,
+          warmupMs: WARMUP_MS,
+          durationMs: DURATION_MS,
+        },
+        pin,
+        () => processCpuMicros(pids),
+      );
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+      if (result.failures) throw new Error(`${workers} workers: ${result.failures} requests failed`);
+      console.log(
+        `  round ${round} ${workers} worker${workers > 1 ? 's' : ' '} ${result.rps.toFixed(0).padStart(6)} req/s  ` +
+          `p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
+      );
+      cpuPerRead[workers] = Math.min(cpuPerRead[workers] ?? Number.POSITIVE_INFINITY, result.cpuPerRequest);
+    }
+  }
+  await schema.drop();
+  const ratio = cpuPerRead[2]! / cpuPerRead[1]!;
+  console.log(
+    `two workers / one: ${ratio.toFixed(2)}× server CPU per read (need ≤ 1.10): ${ratio <= 1.1 ? 'PASS' : 'FAIL'}; ` +
+      `N workers on N cores then serve about N × ${(1e6 / cpuPerRead[2]!).toFixed(0)} reads/s, and each host on one database as many`,
+  );
 }
 
 async function productPages(): Promise<void> {
@@ -315,5 +448,6 @@ if (process.argv[2] === '--load') {
   const pin = hasTaskset();
   if (pin) execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
   await throughput(pin);
+  await workerEfficiency(pin);
   await productPages();
 }

@@ -159,33 +159,35 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
     }
     const store = engine.store;
-    let checking: Promise<void> | undefined;
-    let queued: Promise<void> | undefined;
+    let waiting: Promise<void> | undefined;
+    let running: Promise<void> | undefined;
     let closed = false;
+    const headQuery = { name: 'storefront-head', text: `SELECT seq FROM ${schema}.head` };
     const check = async () => {
-      const { rows } = await pool.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+      const { rows } = await pool.query<{ seq: string }>(headQuery);
       if (Number(rows[0]!.seq) > state.seen) await catchUpOutside();
     };
+    // A request needs a check that starts after it arrived. The check starts once the event loop has taken in
+    // what arrived meanwhile (setImmediate), so that the requests of one turn, and those arriving while a check
+    // runs, share one: under load a read costs a small fraction of a round trip.
     const sync = (): Promise<void> => {
       if (closed) return Promise.resolve();
-      if (!checking) {
-        checking = check()
-          .catch((error) => {
-            throw failure(target, 'cannot read the write counter', error);
-          })
-          .finally(() => {
-            checking = undefined;
-          });
-        return checking;
-      }
-      // A check already under way may have read the counter before this call: the next one is this call's.
-      queued ??= checking
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined;
-          return sync();
-        });
-      return queued;
+      waiting ??= new Promise<void>((resolve, reject) => {
+        const start = () => {
+          waiting = undefined;
+          const current = check()
+            .catch((error) => {
+              throw failure(target, 'cannot read the write counter', error);
+            })
+            .finally(() => {
+              running = undefined;
+            });
+          running = current;
+          current.then(resolve, reject);
+        };
+        setImmediate(() => (running ? running.catch(() => undefined).then(start) : start()));
+      });
+      return waiting;
     };
     let closing: Promise<void> | undefined;
     const opened = listener;
