@@ -70,3 +70,8 @@ export function strongEtag(entry: CacheEntry): string | undefined {
   const etag = entry.headers.etag;
   return etag !== undefined && !etag.startsWith('W/') ? etag : undefined;
 }
+
+/** Whether a 304 with this `ETag` is about the stored copy: a strong tag must be the stored one (RFC 9111 §4.3.4). */
+export function isAbout(entry: CacheEntry, etag: string | null): boolean {
+  return !etag || etag.startsWith('W/') || etag === entry.headers.etag;
+}

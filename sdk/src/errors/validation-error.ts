@@ -12,7 +12,10 @@ function fieldErrors(body: unknown): FieldError[] {
   );
 }
 
-/** 422: the body was understood but a field is invalid (including a field the endpoint does not know). */
+/**
+ * 422: the body was understood but a field is invalid (including a field the endpoint does not know). The message is
+ * the server's sentence, which names the field (`Invalid updated_on: …`); `errors` lists each field's messages.
+ */
 export class ValidationError extends HttpError {
   override name = 'ValidationError';
   declare readonly code: 'VALIDATION_FAILED';
@@ -22,7 +25,5 @@ export class ValidationError extends HttpError {
   constructor(init: HttpErrorInit) {
     super(init, 'VALIDATION_FAILED');
     this.errors = fieldErrors(init.body);
-    const details = this.errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; ');
-    if (details) this.message += ` (${details})`;
   }
 }

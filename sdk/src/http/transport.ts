@@ -1,7 +1,7 @@
 import { isHTTPError } from 'ky';
 import type { AuthStrategy, Credentials } from '../auth/types.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
-import { conditionalHeaders, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
+import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
@@ -119,7 +119,7 @@ export class Transport {
       ? await auth?.credentials(request.signal, http.fetch)
       : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
-    const stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
+    let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     const ifMatch =
       request.ifMatch === IF_MATCH_CACHED ? (await cache?.get(owner, request.url))?.headers.etag : request.ifMatch;
     if (request.ifMatch !== undefined && ifMatch === undefined) {
@@ -159,7 +159,12 @@ export class Transport {
       }
       // A `beforeRetry` hook returned `ky.stop`: the request ends with the failure it stopped retrying.
       if (!response) throw exchange.failure;
-      if (response.status === 304 && stored) return this.#fromCache(owner, stored, response);
+      if (response.status === 304 && stored) {
+        if (isAbout(stored, response.headers.get('etag'))) return this.#fromCache(owner, stored, response);
+        // RFC 9111 §4.3.4: a 304 naming another representation refreshes nothing; ask for the whole answer.
+        stored = undefined;
+        continue;
+      }
       if (!response.ok) throw await responseError(method, request.url, response);
       const text = await this.#text(method, response);
       const reply = this.#reply(method, request.url, response, text);

@@ -45,7 +45,8 @@ export class Curies {
 
 /** Resolves a curie template without letting `URL` percent-encode its `{rel}`. */
 function absolute(href: string, base: string): string {
-  const marker = 'curie-rel-placeholder';
+  // Percent-encoded already, so `URL` leaves it as it is; no href carries it for real.
+  const marker = '%00rel';
   try {
     return new URL(href.replace('{rel}', marker), base).href.replace(marker, '{rel}');
   } catch {

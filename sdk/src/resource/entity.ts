@@ -161,7 +161,9 @@ export class Entity<S extends Shape = UnknownShape> {
   async #follow(rel: string, args: Record<string, unknown> = {}, options: FollowOptions = {}): Promise<unknown> {
     const link = this.link(rel);
     // A GET has no body: an argument its template does not declare is an error (`expand` throws it).
-    const { url, unused } = link.method === 'GET' ? { url: link.expand(args), unused: {} } : link.resolve(args);
+    const strict = options.strictTemplates;
+    const { url, unused } =
+      link.method === 'GET' ? { url: link.expand(args, strict), unused: {} } : link.resolve(args, strict);
     return this.#loader.load({
       method: link.method,
       url,
@@ -189,9 +191,9 @@ export class Entity<S extends Shape = UnknownShape> {
     const etag = this.response?.headers.get('etag');
     // Sending nothing would leave the caller believing the write is guarded.
     if (!etag) {
-      const what = this.response ? 'its response had no ETag' : 'an embedded entity comes without one';
+      const what = this.response ? 'its response had none' : 'an embedded entity has none';
       throw new TypeError(
-        `ifMatch: true needs the ETag of this entity, and ${what}: read it with follow('self') first, or pass the tag`,
+        `ifMatch: true needs this entity's ETag, and ${what}: read it with follow('self') first, or pass the tag`,
       );
     }
     return etag;

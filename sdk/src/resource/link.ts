@@ -43,10 +43,11 @@ export class Link {
 
   /**
    * The absolute target URL, expanding the template with `vars`. Throws a `TemplateVariableError` for a
-   * missing path variable or a variable the template does not declare.
+   * variable the template does not declare, and unless `strict` is `false` for a missing path variable (see
+   * `FollowOptions.strictTemplates`).
    */
-  expand(vars: Readonly<Record<string, unknown>> = {}): string {
-    const { url, unused } = this.resolve(vars);
+  expand(vars: Readonly<Record<string, unknown>> = {}, strict?: boolean): string {
+    const { url, unused } = this.resolve(vars, strict);
     const extra = Object.keys(unused);
     if (extra.length) {
       throw new TemplateVariableError({
@@ -60,9 +61,12 @@ export class Link {
   }
 
   /** The absolute target URL and the arguments the template did not use (a non-GET request's body). */
-  resolve(args: Readonly<Record<string, unknown>> = {}): { url: string; unused: Record<string, unknown> } {
+  resolve(
+    args: Readonly<Record<string, unknown>> = {},
+    strict?: boolean,
+  ): { url: string; unused: Record<string, unknown> } {
     if (!this.templated) return { url: new URL(this.href, this.base).href, unused: { ...args } };
-    const { url, unused } = expandTemplate(this.href, args);
+    const { url, unused } = expandTemplate(this.href, args, strict);
     return { url: new URL(url, this.base).href, unused };
   }
 }

@@ -50,6 +50,13 @@ export interface FollowOptions {
    * ```
    */
   ifMatch?: boolean | string;
+  /**
+   * `false` expands the link's URI template exactly as RFC 6570 says: a path variable (`{id}`, `{+path}`, `{/id}`,
+   * `{.ext}`) left out, `null`, `''` or an empty list or map expands to nothing. By default (`true`) such a variable
+   * is a `TemplateVariableError` instead, since `/products/` in place of `/products/{id}` names another resource.
+   * Form-style (`{?q}`, `{&q}`), `{;x}` and `{#x}` variables are optional either way.
+   */
+  strictTemplates?: boolean;
 }
 
 type ArgsOfEdge<E> = E extends Edge<infer A, infer _R> ? A : never;

@@ -29,26 +29,8 @@ interface CompiledTemplate {
   required: string[];
 }
 
-/**
- * Per operator (RFC 6570 appendix A): what comes first, the separator, whether values are named (`;x=1`), what
- * an empty named value gets, and whether reserved characters pass unencoded.
- */
-const OPERATORS: Record<
-  string,
-  [first: string, separator: string, named: boolean, ifEmpty: string, reserved: boolean]
-> = {
-  '': ['', ',', false, '', false],
-  '+': ['', ',', false, '', true],
-  '#': ['#', ',', false, '', true],
-  '.': ['.', '.', false, '', false],
-  '/': ['/', '/', false, '', false],
-  ';': [';', ';', true, '', false],
-  '?': ['?', '&', true, '=', false],
-  '&': ['&', '&', true, '=', false],
-};
-
 /** Operators whose expansion is part of the path; form-style (`?`, `&`), `;` and `#` expansions are optional. */
-const PATH_OPERATORS = new Set(['', '+', '/', '.']);
+const PATH_OPERATORS = '+/.';
 /** Templates come from documents: bounded, so that a long session over many distinct templates stays small. */
 const compiled = new Lru<string, CompiledTemplate>({ maxEntries: 500 });
 
@@ -92,7 +74,7 @@ function compile(template: string): CompiledTemplate {
       if (!parsed) throw invalid(`bad variable "${spec}"`);
       const [, name = '', prefix, explode] = parsed;
       entry.declared.push(name);
-      if (PATH_OPERATORS.has(operator)) entry.required.push(name);
+      if (!operator || PATH_OPERATORS.includes(operator)) entry.required.push(name);
       return { name, prefix: prefix ? Number(prefix) : undefined, explode: !!explode };
     });
     entry.parts.push({ operator, variables });
@@ -105,7 +87,14 @@ function compile(template: string): CompiledTemplate {
 
 /** One expression's expansion (RFC 6570 appendix A); `''` when none of its variables is defined. */
 function expandExpression({ operator, variables }: Expression, values: Readonly<Record<string, unknown>>): string {
-  const [first, separator, named, ifEmpty, reserved] = OPERATORS[operator]!;
+  // RFC 6570 appendix A, per operator: what comes first, the separator, whether values are named (`;x=1`), what
+  // an empty named value gets, and whether reserved characters pass unencoded.
+  const form = operator === '?' || operator === '&';
+  const first = operator === '+' ? '' : operator;
+  const separator = form ? '&' : '.;/'.includes(operator || ',') ? operator : ',';
+  const named = form || operator === ';';
+  const ifEmpty = form ? '=' : '';
+  const reserved = operator === '+' || operator === '#';
   const enc = (value: unknown) => encode(String(value), reserved);
   /** `name=value`, or what an empty value gets. */
   const pair = (name: string, value: string) => (value === '' ? name + ifEmpty : `${name}=${value}`);
@@ -166,15 +155,18 @@ export function describeTemplateVariables(template: string): TemplateVariable[] 
 
 /**
  * Expands `template` with the template's own variables taken from `args`; returns the URL and the arguments
- * it did not declare (left for the caller: a request body, or an error). A missing path variable throws.
+ * it did not declare (left for the caller: a request body, or an error). Where it departs from RFC 6570: a path
+ * variable that would expand to nothing (absent, `null`, `''`, an empty list or map, a `Date`) throws a
+ * `TemplateVariableError`, unless `strict` is `false`.
  */
 export function expandTemplate(
   template: string,
   args: Readonly<Record<string, unknown>>,
+  strict = true,
 ): { url: string; unused: Record<string, unknown> } {
   const { parts, declared, required } = compile(template);
   // An empty list or map expands to nothing, as does an object with no entries of its own (a Date): missing too.
-  const missing = required.filter((name) => {
+  const missing = (strict ? required : []).filter((name) => {
     const value = args[name];
     return value == null || value === '' || (typeof value === 'object' && Object.keys(value).length === 0);
   });
