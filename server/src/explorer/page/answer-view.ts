@@ -56,7 +56,7 @@ export interface AnswerInfo {
   earlier?: Date;
 }
 
-/** The answer panel of a call. */
+/** The answer panel of a call, with `copy` (its copy controls) under the status line. */
 export function answerView({ answer, revalidated, total, earlier }: AnswerInfo, copy: HTMLElement | null): HTMLElement {
   const kind = answer.status >= 400 ? 'error' : answer.status === 304 || revalidated ? 'cached' : 'ok';
   const headers = SHOWN.filter((name) => answer.headers[name] !== undefined);

@@ -8,10 +8,15 @@ import { curlCommand, TOKEN_VARIABLE } from './curl-command.js';
 import { h } from './dom.js';
 import { type Step, sdkCode } from './follow-chain.js';
 
+/** What an answer's copy controls copy from. */
 export interface CopySource {
+  /** The request as sent, for curl. */
   request: SentRequest;
+  /** The way that reached the answer, for the SDK code. */
   steps: readonly Step[];
+  /** The API root the SDK code's client starts from. */
   baseUrl: string;
+  /** The session's token, written into a curl command only when the user asks for it. */
   token: string;
 }
 
@@ -24,6 +29,7 @@ async function toClipboard(text: string): Promise<boolean> {
   }
 }
 
+/** The copy controls of one answer. */
 export function copyView(source: CopySource): HTMLElement {
   const withToken = h('input', { type: 'checkbox', id: 'copy-token' });
   const curl = h('button', { type: 'button', id: 'copy-curl' }, 'Copy as curl');

@@ -9,6 +9,7 @@ import { failureText } from './failure-text.js';
 import { acceptedScope } from './scope-notes.js';
 import type { ScopeName } from './session.js';
 
+/** The view of a failed call; `onSignIn` starts a sign-in with the scope a 403 asks for. */
 export function errorView(error: unknown, onSignIn: (scope: ScopeName) => void): HTMLElement {
   const http = error instanceof HttpError ? error : undefined;
   const title = http ? statusText(http.status) : error instanceof StorefrontError ? error.code : 'Error';
