@@ -322,7 +322,13 @@ function processCpuMicros(pids: readonly number[]): number {
 
 /** The process and its children (a cluster's primary and workers). */
 function processTree(pid: number): number[] {
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+  let listed = '';
+  try {
+    listed = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // ps exits with 1 when the process has no children.
+  }
+  const children = listed
     .split('\n')
     .map((line) => Number(line.trim()))
     .filter((n) => n > 0);

@@ -11,7 +11,7 @@ import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
 import { demoApp, EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
 import { createExplorerHandler } from './explorer/handler.js';
-import { createExpressApp } from './express/app.js';
+import { createRequestListener } from './express/app.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
@@ -315,7 +315,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     opened.store,
     readingCurrent(
       opened.store,
-      createExpressApp({
+      createRequestListener({
         handle: core.handle,
         origin: addresses.origin,
         explorer,

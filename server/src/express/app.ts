@@ -3,12 +3,13 @@
  * everything else (routes, auth, caching headers, errors, static files).
  */
 
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { redactUrl } from '@storefront-platform/sdk/internal';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
-import { bodyLeftUnread, discardUnreadBody, toCoreRequest } from './core-request.js';
+import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
 import type { TrustedProxies } from './forwarded-for.js';
 import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
@@ -32,7 +33,7 @@ export interface ExpressAppOptions {
  * Writes the core's response, gzipped when the client accepts it and it is worth it. A client that does not
  * accept gzip costs a header lookup: no middleware wraps the response stream.
  */
-function send(req: Request, res: Response, response: CoreResponse, gzipCache: GzipCache): void {
+function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, gzipCache: GzipCache): void {
   res.statusCode = response.status;
   for (const name in response.headers) res.setHeader(name, response.headers[name]!);
   // A body we did not read to its end (too large, or ignored) would be taken for the next request. One the
@@ -82,49 +83,78 @@ function send(req: Request, res: Response, response: CoreResponse, gzipCache: Gz
  * status): anyone can cause that, so it is never more than its line. Secrets in the query (JSONP requests carry
  * `access_token` in the URL) never reach the log.
  */
+function logRequest(log: (line: string) => void, req: IncomingMessage, res: ServerResponse, url: string): void {
+  const start = performance.now();
+  res.once('close', () => {
+    const status = res.writableFinished ? res.statusCode : 'aborted';
+    log(`${req.method} ${redactUrl(url)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
+  });
+}
+
 function requestLog(log: (line: string) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const start = performance.now();
-    res.once('close', () => {
-      const status = res.writableFinished ? res.statusCode : 'aborted';
-      log(`${req.method} ${redactUrl(req.originalUrl)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
-    });
+    logRequest(log, req, res, req.originalUrl);
     next();
+  };
+}
+
+/** Answers one request through the core (or the explorer): the whole work of the shell per request. */
+async function serve(
+  req: ServerRequest,
+  res: ServerResponse,
+  options: ExpressAppOptions,
+  gzipCache: GzipCache,
+): Promise<void> {
+  const { handle, origin, explorer, trustProxy = [] } = options;
+  const request = toCoreRequest(req, origin, trustProxy, res);
+  if (!request) return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
+  let response: CoreResponse;
+  try {
+    response = await (explorer?.(request) ?? handle(request));
+  } catch (error) {
+    // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
+    console.error(error);
+    response = shellError(req.method, 500, 'Internal server error');
+  }
+  send(req, res, response, gzipCache);
+}
+
+/** What escapes {@link serve} (writing a response the core got wrong, say): a 500, or the connection cut. */
+function failed(error: unknown, req: ServerRequest, res: ServerResponse, gzipCache: GzipCache): void {
+  console.error(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  send(req, res, shellError(req.method, 500, 'Internal server error'), gzipCache);
+}
+
+/**
+ * The shell as a plain `node:http` request listener: what {@link createExpressApp}'s app does for each request,
+ * without Express's routing and request decoration, which the core does not use and which cost more server CPU
+ * per request than the core's own work on a cached representation. What `createServer` listens with.
+ */
+export function createRequestListener(options: ExpressAppOptions): RequestListener {
+  const gzipCache = new GzipCache();
+  const { log } = options;
+  return (incoming, res) => {
+    const req = incoming as ServerRequest;
+    if (log) logRequest(log, req, res, req.url);
+    serve(req, res, options, gzipCache).catch((error: unknown) => failed(error, req, res, gzipCache));
   };
 }
 
 /** An Express application serving the core. */
 export function createExpressApp(options: ExpressAppOptions): Express {
-  const { handle, origin, log, explorer, trustProxy = [] } = options;
+  const { log } = options;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   if (log) app.use(requestLog(log));
   const gzipCache = new GzipCache();
-  app.use(async (req: Request, res: Response) => {
-    const request = toCoreRequest(req, origin, trustProxy);
-    if (!request)
-      return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
-    let response: CoreResponse;
-    try {
-      response = await (explorer?.(request) ?? handle(request));
-    } catch (error) {
-      // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
-      console.error(error);
-      response = shellError(req.method, 500, 'Internal server error');
-    }
-    send(req, res, response, gzipCache);
-  });
-  // What escapes the handler above (writing a response the core got wrong, say) would otherwise reach Express's
-  // final handler, which answers in HTML.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    console.error(error);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
-    send(req, res, shellError(req.method, 500, 'Internal server error'), gzipCache);
-  });
+  app.use((req: Request, res: Response) => serve(req, res, options, gzipCache));
+  // What escapes the handler above would otherwise reach Express's final handler, which answers in HTML.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => failed(error, req, res, gzipCache));
   return app;
 }

@@ -2,7 +2,7 @@
  * An Express request as the core's {@link CoreRequest}: a header reader over Node's own header object
  * and a body read on demand. No `Request` object per call: this is the hot path.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Request as ExpressRequest } from 'express';
 import { BodyAbortedError } from '../core/body-aborted.js';
 import { BodyTooLargeError, MAX_BODY_BYTES } from '../core/body-limit.js';
@@ -11,6 +11,9 @@ import { sendContinue } from './expect-continue.js';
 import { clientAddressOf, type TrustedProxies } from './forwarded-for.js';
 
 const EMPTY = new Uint8Array(0);
+
+/** A request as a `node:http` server hands it out: with its method and target, which a client request lacks. */
+export type ServerRequest = IncomingMessage & { method: string; url: string };
 
 /** Node lower-cases header names and keeps repeated ones (other than a few) joined; arrays only for `set-cookie`. */
 function headerReader(headers: IncomingHttpHeaders): HeaderReader {
@@ -28,11 +31,11 @@ function headerReader(headers: IncomingHttpHeaders): HeaderReader {
  * declared over the cap is refused before a client that expects `100 Continue` is told to send it; a client
  * that leaves mid-body is a {@link BodyAbortedError}.
  */
-function readBody(req: ExpressRequest): Promise<Uint8Array> {
+function readBody(req: ExpressRequest | IncomingMessage, res: ServerResponse | undefined): Promise<Uint8Array> {
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
   if (Number(declared) > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
-  sendContinue(req, req.res);
+  sendContinue(req, res);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -72,9 +75,11 @@ function readBody(req: ExpressRequest): Promise<Uint8Array> {
  * absolute; the Host header is not trusted for it. `undefined` when the request target is not a URL.
  */
 export function toCoreRequest(
-  req: ExpressRequest,
+  req: ExpressRequest | ServerRequest,
   origin: string,
   trustedProxies: TrustedProxies = [],
+  /** The response of `req` (Express links it as `req.res`; a plain `node:http` request does not). */
+  res: ServerResponse | undefined = (req as ExpressRequest).res,
 ): CoreRequest | undefined {
   let url: URL;
   try {
@@ -89,7 +94,7 @@ export function toCoreRequest(
     url,
     headers: headerReader(req.headers),
     body: () => {
-      body ??= readBody(req);
+      body ??= readBody(req, res);
       return body;
     },
     clientAddress: clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies),
@@ -102,7 +107,7 @@ const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 const DISCARD_TIMEOUT_MS = 5000;
 
 /** Whether the body was left (partly) unread, e.g. too large, or of a request answered without reading it. */
-export function bodyLeftUnread(req: ExpressRequest): boolean {
+export function bodyLeftUnread(req: IncomingMessage): boolean {
   return (
     !req.readableEnded &&
     (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
@@ -115,7 +120,7 @@ export function bodyLeftUnread(req: ExpressRequest): boolean {
  * answer already sent; so this lingers, bounded in bytes and time, then destroys the connection.
  * Call it before writing the response: Node would otherwise drain without bound once the response is sent.
  */
-export function discardUnreadBody(req: ExpressRequest): void {
+export function discardUnreadBody(req: IncomingMessage): void {
   let discarded = 0;
   const giveUp = () => {
     cleanup();
