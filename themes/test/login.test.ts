@@ -105,7 +105,7 @@ describe('login', BIN_TESTS, () => {
     const login = await t.cli(['login', '--username', 'demo'], { config, env: appEnv(t.server), input: 'wrong\n' });
     expect(login.code).toBe(1);
     expect(login.stderr).toMatch(
-      /^Enter your password: \nstorefront-themes login: the server refused the sign-in \(.+\): run storefront-themes login\n$/,
+      /^Enter your password: \nstorefront-themes login: the server refused this login and password \(.+\): check them and run this command again\n$/,
     );
   });
 });

@@ -1,9 +1,11 @@
+import { once } from 'node:events';
 /**
  * `setup` through the real bin: the app's client id and secret and the server's address from flags, from the
  * environment, from answers piped in, or typed in a terminal (the secret without echo); what it keeps, with which
  * modes, and what becomes of a session when the app changes.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skipWithout } from '../../test/support/requirement.js';
@@ -63,7 +65,8 @@ describe('setup', BIN_TESTS, () => {
   it('takes what no flag gives from STOREFRONT_URL, STOREFRONT_CLIENT_ID and STOREFRONT_CLIENT_SECRET; --json says what it kept', async () => {
     const t = themes();
     const config = await t.tempDir();
-    const setup = await t.cli(['setup', '--client-id', 'flag-app', '--json'], {
+    // An app the server does not know: stored unchecked.
+    const setup = await t.cli(['setup', '--client-id', 'flag-app', '--json', '--no-verify'], {
       config,
       env: appEnv(t.server),
       input: '',
@@ -77,6 +80,34 @@ describe('setup', BIN_TESTS, () => {
       clientId: 'flag-app',
       clientSecret: DEMO.clientSecret,
     });
+  });
+
+  it('checks the id and secret with the server before storing them: a wrong secret is refused, nothing stored', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const from = t.requests.length;
+    const wrong = await t.cli(
+      ['setup', '--url', t.server.origin, '--client-id', DEMO.clientId, '--client-secret', 'not the secret'],
+      { config },
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(
+      `storefront-themes setup: the server at ${t.server.origin} does not accept the client id "${DEMO.clientId}" with this secret: nothing stored (copy both again from the platform)\n`,
+    );
+    expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
+    expect(t.requests.slice(from)).toEqual([expect.stringMatching(/^POST \/oauth\/token 401 /)]);
+    // A port nothing listens on: one just freed.
+    const closed = createNetServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = `http://127.0.0.1:${port}`;
+    const nowhere = await t.cli(['setup', '--url', url, '--client-id', 'a', '--client-secret', 'b'], { config });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(
+      /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ to check the app \(ECONNREFUSED\): nothing stored/,
+    );
+    expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
   });
 
   it('asks for what is missing on standard error and reads the answers piped in, line by line', async () => {
@@ -120,7 +151,7 @@ describe('setup', BIN_TESTS, () => {
     const session = join(config, 'storefront-themes/session.json');
     expect(await exists(session)).toBe(true);
 
-    const other = await t.cli(['setup'], { config, input: 'another-app\nanother secret\n' });
+    const other = await t.cli(['setup', '--no-verify'], { config, input: 'another-app\nanother secret\n' });
     expect(other.code).toBe(0);
     // A new client id: the stored secret is not offered for it.
     expect(other.stderr).toBe(`Enter your application's client id [${DEMO.clientId}]: \n${ASK_SECRET} \n`);

@@ -32,8 +32,13 @@ const text = (value: string | boolean | (string | boolean)[] | undefined) =>
 /**
  * The app to use, stored when it is new or changed (a session of another app or server is then forgotten).
  * `ask`: `always` prompts for what no flag or variable gives (setup), `missing` only when nothing is stored (login).
+ * `verify` checks a new or changed app before it is stored, and throws to store nothing.
  */
-export async function configureApp(context: CommandContext, ask: 'always' | 'missing'): Promise<AppCredentials> {
+export async function configureApp(
+  context: CommandContext,
+  ask: 'always' | 'missing',
+  verify?: (app: AppCredentials) => Promise<void>,
+): Promise<AppCredentials> {
   const { values, env, store, prompter, output } = context;
   const stored = await store.credentials();
   const url = originOf(text(values.url) ?? text(env.STOREFRONT_URL) ?? stored?.url ?? DEFAULT_URL);
@@ -65,6 +70,7 @@ export async function configureApp(context: CommandContext, ask: 'always' | 'mis
   if (!clientSecret) throw new UsageError('a client secret is required');
   const app: AppCredentials = { url, clientId, clientSecret };
   if (stored?.url !== url || stored.clientId !== clientId || stored.clientSecret !== clientSecret) {
+    await verify?.(app);
     await store.saveCredentials(app);
     // A session belongs to the app and server that opened it.
     if (stored?.url !== url || stored.clientId !== clientId) await store.forgetSession();

@@ -1,7 +1,9 @@
+import { OAuthError } from '@storefront-platform/sdk';
 import { signInInBrowser, signInWithClientCredentials, signInWithPassword } from '../auth/sign-in.js';
 import type { Command } from '../cli/command.js';
 import type { Session } from '../config/store.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 import { APP_OPTIONS, configureApp } from './app.js';
 import { openInBrowser } from './open-url.js';
 
@@ -50,7 +52,14 @@ export const login: Command = {
         (typeof values.username === 'string' && values.username) ||
         (await prompter.ask('Enter your login:', { flag: '--username' }));
       const secret = await prompter.ask('Enter your password:', { hidden: true, flag: 'it on standard input' });
-      session = await signInWithPassword(app, username, secret);
+      session = await signInWithPassword(app, username, secret).catch((error) => {
+        // Not "run login": this is login. What to do is to type them again.
+        if (!(error instanceof OAuthError && error.error === 'invalid_grant')) throw error;
+        const why = printable(String(error.errorDescription ?? error.error));
+        throw new CliError(
+          `the server refused this login and password (${why}): check them and run this command again`,
+        );
+      });
     } else {
       session = await signInInBrowser(app, {
         port,

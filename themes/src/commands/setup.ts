@@ -1,3 +1,4 @@
+import { verifyApp } from '../auth/verify-app.js';
 import type { Command } from '../cli/command.js';
 import { ExitCode } from '../errors.js';
 import { APP_OPTIONS, configureApp } from './app.js';
@@ -11,11 +12,16 @@ export const setup: Command = {
     'your configuration folder ($XDG_CONFIG_HOME/storefront-themes, mode 0600). Each comes from its flag, else',
     'its environment variable, else a prompt (the secret without echo). For the browser login, register',
     'http://127.0.0.1/callback as a redirect URI of the app: any port is then accepted there.',
+    'The id and secret are checked with the server first (one token request): a pair it does not accept is not',
+    'stored (exit code 1). --no-verify stores them unchecked (a server not reachable from here yet).',
   ].join('\n'),
-  options: APP_OPTIONS,
+  options: {
+    ...APP_OPTIONS,
+    'no-verify': { type: 'boolean', description: 'store the app without checking it with the server' },
+  },
   maxArgs: 0,
   async run(context) {
-    const app = await configureApp(context, 'always');
+    const app = await configureApp(context, 'always', context.values['no-verify'] === true ? undefined : verifyApp);
     const { output, store } = context;
     output.line(`Stored the app ${app.clientId} for ${app.url} in ${store.credentialsFile}`);
     output.line('Next: storefront-themes login');

@@ -1,0 +1,53 @@
+/**
+ * `setup`'s check of the app it is given, before storing anything: one token request with the client id and
+ * secret (client credentials grant, HTTP Basic as RFC 6749 §2.3.1 encodes it). The server answers `invalid_client`
+ * only when it does not know the pair; any other answer, a token or a grant the app may not use, means it does.
+ */
+
+import type { AppCredentials } from '../config/store.js';
+import { CliError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { endpointsOf } from './connection.js';
+import { SCOPE } from './sign-in.js';
+
+/** How long the check may take. */
+const TIMEOUT_MS = 15_000;
+
+const formEncode = (value: string) => encodeURIComponent(value).replaceAll('%20', '+');
+
+/** Throws a one-line error, saying nothing was stored, unless the server accepts the app's id and secret. */
+export async function verifyApp(app: AppCredentials): Promise<void> {
+  const basic = Buffer.from(`${formEncode(app.clientId)}:${formEncode(app.clientSecret)}`).toString('base64');
+  let response: Response;
+  try {
+    response = await fetch(new URL('/oauth/token', endpointsOf(app).authUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': `storefront-themes/${VERSION}`,
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: SCOPE }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    // undici's "fetch failed" holds the reason in its cause, or in the errors of an AggregateError there.
+    type Cause = { code?: string; message?: string; errors?: { code?: string }[] } | undefined;
+    const why = (error as { cause?: Cause }).cause;
+    const cause = why?.code ?? why?.errors?.[0]?.code ?? why?.message ?? (error as Error).message;
+    throw new CliError(
+      `cannot reach the server at ${app.url} to check the app (${cause}): nothing stored (--no-verify stores it unchecked)`,
+    );
+  }
+  const answer = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
+  if (response.status === 401 || answer?.error === 'invalid_client') {
+    throw new CliError(
+      `the server at ${app.url} does not accept the client id ${JSON.stringify(app.clientId)} with this secret: nothing stored (copy both again from the platform)`,
+    );
+  }
+  if (response.status >= 500) {
+    throw new CliError(
+      `the server at ${app.url} could not check the app (${response.status}): nothing stored (--no-verify stores it unchecked)`,
+    );
+  }
+}
