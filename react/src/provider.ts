@@ -1,11 +1,12 @@
-import { bearer, type TokenInfo, UnauthorizedError } from '@storefront-platform/sdk';
+import { bearer, UnauthorizedError } from '@storefront-platform/sdk';
 import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { createElement, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
 import { ClientContext } from './context.js';
-import { normaliseUrl, QUERY_ROOT, queryUrls } from './query-key.js';
-import { finishSignIn, type SignInOptions, sessionTokenStorage, startSignIn } from './sign-in.js';
-import { type SignIn, SignInContext } from './sign-in-context.js';
+import { normaliseUrl, queryUrls } from './query-key.js';
+import type { SignInOptions } from './sign-in.js';
+import { SignInContext } from './sign-in-context.js';
+import { useSignInState } from './sign-in-state.js';
 
 /** Props of {@link StorefrontProvider}: a client, or the options to make one. */
 export interface StorefrontProviderProps {
@@ -44,19 +45,13 @@ function Storefront({
   const queryClient = useQueryClient();
   // Read once: an app writes its options inline, a new object each render, and a new client would drop the cache.
   const [options] = useState(optionsGiven);
-  const signIn = useSignInState(signInOptions);
+  const signIn = useSignInState(signInOptions, queryClient);
   const token = signIn?.token;
   const client = useMemo(() => {
     if (given) return given;
     if (!options) throw new TypeError('StorefrontProvider: give it a client or options');
     return createStorefrontClient(token ? { ...options, auth: bearer(token.accessToken) } : options);
   }, [given, options, token]);
-
-  const [first] = useState(client);
-  useEffect(() => {
-    // Another client (signed in again, maybe as someone else): what the previous one read is not this one's.
-    if (client !== first) queryClient.removeQueries({ queryKey: [QUERY_ROOT, client.key] });
-  }, [client, first, queryClient]);
 
   useEffect(
     () =>
@@ -82,59 +77,12 @@ function Storefront({
         event.action.type === 'error' &&
         event.action.error instanceof UnauthorizedError
       ) {
-        signOut();
+        // Not while the cache notifies: signing out removes its queries.
+        queueMicrotask(signOut);
       }
     });
   }, [queryClient, signOut]);
 
   const content = createElement(ClientContext.Provider, { value: client }, children);
   return signIn ? createElement(SignInContext.Provider, { value: signIn }, content) : content;
-}
-
-function useSignInState(optionsGiven: SignInOptions | undefined): SignIn | undefined {
-  const [options] = useState(optionsGiven);
-  const storage = useMemo(() => options?.storage ?? sessionTokenStorage(), [options?.storage]);
-  const [state, setState] = useState(() => {
-    if (!options) return { token: undefined, pending: undefined, error: undefined };
-    try {
-      const back = finishSignIn(options);
-      if (back && !(back instanceof Promise)) storage.set(back);
-      return {
-        token: back && !(back instanceof Promise) ? back : storage.get(),
-        pending: back instanceof Promise ? back : undefined,
-        error: undefined as Error | undefined,
-      };
-    } catch (error) {
-      return { token: undefined, pending: undefined, error: error as Error };
-    }
-  });
-  const { pending } = state;
-  useEffect(() => {
-    if (!pending) return;
-    let live = true;
-    pending.then(
-      (token: TokenInfo) => {
-        storage.set(token);
-        if (live) setState({ token, pending: undefined, error: undefined });
-      },
-      (error: Error) => live && setState({ token: undefined, pending: undefined, error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [pending, storage]);
-  return useMemo(() => {
-    if (!options) return undefined;
-    return {
-      token: state.token,
-      pending: state.pending !== undefined,
-      error: state.error,
-      signIn: () =>
-        startSignIn(options).catch((error: Error) => setState({ token: undefined, pending: undefined, error })),
-      signOut: () => {
-        storage.set(undefined);
-        setState({ token: undefined, pending: undefined, error: undefined });
-      },
-    };
-  }, [state, storage, options]);
 }

@@ -1,0 +1,123 @@
+// @vitest-environment happy-dom
+/**
+ * Sign-in through the provider: the authorization code flow with PKCE (the trip to the authorize page, the callback
+ * completed through the app's exchange), a callback whose state does not match, and a token the API refuses (401),
+ * which signs out. The implicit grant runs end to end in Chromium (test/browser/react-shop.test.ts).
+ */
+import {
+  type CodeCallback,
+  RequireSignIn,
+  StorefrontProvider,
+  sessionTokenStorage,
+  useRoot,
+} from '@storefront-platform/react';
+import { pkceChallenge, type TokenInfo } from '@storefront-platform/sdk';
+import { QueryClient } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockedApi } from './support/mocked-api.js';
+
+const api = mockedApi();
+const storage = sessionTokenStorage('test:token');
+
+function Home() {
+  const root = useRoot();
+  return <p data-testid="user">{root.data?.properties.user_name ?? root.error?.message ?? 'loading'}</p>;
+}
+
+function app(signIn: { flow?: 'code'; exchange?: (callback: CodeCallback) => Promise<TokenInfo> } = {}) {
+  return (
+    <StorefrontProvider
+      queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+      signIn={{ authUrl: api.mock.origin, clientId: 'demo', scope: 'admin', storage, ...signIn }}
+    >
+      <RequireSignIn>
+        <Home />
+      </RequireSignIn>
+    </StorefrontProvider>
+  );
+}
+
+/** Clicks the default fallback's button; resolves with the authorize URL the tab was sent to. */
+async function signIn(): Promise<URL> {
+  const assign = vi.spyOn(location, 'assign').mockImplementation(() => {});
+  await act(async () => screen.getByRole('button', { name: 'Sign in' }).click());
+  await waitFor(() => expect(assign).toHaveBeenCalledOnce());
+  return new URL(String(assign.mock.calls[0]![0]));
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  storage.set(undefined);
+  sessionStorage.clear();
+  history.replaceState(null, '', '/');
+});
+
+describe('StorefrontProvider signIn, RequireSignIn', () => {
+  it('completes the authorization code flow through the app’s exchange, with the PKCE verifier of the challenge sent', async () => {
+    const first = render(app({ flow: 'code', exchange: () => Promise.reject(new Error('not yet')) }));
+    const authorize = await signIn();
+    expect(authorize.pathname).toBe('/oauth/authorize');
+    expect(authorize.searchParams.get('response_type')).toBe('code');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${location.origin}/callback`);
+    first.unmount();
+
+    // Back from the authorize page, as a new page load.
+    const state = authorize.searchParams.get('state')!;
+    history.replaceState(null, '', `/callback?code=the-code&state=${state}`);
+    const exchanged: CodeCallback[] = [];
+    render(
+      app({
+        flow: 'code',
+        exchange: async (callback) => {
+          exchanged.push(callback);
+          return api.mock.issueToken({ scope: 'admin' });
+        },
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('Dana Demo'));
+    expect(exchanged).toHaveLength(1);
+    expect(exchanged[0]!.state).toBe(state);
+    expect(new URL(exchanged[0]!.callbackUrl).searchParams.get('code')).toBe('the-code');
+    expect(await pkceChallenge(exchanged[0]!.codeVerifier)).toBe(authorize.searchParams.get('code_challenge'));
+    // The callback's parameters are out of the address bar, and the token is where the app keeps it.
+    expect(location.search).toBe('');
+    expect(storage.get()?.accessToken).toBeTruthy();
+  });
+
+  it('refuses a callback whose state is not the one sent, and says why', async () => {
+    const first = render(app());
+    await signIn();
+    first.unmount();
+    history.replaceState(null, '', '/callback#access_token=stolen&token_type=Bearer&state=forged');
+    render(app());
+    expect(screen.getByRole('alert').textContent).toMatch(/state/i);
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(storage.get()).toBeUndefined();
+  });
+
+  it('signs out when the API refuses the token (401), and shows the sign-in again', async () => {
+    const token = await api.mock.issueToken({ scope: 'admin' });
+    storage.set(token);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <StorefrontProvider
+        queryClient={queryClient}
+        options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+        signIn={{ authUrl: api.mock.origin, clientId: 'demo', storage }}
+      >
+        <RequireSignIn>
+          <Home />
+        </RequireSignIn>
+      </StorefrontProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('Dana Demo'));
+    await api.mock.expireToken(token.accessToken);
+    await act(() => queryClient.refetchQueries());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy());
+    expect(storage.get()).toBeUndefined();
+    // What the refused token read is gone with it.
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
+  });
+});
