@@ -1,5 +1,5 @@
 /**
- * The JSON-file store, in two parts.
+ * The JSON-file store, in two parts, and the PostgreSQL store's writes against it.
  *
  * Writes where the store is large exactly where they write (the targets of issue 11, median under 5 ms each): a
  * template write, as the API makes it (the template and its theme's `updated_on`), with 300 templates of 64 KiB
@@ -10,6 +10,10 @@
  * Start-up and writes at 1 000 and 100 000 products side by side, through `createServer`: first start (seed and
  * write the files), restart (load them), a template update and a token insert; the ratio shows that a write's
  * cost does not grow with the store.
+ *
+ * Between them, the same large-store writes on the PostgreSQL store (the machine's server, else a private one, see
+ * test/support/postgres-server.ts): a template write's median within 2× the JSON files' flushed one, a token issued
+ * under 5 ms.
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
