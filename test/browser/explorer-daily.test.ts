@@ -333,14 +333,24 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await expectAccessible('template, copied');
   });
 
-  it('goes back to an earlier answer of the session through the history, without a request', async () => {
-    // The list is drawn when the history opens.
+  it('goes back to an earlier answer of the session through the history, without a request, after a reload too', async () => {
+    // The list is drawn when the history opens. It holds the whole tab's session: the answers before each page
+    // load of the tests above, and before each sign-in, are kept for the tab.
     expect(await page.locator('#history .history-item').count()).toBe(0);
+    const before = Number(/^History \((\d+)\)$/.exec((await page.textContent('#history summary'))!)![1]);
+    expect(before).toBeGreaterThan(10);
     await page.click('#history summary');
-    // The page was loaded anew before root → shop → theme → template: this page's session holds those four.
-    await eventually(() => page.locator('#history .history-item').count()).toBe(4);
-    const before = 4;
-    expect(await page.textContent('#history summary')).toBe(`History (${before})`);
+    await eventually(() => page.locator('#history .history-item').count()).toBe(before);
+    // Newest first: the template, the theme, the shop, the root, then the answers of earlier page loads.
+    const newest = await page.locator('#history .history-item').allTextContents();
+    expect(newest.slice(0, 4).map((text) => text.replace(/ 200 OK · .*/, ''))).toEqual([
+      expect.stringMatching(/^GET \/v1\/themes\/\d+\/templates\/\d+$/),
+      'GET /v1/shops/1/theme.json',
+      'GET /v1/shops/1.json',
+      'GET /v1',
+    ]);
+    // The 403 of the public token is there, from before signing in again with admin.
+    expect(newest).toContainEqual(expect.stringMatching(/^GET \/v1\/shops\/1\/theme\.json 403 Forbidden/));
     await expectAccessible('history open');
     await shot('explorer-history');
     let requests = 0;
@@ -349,7 +359,6 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     };
     page.on('request', count);
     try {
-      // The newest first: the template, the theme, the shop, the root…
       await page.locator('#history .history-item').nth(2).click();
       await eventually(heading).toBe(server.store.get('shops', '1')!.name);
       expect(await page.textContent('.answer .earlier')).toMatch(/An earlier answer from this session/);
@@ -364,7 +373,16 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await eventually(() => page.locator('#history .history-item[aria-current="true"]').textContent()).toMatch(
       /^GET \/v1\/shops\/1\.json 200 OK/,
     );
+
+    // A reload keeps the history (the page's own GET added); the 403 shown again is the error it was, with its
+    // sign-in again offered.
+    await page.reload();
+    await eventually(() => page.textContent('#history summary')).toBe(`History (${before + 1})`);
     await page.click('#history summary');
+    await page.locator('#history .history-item', { hasText: /^GET \/v1\/shops\/1\/theme\.json 403/ }).click();
+    await eventually(() => page.textContent('#failure-title')).toBe('403 Forbidden');
+    expect(await page.textContent('.failure .message')).toMatch(/needs a token with the "admin" scope/);
+    expect(await page.getByRole('button', { name: 'Sign in again with admin' }).count()).toBe(1);
   });
 
   it('shows "rendered in … ms" on the line of the status, not under the headers', async () => {

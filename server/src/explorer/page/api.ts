@@ -3,7 +3,14 @@
  * matter for caching and scopes, the time, and whether the HTTP cache answered a 304. The SDK reports every
  * response through its `response` event, errors included, so the answer is known however the call ends.
  */
-import { bearer, type Client, createClient, Entity, type FollowOptions } from '@storefront-platform/sdk';
+import {
+  bearer,
+  type Client,
+  createClient,
+  Entity,
+  type FollowOptions,
+  type HalResource,
+} from '@storefront-platform/sdk';
 
 /** The last response of a call, as the SDK reported it. */
 export interface Answer {
@@ -60,6 +67,11 @@ export class Api {
         },
       },
     });
+  }
+
+  /** An entity again from a document kept earlier and the URL it came from, without a request. */
+  restore(document: HalResource, url: string): Entity {
+    return this.#client.restore(document, url);
   }
 
   /**

@@ -19,6 +19,7 @@ import { type LinkTarget, targetOf } from './link-controls.js';
 import { resourceView } from './resource-view.js';
 import { hiddenByScope, scopeNote } from './scope-notes.js';
 import { forgetToken, type ScopeName, savedToken, signIn, takeRedirect } from './session.js';
+import { type Entry, forgetHistory, loadHistory, saveHistory } from './session-history.js';
 import { signInView } from './sign-in-view.js';
 
 const config = readConfig();
@@ -37,17 +38,6 @@ let shown: string | undefined;
 /** Counts calls, so that an answer that comes after a newer call's is dropped. */
 let calls = 0;
 
-/** One answer of the session, kept to be shown again. */
-interface Entry {
-  id: number;
-  outcome: Outcome;
-  total: number;
-  steps: readonly Step[];
-  /** What was asked for, when no answer came. */
-  method: string;
-  url: string;
-  at: Date;
-}
 const entries: Entry[] = [];
 let currentEntry = 0;
 
@@ -71,10 +61,15 @@ function showSignIn(message?: string): void {
 function startSession(token: TokenInfo): void {
   api = new Api(config.baseUrl, token.accessToken);
   scopes = [...token.scopes];
-  entries.length = 0;
+  // Kept across a reload and a sign-in again (with another scope, say): the tab's session, until signing out.
+  const current = api;
+  entries.splice(0, entries.length, ...loadHistory((document, url) => current.restore(document, url)));
+  currentEntry = entries.at(-1)?.id ?? 0;
   const signOut = h('button', { type: 'button' }, 'Sign out');
   signOut.onclick = () => {
     forgetToken();
+    forgetHistory();
+    entries.length = 0;
     showSignIn('You are signed out.');
     byId('sign-in-title').focus();
   };
@@ -120,10 +115,25 @@ function drawHistory(): void {
 
 historyBox.addEventListener('toggle', drawHistory);
 
+let keeping = false;
+
+/** Saves the history once the page is idle: serializing 50 documents must not delay drawing the answer. */
+function keepHistory(): void {
+  if (keeping) return;
+  keeping = true;
+  const save = () => {
+    keeping = false;
+    saveHistory(entries);
+  };
+  if ('requestIdleCallback' in window) requestIdleCallback(save, { timeout: 1000 });
+  else setTimeout(save, 50);
+}
+
 function remember(outcome: Outcome, total: number, steps: readonly Step[], method: string, url: string): Entry {
   const entry = { id: entries.length ? entries.at(-1)!.id + 1 : 1, outcome, total, steps, method, url, at: new Date() };
   entries.push(entry);
   if (entries.length > HISTORY_SIZE) entries.shift();
+  keepHistory();
   currentEntry = entry.id;
   drawHistory();
   return entry;
