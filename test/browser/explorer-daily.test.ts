@@ -383,6 +383,16 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await eventually(() => page.textContent('#failure-title')).toBe('403 Forbidden');
     expect(await page.textContent('.failure .message')).toMatch(/needs a token with the "admin" scope/);
     expect(await page.getByRole('button', { name: 'Sign in again with admin' }).count()).toBe(1);
+    // A resource shown again after the reload still knows the way that reached it.
+    await page.click('#history summary');
+    await page
+      .locator('#history .history-item', { hasText: /^GET \/v1\/shops\/1\/theme\.json 200/ })
+      .first()
+      .click();
+    await eventually(heading).toBe(server.store.get('themes', themeId)!.title);
+    await page.getByRole('button', { name: 'Copy as SDK code' }).click();
+    await eventually(() => page.textContent('#copy-status')).toBe('Copied SDK code.');
+    expect(await clipboard()).toMatch(/const theme = await shop\.follow\("svc:theme"\);\n$/);
   });
 
   it('shows "rendered in … ms" on the line of the status, not under the headers', async () => {

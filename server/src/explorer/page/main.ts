@@ -64,6 +64,7 @@ function startSession(token: TokenInfo): void {
   // Kept across a reload and a sign-in again (with another scope, say): the tab's session, until signing out.
   const current = api;
   entries.splice(0, entries.length, ...loadHistory((document, url) => current.restore(document, url)));
+  for (const { outcome, steps } of entries) if (outcome.kind === 'entity') reachedBy(outcome.entity, steps);
   currentEntry = entries.at(-1)?.id ?? 0;
   const signOut = h('button', { type: 'button' }, 'Sign out');
   signOut.onclick = () => {
