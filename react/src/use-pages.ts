@@ -54,7 +54,20 @@ export type UseSuspensePagesResult<I extends Shape> = UseSuspenseInfiniteQueryRe
 
 function pagesQuery(client: StorefrontClient, entity: Entity, rel: string, vars: unknown) {
   const args = (vars ?? {}) as Record<string, unknown>;
-  const first = normaliseUrl(entity.link(rel).expand(args));
+  let first: string;
+  try {
+    first = normaliseUrl(entity.link(rel).expand(args));
+  } catch (error) {
+    // A relation the entity lacks (or a bad variable) is the query's error, as with useFollow, not a render's.
+    return {
+      queryKey: [...pagesKey(client, entity.response?.url ?? client.baseUrl), rel] as QueryKey,
+      initialPageParam: '',
+      queryFn: (): Promise<Results<Shape>> => Promise.reject(error),
+      getNextPageParam: () => undefined,
+      structuralSharing: keepUnchanged,
+      retry: false,
+    };
+  }
   return {
     queryKey: pagesKey(client, first) as QueryKey,
     initialPageParam: first,

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 /** usePages over the MSW handlers: pages through `next`, one request each, a search as another list. */
 import { useFollow, usePages, useRoot } from '@storefront-platform/react';
+import { UnknownRelationError } from '@storefront-platform/sdk';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +63,23 @@ describe('usePages', () => {
     await waitFor(() => expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toContain(wanted));
     expect(api.requests).toHaveLength(1);
     expect(new URL(api.requests[0]!.slice(4), api.mock.origin).searchParams.get('q')).toBe(wanted);
+  });
+});
+
+describe('usePages on a relation the entity lacks', () => {
+  it('fails the query with the SDK’s UnknownRelationError instead of the render', async () => {
+    const { wrapper } = await api.session();
+    function Lists() {
+      const root = useRoot();
+      const product = useFollow(root.data, 'svc:product', {
+        shop_id: 1,
+        id: api.mock.store.where('products', 'shop_id', '1')[0]!.id,
+      });
+      // @ts-expect-error: a product has no list relation, and the types say so
+      const list = usePages(product.data, 'svc:products');
+      return <p data-testid="error">{list.error instanceof UnknownRelationError ? list.error.message : list.status}</p>;
+    }
+    render(<Lists />, { wrapper });
+    await waitFor(() => expect(screen.getByTestId('error').textContent).toMatch(/svc:products/));
   });
 });
