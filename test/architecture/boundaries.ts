@@ -16,8 +16,8 @@ function within(dir: string, path: string): boolean {
 /**
  * The imports that break a boundary, as `file imports specifier (why)`: a relative path out of the importing
  * package (the server reaches the SDK as `@storefront-platform/sdk` or `@storefront-platform/sdk/internal`, which resolve once the
- * packages are installed apart); from the theme CLI, the server or the SDK's internal entry; and from the SDK,
- * which runs in browsers, the server or a Node built-in.
+ * packages are installed apart); from the theme CLI, the server or the SDK's internal entry; from the React
+ * bindings, those or a Node built-in; and from the SDK, which runs in browsers, the server or a Node built-in.
  */
 export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
   const violations: string[] = [];
@@ -30,6 +30,13 @@ export function boundaryViolations(edges: readonly ImportEdge[]): string[] {
     if (target !== undefined && !within(own, target) && target !== manifest) report(`a relative path out of ${own}`);
     if (own === 'themes/src' && /^@storefront-platform\/(?:server|sdk\/internal)(?:\/|$)/.test(specifier)) {
       report('the theme CLI is an app of the SDK: its public entries only');
+    }
+    if (own === 'react/src') {
+      // The bindings run in browsers and on SSR servers alike, as an app of the SDK.
+      if (/^@storefront-platform\/(?:server|sdk\/internal|themes)(?:\/|$)/.test(specifier)) {
+        report('the React bindings are an app of the SDK: its public entries only');
+      }
+      if (specifier.startsWith('node:') || builtins.has(specifier)) report('the React bindings run in browsers');
     }
     if (own !== 'sdk/src') continue;
     if (/^@storefront-platform\/server(?:\/|$)/.test(specifier)) report('the SDK cannot depend on the server');

@@ -54,7 +54,7 @@ describe('findCycles', () => {
 });
 
 describe('boundaryViolations', () => {
-  it('catches a relative path out of a package, and the server or Node built-ins in the SDK', () => {
+  it('catches a relative path out of a package, and the server or Node built-ins in the SDK and the React bindings', () => {
     const edges = [
       {
         from: 'server/src/api/hal.ts',
@@ -73,6 +73,11 @@ describe('boundaryViolations', () => {
       { from: 'themes/src/theme/push.ts', specifier: '@storefront-platform/sdk/internal' },
       { from: 'themes/src/theme/push.ts', specifier: '@storefront-platform/server' },
       { from: 'themes/src/theme/push.ts', specifier: 'node:fs/promises' },
+      { from: 'react/src/provider.ts', specifier: '@storefront-platform/sdk' },
+      { from: 'react/src/provider.ts', specifier: '@tanstack/react-query' },
+      { from: 'react/src/provider.ts', specifier: '@storefront-platform/sdk/internal' },
+      { from: 'react/src/provider.ts', specifier: '@storefront-platform/server/msw' },
+      { from: 'react/src/provider.ts', specifier: 'node:async_hooks' },
     ];
     expect(boundaryViolations(edges)).toEqual([
       'server/src/api/hal.ts imports ../../../sdk/src/contract/index.js (a relative path out of server/src)',
@@ -82,6 +87,9 @@ describe('boundaryViolations', () => {
       'sdk/src/client.ts imports crypto (the SDK runs in browsers)',
       'themes/src/theme/push.ts imports @storefront-platform/sdk/internal (the theme CLI is an app of the SDK: its public entries only)',
       'themes/src/theme/push.ts imports @storefront-platform/server (the theme CLI is an app of the SDK: its public entries only)',
+      'react/src/provider.ts imports @storefront-platform/sdk/internal (the React bindings are an app of the SDK: its public entries only)',
+      'react/src/provider.ts imports @storefront-platform/server/msw (the React bindings are an app of the SDK: its public entries only)',
+      'react/src/provider.ts imports node:async_hooks (the React bindings run in browsers)',
     ]);
   });
 });
