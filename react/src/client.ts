@@ -50,7 +50,9 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   let cache: ClientOptions['cache'] = false;
   if (cacheOptions !== false) {
     // The cache deletes what a write touched from its store: collecting the deletes made while an invalidation runs
-    // reads the SDK's own decision (tags of self links and embedded resources) instead of restating it here.
+    // reads the SDK's own decision (tags of self links and embedded resources) instead of restating it here. A
+    // read stored meanwhile may evict an entry within that window: its query is refetched too, which costs a
+    // request and shows nothing wrong.
     let collecting: string[][] = [];
     const inner: CacheStore = cacheOptions?.store ?? createMemoryCacheStore(cacheOptions);
     const store: CacheStore = {
