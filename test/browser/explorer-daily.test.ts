@@ -170,6 +170,7 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await page.waitForSelector('dialog[open] .cm-editor #field-settings');
     expect(editorChunks).toHaveLength(1);
     expect(await page.inputValue('#field-title')).toBe(title);
+    await expectAccessible('theme dialog, settings as JSON');
     const settings = JSON.parse((await page.locator('#field-settings .cm-line').allTextContents()).join('\n'));
     expect(settings).toEqual(server.store.get('themes', themeId)!.settings);
     let puts = 0;
