@@ -255,7 +255,7 @@ async function throughput(pin: boolean): Promise<void> {
       );
       if (result.failures) throw new Error(`${name}: ${result.failures} requests failed`);
       console.log(
-        `  round ${round} ${name.padEnd(12)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  ` +
+        `  round ${round} ${name.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  ` +
           `p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
       );
       if (!best[name] || result.cpuPerRequest < best[name].cpuPerRequest) best[name] = result;
@@ -275,7 +275,7 @@ async function throughput(pin: boolean): Promise<void> {
     const oursName = name.endsWith(' gzip') ? 'ours gzip' : 'ours';
     const ours = best[oursName]!;
     console.log(
-      `  ${name.padEnd(12)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
+      `  ${name.padEnd(14)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
         `(client saw ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms)  ` +
         `${oursName}/${name}: ${(capacity(ours) / capacity(result)).toFixed(2)}× per core, ` +
         `${(ours.rps / result.rps).toFixed(2)}× client rps, ${(ours.p99 / result.p99).toFixed(2)}× p99`,
@@ -301,7 +301,7 @@ async function throughput(pin: boolean): Promise<void> {
     ['ours pg gzip', 'express gzip'],
   ] as const) {
     console.log(
-      `  ${name.padEnd(12)} ${best[name]!.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${perCore(name, bareName).toFixed(2)}× ${bareName} per core` +
+      `  ${name.padEnd(14)} ${best[name]!.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${perCore(name, bareName).toFixed(2)}× ${bareName} per core` +
         (name === 'ours json'
           ? ''
           : `  ${(best[name]!.cpuPerRequest / best[name.endsWith('gzip') ? 'ours gzip' : 'ours json']!.cpuPerRequest).toFixed(2)}× the CPU of ${name.endsWith('gzip') ? 'ours gzip (memory)' : 'ours json'}`),

@@ -8,10 +8,11 @@
  * free id) holds in the database when the write commits, whichever process it lands on: the lock is the
  * database's, not memory's. A write is acknowledged once committed (PostgreSQL's own fsync).
  *
- * Other processes learn of a write through `NOTIFY` (a listening connection brings their memory up to date
- * within a moment), and `sync()`, which the server awaits before each request, checks the write counter so that
- * a write acknowledged anywhere is seen by the next request on any process. Concurrent requests share one
- * check: under load it costs a fraction of a round trip per request.
+ * Other processes learn of a write through `NOTIFY`, which PostgreSQL sends to every listening connection as the
+ * write commits: their memory is brought up to date within a moment. `sync()`, which the server awaits before
+ * each request, reads the write counter so that a write acknowledged anywhere is seen by the next request on any
+ * process (the requests of one turn of the event loop share one read); with `freshness: 'notify'` it only waits
+ * for writes already announced, for no cost per request but a short window after a write elsewhere.
  *
  * node-postgres (`pg`): pure JavaScript (no native build on users' machines), a pool, LISTEN/NOTIFY on a plain
  * client, parameter arrays for bulk writes, and the most used driver, kept by its author since 2010.
@@ -36,6 +37,14 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Connections this process opens at most besides the listening one. Default 4. */
   connections?: number;
+  /**
+   * How `sync()` (awaited before each request) keeps reads current with other processes' writes. `request`
+   * (default): it reads the write counter, one round trip shared by the requests of one turn of the event loop,
+   * so that a write acknowledged anywhere is seen by the next request here. `notify`: it waits only while this
+   * process applies writes announced to it by NOTIFY, and costs nothing otherwise; a request that reaches this
+   * process right after another one acknowledged a write may still miss it (by about a millisecond).
+   */
+  freshness?: 'request' | 'notify';
 }
 
 /** A store in a PostgreSQL database. */
@@ -45,6 +54,8 @@ export interface PostgresStore extends Store {
   /** The database's URL without its password, and the schema: what logs and messages name. */
   readonly location: string;
   sync(): Promise<void>;
+  /** Reads the write counter (and catches up): rejects when the database cannot be read. `/health` calls it. */
+  ping(): Promise<void>;
 }
 
 /** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
@@ -105,6 +116,7 @@ class Mutex {
  */
 export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const target = targetOf(url, options.schema);
+  const freshness = options.freshness ?? 'request';
   const schema = quoteSchema(target.schema);
   const pool = new pg.Pool({ connectionString: target.connectionString, max: options.connections ?? 4 });
   // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
@@ -123,10 +135,40 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     }
     const channel = `storefront_changes_${target.schema}`;
     let engine: StoreEngine | undefined;
-    const onWrite = (seq: number) => {
-      if (engine && seq > state.seen) void catchUpOutside().catch(() => undefined);
+    /** The highest write number announced to this process. */
+    let announced = 0;
+    /** The catch-up with announced writes under way. */
+    let catching: Promise<void> | undefined;
+    const bringUp = (): Promise<void> => {
+      catching ??= catchUpOutside().finally(() => {
+        catching = undefined;
+        if (announced > state.seen) void bringUp().catch(() => undefined);
+      });
+      return catching;
     };
-    listener = await listen(target, channel, onWrite);
+    const onWrite = (seq: number) => {
+      announced = Math.max(announced, seq);
+      if (engine && seq > state.seen) void bringUp().catch(() => undefined);
+    };
+    /** Whether the listening connection is up: without it, every request checks the write counter. */
+    let listening = true;
+    let closed = false;
+    const onLost = () => {
+      listening = false;
+      if (closed) return;
+      // Reconnected in the background; requests meanwhile check the counter themselves.
+      const retry = () =>
+        listen(target, channel, onWrite, onLost).then(
+          (client) => {
+            if (closed) return void client.end();
+            listener = client;
+            listening = true;
+          },
+          () => setTimeout(retry, 1000).unref(),
+        );
+      setTimeout(retry, 100).unref();
+    };
+    listener = await listen(target, channel, onWrite, onLost);
     const loaded = await load(pool, schema);
     const state = { seen: loaded.head };
     const mutex = new Mutex();
@@ -161,7 +203,6 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     const store = engine.store;
     let waiting: Promise<void> | undefined;
     let running: Promise<void> | undefined;
-    let closed = false;
     const headQuery = { name: 'storefront-head', text: `SELECT seq FROM ${schema}.head` };
     const check = async () => {
       const { rows } = await pool.query<{ seq: string }>(headQuery);
@@ -170,7 +211,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     // A request needs a check that starts after it arrived. The check starts once the event loop has taken in
     // what arrived meanwhile (setImmediate), so that the requests of one turn, and those arriving while a check
     // runs, share one: under load a read costs a small fraction of a round trip.
-    const sync = (): Promise<void> => {
+    const checked = (): Promise<void> => {
       if (closed) return Promise.resolve();
       waiting ??= new Promise<void>((resolve, reject) => {
         const start = () => {
@@ -189,18 +230,24 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       });
       return waiting;
     };
+    // `notify`: a request waits only while this process applies writes announced to it, and costs nothing
+    // otherwise; `request` (and `notify` without the listening connection): each request checks the counter.
+    const sync = (): Promise<void> => {
+      if (closed) return Promise.resolve();
+      if (!listening || freshness === 'request') return checked();
+      return announced > state.seen ? bringUp() : Promise.resolve();
+    };
     let closing: Promise<void> | undefined;
-    const opened = listener;
     return {
       ...store,
       created,
       location: target.location,
       sync,
+      ping: checked,
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
-          opened.removeAllListeners('end');
-          await Promise.allSettled([opened.end(), pool.end()]);
+          await Promise.allSettled([listener?.end(), pool.end()]);
         });
         return closing;
       },
@@ -211,12 +258,26 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   }
 }
 
-/** A client listening on `channel`, reconnecting after a lost connection (`sync()` covers the gap meanwhile). */
-async function listen(target: Target, channel: string, onWrite: (seq: number) => void): Promise<pg.Client> {
+/** A client listening on `channel`; `onLost` once its connection ends unasked. */
+async function listen(
+  target: Target,
+  channel: string,
+  onWrite: (seq: number) => void,
+  onLost: () => void,
+): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: target.connectionString });
   client.on('notification', (message) => onWrite(Number(message.payload)));
-  // Reported through `end` below; without a listener an error event would crash the process.
+  // Without a listener an error event would crash the process; the connection's end says what to do.
   client.on('error', () => undefined);
+  let ending = false;
+  const end = client.end.bind(client);
+  client.end = (() => {
+    ending = true;
+    return end();
+  }) as typeof client.end;
+  client.once('end', () => {
+    if (!ending) onLost();
+  });
   await client.connect().catch((error) => {
     throw failure(target, 'cannot connect', error);
   });
