@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createServer } from '../server/src/index.js';
+import { createPostgresStore, createServer } from '../server/src/index.js';
 import { startCli } from '../server/test/helpers/cli-process.js';
 import { clientToken, tokenRequest } from '../server/test/helpers/test-server.js';
 import { freshSchema } from '../test/support/postgres-server.js';
@@ -191,8 +191,12 @@ async function throughput(pin: boolean): Promise<void> {
   const onJson = await createServer({ port: 0, data: join(jsonDir, 'db.json') });
   const schema = await freshSchema();
   const onPostgres = await createServer({ port: 0, store: schema.url });
+  // Reads current through NOTIFY only, no check of the write counter per request (see `freshness`).
+  const notifyStore = await createPostgresStore(schema.url, { freshness: 'notify' });
+  const onPostgresNotify = await createServer({ port: 0, store: notifyStore });
   const jsonToken = await clientToken(onJson);
   const pgToken = await clientToken(onPostgres);
+  const notifyToken = await clientToken(onPostgresNotify);
   const path = '/v1/shops/1/theme.json';
   const plainRequest = { authorization: `Bearer ${token}` };
   const gzipRequest = { ...plainRequest, 'accept-encoding': 'gzip' };
@@ -232,6 +236,7 @@ async function throughput(pin: boolean): Promise<void> {
       origin: onPostgres.url,
       headers: { authorization: `Bearer ${pgToken}`, 'accept-encoding': 'gzip' },
     },
+    'ours pg notify': { origin: onPostgresNotify.url, headers: { authorization: `Bearer ${notifyToken}` } },
   };
 
   console.log(
@@ -264,6 +269,8 @@ async function throughput(pin: boolean): Promise<void> {
   await server.close();
   await onJson.close();
   await onPostgres.close();
+  await onPostgresNotify.close();
+  await notifyStore.close();
   await rm(jsonDir, { recursive: true, force: true });
   await schema.drop();
   for (const http of Object.values(bare)) await new Promise((resolve) => http.close(resolve));
@@ -299,6 +306,7 @@ async function throughput(pin: boolean): Promise<void> {
     ['ours json', 'express'],
     ['ours pg', 'express'],
     ['ours pg gzip', 'express gzip'],
+    ['ours pg notify', 'express'],
   ] as const) {
     console.log(
       `  ${name.padEnd(14)} ${best[name]!.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${perCore(name, bareName).toFixed(2)}× ${bareName} per core` +

@@ -12,7 +12,7 @@ export {
   type StorefrontServer,
 } from './create-server.js';
 export type { ExplorerHandler } from './explorer/handler.js';
-export { createExpressApp, type ExpressAppOptions } from './express/app.js';
+export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';
 export type { ServerTimeouts } from './express/timeouts.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
