@@ -151,10 +151,16 @@ try {
     const response = await fetch(server.origin + path);
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`);
   }
+  // The code editor, a chunk the script imports when an edit dialog opens: named by the script, served too.
+  const script = await (await fetch(`${server.origin}/explorer/explorer.js`)).text();
+  const chunk = script.match(/code-editor-[\w-]+\.js/)?.[0];
+  if (!chunk) throw new Error('explorer.js names no code-editor chunk');
+  const editor = await fetch(`${server.origin}/explorer/${chunk}`);
+  if (editor.status !== 200) throw new Error(`GET /explorer/${chunk}: ${editor.status}`);
 } finally {
   await server.close();
 }
-console.log('explorer: served from the tarball (dist/explorer)');
+console.log('explorer: served from the tarball (dist/explorer), its code editor chunk too');
 JS
 node explorer.mjs
 
