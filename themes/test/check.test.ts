@@ -64,4 +64,24 @@ describe('check', BIN_TESTS, () => {
     expect(human.stdout).toMatch(/^ {2}error {3}page\.html:4:1 {2}<\/article> closes no open <article> \(html\)$/m);
     expect(human.stdout).toMatch(/^\d+ errors, 0 warnings in \d+ files$/m);
   });
+
+  it('publish checks the development theme first and stops on an error; --no-check publishes all the same', async () => {
+    const t = themes();
+    const { config, dir } = await t.checkedOut('dev');
+    await writeFile(join(dir, 'styles/theme.css'), 'body { color: red\n');
+    expect((await t.cli(['push', dir], { config })).code).toBe(0);
+    const from = t.requests.length;
+    const refused = await t.cli(['publish', dir, '--yes'], { config });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(
+      /^ {2}error {3}styles\/theme\.css:1:1 {2}CSS does not parse: Unclosed block \(css\)$/m,
+    );
+    expect(refused.stderr).toBe(
+      'storefront-themes publish: the development theme has errors (see check): fix them, or pass --no-check\n',
+    );
+    expect(t.writesSince(from)).toEqual([]);
+    const forced = await t.cli(['publish', dir, '--yes', '--no-check'], { config });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^Published to .+: 1 updated$/m);
+  });
 });

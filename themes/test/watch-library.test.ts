@@ -105,7 +105,7 @@ describe('watchTheme', () => {
         .slice(from)
         .filter((path) => path === layout),
     ).toHaveLength(1);
-    expect(await watch.stop()).toEqual({ unsent: [] });
+    expect(await watch.stop()).toEqual({ unsent: [], conflicts: [] });
   });
 
   it('sends a kept file again once on its own, then only with the next save', async () => {
@@ -126,7 +126,7 @@ describe('watchTheme', () => {
     await watch.waitFor(pushedOf('layout.html'));
     await watch.waitFor(pushedOf('page.html'));
     expect(writesSince(from).map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 503, 200, 200]);
-    expect(await watch.stop()).toEqual({ unsent: [] });
+    expect(await watch.stop()).toEqual({ unsent: [], conflicts: [] });
   });
 
   it("waits as long as the server's Retry-After asks before trying a kept file on its own", async () => {
@@ -138,6 +138,6 @@ describe('watchTheme', () => {
     expect(await watch.waitFor(failedOf('layout.html'))).toMatchObject({ kept: true, retryIn: 120_000 });
     expect(writesSince(from)).toHaveLength(1);
     // Stopped before then: the file is said to be unsent.
-    expect(await watch.stop()).toEqual({ unsent: ['layout.html'] });
+    expect(await watch.stop()).toEqual({ unsent: ['layout.html'], conflicts: [] });
   });
 });

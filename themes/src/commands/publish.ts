@@ -7,7 +7,7 @@ import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { filterOf } from '../cli/filter.js';
 import { listenForInterruption } from '../cli/interrupt.js';
 import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgress } from '../cli/report.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { checkTheme } from '../theme/check.js';
 import { themeCheckInput } from '../theme/check-sources.js';
 import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
@@ -85,12 +85,17 @@ export const publish: Command = {
     const filter = await filterOf(context, dir);
     plan.changes = plan.changes.filter((change) => filter(change.path));
     if (values['no-check'] !== true) {
-      const development = [...plan.files.development].filter(([path]) => filter(path));
-      const problems = checkTheme(themeCheckInput(new Map(development)));
+      // The whole theme is read (a reference to an ignored file is to a file production has): the problems
+      // of files left out are not this publish's.
+      const development = plan.files.development;
+      const problems = checkTheme(themeCheckInput(development)).filter((p) => p.path === '.' || filter(p.path));
       if (problems.some((p) => p.severity === 'error')) {
         output.line('The development theme does not pass check:');
-        printProblems(output, problems, development.length);
-        throw new CliError('the development theme has errors (see above): fix them, or pass --no-check');
+        printProblems(output, problems, development.size);
+        const message = 'the development theme has errors (see check): fix them, or pass --no-check';
+        output.note(`storefront-themes publish: ${message}`);
+        output.document({ ok: false, error: { message, exitCode: ExitCode.failure }, problems });
+        return ExitCode.failure;
       }
     }
     const { shop, production, development, changes } = plan;
