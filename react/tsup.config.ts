@@ -6,7 +6,11 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   target: 'es2022',
   platform: 'neutral',
-  dts: true,
+  dts: {
+    // Types of @storefront-platform/sdk come from its built declarations (the workspace builds it first), not the
+    // workspace sources the root tsconfig maps.
+    compilerOptions: { paths: {} },
+  },
   sourcemap: true,
   clean: true,
   treeshake: true,
