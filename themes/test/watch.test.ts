@@ -83,7 +83,8 @@ describe('watch', BIN_TESTS, () => {
 
     watch.child.kill('SIGINT');
     expect(await watch.exited).toBe(0);
-    expect(watch.stdout()).toMatch(/Stopped watching\n$/);
+    // The conflict was never sent: said when the watch stops.
+    expect(watch.stdout()).toMatch(/Stopped watching; conflicts: page\.html \(pull --merge, or push --force\)\n$/);
     expect(watch.stderr()).toBe('');
   });
 

@@ -69,12 +69,13 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
           ms: Math.round(event.ms),
         });
         return;
-      case 'conflict':
-        output.line(
-          `${at} ${output.paint('yellow', 'conflict')} ${event.file.path}: ${event.file.message} (pull, merge, save again)`,
-        );
+      case 'conflict': {
+        // A conflict found by a look at the server says what to do itself; one refused on a save gets the hint.
+        const hint = event.file.message?.includes('(') ? '' : ' (pull --merge, then save again)';
+        output.line(`${at} ${output.paint('yellow', 'conflict')} ${event.file.path}: ${event.file.message}${hint}`);
         output.document({ event: 'conflict', path: event.file.path, message: event.file.message });
         return;
+      }
       case 'retrying': {
         const { message } = describeError(event.error);
         output.line(`${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${seconds(event.delay)}: ${message}`);
