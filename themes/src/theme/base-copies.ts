@@ -4,9 +4,10 @@
  * `pull --merge` has the common base of a three-way merge. Named by digest, a copy is written once whatever
  * file or theme holds it, and a copy no manifest entry names any more is removed when the bases are recorded.
  */
-import { readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lstatInside, readInside, removeInside, writeInside } from './confined.js';
+import { lstatInside, NOFOLLOW, readInside, removeInside, writeInside } from './confined.js';
 import { md5 } from './digest.js';
 import type { Manifest } from './manifest.js';
 import type { RemoteFile } from './remote.js';
@@ -29,6 +30,34 @@ export async function keepBase(dir: string, text: string | Uint8Array): Promise<
   const path = pathOf(md5(text));
   if (await lstatInside(dir, path).catch(() => undefined)) return;
   await writeInside(dir, path, text, { replace: true });
+}
+
+/**
+ * Keeps several texts at once (a push's templates): the folder of the copies checked once (no link on the way),
+ * the copies it lacks written straight in, each created new and never through a link. A copy is not renamed into
+ * place as other files are: one cut short is caught by its digest when read, and then counts as none.
+ */
+export async function keepBases(dir: string, texts: Iterable<string | Uint8Array>): Promise<void> {
+  const wanted = new Map<string, string | Uint8Array>();
+  for (const text of texts) wanted.set(md5(text), text);
+  const [first] = wanted.values();
+  if (first === undefined) return;
+  // Through writeInside once: it makes the folders, refusing a link anywhere on the way.
+  await keepBase(dir, first);
+  const kept = new Set(await readdir(join(dir, BASE_DIR)));
+  const folder = await lstatInside(dir, BASE_DIR);
+  if (!folder?.isDirectory()) return;
+  for (const [digest, text] of wanted) {
+    if (kept.has(digest)) continue;
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW;
+    const handle = await open(join(dir, BASE_DIR, digest), flags, 0o644).catch(() => undefined);
+    if (!handle) continue;
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
 import type { Client, Theme } from '@storefront-platform/sdk';
-import { keepBase } from './base-copies.js';
+import { keepBases } from './base-copies.js';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { readInside } from './confined.js';
 import { md5 } from './digest.js';
@@ -110,6 +110,8 @@ export async function pushChanges(
     return { dir, manifest, files: sorted(files), dryRun: true };
   }
   let done = 0;
+  /** The templates sent, which are now the base: kept for a later merge, all at once. */
+  const bases: (string | Uint8Array)[] = [];
   try {
     await parallel(send, CONCURRENCY, async (change) => {
       const current = remote.get(change.path);
@@ -137,8 +139,7 @@ export async function pushChanges(
         if (written) {
           remote.set(change.path, written);
           manifest.files[change.path] = baseOf(written, md5(content!));
-          // A convenience for a later merge: a copy that cannot be written costs the merge, not the push.
-          if (change.kind === 'template') await keepBase(dir, content!).catch(() => {});
+          if (change.kind === 'template') bases.push(content!);
         } else {
           remote.delete(change.path);
           delete manifest.files[change.path];
@@ -156,6 +157,8 @@ export async function pushChanges(
     });
   } finally {
     await writeManifest(dir, manifest);
+    // A convenience for a later merge: copies that cannot be written cost the merge, not the push.
+    await keepBases(dir, bases).catch(() => {});
   }
   return { dir, manifest, files: sorted(files), dryRun: false };
 }
