@@ -232,11 +232,8 @@ describe('over HTTP', () => {
     expect(plainHead.headers['content-encoding']).toBeUndefined();
     expect(Number(plainHead.headers['content-length'])).toBe((await get(THEME)).bytes.length);
     // Either tag revalidates; the 304 names the representation the client holds.
-    for (const [etag, held] of [
-      [head.headers.etag!, head.headers.etag!],
-      [plainHead.headers.etag!, plainHead.headers.etag!],
-    ]) {
-      const notModified = await get(THEME, { ...gzip, 'if-none-match': etag });
+    for (const held of [head.headers.etag!, plainHead.headers.etag!]) {
+      const notModified = await get(THEME, { ...gzip, 'if-none-match': held });
       expect(notModified.status).toBe(304);
       expect(notModified.headers.etag).toBe(held);
       expect(notModified.headers['content-encoding']).toBeUndefined();
