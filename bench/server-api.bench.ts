@@ -359,15 +359,23 @@ function processTree(pid: number): number[] {
 async function workerEfficiency(pin: boolean): Promise<void> {
   const schema = await freshSchema();
   const demo = { clientId: 'bench-fleet', clientSecret: 'bench-fleet-secret-0123456789' };
-  const cpuPerRead: Record<number, number> = {};
+  const cpuPerRead: Record<string, number> = {};
+  const fleets = [
+    [1, 'request'],
+    [2, 'request'],
+    [1, 'notify'],
+    [2, 'notify'],
+  ] as const;
   console.log(
     `\nworkers on PostgreSQL: GET /v1/shops/1/theme.json, ${CONCURRENCY} connections, best of ${ROUNDS} rounds`,
   );
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const workers of [1, 2]) {
+    for (const [workers, freshness] of fleets) {
+      const url = new URL(schema.url);
+      url.searchParams.set('freshness', freshness);
       const cli = startCli([
         '--store',
-        schema.url,
+        url.href,
         '--port',
         '0',
         '--quiet',
@@ -398,19 +406,23 @@ async function workerEfficiency(pin: boolean): Promise<void> {
       cli.child.kill('SIGTERM');
       await cli.exited;
       if (result.failures) throw new Error(`${workers} workers: ${result.failures} requests failed`);
+      const key = `${workers} ${freshness}`;
       console.log(
-        `  round ${round} ${workers} worker${workers > 1 ? 's' : ' '} ${result.rps.toFixed(0).padStart(6)} req/s  ` +
-          `p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
+        `  round ${round} ${workers} worker${workers > 1 ? 's' : ' '} freshness ${freshness.padEnd(7)} ` +
+          `${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
       );
-      cpuPerRead[workers] = Math.min(cpuPerRead[workers] ?? Number.POSITIVE_INFINITY, result.cpuPerRequest);
+      cpuPerRead[key] = Math.min(cpuPerRead[key] ?? Number.POSITIVE_INFINITY, result.cpuPerRequest);
     }
   }
   await schema.drop();
-  const ratio = cpuPerRead[2]! / cpuPerRead[1]!;
-  console.log(
-    `two workers / one: ${ratio.toFixed(2)}× server CPU per read (need ≤ 1.10): ${ratio <= 1.1 ? 'PASS' : 'FAIL'}; ` +
-      `N workers on N cores then serve about N × ${(1e6 / cpuPerRead[2]!).toFixed(0)} reads/s, and each host on one database as many`,
-  );
+  for (const freshness of ['request', 'notify']) {
+    const ratio = cpuPerRead[`2 ${freshness}`]! / cpuPerRead[`1 ${freshness}`]!;
+    console.log(
+      `freshness ${freshness}: two workers / one: ${ratio.toFixed(2)}× server CPU per read (need ≤ 1.10): ` +
+        `${ratio <= 1.1 ? 'PASS' : 'FAIL'}; N workers on N cores then serve about N × ` +
+        `${(1e6 / cpuPerRead[`2 ${freshness}`]!).toFixed(0)} reads/s, and each host on one database as many`,
+    );
+  }
 }
 
 async function productPages(): Promise<void> {

@@ -42,7 +42,8 @@ export interface PostgresStoreOptions {
    * (default): it reads the write counter, one round trip shared by the requests of one turn of the event loop,
    * so that a write acknowledged anywhere is seen by the next request here. `notify`: it waits only while this
    * process applies writes announced to it by NOTIFY, and costs nothing otherwise; a request that reaches this
-   * process right after another one acknowledged a write may still miss it (by about a millisecond).
+   * process right after another one acknowledged a write may still miss it (by about a millisecond). Default: the
+   * URL's `?freshness=`, else `request`.
    */
   freshness?: 'request' | 'notify';
 }
@@ -74,6 +75,8 @@ interface Target {
   connectionString: string;
   schema: string;
   location: string;
+  /** The URL's `?freshness=`, when it has one. */
+  freshness: PostgresStoreOptions['freshness'];
 }
 
 function targetOf(url: string, schemaOption: string | undefined): Target {
@@ -84,11 +87,16 @@ function targetOf(url: string, schemaOption: string | undefined): Target {
     throw new StoreError(`Not a PostgreSQL URL: "${url.replace(/:[^:@/]*@/, ':***@')}"`);
   }
   const schema = schemaOption ?? parsed.searchParams.get('schema') ?? 'storefront';
+  const freshness = parsed.searchParams.get('freshness') ?? undefined;
+  if (freshness !== undefined && freshness !== 'request' && freshness !== 'notify') {
+    throw new StoreError(`The PostgreSQL URL's freshness must be request or notify, got "${freshness}"`);
+  }
   parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('freshness');
   quoteSchema(schema);
   const shown = new URL(parsed.href);
   if (shown.password) shown.password = '***';
-  return { connectionString: parsed.href, schema, location: `${shown.href} (schema ${schema})` };
+  return { connectionString: parsed.href, schema, location: `${shown.href} (schema ${schema})`, freshness };
 }
 
 /** A connection or query failure, named after the database and without its password. */
@@ -116,7 +124,7 @@ class Mutex {
  */
 export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const target = targetOf(url, options.schema);
-  const freshness = options.freshness ?? 'request';
+  const freshness = options.freshness ?? target.freshness ?? 'request';
   const schema = quoteSchema(target.schema);
   const pool = new pg.Pool({ connectionString: target.connectionString, max: options.connections ?? 4 });
   // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
