@@ -33,31 +33,43 @@ export async function keepBase(dir: string, text: string | Uint8Array): Promise<
 }
 
 /**
- * Keeps several texts at once (a push's templates): the folder of the copies checked once (no link on the way),
- * the copies it lacks written straight in, each created new and never through a link. A copy is not renamed into
- * place as other files are: one cut short is caught by its digest when read, and then counts as none.
+ * A keeper of base copies for a push, which writes each text as it is handed over, beside the push's requests
+ * rather than after them: the folder of the copies is checked once (no link on the way), then the copies it lacks
+ * are written straight in, each created new and never through a link. A copy is not renamed into place as other
+ * files are: one cut short is caught by its digest when read, and then counts as none. `done` waits for them;
+ * a copy that cannot be written costs a later merge its base, never the push.
  */
-export async function keepBases(dir: string, texts: Iterable<string | Uint8Array>): Promise<void> {
-  const wanted = new Map<string, string | Uint8Array>();
-  for (const text of texts) wanted.set(md5(text), text);
-  const [first] = wanted.values();
-  if (first === undefined) return;
-  // Through writeInside once: it makes the folders, refusing a link anywhere on the way.
-  await keepBase(dir, first);
-  const kept = new Set(await readdir(join(dir, BASE_DIR)));
-  const folder = await lstatInside(dir, BASE_DIR);
-  if (!folder?.isDirectory()) return;
-  for (const [digest, text] of wanted) {
-    if (kept.has(digest)) continue;
+export function baseKeeper(dir: string): { keep(text: string | Uint8Array): void; done(): Promise<void> } {
+  let folder: Promise<Set<string> | undefined> | undefined;
+  const writes: Promise<unknown>[] = [];
+  const started = new Set<string>();
+  const write = async (digest: string, text: string | Uint8Array) => {
+    // The first copy through writeInside: it makes the folders, refusing a link anywhere on the way.
+    folder ??= keepBase(dir, text).then(async () => {
+      const info = await lstatInside(dir, BASE_DIR);
+      return info?.isDirectory() ? new Set(await readdir(join(dir, BASE_DIR))) : undefined;
+    });
+    const kept = await folder;
+    if (!kept || kept.has(digest)) return;
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW;
-    const handle = await open(join(dir, BASE_DIR, digest), flags, 0o644).catch(() => undefined);
-    if (!handle) continue;
+    const handle = await open(join(dir, BASE_DIR, digest), flags, 0o644);
     try {
       await handle.writeFile(text);
     } finally {
       await handle.close();
     }
-  }
+  };
+  return {
+    keep(text) {
+      const digest = md5(text);
+      if (started.has(digest)) return;
+      started.add(digest);
+      writes.push(write(digest, text).catch(() => {}));
+    },
+    async done() {
+      await Promise.all(writes);
+    },
+  };
 }
 
 /**

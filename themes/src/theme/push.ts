@@ -1,6 +1,6 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
 import type { Client, Theme } from '@storefront-platform/sdk';
-import { keepBases } from './base-copies.js';
+import { baseKeeper } from './base-copies.js';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { readInside } from './confined.js';
 import { md5 } from './digest.js';
@@ -110,8 +110,8 @@ export async function pushChanges(
     return { dir, manifest, files: sorted(files), dryRun: true };
   }
   let done = 0;
-  /** The templates sent, which are now the base: kept for a later merge, all at once. */
-  const bases: (string | Uint8Array)[] = [];
+  /** The templates sent are now the base: kept for a later merge. */
+  const bases = baseKeeper(dir);
   try {
     await parallel(send, CONCURRENCY, async (change) => {
       const current = remote.get(change.path);
@@ -139,7 +139,7 @@ export async function pushChanges(
         if (written) {
           remote.set(change.path, written);
           manifest.files[change.path] = baseOf(written, md5(content!));
-          if (change.kind === 'template') bases.push(content!);
+          if (change.kind === 'template') bases.keep(content!);
         } else {
           remote.delete(change.path);
           delete manifest.files[change.path];
@@ -157,8 +157,7 @@ export async function pushChanges(
     });
   } finally {
     await writeManifest(dir, manifest);
-    // A convenience for a later merge: copies that cannot be written cost the merge, not the push.
-    await keepBases(dir, bases).catch(() => {});
+    await bases.done();
   }
   return { dir, manifest, files: sorted(files), dryRun: false };
 }
