@@ -49,8 +49,13 @@ describe('watch, two-way', BIN_TESTS, () => {
     t.clock.advance(1000);
     const template = (name: string) => dev.embedded('templates').find((x) => x.properties.file_name === name)!;
     const indexBefore = await readFile(join(dir, 'index.html'), 'utf8');
-    const changed = t.requests.length;
+    let from2 = t.requests.length;
     await template('index.html').follow('svc:update_template', { body: '<p>index, theirs</p>\n' });
+    // Seen (a 200), then unchanged again (a 304): the look that follows is the page's alone.
+    await t.waitForRequest(new RegExp(`^GET ${themePath} 200 `), from2);
+    from2 = t.requests.length;
+    await t.waitForRequest(new RegExp(`^GET ${themePath} 304 `), from2);
+    const changed = t.requests.length;
     await template('page.html').follow('svc:update_template', { body: '<p>page, theirs</p>\n' });
     await watch.waitFor(/pulled\s+page\.html \(updated on the server\)/);
     expect(await readFile(join(dir, 'page.html'), 'utf8')).toBe('<p>page, theirs</p>\n');
@@ -64,7 +69,7 @@ describe('watch, two-way', BIN_TESTS, () => {
     await writeFile(join(dir, 'product.html'), '<p>product, mine</p>\n');
     t.clock.advance(1000);
     await template('product.html').follow('svc:update_template', { body: '<p>product, theirs</p>\n' });
-    await watch.waitFor(/conflict product\.html: changed on the server while changed here too/);
+    await watch.waitFor(/conflict product\.html: changed on the server too: the folder's copy is kept/);
     expect(await readFile(join(dir, 'product.html'), 'utf8')).toBe('<p>product, mine</p>\n');
     const { theme: after } = await t.theme(true);
     const body = after.embedded('templates').find((x) => x.properties.file_name === 'product.html')!.properties.body;

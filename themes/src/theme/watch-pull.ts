@@ -54,7 +54,7 @@ export async function pullServerChanges(
     }
     if (here !== base?.md5) {
       const message = there
-        ? 'changed on the server while changed here too: not written (pull --merge, or push --force)'
+        ? "changed on the server too: the folder's copy is kept (pull --merge, or push --force)"
         : 'deleted on the server while changed here: kept (push sends it again)';
       conflicts.push({ path, kind, action: 'conflict', message });
       continue;

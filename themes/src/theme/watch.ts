@@ -101,8 +101,11 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   // Conflicts stay until the file is sent or brought: what the watch leaves to settle when it stops.
   const conflicts = new Set<string>();
   const onEvent = (event: WatchEvent) => {
-    if (event.type === 'conflict') conflicts.add(event.file.path);
-    else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
+    if (event.type === 'conflict') {
+      // Found by a save and by a look at the server alike: said once, until the file is sent or brought.
+      if (conflicts.has(event.file.path)) return;
+      conflicts.add(event.file.path);
+    } else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
     options.onEvent(event);
   };
   // The folder says which theme it holds: refuse a production one before any request.
