@@ -92,6 +92,23 @@ export class FailureThrottle {
     this.entries.set(key, entry);
   }
 
+  /**
+   * Failures of `key` counted by other processes too (a shared store): the count becomes `failures` when that is
+   * more than this process counted, with the wait it calls for after `last`.
+   */
+  adopt(key: string, failures: number, last: number): void {
+    const now = this.clock.now();
+    if (now - last > this.policy.forgetMs) return;
+    const entry = this.live(key, now) ?? { failures: 0, inFlight: 0, until: 0, last };
+    if (failures <= entry.failures) return;
+    entry.failures = failures;
+    entry.last = Math.max(entry.last, last);
+    const { free, baseMs, maxMs } = this.policy;
+    if (failures >= free)
+      entry.until = Math.max(entry.until, entry.last + Math.min(maxMs, baseMs * 2 ** (failures - free)));
+    this.entries.set(key, entry);
+  }
+
   /** The entry of `key`, unless it has been quiet long enough to be forgotten. */
   private live(key: string, now: number): Entry | undefined {
     const entry = this.entries.get(key);

@@ -68,6 +68,16 @@ export function createLoginGuard(context: Pick<CoreContext, 'store' | 'clock'>):
         [logins, hashSecret(login)],
         [clients, `${app.id} ${addressKey(address)}`],
       ] as const;
+      // With a store other processes share, their failures count too: read before the wait is decided.
+      const shared = context.store.failures;
+      const keys = counts.map(([throttle, key]) => `${throttle === logins ? 'login' : 'client'} ${key}`);
+      const adopt = (found: Map<string, { failures: number; last: number }>) =>
+        counts.forEach(([throttle, key], i) => {
+          const count = found.get(keys[i]!);
+          if (count) throttle.adopt(key, count.failures, count.last);
+        });
+      // The database unreachable: this process's counts still hold.
+      if (shared) adopt(await shared.read(keys).catch(() => new Map()));
       const retryAfter = Math.max(...counts.map(([throttle, key]) => throttle.wait(key)));
       if (retryAfter > 0) return { status: 'throttled', retryAfter };
       for (const [throttle, key] of counts) throttle.begin(key);
@@ -78,6 +88,21 @@ export function createLoginGuard(context: Pick<CoreContext, 'store' | 'clock'>):
         return user ? { status: 'accepted', user } : { status: 'refused' };
       } finally {
         for (const [throttle, key] of counts) throttle.end(key, outcome);
+        if (shared && outcome === 'failure') {
+          const now = context.clock.now();
+          const policies = [PER_LOGIN, PER_CLIENT_ADDRESS];
+          const after = await Promise.all(
+            keys.map((key, i) =>
+              shared.fail(key, now, policies[i]!.forgetMs).then(
+                (count) => [key, count] as const,
+                () => undefined,
+              ),
+            ),
+          );
+          adopt(new Map(after.filter((entry) => entry !== undefined)));
+        } else if (shared && outcome === 'success' && PER_LOGIN.resetOnSuccess) {
+          await shared.clear(keys[0]!).catch(() => undefined);
+        }
       }
     },
   };

@@ -9,6 +9,9 @@
  * handed out again. `version` is the number of the write that last changed the row and `inserted` that of the
  * write that created it (the rows' order). `head` holds the number of the last write: its row lock is the one
  * lock every write takes, so that writes of all processes are applied one at a time, each on the current rows.
+ *
+ * Version 2: `login_failures`, the failed-login counts by key (a hash of the login, or an app and an address), so
+ * that every process throttles a guesser on the count of all (see `oauth/login-guard.ts`).
  */
 import type { ClientBase } from 'pg';
 import { COLLECTIONS } from './collections.js';
@@ -50,6 +53,12 @@ const MIGRATIONS: readonly Migration[] = [
           `CREATE INDEX ${name}_version ON ${schema}.${name} (version)`,
         ]),
       ].join(';\n'),
+  },
+  {
+    version: 2,
+    name: 'failed-login counts',
+    sql: (schema) =>
+      `CREATE TABLE ${schema}.login_failures (key text PRIMARY KEY, failures integer NOT NULL, last bigint NOT NULL)`,
   },
 ];
 

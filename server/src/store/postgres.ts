@@ -22,7 +22,7 @@ import { COLLECTIONS } from './collections.js';
 import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
 import { StoreError } from './errors.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
-import type { CollectionName, Collections, Dataset, Store } from './types.js';
+import type { CollectionName, Collections, Dataset, SharedFailures, Store } from './types.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -252,6 +252,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       location: target.location,
       sync,
       ping: checked,
+      failures: sharedFailures(pool, schema),
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
@@ -264,6 +265,34 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     await Promise.allSettled([listener?.end(), pool.end()]);
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
+}
+
+/** The failed-login counts in `login_failures`, one statement each. */
+function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
+  const counts = (rows: { key: string; failures: number; last: string }[]) =>
+    new Map(rows.map((row) => [row.key, { failures: row.failures, last: Number(row.last) }]));
+  return {
+    async read(keys) {
+      const { rows } = await pool.query(
+        `SELECT key, failures, last FROM ${schema}.login_failures WHERE key = ANY($1)`,
+        [keys],
+      );
+      return counts(rows);
+    },
+    async fail(key, now, forgetMs) {
+      const { rows } = await pool.query(
+        `INSERT INTO ${schema}.login_failures AS f (key, failures, last) VALUES ($1, 1, $2)
+         ON CONFLICT (key) DO UPDATE SET last = excluded.last,
+           failures = CASE WHEN excluded.last - f.last > $3 THEN 1 ELSE f.failures + 1 END
+         RETURNING key, failures, last`,
+        [key, now, forgetMs],
+      );
+      return counts(rows).get(key)!;
+    },
+    async clear(key) {
+      await pool.query(`DELETE FROM ${schema}.login_failures WHERE key = $1`, [key]);
+    },
+  };
 }
 
 /** A client listening on `channel`; `onLost` once its connection ends unasked. */

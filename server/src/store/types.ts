@@ -230,6 +230,29 @@ export interface Transaction {
   delete<C extends CollectionName>(collection: C, id: string): void;
 }
 
+/** A failed-login count as {@link SharedFailures} keeps it. */
+export interface FailureCount {
+  failures: number;
+  /** Epoch ms of the last failure. */
+  last: number;
+}
+
+/**
+ * Failed-login counts kept where every process sharing the data sees them (the PostgreSQL store), so that a
+ * guesser spread over several processes is slowed down as one would be (see `oauth/login-guard.ts`).
+ */
+export interface SharedFailures {
+  /** The counts of `keys` that have any. */
+  read(keys: readonly string[]): Promise<Map<string, FailureCount>>;
+  /**
+   * One more failure of `key` at `now`, counted from zero again when its last one is more than `forgetMs` old;
+   * resolves with its count now.
+   */
+  fail(key: string, now: number, forgetMs: number): Promise<FailureCount>;
+  /** Forgets `key`. */
+  clear(key: string): Promise<void>;
+}
+
 /**
  * The store: reads are synchronous from memory; writes are serialised through one queue and
  * acknowledged only once durable (on disk for the JSON adapter).
@@ -254,6 +277,8 @@ export interface Store {
    * across processes); a store of one process has none.
    */
   sync?(): Promise<void>;
+  /** Only for a store other processes share: the failed-login counts they all see. */
+  readonly failures?: SharedFailures;
   /** Waits for queued writes, then releases the store. */
   close(): Promise<void>;
 }

@@ -211,4 +211,17 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
     const fresh = await clientToken(origins[1]);
     expect((await api(origins[0], '/', {}, fresh)).status).toBe(200);
   });
+
+  // Last: it leaves the demo login throttled for a moment.
+  it('counts failed logins of both processes: 5 wrong passwords over both, and the right one is throttled', async () => {
+    const password = (origin: string, guess: string) =>
+      tokenRequest(origin, { grant_type: 'password', username: DEMO.login, password: guess }, DEMO);
+    for (let i = 0; i < 5; i++) expect((await password(at(i), `wrong ${i}`)).status).toBe(400);
+    // Five failures are free per login, then each waits: neither process alone has seen five.
+    for (const origin of origins) {
+      const refused = await password(origin, DEMO.password);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe('slow_down');
+    }
+  });
 });
