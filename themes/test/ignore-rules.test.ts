@@ -42,6 +42,10 @@ describe('ignore rules', BIN_TESTS, () => {
     expect(files).toEqual([{ path: 'page.html', kind: 'template', action: 'updated' }]);
     expect(t.writesSince(from)).toHaveLength(1);
 
+    // What .storefrontignore lists is no change.
+    const status = await t.cli(['status', dir], { config });
+    expect(status.stdout).toMatch(/^Up to date: nothing changed here or on the server since the last pull$/m);
+
     const planned = async (...args: string[]) => {
       const run = await t.cli(['publish', dir, '--dry-run', '--json', ...args], { config });
       expect(run.code).toBe(0);

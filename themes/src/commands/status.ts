@@ -2,20 +2,24 @@ import { storedClient } from '../auth/stored-auth.js';
 import { type Command, type CommandContext, folderOf } from '../cli/command.js';
 import { changeJson, changeLine, ignoredLine, plural, printLinks, themeJson, themeName } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
+import { folderFilter } from '../theme/file-filter.js';
 import { openWorkspace, type Workspace } from '../theme/workspace.js';
 
 export const STATUS_DESCRIPTION = [
   'Compares the folder and its theme with what the last pull recorded, file by file: added, changed or deleted',
   'here, on the server, or on both sides differently (a conflict, exit code 3). Templates are compared by',
   'content, assets by MD5. Symbolic links are listed as ignored, never followed: a file replaced by one is not',
-  'deleted here. Files of the theme whose names or sizes the API would refuse are listed as skipped.',
+  'deleted here. Files of the theme whose names or sizes the API would refuse are listed as skipped. Files listed',
+  'in .storefrontignore are left out.',
 ].join('\n');
 
 /** Opens the folder's workspace and prints its status; the exit code tells whether there are conflicts. */
 export async function showStatus(context: CommandContext): Promise<{ workspace: Workspace; code: ExitCode }> {
   const { output, store } = context;
   const { client } = await storedClient(store);
-  const workspace = await openWorkspace(client, folderOf(context));
+  const dir = folderOf(context);
+  // What .storefrontignore lists is no change of the theme's.
+  const workspace = await openWorkspace(client, dir, undefined, await folderFilter(dir));
   const { changes, manifest, local } = workspace;
   output.line(`${themeName(manifest)}, pulled into ${workspace.dir}`);
   for (const change of changes) output.line(changeLine(output, change));
