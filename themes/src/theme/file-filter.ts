@@ -7,7 +7,7 @@
 import ignoreModule from 'ignore';
 import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
-import { readInside } from './confined.js';
+import { readInside, UnsafePathError } from './confined.js';
 
 /** The ignore file of a theme folder, beside the manifest. */
 export const IGNORE_FILE = '.storefrontignore';
@@ -57,7 +57,13 @@ export function globFilter({ only = [], ignore = [] }: FilterGlobs): FileFilter 
 
 /** The filter of the folder's {@link IGNORE_FILE} (every file when it has none), narrowed by `globs`. */
 export async function folderFilter(dir: string, globs: FilterGlobs = {}): Promise<FileFilter> {
-  const bytes = await readInside(dir, IGNORE_FILE).catch(() => undefined);
+  // Missing folder: no rules (the command says what is wrong with it). A link, never followed, is an error: rules
+  // silently not applied would send what the developer meant to keep out.
+  const bytes = await readInside(dir, IGNORE_FILE).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    const why = error instanceof UnsafePathError ? 'a symbolic link, never followed' : error.message;
+    throw new UsageError(`${IGNORE_FILE} cannot be read (${why}): make it a plain file`);
+  });
   const byGlobs = globFilter(globs);
   if (!bytes) return byGlobs;
   // A CommonJS package whose typings declare an ES default: under NodeNext the function is that `default`.
