@@ -16,7 +16,7 @@ export function mainHelp(commands: readonly Command[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
-    'Daily loop: storefront-themes dev, then watch while you edit, then publish.',
+    'Daily loop: storefront-themes dev (a live preview; every save pushed) while you edit, then check, then publish.',
     'Run storefront-themes <command> --help for its options.',
     '',
     EXIT_CODES,

@@ -1,6 +1,7 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
+import { filterOf } from '../cli/filter.js';
 import { themeName, transferProgress } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { startLivePreview } from '../theme/live-preview.js';
@@ -74,6 +75,7 @@ export const dev: Command = {
     const result = await pullTheme({
       client,
       dir,
+      filter: await filterOf(context, dir),
       development: true,
       create: true,
       ...(typeof values.shop === 'string' ? { shop: values.shop } : {}),

@@ -23,7 +23,7 @@ export const WATCH_OPTIONS: Record<string, OptionSpec> = {
 
 export const watchCommand: Command = {
   name: 'watch',
-  summary: 'push each saved file to the development theme',
+  summary: "push each saved file to the development theme, and bring the server's changes",
   args: '[dir]',
   description: [
     'Watches the folder (default: the working directory), which must hold the development theme (see dev), and',
