@@ -13,6 +13,7 @@ import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
 import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyAbortedError } from './body-aborted.js';
 import { BodyTooLargeError } from './body-limit.js';
@@ -107,6 +108,10 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
         );
         return response;
       }
+      if (error instanceof StoreUnavailableError) {
+        console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
+        return oauth ? withCors(oauthUnavailable()) : respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
+      }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
       console.error(error);
@@ -114,6 +119,14 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
   };
 }
+
+/** A write the store's database did not take (or did not confirm): the client may retry once it has read again. */
+const STORE_UNAVAILABLE = new HttpError(
+  503,
+  'Service unavailable: the database did not take the write; read the resource again, then retry',
+  undefined,
+  { 'retry-after': '1' },
+);
 
 function withCors(response: CoreResponse): CoreResponse {
   return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };

@@ -37,3 +37,14 @@ export class StoreFileError extends StoreError {
     this.code = systemCodeOf(options?.cause);
   }
 }
+
+/**
+ * The store's database could not be reached, or did not confirm a write: not a bug, and nothing to fix in the
+ * request. The API answers 503 with `Retry-After`; the token endpoint `temporarily_unavailable`.
+ */
+export class StoreUnavailableError extends StoreError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

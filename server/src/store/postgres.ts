@@ -20,7 +20,7 @@
 import pg from 'pg';
 import { COLLECTIONS } from './collections.js';
 import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
-import { StoreError } from './errors.js';
+import { StoreError, StoreUnavailableError } from './errors.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import type { CollectionName, Collections, Dataset, SharedFailures, Store } from './types.js';
 
@@ -100,8 +100,8 @@ function targetOf(url: string, schemaOption: string | undefined): Target {
 }
 
 /** A connection or query failure, named after the database and without its password. */
-function failure(target: Target, what: string, error: unknown): StoreError {
-  return new StoreError(`PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`, { cause: error });
+function failure(target: Target, what: string, error: unknown, Kind = StoreError): StoreError {
+  return new Kind(`PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`, { cause: error });
 }
 
 /** One holder at a time; `lock()` resolves with the release. */
@@ -471,7 +471,7 @@ function writeThrough(
           client.release(error as Error);
         }
         release();
-        throw failure(target, 'cannot begin a write', error);
+        throw failure(target, 'cannot begin a write', error, StoreUnavailableError);
       }
     },
     async persist(write: PendingWrite) {
@@ -498,7 +498,7 @@ function writeThrough(
         state.seen = seq;
       } catch (error) {
         await end('ROLLBACK', error as Error).catch(() => undefined);
-        throw failure(target, 'the write was not stored', error);
+        throw failure(target, 'the write was not confirmed', error, StoreUnavailableError);
       }
     },
     async abandon() {
