@@ -7,10 +7,10 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 import { requirement } from './requirement.js';
 
 const MACHINE_URL = process.env.STOREFRONT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -46,17 +46,6 @@ export const POSTGRES = requirement(
     throw new Error(`nothing answers at ${MACHINE_URL} and no initdb under /usr/lib/postgresql/*/bin`);
   },
 );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: Promise<string> | undefined;
 

@@ -3,11 +3,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../test/support/free-port.js';
 import { run } from '../src/cli/run.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
-import { freePort } from './helpers/server-process.js';
 
 const themes = useThemesServer();
 

@@ -3,22 +3,13 @@
  * (SIGKILL, as a crash does) while the CLI is mid-request, and start it again on the same port and data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../test/support/free-port.js';
 import { binCommand, environment } from './cli.js';
 import { DEMO } from './server.js';
 
 const SERVER_CLI = fileURLToPath(new URL('../../../server/src/cli.ts', import.meta.url));
-
-/** A port nothing listens on: one the system handed out, then freed. */
-export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface ServerProcess {
   origin: string;
