@@ -5,6 +5,7 @@ import { once } from 'node:events';
  * modes, and what becomes of a session when the app changes.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +108,21 @@ describe('setup', BIN_TESTS, () => {
     expect(nowhere.stderr).toMatch(
       /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ to check the app \(ECONNREFUSED\): nothing stored/,
     );
+    expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
+    // Something else answers there (a mistyped address): a page, not a token endpoint.
+    const site = createHttpServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>No</h1>'),
+    );
+    site.listen(0, '127.0.0.1');
+    await once(site, 'listening');
+    try {
+      const other = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const page = await t.cli(['setup', '--url', other, '--client-id', 'a', '--client-secret', 'b'], { config });
+      expect(page.code).toBe(1);
+      expect(page.stderr).toMatch(/answered 404, not as a Storefront token endpoint: .*nothing stored/);
+    } finally {
+      site.close();
+    }
     expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
   });
 

@@ -50,4 +50,11 @@ export async function verifyApp(app: AppCredentials): Promise<void> {
       `the server at ${app.url} could not check the app (${response.status}): nothing stored (--no-verify stores it unchecked)`,
     );
   }
+  // Taken: a token (2xx), or the token endpoint's refusal of something else than the client (a scope, say). Not a
+  // page that is no token endpoint at all (a 404, HTML): a mistyped server address.
+  if (!response.ok && typeof answer?.error !== 'string') {
+    throw new CliError(
+      `${app.url} answered ${response.status}, not as a Storefront token endpoint: is it the platform's address? nothing stored (--no-verify stores it unchecked)`,
+    );
+  }
 }

@@ -146,8 +146,10 @@ export async function startLivePreview(options: LivePreviewOptions): Promise<Liv
     },
     async close() {
       for (const stream of streams) stream.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Browsers keep idle connections open: without this, close() would wait for them to time out.
       server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -19,6 +19,9 @@ import type { Workspace } from './workspace.js';
 /** What a look at the server found: `unchanged` (a 304), else the files written into the folder or left alone. */
 export type ServerLook = { unchanged: true } | { unchanged: false; pulled: FileResult[]; conflicts: FileResult[] };
 
+const CHANGED_MEANWHILE =
+  "changed on the server and saved here while it downloaded: the folder's copy is kept (pull --merge, or push --force)";
+
 /**
  * Reads the theme again (conditionally) and brings its changes into the folder of `workspace`, whose theme, files
  * as last seen and manifest are brought up to date. `filter` leaves files out.
@@ -61,7 +64,14 @@ export async function pullServerChanges(
     }
     try {
       if (there) {
-        await writeInside(dir, path, await contentOf(there, signal), { replace: true });
+        const content = await contentOf(there, signal);
+        // A save made while the server's copy downloaded is the developer's newest work: kept, as a conflict.
+        const latest = await readInside(dir, path).catch(() => undefined);
+        if ((latest ? md5(latest) : undefined) !== here) {
+          conflicts.push({ path, kind, action: 'conflict', message: CHANGED_MEANWHILE });
+          continue;
+        }
+        await writeInside(dir, path, content, { replace: true });
         manifest.files[path] = baseOf(there);
       } else {
         await removeInside(dir, path);
