@@ -231,7 +231,8 @@ function readingCurrent(store: Store, app: RequestListener): RequestListener {
     sync().then(
       () => app(req, res),
       (error: unknown) => {
-        console.error(`storefront-server: ${req.method} ${req.url} 503: ${(error as Error).message}`);
+        // The path only: a JSONP request carries its token in the query.
+        console.error(`storefront-server: ${req.method} ${req.url?.split('?')[0]} 503: ${(error as Error).message}`);
         res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
         res.end(JSON.stringify({ _class: ['errors'], message: 'Service unavailable: the data cannot be read now' }));
       },

@@ -4,10 +4,11 @@
  * copied, 1 when the copy failed (nothing is left half-written: the destination is written in one transaction
  * or as a new data directory), 2 for bad flags.
  */
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { dataFilePath } from './data-path.js';
 import { copyData } from './store/copy-data.js';
-import { isPostgresUrl } from './store/postgres.js';
+import { isPostgresUrl, withoutPassword } from './store/postgres.js';
 
 const USAGE = `Usage: storefront-server migrate --from DIR|URL --to DIR|URL [--replace]
 
@@ -25,8 +26,11 @@ other than storefront). Stop the servers using either first.
 /** A directory (or data file) as the JSON store takes it; a URL as is. */
 const location = (given: string) => (isPostgresUrl(given) ? given : dataFilePath(given));
 
-/** A URL without its password, for messages. */
-const shown = (given: string) => given.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:***@');
+/** `--to DIR` as the help says: a path that is no existing file is a directory (made), its manifest inside. */
+const destination = (given: string) =>
+  isPostgresUrl(given) || statSync(given, { throwIfNoEntry: false })?.isFile()
+    ? location(given)
+    : dataFilePath(`${given}/`);
 
 export async function runMigrate(argv: string[]): Promise<number> {
   let values: { from?: string; to?: string; replace?: boolean; help?: boolean };
@@ -55,12 +59,12 @@ export async function runMigrate(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const copied = await copyData(location(values.from), location(values.to), { replace: values.replace === true });
+    const copied = await copyData(location(values.from), destination(values.to), { replace: values.replace === true });
     const counts = Object.entries(copied)
       .filter(([, count]) => count > 0)
       .map(([name, count]) => `${count} ${name}`)
       .join(', ');
-    console.log(`Copied ${shown(values.from)} to ${shown(values.to)}: ${counts || 'no rows'}.`);
+    console.log(`Copied ${withoutPassword(values.from)} to ${withoutPassword(values.to)}: ${counts || 'no rows'}.`);
     return 0;
   } catch (error) {
     console.error(`storefront-server migrate: ${(error as Error).message}`);

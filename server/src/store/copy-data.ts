@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
 import { createJsonStore } from './json-file.js';
-import { createPostgresStore, isPostgresUrl } from './postgres.js';
+import { createPostgresStore, isPostgresUrl, withoutPassword } from './postgres.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Where data lives: a JSON data file (`dir/db.json`) or a PostgreSQL URL. */
@@ -38,12 +38,14 @@ export async function copyData(from: DataLocation, to: DataLocation, { replace =
         return {};
       },
     });
-    if (missing) throw new StoreError(`${from} holds no data to copy`);
+    if (missing) throw new StoreError(`${withoutPassword(from)} holds no data to copy`);
     const data = Object.fromEntries(COLLECTIONS.map((name) => [name, [...source!.all(name)]])) as unknown as Dataset;
     const target = await open(to, { initial: () => data, reset: replace });
     try {
       if (!target.created) {
-        throw new StoreError(`${to} already holds data: copy into an empty one, or replace it with --replace`);
+        throw new StoreError(
+          `${withoutPassword(to)} already holds data: copy into an empty one, or replace it with --replace`,
+        );
       }
     } finally {
       await target.close();

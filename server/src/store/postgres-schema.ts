@@ -67,8 +67,10 @@ export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
 /** A schema name quoted for SQL; only plain names are accepted (they also name the notification channel). */
 export function quoteSchema(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) {
-    throw new StoreError(`The PostgreSQL schema must be a lowercase name (letters, digits, _), got "${schema}"`);
+  if (!/^[a-z_][a-z0-9_]{0,43}$/.test(schema)) {
+    throw new StoreError(
+      `The PostgreSQL schema must be a lowercase name of at most 44 characters (letters, digits, _; the notification channel adds 19 to it within PostgreSQL's 63), got "${schema}"`,
+    );
   }
   return `"${schema}"`;
 }

@@ -79,12 +79,17 @@ interface Target {
   freshness: PostgresStoreOptions['freshness'];
 }
 
+/** `text` (a store's URL or path, as given) with a URL's password masked: what messages and logs may show. */
+export function withoutPassword(text: string): string {
+  return text.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:***@');
+}
+
 function targetOf(url: string, schemaOption: string | undefined): Target {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreError(`Not a PostgreSQL URL: "${url.replace(/:[^:@/]*@/, ':***@')}"`);
+    throw new StoreError(`Not a PostgreSQL URL: "${withoutPassword(url)}"`);
   }
   const schema = schemaOption ?? parsed.searchParams.get('schema') ?? 'storefront';
   const freshness = parsed.searchParams.get('freshness') ?? undefined;
@@ -100,6 +105,12 @@ function targetOf(url: string, schemaOption: string | undefined): Target {
 }
 
 /** A connection or query failure, named after the database and without its password. */
+/**
+ * A database that stops answering (a dropped route, a failover) must not hold the write queue and every request
+ * forever: connecting and each statement give up after a while, and idle connections are kept alive.
+ */
+const CONNECTION_LIMITS = { connectionTimeoutMillis: 5000, query_timeout: 30_000, keepAlive: true } as const;
+
 function failure(target: Target, what: string, error: unknown, Kind = StoreError): StoreError {
   return new Kind(`PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`, { cause: error });
 }
@@ -126,10 +137,16 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const target = targetOf(url, options.schema);
   const freshness = options.freshness ?? target.freshness ?? 'request';
   const schema = quoteSchema(target.schema);
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.connections ?? 4 });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: options.connections ?? 4,
+    ...CONNECTION_LIMITS,
+  });
   // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
   pool.on('error', () => undefined);
   let listener: pg.Client | undefined;
+  /** Set once the store is closed, or failed to open: no reconnection after that. */
+  let closed = false;
   try {
     const client = await pool.connect().catch((error) => {
       throw failure(target, 'cannot connect', error);
@@ -160,19 +177,22 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     };
     /** Whether the listening connection is up: without it, every request checks the write counter. */
     let listening = true;
-    let closed = false;
     const onLost = () => {
       listening = false;
       if (closed) return;
-      // Reconnected in the background; requests meanwhile check the counter themselves.
+      // Reconnected in the background, one attempt at a time; requests meanwhile check the counter themselves.
       const retry = () =>
         listen(target, channel, onWrite, onLost).then(
           (client) => {
             if (closed) return void client.end();
             listener = client;
             listening = true;
+            // Writes made while it was down were announced to nobody.
+            if (engine) void bringUp().catch(() => undefined);
           },
-          () => setTimeout(retry, 1000).unref(),
+          () => {
+            if (!closed) setTimeout(retry, 1000).unref();
+          },
         );
       setTimeout(retry, 100).unref();
     };
@@ -262,6 +282,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       },
     };
   } catch (error) {
+    closed = true;
     await Promise.allSettled([listener?.end(), pool.end()]);
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
@@ -302,8 +323,12 @@ async function listen(
   onWrite: (seq: number) => void,
   onLost: () => void,
 ): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: target.connectionString });
-  client.on('notification', (message) => onWrite(Number(message.payload)));
+  const client = new pg.Client({ connectionString: target.connectionString, ...CONNECTION_LIMITS });
+  client.on('notification', (message) => {
+    // Any role that may connect may NOTIFY: only a write number counts.
+    const seq = Number(message.payload);
+    if (Number.isSafeInteger(seq) && seq > 0) onWrite(seq);
+  });
   // Without a listener an error event would crash the process; the connection's end says what to do.
   client.on('error', () => undefined);
   let ending = false;
@@ -312,13 +337,17 @@ async function listen(
     ending = true;
     return end();
   }) as typeof client.end;
+  try {
+    await client.connect();
+    await client.query(`LISTEN "${channel}"`);
+  } catch (error) {
+    // A failed attempt ends the client too: `onLost` is for a connection that was up, so it is attached after.
+    await end().catch(() => undefined);
+    throw failure(target, 'cannot listen', error);
+  }
   client.once('end', () => {
     if (!ending) onLost();
   });
-  await client.connect().catch((error) => {
-    throw failure(target, 'cannot connect', error);
-  });
-  await client.query(`LISTEN "${channel}"`);
   return client;
 }
 
@@ -444,10 +473,15 @@ function writeThrough(
     const current = session;
     session = undefined;
     if (!current) return;
+    let failed = error;
     try {
       await current.client.query(sql);
+    } catch (cause) {
+      // A COMMIT that failed half-way leaves the transaction open with the head row's lock: never back in the pool.
+      failed ??= cause as Error;
+      throw cause;
     } finally {
-      current.client.release(error);
+      current.client.release(failed);
       current.release();
     }
   };

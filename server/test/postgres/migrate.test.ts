@@ -47,7 +47,8 @@ describe.skipIf(skipWithout(POSTGRES, 'The migrate command tests'))('storefront-
     expect(again).toMatchObject({ code: 1, err: expect.stringContaining('already holds data') });
 
     const back = join(await tempDir(), 'copy');
-    const home = await migrate('--from', schema.url, '--to', `${back}/`);
+    // A directory that does not exist yet, written without a trailing slash: made, the data inside (--to DIR).
+    const home = await migrate('--from', schema.url, '--to', back);
     expect(home.code, home.err).toBe(0);
     const copy = await createJsonStore(join(back, 'db.json'));
     try {
