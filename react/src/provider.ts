@@ -67,21 +67,23 @@ function Storefront({
     [client, queryClient],
   );
 
-  const signOut = signIn?.signOut;
+  const signOut = signIn?.token === undefined ? undefined : signIn.signOut;
   useEffect(() => {
+    // Only a held token can be the cause; another client's queries (another key) are not this sign-in's.
     if (!signOut) return;
     // A token the API no longer takes (expired, revoked): an implicit-grant token cannot be renewed, so sign in again.
     return queryClient.getQueryCache().subscribe((event) => {
       if (
         event.type === 'updated' &&
         event.action.type === 'error' &&
-        event.action.error instanceof UnauthorizedError
+        event.action.error instanceof UnauthorizedError &&
+        event.query.queryKey[1] === client.key
       ) {
         // Not while the cache notifies: signing out removes its queries.
         queueMicrotask(signOut);
       }
     });
-  }, [queryClient, signOut]);
+  }, [queryClient, signOut, client.key]);
 
   const content = createElement(ClientContext.Provider, { value: client }, children);
   return signIn ? createElement(SignInContext.Provider, { value: signIn }, content) : content;

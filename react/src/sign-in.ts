@@ -88,8 +88,10 @@ export function finishSignIn(options: SignInOptions): TokenInfo | Promise<TokenI
   const text = sessionStorage.getItem(PENDING);
   const back = /[#&?](?:access_token|code|error)=/.test(location.href);
   if (!text || !back) return undefined;
-  sessionStorage.removeItem(PENDING);
   const pending = JSON.parse(text) as Pending;
+  // Only the page the sign-in returns to: another page's own `?code=` (a voucher) is no callback.
+  if (new URL(pending.redirectUri).pathname !== location.pathname) return undefined;
+  sessionStorage.removeItem(PENDING);
   const callbackUrl = location.href;
   history.replaceState(
     history.state,

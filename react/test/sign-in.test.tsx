@@ -97,6 +97,17 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     expect(storage.get()).toBeUndefined();
   });
 
+  it("leaves another page's own ?code= alone while a sign-in is pending (only the redirect URI's page is a callback)", async () => {
+    const first = render(app({ flow: 'code', exchange: () => Promise.reject(new Error('not a callback')) }));
+    await signIn();
+    first.unmount();
+    history.replaceState(null, '', '/products?code=SUMMER');
+    render(app({ flow: 'code', exchange: () => Promise.reject(new Error('not a callback')) }));
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(location.pathname + location.search).toBe('/products?code=SUMMER');
+  });
+
   it('signs out when the API refuses the token (401), and shows the sign-in again', async () => {
     const token = await api.mock.issueToken({ scope: 'admin' });
     storage.set(token);
