@@ -14,6 +14,7 @@ import {
 import { pkceChallenge, type TokenInfo } from '@storefront-platform/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockedApi } from './support/mocked-api.js';
 
@@ -67,14 +68,17 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     const state = authorize.searchParams.get('state')!;
     history.replaceState(null, '', `/callback?code=the-code&state=${state}`);
     const exchanged: CodeCallback[] = [];
+    // In StrictMode, as apps run in development: React renders the first mount twice, the callback is finished once.
     render(
-      app({
-        flow: 'code',
-        exchange: async (callback) => {
-          exchanged.push(callback);
-          return api.mock.issueToken({ scope: 'admin' });
-        },
-      }),
+      <StrictMode>
+        {app({
+          flow: 'code',
+          exchange: async (callback) => {
+            exchanged.push(callback);
+            return api.mock.issueToken({ scope: 'admin' });
+          },
+        })}
+      </StrictMode>,
     );
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('Dana Demo'));
     expect(exchanged).toHaveLength(1);
