@@ -4,24 +4,17 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dataFilePath } from '../src/data-path.js';
-import { type CliProcess, startCli } from './helpers/cli-process.js';
+import { type CliProcess, useCli } from './helpers/cli-process.js';
 import { storedRows } from './helpers/data-files.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-const running: CliProcess[] = [];
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await cli.exited;
-  }
-});
+const startTracked = useCli();
 
 async function startedOn(data: string, products: string): Promise<CliProcess> {
-  const cli = startCli(['--port', '0', '--data', data, '--products', products, '--quiet']);
-  running.push(cli);
+  const cli = startTracked(['--port', '0', '--data', data, '--products', products, '--quiet']);
   await cli.waitFor(/curl -s -H .*\n/);
   return cli;
 }

@@ -3,29 +3,17 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CliProcess, startCli } from './helpers/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { useCli } from './helpers/cli-process.js';
 import { storedRows } from './helpers/data-files.js';
 import { useTempDir } from './helpers/temp-dir.js';
 import { tokenRequest } from './helpers/test-server.js';
 
 const tempDir = useTempDir();
-const running: CliProcess[] = [];
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await cli.exited;
-  }
-});
-
-function cli(args: string[], options: Parameters<typeof startCli>[1] = {}): CliProcess {
-  const process = startCli(args, options);
-  running.push(process);
-  return process;
-}
+const cli = useCli();
 
 /** Starts the CLI and waits until it has printed its banner. */
-async function started(args: string[], options: Parameters<typeof startCli>[1] = {}) {
+async function started(args: string[], options: Parameters<typeof cli>[1] = {}) {
   const process = cli(args, options);
   await process.waitFor(/curl -s -H .*\n/);
   const origin = process.stdout().match(/listening on (http:\/\/\S+)/)![1]!;

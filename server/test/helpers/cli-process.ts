@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /**
@@ -65,5 +66,21 @@ export function startCli(args: string[], options: { cwd?: string; env?: Record<s
         });
       });
     },
+  };
+}
+
+/** `startCli` for the tests of a file: every process it started is killed (if still running) after each test. */
+export function useCli(): typeof startCli {
+  const running: CliProcess[] = [];
+  afterEach(async () => {
+    for (const cli of running.splice(0)) {
+      if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+  });
+  return (args, options) => {
+    const cli = startCli(args, options);
+    running.push(cli);
+    return cli;
   };
 }
