@@ -31,8 +31,12 @@ export interface Persistence {
    * the current rows; the write then ends with `persist`, or with `abandon` when it changed nothing or threw.
    */
   begin?(): Promise<void>;
-  /** Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. */
-  persist(write: PendingWrite): Promise<void>;
+  /**
+   * Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. It may resolve
+   * with `visible`, what the writer waits for once the queue has moved on to the next write (other processes
+   * applying this one, see `postgres-fleet.ts`); it never rejects.
+   */
+  persist(write: PendingWrite): Promise<void | { visible: Promise<void> }>;
   /** Ends a write begun by `begin` that stores nothing. */
   abandon?(): Promise<void>;
   /** Called once by `close()` after the last write. */
@@ -80,7 +84,8 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
   let tail: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
 
-  async function run<T>(fn: (tx: Transaction) => T): Promise<T> {
+  /** Runs a write in the queue: its result, and what its caller waits for after the queue (see `persist`). */
+  async function run<T>(fn: (tx: Transaction) => T): Promise<{ result: T; visible?: Promise<void> }> {
     await persistence?.begin?.();
     const tx = new StagedTransaction(tables);
     let result: T;
@@ -96,10 +101,11 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
     const changed = [...tx.staged].filter(([, changes]) => changes.size > 0);
     if (changed.length === 0) {
       await persistence?.abandon?.();
-      return result;
+      return { result };
     }
+    let persisted: void | { visible: Promise<void> } | undefined;
     if (persistence) {
-      await persistence.persist({
+      persisted = await persistence.persist({
         changed: changed.map(([name]) => name),
         rows: (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
         row: (name, id) => tx.get(name, id),
@@ -112,7 +118,7 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
       });
     }
     for (const [name, changes] of changed) own(name).apply(changes as Map<string, never>);
-    return result;
+    return { result, visible: persisted?.visible };
   }
 
   return {
@@ -122,9 +128,9 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
     revision: (collection) => tables[collection].revision,
     write(fn) {
       if (closing) return Promise.reject(new StoreError('The store is closed'));
-      const result = tail.then(() => run(fn));
-      tail = result.catch(() => undefined);
-      return result;
+      const step = tail.then(() => run(fn));
+      tail = step.catch(() => undefined);
+      return step.then(({ result, visible }) => (visible ? visible.then(() => result) : result));
     },
     close() {
       closing ??= tail.then(() => persistence?.close?.());

@@ -12,9 +12,11 @@
  *
  * Version 2: `login_failures`, the failed-login counts by key (a hash of the login, or an app and an address), so
  * that every process throttles a guesser on the count of all (see `oauth/login-guard.ts`).
+ *
+ * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`). Unlogged: a lease
+ * is worth nothing after a restart of the database, and its renewals should cost no log flush.
  */
 import type { ClientBase } from 'pg';
-import { COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
 import type { CollectionName } from './types.js';
 
@@ -59,6 +61,12 @@ const MIGRATIONS: readonly Migration[] = [
     name: 'failed-login counts',
     sql: (schema) =>
       `CREATE TABLE ${schema}.login_failures (key text PRIMARY KEY, failures integer NOT NULL, last bigint NOT NULL)`,
+  },
+  {
+    version: 3,
+    name: 'the processes and their leases',
+    sql: (schema) =>
+      `CREATE UNLOGGED TABLE ${schema}.processes (id text PRIMARY KEY, backend integer NOT NULL, lease_until timestamptz NOT NULL, seen bigint NOT NULL)`,
   },
 ];
 
@@ -118,9 +126,4 @@ export async function migrateSchema(client: ClientBase, schemaName: string): Pro
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-}
-
-/** Collections without a table in the schema's current version: none, unless a collection lacks its migration. */
-export function collectionsWithoutTable(): CollectionName[] {
-  return COLLECTIONS.filter((name) => !VERSION_1_TABLES.includes(name));
 }

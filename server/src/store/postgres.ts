@@ -9,10 +9,12 @@
  * database's, not memory's. A write is acknowledged once committed (PostgreSQL's own fsync).
  *
  * Other processes learn of a write through `NOTIFY`, which PostgreSQL sends to every listening connection as the
- * write commits: their memory is brought up to date within a moment. `sync()`, which the server awaits before
- * each request, reads the write counter so that a write acknowledged anywhere is seen by the next request on any
- * process (the requests of one turn of the event loop share one read); with `freshness: 'notify'` it only waits
- * for writes already announced, for no cost per request but a short window after a write elsewhere.
+ * write commits: their memory is brought up to date within a moment. A write is reported done once every other
+ * process applied it or stopped counting as current (`postgres-fleet.ts`), so that the next request on any process
+ * sees it while reads cost no round trip; a process that is not current (its lease lapsed, its listening
+ * connection down) reads the write counter in `sync()`, which the server awaits before each request. With
+ * `freshness: 'notify'` writes do not wait and reads trust the notifications alone: a short window after a write
+ * elsewhere.
  *
  * node-postgres (`pg`): pure JavaScript (no native build on users' machines), a pool, LISTEN/NOTIFY on a plain
  * client, parameter arrays for bulk writes, and the most used driver, kept by its author since 2010.
@@ -21,6 +23,7 @@ import pg from 'pg';
 import { COLLECTIONS } from './collections.js';
 import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
+import { createFleet, type Fleet, type Member } from './postgres-fleet.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import type { CollectionName, Collections, Dataset, SharedFailures, Store } from './types.js';
 
@@ -38,14 +41,19 @@ export interface PostgresStoreOptions {
   /** Connections this process opens at most besides the listening one. Default 4. */
   connections?: number;
   /**
-   * How `sync()` (awaited before each request) keeps reads current with other processes' writes. `request`
-   * (default): it reads the write counter, one round trip shared by the requests of one turn of the event loop,
-   * so that a write acknowledged anywhere is seen by the next request here. `notify`: it waits only while this
-   * process applies writes announced to it by NOTIFY, and costs nothing otherwise; a request that reaches this
-   * process right after another one acknowledged a write may still miss it (by about a millisecond). Default: the
-   * URL's `?freshness=`, else `request`.
+   * How reads keep current with other processes' writes. `request` (default): a write acknowledged by any
+   * process is seen by the next request on every other; a write waits until the other processes applied it
+   * (about a millisecond; up to `lease` for one that stopped answering), and a process that cannot be sure it is
+   * current reads the write counter before each request. `notify`: this process's writes do not wait, and its
+   * reads trust the notifications alone: a request that reaches it right after another process acknowledged a
+   * write may still miss it (by about a millisecond). Default: the URL's `?freshness=`, else `request`.
    */
   freshness?: 'request' | 'notify';
+  /**
+   * How long this process's membership of the fleet runs without a renewal, ms: what it holds up the others'
+   * writes if it stops answering without closing its connections (stopped, cut off). Default 5000.
+   */
+  lease?: number;
 }
 
 /** A store in a PostgreSQL database. */
@@ -145,6 +153,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
   pool.on('error', () => undefined);
   let listener: pg.Client | undefined;
+  let fleet: Fleet | undefined;
   /** Set once the store is closed, or failed to open: no reconnection after that. */
   let closed = false;
   try {
@@ -159,16 +168,28 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       client.release();
     }
     const channel = `storefront_changes_${target.schema}`;
+    const ackChannel = `storefront_acks_${target.schema}`;
     let engine: StoreEngine | undefined;
     /** The highest write number announced to this process. */
     let announced = 0;
     /** The catch-up with announced writes under way. */
     let catching: Promise<void> | undefined;
     const bringUp = (): Promise<void> => {
-      catching ??= catchUpOutside().finally(() => {
-        catching = undefined;
-        if (announced > state.seen) void bringUp().catch(() => undefined);
-      });
+      if (catching) return catching;
+      const target = announced;
+      catching = catchUpOutside(0).then(
+        () => {
+          catching = undefined;
+          // Writes announced meanwhile get a catch-up of their own. A write announced before is read by the
+          // catch-up that follows; one it did not reach was no write (any role may NOTIFY) or had no rows (a reset).
+          if (announced > target) void bringUp().catch(() => undefined);
+          else if (announced > state.seen) announced = state.seen;
+        },
+        (error: unknown) => {
+          catching = undefined;
+          throw error;
+        },
+      );
       return catching;
     };
     const onWrite = (seq: number) => {
@@ -179,16 +200,18 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     let listening = true;
     const onLost = () => {
       listening = false;
+      fleet!.lost();
       if (closed) return;
       // Reconnected in the background, one attempt at a time; requests meanwhile check the counter themselves.
       const retry = () =>
-        listen(target, channel, onWrite, onLost).then(
+        listen(target, [channel, ackChannel], onNotification, onLost).then(
           (client) => {
             if (closed) return void client.end();
             listener = client;
             listening = true;
-            // Writes made while it was down were announced to nobody.
+            // Writes made while it was down were announced to nobody; the lease is trusted again once renewed.
             if (engine) void bringUp().catch(() => undefined);
+            void fleet!.renew(client).catch(() => undefined);
           },
           () => {
             if (!closed) setTimeout(retry, 1000).unref();
@@ -196,35 +219,63 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         );
       setTimeout(retry, 100).unref();
     };
-    listener = await listen(target, channel, onWrite, onLost);
+    const onNotification = (from: string, payload: string) => {
+      if (from === ackChannel) return fleet!.onAck(payload);
+      // Any role that may connect may NOTIFY: only a write number counts.
+      const seq = Number(payload);
+      if (Number.isSafeInteger(seq) && seq > 0) onWrite(seq);
+    };
+    const state = { seen: 0 };
+    fleet = createFleet(
+      {
+        pool,
+        schema,
+        ackChannel,
+        seen: () => state.seen,
+        catchUpAnnounced: () => (announced > state.seen ? bringUp() : Promise.resolve()),
+      },
+      options.lease,
+    );
+    listener = await listen(target, [channel, ackChannel], onNotification, onLost);
+    // Registered before the data is read: a write committed after this lists this process, one before is read.
+    await fleet.renew(listener).catch((error) => {
+      throw failure(target, 'cannot join the processes', error);
+    });
     const loaded = await load(pool, schema);
-    const state = { seen: loaded.head };
+    state.seen = loaded.head;
+    fleet.applied(state.seen);
     const mutex = new Mutex();
-    const catchUp = async (db: pg.Pool | pg.PoolClient) => {
+    /**
+     * Applies the rows other processes wrote since this one last looked. `known`: a write number committed before
+     * the query starts (the head read, or one announced), reached even when no row carries it (a reset).
+     */
+    const catchUp = async (db: pg.Pool | pg.PoolClient, known: number) => {
       const { rows } = await db.query<{ c: CollectionName; id: string; row: AnyRow | null; version: string }>(
         catchUpSql(schema),
         [state.seen],
       );
-      if (!rows.length) return;
       const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
-      let top = state.seen;
+      let top = Math.max(state.seen, known);
       for (const { c, id, row, version } of rows) {
         const rowsOf = changes.get(c) ?? new Map<string, AnyRow | null>();
         changes.set(c, rowsOf.set(id, row));
         top = Math.max(top, Number(version));
       }
-      engine!.applyOutside(changes);
+      if (changes.size) engine!.applyOutside(changes);
+      if (top === state.seen) return;
       state.seen = top;
+      fleet!.applied(top);
     };
-    const catchUpOutside = async () => {
+    const catchUpOutside = async (known: number) => {
       const release = await mutex.lock();
       try {
-        await catchUp(pool);
+        await catchUp(pool, known);
       } finally {
         release();
       }
     };
-    engine = openStoreEngine(loaded.data, writeThrough(pool, schema, channel, target, mutex, state, catchUp));
+    const members = freshness === 'request' ? fleet : undefined;
+    engine = openStoreEngine(loaded.data, writeThrough(pool, schema, channel, target, mutex, state, catchUp, members));
     for (const [name, ids] of loaded.deleted) {
       engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
     }
@@ -234,7 +285,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     const headQuery = { name: 'storefront-head', text: `SELECT seq FROM ${schema}.head` };
     const check = async () => {
       const { rows } = await pool.query<{ seq: string }>(headQuery);
-      if (Number(rows[0]!.seq) > state.seen) await catchUpOutside();
+      const head = Number(rows[0]!.seq);
+      if (head > state.seen) await catchUpOutside(head);
     };
     // A request needs a check that starts after it arrived. The check starts once the event loop has taken in
     // what arrived meanwhile (setImmediate), so that the requests of one turn, and those arriving while a check
@@ -258,11 +310,11 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       });
       return waiting;
     };
-    // `notify`: a request waits only while this process applies writes announced to it, and costs nothing
-    // otherwise; `request` (and `notify` without the listening connection): each request checks the counter.
+    // A request waits only while this process applies writes announced to it, and costs nothing otherwise;
+    // without the listening connection, or (`request`) without a trusted lease, each request checks the counter.
     const sync = (): Promise<void> => {
       if (closed) return Promise.resolve();
-      if (!listening || freshness === 'request') return checked();
+      if (!listening || (freshness === 'request' && !fleet!.current())) return checked();
       return announced > state.seen ? bringUp() : Promise.resolve();
     };
     let closing: Promise<void> | undefined;
@@ -276,6 +328,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
+          await fleet!.close();
           await Promise.allSettled([listener?.end(), pool.end()]);
         });
         return closing;
@@ -283,6 +336,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     };
   } catch (error) {
     closed = true;
+    await fleet?.close();
     await Promise.allSettled([listener?.end(), pool.end()]);
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
@@ -316,19 +370,15 @@ function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
   };
 }
 
-/** A client listening on `channel`; `onLost` once its connection ends unasked. */
+/** A client listening on `channels`; `onLost` once its connection ends unasked. */
 async function listen(
   target: Target,
-  channel: string,
-  onWrite: (seq: number) => void,
+  channels: readonly string[],
+  onNotification: (channel: string, payload: string) => void,
   onLost: () => void,
 ): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: target.connectionString, ...CONNECTION_LIMITS });
-  client.on('notification', (message) => {
-    // Any role that may connect may NOTIFY: only a write number counts.
-    const seq = Number(message.payload);
-    if (Number.isSafeInteger(seq) && seq > 0) onWrite(seq);
-  });
+  client.on('notification', (message) => onNotification(message.channel, message.payload ?? ''));
   // Without a listener an error event would crash the process; the connection's end says what to do.
   client.on('error', () => undefined);
   let ending = false;
@@ -339,7 +389,7 @@ async function listen(
   }) as typeof client.end;
   try {
     await client.connect();
-    await client.query(`LISTEN "${channel}"`);
+    await client.query(channels.map((channel) => `LISTEN "${channel}"`).join('; '));
   } catch (error) {
     // A failed attempt ends the client too: `onLost` is for a connection that was up, so it is attached after.
     await end().catch(() => undefined);
@@ -466,16 +516,17 @@ function writeThrough(
   target: Target,
   mutex: Mutex,
   state: { seen: number },
-  catchUp: (db: pg.PoolClient) => Promise<void>,
+  catchUp: (db: pg.PoolClient, known: number) => Promise<void>,
+  fleet: Fleet | undefined,
 ): Persistence {
   let session: { client: pg.PoolClient; release: () => void } | undefined;
-  const end = async (sql: string, error?: Error) => {
+  const end = async (sql: string, error?: Error): Promise<pg.QueryResult[]> => {
     const current = session;
     session = undefined;
-    if (!current) return;
+    if (!current) return [];
     let failed = error;
     try {
-      await current.client.query(sql);
+      return (await current.client.query(sql)) as unknown as pg.QueryResult[];
     } catch (cause) {
       // A COMMIT that failed half-way leaves the transaction open with the head row's lock: never back in the pool.
       failed ??= cause as Error;
@@ -496,8 +547,7 @@ function writeThrough(
           `BEGIN; SELECT seq FROM ${schema}.head FOR UPDATE`,
         )) as unknown as pg.QueryResult[];
         const head = Number(results[1]!.rows[0].seq);
-        if (head > state.seen) await catchUp(client);
-        state.seen = Math.max(state.seen, head);
+        if (head > state.seen) await catchUp(client, head);
         session = { client, release };
       } catch (error) {
         if (client) {
@@ -528,8 +578,13 @@ function writeThrough(
           }
         }
         // One round trip again; `seq` is a number and the channel a checked name, so nothing here needs quoting.
-        await end(`UPDATE ${schema}.head SET seq = ${seq}; SELECT pg_notify('${channel}', '${seq}'); COMMIT`);
+        // The processes the write waits for are those with a lease when it commits (see `postgres-fleet.ts`).
+        const results = await end(
+          `UPDATE ${schema}.head SET seq = ${seq}; SELECT pg_notify('${channel}', '${seq}'); ` +
+            `${fleet ? `${fleet.membersSql}; ` : ''}COMMIT`,
+        );
         state.seen = seq;
+        if (fleet) return { visible: fleet.settle(seq, results[2]!.rows as Member[]) };
       } catch (error) {
         await end('ROLLBACK', error as Error).catch(() => undefined);
         throw failure(target, 'the write was not confirmed', error, StoreUnavailableError);

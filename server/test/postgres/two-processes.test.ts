@@ -212,6 +212,25 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
     expect((await api(origins[0], '/', {}, fresh)).status).toBe(200);
   });
 
+  it('holds up writes for a stopped process only until its lease ends, and it reads current once it runs again', async () => {
+    const b = processes[1]!.child;
+    b.kill('SIGSTOP');
+    let id: string;
+    try {
+      // B cannot apply it: A reports it done once B's lease (5 s) ran out, when B no longer trusts its memory.
+      const write = await api(origins[0], '/themes/1/templates', {
+        method: 'POST',
+        body: JSON.stringify({ file_name: 'while-b-stopped.html', body: '<p>stopped</p>' }),
+      });
+      expect(write.status).toBe(201);
+      ({ id } = (await write.json()) as { id: string });
+    } finally {
+      b.kill('SIGCONT');
+    }
+    const read = await api(origins[1], `/themes/1/templates/${id}`);
+    expect(read.status).toBe(200);
+  }, 20_000);
+
   // Last: it leaves the demo login throttled for a moment.
   it('counts failed logins of both processes: 5 wrong passwords over both, and the right one is throttled', async () => {
     const password = (origin: string, guess: string) =>
