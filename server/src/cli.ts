@@ -324,7 +324,7 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  reportListening();
+  reportListening(server.store);
   if (isFirstProcess())
     console.log(banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL));
   return stopped;

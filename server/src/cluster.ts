@@ -3,15 +3,28 @@
  * starts the first worker alone (which migrates the database and seeds it when empty, then prints the banner),
  * then the others on the same port, and starts a new worker in place of one that exits unasked (a crash, a
  * `kill -9`), so that the fleet keeps its size while the others go on answering. The workers share one
- * PostgreSQL database; what must hold across them the database enforces (see `store/postgres.ts`).
+ * PostgreSQL database; what must hold across them the database enforces (see `store/postgres.ts`). A worker that
+ * exits is reported to the others, whose writes then stop waiting for it (see `store/postgres-fleet.ts`).
  */
 import cluster, { type Worker } from 'node:cluster';
+import type { PostgresStore } from './store/postgres.js';
+import type { Store } from './store/types.js';
 
 /** The environment variable that tells a worker its number (1 for the first). */
 export const WORKER_NUMBER = 'STOREFRONT_CLUSTER_WORKER';
 
-/** What a worker sends the primary once it listens. */
+/** What a worker sends the primary once it listens, with its store's process id. */
 const LISTENING = 'storefront:listening';
+/** What the primary sends the workers when one exited: its process id, for their stores to forget. */
+const EXITED = 'storefront:exited';
+
+interface Message {
+  type?: string;
+  processId?: string;
+}
+
+/** What a store shared by the workers adds (see `PostgresStore`). */
+type FleetMember = Store & Partial<Pick<PostgresStore, 'processId' | 'forgetProcess'>>;
 
 /** A worker that dies within this long of its start counts as failing to start. */
 const EARLY_EXIT_MS = 5000;
@@ -27,9 +40,16 @@ export interface PrimaryOptions {
   quiet: boolean;
 }
 
-/** Tells the primary that this worker listens (nothing outside a cluster). */
-export function reportListening(): void {
-  if (cluster.isWorker) process.send?.({ type: LISTENING });
+/** Tells the primary that this worker listens, and has `store` forget the workers that exit (nothing outside a cluster). */
+export function reportListening(shared: Store): void {
+  if (!cluster.isWorker) return;
+  const store: FleetMember = shared;
+  process.on('message', (message: Message) => {
+    if (message?.type !== EXITED || !message.processId) return;
+    // Not forgotten: the others wait for its lease to end, as for a process on another host.
+    store.forgetProcess?.(message.processId).catch(() => undefined);
+  });
+  process.send?.({ type: LISTENING, processId: store.processId });
 }
 
 /** Whether this process prints the banner: the only one, or a fleet's first worker. */
@@ -46,6 +66,8 @@ export async function runPrimary({ workers, laterArgs, quiet }: PrimaryOptions):
   let earlyExits = 0;
   let numbered = 0;
   const started = new Map<Worker, number>();
+  /** The store's process id of each worker that listens. */
+  const processIds = new Map<Worker, string>();
 
   const fork = (later: boolean): Worker => {
     numbered++;
@@ -58,8 +80,9 @@ export async function runPrimary({ workers, laterArgs, quiet }: PrimaryOptions):
   };
   const listening = (worker: Worker) =>
     new Promise<boolean>((resolve) => {
-      const onMessage = (message: { type?: string }) => {
+      const onMessage = (message: Message) => {
         if (message?.type !== LISTENING) return;
+        if (message.processId) processIds.set(worker, message.processId);
         worker.off('exit', onExit);
         resolve(true);
       };
@@ -89,6 +112,11 @@ export async function runPrimary({ workers, laterArgs, quiet }: PrimaryOptions):
   cluster.on('exit', (worker, code, signal) => {
     const since = started.get(worker) ?? 0;
     started.delete(worker);
+    const gone = processIds.get(worker);
+    processIds.delete(worker);
+    if (gone) {
+      for (const other of started.keys()) if (!other.isDead()) other.send({ type: EXITED, processId: gone });
+    }
     if (stopping) {
       if (started.size === 0) done(0);
       return;

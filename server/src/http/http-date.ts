@@ -7,9 +7,24 @@ const HTTP_DATE = [
   /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
+/**
+ * The two seconds formatted last: a response formats its `Date` (now) and its `Last-Modified` (the entity's),
+ * and formatting costs more than the rest of a cached read's headers.
+ */
+const formatted: [number, string][] = [
+  [Number.NaN, ''],
+  [Number.NaN, ''],
+];
+let replace = 0;
+
 /** `Sun, 06 Nov 1994 08:49:37 GMT` from epoch ms. */
 export function formatHttpDate(ms: number): string {
-  return new Date(ms).toUTCString();
+  const second = Math.floor(ms / 1000);
+  for (const [cached, text] of formatted) if (cached === second) return text;
+  const text = new Date(second * 1000).toUTCString();
+  formatted[replace] = [second, text];
+  replace ^= 1;
+  return text;
 }
 
 /**

@@ -5,23 +5,33 @@
  * listening connection, until when the lease runs, the last write it applied), renewed on the listening
  * connection a few times per lease. A write, as it commits, lists the other members; before it is reported done
  * it waits until each has applied it (members report each write they apply: `seen` in their row and a
- * notification on the acknowledgement channel), has gone (its listening connection closed, its row deleted), or
- * until its lease ran out. A member answers reads from memory without asking the database only while its own
- * lease runs by its own clock, counted from before it asked for the renewal, so that it stops before the
- * database's copy of the lease ends, and while it has applied every write up to the renewal's. So a write
- * reported done anywhere is in the memory of every process that reads without asking; the others (a lease
- * lapsed, the listening connection down) read the write counter before each request, as `postgres.ts` does.
+ * notification on the acknowledgement channel), has left (its row deleted as it closed), or its lease ran out.
+ * A member answers reads from memory without asking the database only while its own lease runs by its own
+ * clock, counted from before it asked for the renewal, so that it stops before the database's copy of the lease
+ * ends, and while it has applied every write up to the renewal's. So a write reported done anywhere is in the
+ * memory of every process that reads without asking; the others (a lease lapsed or not renewed, the listening
+ * connection down) read the write counter before each request, as `postgres.ts` does.
  *
- * A renewal takes the write lock in shared mode: it is ordered with every write, which either lists the member
- * or is already applied by the member once it has caught up with the head the renewal read.
+ * A killed member is waited for until its lease ends (its connection closing says nothing of a member cut off
+ * from the database that still trusts its lease), or until it is known to have exited (`forget`: a cluster's
+ * primary sees its workers exit). The leases are kept in a logged table: after a crash of the
+ * database they still say whom to wait for. A renewal takes the write lock in shared mode: it is ordered with
+ * every write, which either lists the member or is applied by the member once it caught up with the head the
+ * renewal read. The database's clock times the leases and each member's own steady clock its trust: writers
+ * wait a quarter of a lease longer than the database says, for a database clock that steps forward.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
-/** How long a lease runs: what a member that stops answering (stopped, cut off) holds up the fleet's writes. */
-export const LEASE_MS = 5000;
+/**
+ * How long a lease runs, ms: a member that stops answering (killed, stopped, cut off) holds up the fleet's writes
+ * for up to 1.25 times this.
+ */
+export const LEASE_MS = 2000;
 /** A member trusts its lease for this share of it, against clocks that run at slightly different rates. */
 const TRUSTED_SHARE = 0.9;
+/** What writers add to a lease, as a share of it: a database clock that steps forward ends leases early. */
+const CLOCK_MARGIN = 0.25;
 /** Renewals per lease. */
 const RENEWALS = 4;
 /** A write waiting for members asks the database about them after this long, then at this interval. */
@@ -52,21 +62,32 @@ export interface FleetHost {
 
 /** This process's membership, and the waits of its writes for the other members. */
 export interface Fleet {
+  /** This process's id among the members. */
+  readonly id: string;
   /** The SQL statement that lists the other members with a running lease, for a write's commit. */
   readonly membersSql: string;
   /** Whether reads may be answered from memory without reading the write counter. */
   current(): boolean;
   /** Registers or renews on `listener` (a new listening connection: at once); the lease is trusted from then on. */
   renew(listener: pg.Client): Promise<void>;
-  /** The listening connection is gone: the lease is no longer trusted (writes elsewhere stop waiting for it). */
+  /** Reads may no longer come from memory alone until the next renewal (the database did not answer). */
+  distrust(): void;
+  /** The listening connection is gone: no renewal on it, no trust until a new one renews. */
   lost(): void;
+  /** Starts renewing, once the store's data is loaded. */
+  start(): void;
   /** Reports the writes up to `seen` applied, to the members waiting for it (coalesced). */
   applied(seen: number): void;
   /** An acknowledgement notification's payload. */
   onAck(payload: string): void;
-  /** Resolves once every one of `members` applied write `seq`, went, or lost its lease. Never rejects. */
+  /** Resolves once every one of `members` applied write `seq`, left, or its lease ended. Never rejects. */
   settle(seq: number, members: readonly Member[]): Promise<void>;
+  /** Stops renewing and waiting; call it before the listening connection ends, and `leave` after. */
   close(): Promise<void>;
+  /** Deletes this process's row, so that no write waits for it. */
+  leave(): Promise<void>;
+  /** Deletes the row of the member `id`, known to have exited: no write waits for it any more. */
+  forget(id: string): Promise<void>;
 }
 
 interface Waiter {
@@ -77,17 +98,19 @@ interface Waiter {
 }
 
 export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
+  if (!Number.isFinite(lease) || lease < 100) throw new RangeError(`A lease runs 100 ms or more, got ${lease}`);
   const { pool, schema } = host;
   const id = randomBytes(12).toString('hex');
   /** Until when (performance.now()) the lease is trusted, and the head the renewal read. */
   let trustedUntil = 0;
   let leaseHead = Number.POSITIVE_INFINITY;
   let listener: pg.Client | undefined;
+  let renewing: NodeJS.Timeout | undefined;
+  let inFlight = false;
   let closed = false;
-  /** Highest write reported by each member. */
+  /** Highest write reported by each member (forgotten once it left). */
   const acked = new Map<string, number>();
   const waiters = new Set<Waiter>();
-  let lookTimer: NodeJS.Timeout | undefined;
 
   const renewal = async (client: pg.Client) => {
     const sentAt = performance.now();
@@ -107,17 +130,19 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   };
   const tick = async () => {
     const client = listener;
-    if (!client || closed) return;
+    if (!client || closed || inFlight) return;
+    inFlight = true;
     try {
       // A member that cannot apply what it was told of lets its lease run out rather than hold up the writes.
       await withTimeout(host.catchUpAnnounced(), lease / RENEWALS);
       await renewal(client);
     } catch {
-      // The lease runs out; the listening connection's loss, if that is the cause, is handled where it is seen.
+      // Not renewed: the database may not answer; the lease is no longer trusted.
+      trustedUntil = 0;
+    } finally {
+      inFlight = false;
     }
   };
-  const renewing = setInterval(() => void tick(), lease / RENEWALS);
-  renewing.unref();
 
   let acking = false;
   let toAck = 0;
@@ -135,77 +160,98 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
         sendAck();
       },
       () => {
-        // The writers waiting for it ask the database, or wait for the lease; the next write applied says it again.
+        // Said again shortly; meanwhile the writers waiting for it read `seen` with the next renewal, or wait out the lease.
         acking = false;
+        setTimeout(sendAck, LOOK_EVERY_MS).unref();
       },
     );
   };
 
-  const finish = (waiter: Waiter) => {
+  const settled = (waiter: Waiter) => {
+    if (waiter.pending.size) return;
     waiters.delete(waiter);
     waiter.done();
   };
+  /** Ends the waits for `member` of the writes up to `seq`. */
   const drop = (member: string, seq = Number.POSITIVE_INFINITY) => {
     for (const waiter of waiters) {
       if (waiter.seq <= seq) waiter.pending.delete(member);
-      if (!waiter.pending.size) finish(waiter);
+      settled(waiter);
     }
   };
-  /** Asks the database about the members still waited for; ends the waits for those gone or past their lease. */
-  const look = async () => {
-    lookTimer = undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let nextLook = 0;
+  let looking = false;
+  /** Ends the waits for members past their lease, looks at the members when it is time; then sleeps till the next. */
+  const wake = () => {
+    timer = undefined;
     const now = performance.now();
     for (const waiter of waiters) {
       for (const [member, until] of waiter.pending) if (until <= now) waiter.pending.delete(member);
-      if (!waiter.pending.size) finish(waiter);
+      settled(waiter);
     }
+    if (!waiters.size) return;
+    if (now >= nextLook && !looking) void look();
+    schedule();
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    if (!waiters.size || closed) return;
+    const soonest = Math.min(...[...waiters].flatMap((waiter) => [...waiter.pending.values()]));
+    const at = looking ? soonest : Math.min(soonest, nextLook);
+    timer = setTimeout(wake, Math.max(0, at - performance.now()));
+  };
+  /** Reads the members still waited for: what they applied, and their leases as renewed since. */
+  const look = async () => {
+    looking = true;
     const ids = [...new Set([...waiters].flatMap((waiter) => [...waiter.pending.keys()]))];
-    if (!ids.length) return;
     try {
-      const { rows } = await pool.query<{ id: string; seen: string; ms: number; alive: boolean }>(
-        `SELECT p.id, p.seen, greatest(0, ceil(extract(epoch FROM p.lease_until - now()) * 1000))::int AS ms,
-           EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p.backend) AS alive
-         FROM ${schema}.processes p WHERE p.id = ANY($1)`,
+      const { rows } = await pool.query<Member>(
+        `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes WHERE id = ANY($1)`,
         [ids],
       );
       const at = performance.now();
       const found = new Set<string>();
-      const dead: string[] = [];
       for (const row of rows) {
         found.add(row.id);
-        if (!row.alive || row.ms === 0) {
-          if (!row.alive) dead.push(row.id);
-          drop(row.id);
-          continue;
-        }
         drop(row.id, Number(row.seen));
         for (const waiter of waiters) if (waiter.pending.has(row.id)) waiter.pending.set(row.id, at + row.ms);
       }
-      for (const member of ids) if (!found.has(member)) drop(member);
-      // Killed: its connection is closed, so it reads nothing from memory any more; later writes need not look.
-      if (dead.length) await pool.query(`DELETE FROM ${schema}.processes WHERE id = ANY($1)`, [dead]);
+      // Rows are deleted as their process closes, or an hour past their lease.
+      for (const member of ids) {
+        if (found.has(member)) continue;
+        drop(member);
+        acked.delete(member);
+      }
     } catch {
       // The database does not answer: the leases as last known end the waits.
+    } finally {
+      looking = false;
+      nextLook = performance.now() + LOOK_EVERY_MS;
+      schedule();
     }
-    schedule(LOOK_EVERY_MS);
-  };
-  const schedule = (ms: number) => {
-    if (lookTimer || !waiters.size) return;
-    const soonest = Math.min(...[...waiters].flatMap((waiter) => [...waiter.pending.values()]));
-    lookTimer = setTimeout(() => void look(), Math.max(0, Math.min(ms, soonest - performance.now())));
   };
 
+  const distrust = () => {
+    trustedUntil = 0;
+  };
   return {
-    membersSql: `SELECT id, seen, greatest(0, ceil(extract(epoch FROM lease_until - now()) * 1000))::int AS ms
-      FROM ${schema}.processes WHERE lease_until > now() AND id <> '${id}'`,
+    id,
+    membersSql: `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes
+      WHERE lease_until > now() - interval '${lease * CLOCK_MARGIN} milliseconds' AND id <> '${id}'`,
     current: () => performance.now() < trustedUntil && host.seen() >= leaseHead,
     async renew(client) {
       listener = client;
       await renewal(client);
     },
+    distrust,
     lost() {
       listener = undefined;
-      trustedUntil = 0;
+      distrust();
+    },
+    start() {
+      renewing ??= setInterval(() => void tick(), lease / RENEWALS);
+      renewing.unref();
     },
     applied(seen) {
       toAck = Math.max(toAck, seen);
@@ -221,25 +267,43 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
     settle(seq, members) {
       const now = performance.now();
       const pending = new Map<string, number>();
+      const margin = lease * CLOCK_MARGIN;
       for (const member of members) {
-        if (Number(member.seen) < seq && (acked.get(member.id) ?? 0) < seq) pending.set(member.id, now + member.ms);
+        if (Number(member.seen) < seq && (acked.get(member.id) ?? 0) < seq) {
+          pending.set(member.id, now + member.ms + margin);
+        }
       }
       if (!pending.size || closed) return Promise.resolve();
       return new Promise<void>((done) => {
         waiters.add({ seq, pending, done });
-        schedule(FIRST_LOOK_MS);
+        // A look within FIRST_LOOK_MS of any write that waits.
+        if (nextLook <= now || nextLook > now + FIRST_LOOK_MS) nextLook = now + FIRST_LOOK_MS;
+        schedule();
       });
     },
     async close() {
       closed = true;
-      trustedUntil = 0;
+      distrust();
       clearInterval(renewing);
-      clearTimeout(lookTimer);
-      for (const waiter of waiters) finish(waiter);
+      clearTimeout(timer);
+      for (const waiter of waiters) {
+        waiter.pending.clear();
+        settled(waiter);
+      }
+    },
+    async leave() {
       await pool.query(`DELETE FROM ${schema}.processes WHERE id = $1`, [id]).catch(() => undefined);
+    },
+    async forget(member) {
+      await pool.query(`DELETE FROM ${schema}.processes WHERE id = $1`, [member]);
+      drop(member);
+      acked.delete(member);
     },
   };
 }
+
+/** What is left of a row's lease, ms (0 once it ended). */
+const msLeft = 'greatest(0, ceil(extract(epoch FROM lease_until - now()) * 1000))::int';
 
 function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -247,6 +311,7 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
     promise,
     new Promise<void>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), ms);
+      timer.unref();
     }),
   ]).finally(() => clearTimeout(timer));
 }

@@ -13,8 +13,7 @@
  * Version 2: `login_failures`, the failed-login counts by key (a hash of the login, or an app and an address), so
  * that every process throttles a guesser on the count of all (see `oauth/login-guard.ts`).
  *
- * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`). Unlogged: a lease
- * is worth nothing after a restart of the database, and its renewals should cost no log flush.
+ * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from './errors.js';
@@ -66,7 +65,7 @@ const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: 'the processes and their leases',
     sql: (schema) =>
-      `CREATE UNLOGGED TABLE ${schema}.processes (id text PRIMARY KEY, backend integer NOT NULL, lease_until timestamptz NOT NULL, seen bigint NOT NULL)`,
+      `CREATE TABLE ${schema}.processes (id text PRIMARY KEY, backend integer NOT NULL, lease_until timestamptz NOT NULL, seen bigint NOT NULL)`,
   },
 ];
 

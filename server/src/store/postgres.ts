@@ -65,6 +65,13 @@ export interface PostgresStore extends Store {
   sync(): Promise<void>;
   /** Reads the write counter (and catches up): rejects when the database cannot be read. `/health` calls it. */
   ping(): Promise<void>;
+  /** This process's id among the processes on the schema (their leases: see `postgres-fleet.ts`). */
+  readonly processId: string;
+  /**
+   * Tells the processes on the schema that the process `id` exited (killed, crashed): their writes stop waiting
+   * for it at once rather than at the end of its lease. Only for a process known to be gone.
+   */
+  forgetProcess(id: string): Promise<void>;
 }
 
 /** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
@@ -232,7 +239,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         schema,
         ackChannel,
         seen: () => state.seen,
-        catchUpAnnounced: () => (announced > state.seen ? bringUp() : Promise.resolve()),
+        catchUpAnnounced: () => (engine && announced > state.seen ? bringUp() : Promise.resolve()),
       },
       options.lease,
     );
@@ -279,6 +286,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     for (const [name, ids] of loaded.deleted) {
       engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
     }
+    fleet.start();
+    // Writes announced while the data loaded.
+    if (announced > state.seen) void bringUp().catch(() => undefined);
     const store = engine.store;
     let waiting: Promise<void> | undefined;
     let running: Promise<void> | undefined;
@@ -298,6 +308,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
           waiting = undefined;
           const current = check()
             .catch((error) => {
+              fleet!.distrust();
               throw failure(target, 'cannot read the write counter', error);
             })
             .finally(() => {
@@ -324,12 +335,17 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       location: target.location,
       sync,
       ping: checked,
+      processId: fleet.id,
+      forgetProcess: (id) => fleet!.forget(id),
       failures: sharedFailures(pool, schema),
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
           await fleet!.close();
-          await Promise.allSettled([listener?.end(), pool.end()]);
+          await listener?.end().catch(() => undefined);
+          // After the listening connection ended: no renewal can write the row again.
+          await fleet!.leave();
+          await pool.end().catch(() => undefined);
         });
         return closing;
       },
@@ -337,7 +353,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   } catch (error) {
     closed = true;
     await fleet?.close();
-    await Promise.allSettled([listener?.end(), pool.end()]);
+    await listener?.end().catch(() => undefined);
+    await fleet?.leave();
+    await pool.end().catch(() => undefined);
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
 }
@@ -584,7 +602,7 @@ function writeThrough(
             `${fleet ? `${fleet.membersSql}; ` : ''}COMMIT`,
         );
         state.seen = seq;
-        if (fleet) return { visible: fleet.settle(seq, results[2]!.rows as Member[]) };
+        if (fleet) return { visible: fleet.settle(seq, (results[2]?.rows ?? []) as Member[]) };
       } catch (error) {
         await end('ROLLBACK', error as Error).catch(() => undefined);
         throw failure(target, 'the write was not confirmed', error, StoreUnavailableError);
