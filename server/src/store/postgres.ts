@@ -43,7 +43,7 @@ export interface PostgresStoreOptions {
   /**
    * How reads keep current with other processes' writes. `request` (default): a write acknowledged by any
    * process is seen by the next request on every other; a write waits until the other processes applied it
-   * (about a millisecond; up to `lease` for one that stopped answering), and a process that cannot be sure it is
+   * (about a millisecond; up to 1.25 × `lease` for one that stopped answering), and a process that cannot be sure it is
    * current reads the write counter before each request. `notify`: this process's writes do not wait, and its
    * reads trust the notifications alone: a request that reaches it right after another process acknowledged a
    * write may still miss it (by about a millisecond). Default: the URL's `?freshness=`, else `request`.
@@ -51,7 +51,7 @@ export interface PostgresStoreOptions {
   freshness?: 'request' | 'notify';
   /**
    * How long this process's membership of the fleet runs without a renewal, ms: what it holds up the others'
-   * writes if it stops answering without closing its connections (stopped, cut off). Default 5000.
+   * writes (1.25 times this at most) if it stops answering without closing them, or dies on another host. Default 2000.
    */
   lease?: number;
 }
