@@ -16,6 +16,7 @@ import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
+import { CORS_HEADERS } from './http/cors.js';
 import { hashPassword } from './oauth/secrets.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
@@ -233,7 +234,8 @@ function readingCurrent(store: Store, app: RequestListener): RequestListener {
       (error: unknown) => {
         // The path only: a JSONP request carries its token in the query.
         console.error(`storefront-server: ${req.method} ${req.url?.split('?')[0]} 503: ${(error as Error).message}`);
-        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        // With the CORS headers of every answer: a browser app can then read the 503 and its Retry-After.
+        res.writeHead(503, { ...CORS_HEADERS, 'content-type': 'application/json', 'retry-after': '1' });
         res.end(JSON.stringify({ _class: ['errors'], message: 'Service unavailable: the data cannot be read now' }));
       },
     );

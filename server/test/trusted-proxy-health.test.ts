@@ -74,7 +74,11 @@ describe('GET /health', () => {
           status: 503,
           body: { status: 'unavailable' },
         });
-        expect((await fetch(`${running.baseUrl}/`)).status).toBe(503);
+        const api = await fetch(`${running.baseUrl}/`);
+        expect(api.status).toBe(503);
+        // A browser app can read it: the CORS headers of every answer.
+        expect(api.headers.get('access-control-allow-origin')).toBe('*');
+        expect(api.headers.get('access-control-expose-headers')).toContain('Retry-After');
       } finally {
         await running.close();
       }

@@ -81,8 +81,12 @@ export function isPostgresUrl(data: string): boolean {
 
 type AnyRow = Collections[CollectionName];
 
-/** Rows per statement when writing many at once (a seed, a migration): keeps each statement's parameters small. */
+/**
+ * Rows, and bytes of rows, per statement when writing many at once (a seed, a migration): keeps each statement
+ * well under PostgreSQL's 1 GB message limit, whatever the rows weigh (an asset's bytes, up to 40 MB).
+ */
 const CHUNK = 2000;
+const CHUNK_BYTES = 64 * 1024 * 1024;
 /** `inserted` is the write's number times this plus the row's place in the write: rows keep their order. */
 const PLACES = 4_294_967_296n;
 
@@ -373,8 +377,10 @@ function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
       return counts(rows);
     },
     async fail(key, now, forgetMs) {
+      // Counts past their forget time say nothing any more: dropped here, so that the table does not grow forever.
       const { rows } = await pool.query(
-        `INSERT INTO ${schema}.login_failures AS f (key, failures, last) VALUES ($1, 1, $2)
+        `WITH forgotten AS (DELETE FROM ${schema}.login_failures WHERE last < $2::bigint - $3::bigint AND key <> $1)
+         INSERT INTO ${schema}.login_failures AS f (key, failures, last) VALUES ($1, 1, $2)
          ON CONFLICT (key) DO UPDATE SET last = excluded.last,
            failures = CASE WHEN excluded.last - f.last > $3 THEN 1 ELSE f.failures + 1 END
          RETURNING key, failures, last`,
@@ -468,14 +474,17 @@ async function upsert(
   seq: number,
 ): Promise<void> {
   const table = tableOf(schema, name);
-  for (let from = 0; from < rows.length; from += CHUNK) {
-    const chunk = rows.slice(from, from + CHUNK);
+  for (let from = 0; from < rows.length; ) {
     const ids: string[] = [];
     const texts: string[] = [];
-    for (const row of chunk) {
+    let bytes = 0;
+    while (from + ids.length < rows.length && ids.length < CHUNK && bytes < CHUNK_BYTES) {
+      const row = rows[from + ids.length]!;
       if (typeof row.id !== 'string' || row.id === '') throw new StoreError(`Invalid ${name} id`);
+      const text = JSON.stringify(row);
       ids.push(row.id);
-      texts.push(JSON.stringify(row));
+      texts.push(text);
+      bytes += text.length;
     }
     await db.query(
       `INSERT INTO ${table} AS t (id, row, inserted, version)
@@ -484,6 +493,7 @@ async function upsert(
          inserted = CASE WHEN t.row IS NULL THEN excluded.inserted ELSE t.inserted END`,
       [ids, texts, seq, from],
     );
+    from += ids.length;
   }
 }
 
@@ -573,7 +583,9 @@ function writeThrough(
           client.release(error as Error);
         }
         release();
-        throw failure(target, 'cannot begin a write', error, StoreUnavailableError);
+        throw error instanceof StoreError
+          ? error
+          : failure(target, 'cannot begin a write', error, StoreUnavailableError);
       }
     },
     async persist(write: PendingWrite) {
@@ -605,7 +617,10 @@ function writeThrough(
         if (fleet) return { visible: fleet.settle(seq, (results[2]?.rows ?? []) as Member[]) };
       } catch (error) {
         await end('ROLLBACK', error as Error).catch(() => undefined);
-        throw failure(target, 'the write was not confirmed', error, StoreUnavailableError);
+        // A row the store refuses (StoreError) is a bug of the caller's, not an unavailable database.
+        throw error instanceof StoreError
+          ? error
+          : failure(target, 'the write was not confirmed', error, StoreUnavailableError);
       }
     },
     async abandon() {
