@@ -11,7 +11,7 @@ import type {
 } from '@storefront-platform/sdk';
 import { type UseMutationOptions, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useClient } from './context.js';
-import { originOf } from './etags.js';
+import { originOf, rememberOrigin } from './etags.js';
 import { resourceKey } from './query-key.js';
 import type { VarsOf } from './use-resource.js';
 
@@ -36,7 +36,8 @@ export interface ActionOptions<E, R, V>
   ifMatch?: boolean | string;
   /**
    * An optimistic update: the document the entity will have after the write, shown by the hooks reading the entity
-   * at once, until the write's invalidation refetches it; put back when the write fails.
+   * at once, until the write's invalidation refetches it; put back when the write fails. A guarded write made from
+   * the entity shown meanwhile sends the `ETag` of the version the optimistic one was made from.
    */
   optimistic?: (entity: E, vars: V) => HalResource;
 }
@@ -82,7 +83,11 @@ export function useAction<S extends Shape, K extends RelationKey<S>>(
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData(key);
       const url = key[2];
-      queryClient.setQueryData(key, client.restore(optimistic(entity as Entity<S>, vars), url));
+      const shown = client.restore(optimistic(entity as Entity<S>, vars), url);
+      // A guarded write from what is shown is based on the version this one was: the server answers it (412 once
+      // this write changed it) rather than the SDK refusing a write without an ETag.
+      rememberOrigin(shown, url, originOf(target).etag);
+      queryClient.setQueryData(key, shown);
       return { previous };
     },
     onError: (error, vars, context, meta) => {

@@ -110,6 +110,17 @@ describe('useAction', () => {
     expect(api.mock.store.get('templates', template.id)!.body).toBe('<p>theirs</p>');
   });
 
+  it('sends a guarded write made from the optimistic entity with the ETag it was made from: a typed 412, no TypeError', async () => {
+    const { template } = await ready({ ifMatch: true, optimistic: true });
+    api.server.use(api.mock.slowResponse(300, { method: 'PUT' }));
+    screen.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<h1>Saved</h1>'));
+    // Again, from the optimistic entity, before the first write is answered: the first write changes the ETag.
+    screen.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict 412'));
+    expect(api.mock.store.get('templates', template.id)!.body).toBe('<h1>Saved</h1>');
+  });
+
   it('fails with a typed 422 on the last_updated_on guard, naming the field', async () => {
     const { template } = await ready({ extra: { last_updated_on: '2001-01-01T00:00:00.000Z' } });
     screen.getByRole('button', { name: 'Save' }).click();
