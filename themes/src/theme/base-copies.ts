@@ -21,15 +21,21 @@ const pathOf = (digest: string) => `${BASE_DIR}/${digest}`;
 export async function readBase(dir: string, digest: string): Promise<string | undefined> {
   if (!/^[0-9a-f]{32}$/.test(digest)) return undefined;
   const bytes = await readInside(dir, pathOf(digest)).catch(() => undefined);
-  // A copy damaged on disk is no base: a merge against it would be wrong.
-  return bytes && md5(bytes) === digest ? bytes.toString('utf8') : undefined;
+  if (!bytes) return undefined;
+  if (md5(bytes) === digest) return bytes.toString('utf8');
+  // A copy damaged on disk (a write cut short) is no base: a merge against it would be wrong. Removed, so that the
+  // next pull or push that hands over the text writes it anew.
+  await removeInside(dir, pathOf(digest)).catch(() => {});
+  return undefined;
 }
 
-/** Keeps `text` (a template's body, or its UTF-8 bytes) as a base. */
+/** Keeps `text` (a template's body, or its UTF-8 bytes) as a base; a damaged copy of it is written anew. */
 export async function keepBase(dir: string, text: string | Uint8Array): Promise<void> {
-  const path = pathOf(md5(text));
-  if (await lstatInside(dir, path).catch(() => undefined)) return;
-  await writeInside(dir, path, text, { replace: true });
+  const digest = md5(text);
+  if ((await lstatInside(dir, pathOf(digest)).catch(() => undefined)) && (await readBase(dir, digest)) !== undefined) {
+    return;
+  }
+  await writeInside(dir, pathOf(digest), text, { replace: true });
 }
 
 /**
