@@ -79,11 +79,36 @@ export async function startSignIn(options: SignInOptions): Promise<void> {
   location.assign(request.url);
 }
 
+type Finished = TokenInfo | Promise<TokenInfo> | undefined;
+
+/**
+ * The callback finished in the code running now: React 18's StrictMode runs a state initializer twice in one
+ * synchronous render, and the second run, finding the callback taken, would otherwise drop the first run's token
+ * or exchange. Forgotten at the next microtask.
+ */
+let finishedNow: { value: Finished } | { error: unknown } | undefined;
+
 /**
  * Back from the authorize page: the token of the implicit flow (read now), or the code exchange (a promise), with
- * the callback's parameters taken out of the address bar. `undefined` when this page is no callback.
+ * the callback's parameters taken out of the address bar. `undefined` when this page is no callback. Called again
+ * in the same synchronous run, it returns (or throws) the same outcome.
  */
-export function finishSignIn(options: SignInOptions): TokenInfo | Promise<TokenInfo> | undefined {
+export function finishSignIn(options: SignInOptions): Finished {
+  if (!finishedNow) {
+    try {
+      finishedNow = { value: finishCallback(options) };
+    } catch (error) {
+      finishedNow = { error };
+    }
+    queueMicrotask(() => {
+      finishedNow = undefined;
+    });
+  }
+  if ('error' in finishedNow) throw finishedNow.error;
+  return finishedNow.value;
+}
+
+function finishCallback(options: SignInOptions): Finished {
   if (typeof location === 'undefined') return undefined;
   const text = sessionStorage.getItem(PENDING);
   const back = /[#&?](?:access_token|code|error)=/.test(location.href);
