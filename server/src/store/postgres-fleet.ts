@@ -101,6 +101,8 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   if (!Number.isFinite(lease) || lease < 100) throw new RangeError(`A lease runs 100 ms or more, got ${lease}`);
   const { pool, schema } = host;
   const id = randomBytes(12).toString('hex');
+  /** What a writer adds to what the database says is left of a lease (see CLOCK_MARGIN). */
+  const margin = lease * CLOCK_MARGIN;
   /** Until when (performance.now()) the lease is trusted, and the head the renewal read. */
   let trustedUntil = 0;
   let leaseHead = Number.POSITIVE_INFINITY;
@@ -215,7 +217,12 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
       for (const row of rows) {
         found.add(row.id);
         drop(row.id, Number(row.seen));
-        for (const waiter of waiters) if (waiter.pending.has(row.id)) waiter.pending.set(row.id, at + row.ms);
+        // A lease renewed since moves the wait's end later; nothing moves it earlier (a clock that stepped).
+        if (row.ms === 0) continue;
+        for (const waiter of waiters) {
+          const until = waiter.pending.get(row.id);
+          if (until !== undefined) waiter.pending.set(row.id, Math.max(until, at + row.ms + margin));
+        }
       }
       // Rows are deleted as their process closes, or an hour past their lease.
       for (const member of ids) {
@@ -238,7 +245,7 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   return {
     id,
     membersSql: `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes
-      WHERE lease_until > now() - interval '${lease * CLOCK_MARGIN} milliseconds' AND id <> '${id}'`,
+      WHERE lease_until > now() - interval '${margin} milliseconds' AND id <> '${id}'`,
     current: () => performance.now() < trustedUntil && host.seen() >= leaseHead,
     async renew(client) {
       listener = client;
@@ -267,7 +274,6 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
     settle(seq, members) {
       const now = performance.now();
       const pending = new Map<string, number>();
-      const margin = lease * CLOCK_MARGIN;
       for (const member of members) {
         if (Number(member.seen) < seq && (acked.get(member.id) ?? 0) < seq) {
           pending.set(member.id, now + member.ms + margin);
