@@ -40,7 +40,10 @@ export interface PrimaryOptions {
   quiet: boolean;
 }
 
-/** Tells the primary that this worker listens, and has `store` forget the workers that exit (nothing outside a cluster). */
+/**
+ * Tells the primary that this worker listens, and has its store forget the workers that exit (nothing outside a
+ * cluster).
+ */
 export function reportListening(shared: Store): void {
   if (!cluster.isWorker) return;
   const store: FleetMember = shared;

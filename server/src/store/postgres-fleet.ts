@@ -162,7 +162,8 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
         sendAck();
       },
       () => {
-        // Said again shortly; meanwhile the writers waiting for it read `seen` with the next renewal, or wait out the lease.
+        // Said again shortly; meanwhile the writers waiting for it read `seen` with the next renewal, or wait out
+        // the lease.
         acking = false;
         setTimeout(sendAck, LOOK_EVERY_MS).unref();
       },

@@ -43,15 +43,16 @@ export interface PostgresStoreOptions {
   /**
    * How reads keep current with other processes' writes. `request` (default): a write acknowledged by any
    * process is seen by the next request on every other; a write waits until the other processes applied it
-   * (about a millisecond; up to 1.25 × `lease` for one that stopped answering), and a process that cannot be sure it is
-   * current reads the write counter before each request. `notify`: this process's writes do not wait, and its
-   * reads trust the notifications alone: a request that reaches it right after another process acknowledged a
-   * write may still miss it (by about a millisecond). Default: the URL's `?freshness=`, else `request`.
+   * (about a millisecond; up to 1.25 × `lease` for one that stopped answering), and a process that cannot be
+   * sure it is current reads the write counter before each request. `notify`: this process's writes do not
+   * wait, and its reads trust the notifications alone: a request that reaches it right after another process
+   * acknowledged a write may still miss it (by about a millisecond). Default: the URL's `?freshness=`, else
+   * `request`.
    */
   freshness?: 'request' | 'notify';
   /**
    * How long this process's membership of the fleet runs without a renewal, ms: what it holds up the others'
-   * writes (1.25 times this at most) if it stops answering without closing them, or dies on another host. Default 2000.
+   * writes (1.25 times this at most) if it stops answering without closing, or dies on another host. Default 2000.
    */
   lease?: number;
 }
@@ -258,7 +259,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     const mutex = new Mutex();
     /**
      * Applies the rows other processes wrote since this one last looked. `known`: a write number committed before
-     * the query starts (the head read, or one announced), reached even when no row carries it (a reset).
+     * the query starts (the head read; 0 for none), reached even when no row carries it (a reset).
      */
     const catchUp = async (db: pg.Pool | pg.PoolClient, known: number) => {
       const { rows } = await db.query<{ c: CollectionName; id: string; row: AnyRow | null; version: string }>(
