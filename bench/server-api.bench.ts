@@ -496,6 +496,10 @@ async function workerEfficiency(pin: boolean): Promise<void> {
   const ratio = (kind: string) => cpuPerRead[`2 ${kind}`]! / cpuPerRead[`1 ${kind}`]!;
   const floor = ratio('bare');
   console.log(`bare node:http: two processes / one on the same core: ${floor.toFixed(2)}× CPU per read (the floor)`);
+  console.log(
+    `against the floor (what time-sharing one core costs any server in this run): request ${(ratio('request') / floor).toFixed(2)}×, ` +
+      `notify ${(ratio('notify') / floor).toFixed(2)}× (informative)`,
+  );
   for (const kind of ['request', 'notify']) {
     const ok = ratio(kind) <= 1.1;
     console.log(
