@@ -9,12 +9,15 @@ import {
   RequireSignIn,
   StorefrontProvider,
   sessionTokenStorage,
+  type TokenStorage,
   useRoot,
 } from '@storefront-platform/react';
 import { pkceChallenge, type TokenInfo } from '@storefront-platform/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockedApi } from './support/mocked-api.js';
 
@@ -134,5 +137,37 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     expect(storage.get()).toBeUndefined();
     // What the refused token read is gone with it.
     expect(queryClient.getQueryCache().getAll()).toEqual([]);
+  });
+
+  it('hydrates a page a server rendered signed out without a mismatch, then shows the token the browser keeps', async () => {
+    const token = await api.mock.issueToken({ scope: 'admin' });
+    const memory = (held: TokenInfo | undefined): TokenStorage => ({
+      get: () => held,
+      set(next) {
+        held = next;
+      },
+    });
+    const page = (kept: TokenStorage) => (
+      <StorefrontProvider
+        queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+        signIn={{ authUrl: api.mock.origin, clientId: 'demo', storage: kept }}
+      >
+        <RequireSignIn>
+          <Home />
+        </RequireSignIn>
+      </StorefrontProvider>
+    );
+    // The server knows no token; the browser has one.
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(page(memory(undefined)));
+    document.body.append(container);
+    const mismatches: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, page(memory(token)), { onRecoverableError: (error) => mismatches.push(error) });
+    });
+    await waitFor(() => expect(container.querySelector('[data-testid="user"]')?.textContent).toBe('Dana Demo'));
+    expect(mismatches).toEqual([]);
+    container.remove();
   });
 });
