@@ -14,7 +14,7 @@ export { StorefrontProvider, type StorefrontProviderProps } from './provider.js'
 export { QUERY_ROOT, type StorefrontQueryKey } from './query-key.js';
 export { type CodeCallback, type SignInOptions, sessionTokenStorage, type TokenStorage } from './sign-in.js';
 export { RequireSignIn, type RequireSignInProps, type SignIn, useSignIn } from './sign-in-context.js';
-export { type ActionError, type ActionOptions, type ActionVars, useAction } from './use-action.js';
+export { type ActionContext, type ActionError, type ActionOptions, type ActionVars, useAction } from './use-action.js';
 export {
   type ItemShapeOf,
   type ListKey,

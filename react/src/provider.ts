@@ -36,6 +36,13 @@ export function StorefrontProvider(props: StorefrontProviderProps): ReactNode {
   return props.queryClient ? createElement(QueryClientProvider, { client: props.queryClient }, inner) : inner;
 }
 
+/** A short tag of a token for query keys (FNV-1a, 32 bits): tells tokens apart without showing one. */
+function tokenTag(token: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16);
+}
+
 function Storefront({
   client: given,
   options: optionsGiven,
@@ -50,7 +57,11 @@ function Storefront({
   const client = useMemo(() => {
     if (given) return given;
     if (!options) throw new TypeError('StorefrontProvider: give it a client or options');
-    return createStorefrontClient(token ? { ...options, auth: bearer(token.accessToken) } : options);
+    if (!token) return createStorefrontClient(options);
+    // Queries of each token apart, whatever route the token came by (a hydration, a sign-in): what one token read
+    // is never shown to another's client, and a 401 answered to an earlier token's request is not this one's.
+    const key = `${options.key ?? 'default'} ${tokenTag(token.accessToken)}`;
+    return createStorefrontClient({ ...options, key, auth: bearer(token.accessToken) });
   }, [given, options, token]);
 
   useEffect(

@@ -83,10 +83,10 @@ type Finished = TokenInfo | Promise<TokenInfo> | undefined;
 
 /**
  * The callback finished in the code running now: React 18's StrictMode runs a state initializer twice in one
- * synchronous render, and the second run, finding the callback taken, would otherwise drop the first run's token
- * or exchange. Forgotten at the next microtask.
+ * synchronous render (with the same options), and the second run, finding the callback taken, would otherwise drop
+ * the first run's token or exchange. Another provider's options find nothing. Forgotten at the next microtask.
  */
-let finishedNow: { value: Finished } | { error: unknown } | undefined;
+let finishedNow: { options: SignInOptions; outcome: { value: Finished } | { error: unknown } } | undefined;
 
 /**
  * Back from the authorize page: the token of the implicit flow (read now), or the code exchange (a promise), with
@@ -94,18 +94,22 @@ let finishedNow: { value: Finished } | { error: unknown } | undefined;
  * in the same synchronous run, it returns (or throws) the same outcome.
  */
 export function finishSignIn(options: SignInOptions): Finished {
-  if (!finishedNow) {
+  if (finishedNow?.options !== options) {
+    let outcome: { value: Finished } | { error: unknown };
     try {
-      finishedNow = { value: finishCallback(options) };
+      outcome = { value: finishCallback(options) };
     } catch (error) {
-      finishedNow = { error };
+      outcome = { error };
     }
+    const finished = { options, outcome };
+    finishedNow = finished;
     queueMicrotask(() => {
-      finishedNow = undefined;
+      if (finishedNow === finished) finishedNow = undefined;
     });
   }
-  if ('error' in finishedNow) throw finishedNow.error;
-  return finishedNow.value;
+  const { outcome } = finishedNow;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 function finishCallback(options: SignInOptions): Finished {

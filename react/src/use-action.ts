@@ -26,9 +26,15 @@ export type ActionError = PreconditionFailedError | ValidationError | Storefront
 // biome-ignore lint/suspicious/noConfusingVoidType: `void` is what lets `mutate()` be called without an argument
 export type ActionVars<E> = undefined extends VarsOf<E> ? VarsOf<E> | void : VarsOf<E>;
 
+/** What `onMutate` hands to `onError`: the entity shown before an optimistic update, and the one it showed. */
+export interface ActionContext {
+  previous: unknown;
+  shown?: unknown;
+}
+
 /** Options of {@link useAction}: TanStack's mutation options, and the write's own. */
 export interface ActionOptions<E, R, V>
-  extends Omit<UseMutationOptions<R, ActionError, V, { previous: unknown }>, 'mutationFn' | 'onMutate'> {
+  extends Omit<UseMutationOptions<R, ActionError, V, ActionContext>, 'mutationFn' | 'onMutate'> {
   /**
    * Guards the write with `If-Match` (the SDK's `ifMatch`): `true` sends the `ETag` the entity was read with (a
    * hydrated entity keeps it), so a concurrent change makes the write fail with a 412 instead of being overwritten.
@@ -57,7 +63,7 @@ export function useAction<S extends Shape, K extends RelationKey<S>>(
   entity: Entity<S> | undefined,
   rel: K,
   options: ActionOptions<Entity<S>, FollowResult<EdgeFor<S, K>>, ActionVars<EdgeFor<S, K>>> = {},
-): UseMutationResult<FollowResult<EdgeFor<S, K>>, ActionError, ActionVars<EdgeFor<S, K>>, { previous: unknown }> {
+): UseMutationResult<FollowResult<EdgeFor<S, K>>, ActionError, ActionVars<EdgeFor<S, K>>, ActionContext> {
   type V = ActionVars<EdgeFor<S, K>>;
   const client = useClient();
   const queryClient = useQueryClient();
@@ -88,11 +94,15 @@ export function useAction<S extends Shape, K extends RelationKey<S>>(
       // this write changed it) rather than the SDK refusing a write without an ETag.
       rememberOrigin(shown, url, originOf(target).etag);
       queryClient.setQueryData(key, shown);
-      return { previous };
+      return { previous, shown };
     },
     onError: (error, vars, context, meta) => {
       const key = selfKey();
-      if (optimistic && key && context) queryClient.setQueryData(key, context.previous);
+      if (optimistic && key && context) {
+        // Only over this write's own optimistic entity: another write's, or a refetch, since is newer than `previous`.
+        if (queryClient.getQueryData(key) === context.shown) queryClient.setQueryData(key, context.previous);
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      }
       return mutation.onError?.(error, vars, context, meta);
     },
   });

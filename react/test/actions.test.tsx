@@ -94,7 +94,7 @@ describe('useAction', () => {
     expect(screen.getByTestId('saved').textContent).toBe('saved');
   });
 
-  it('fails with a typed 412 when the template changed since it was read (ifMatch), putting the optimistic body back', async () => {
+  it('fails with a typed 412 when the template changed since it was read (ifMatch), taking the optimistic body back for the server’s', async () => {
     const { template } = await ready({ ifMatch: true, optimistic: true });
     const shown = screen.getByTestId('body').textContent;
     await api.mock.store.write((tx) =>
@@ -106,7 +106,10 @@ describe('useAction', () => {
     // The optimistic body shows at once.
     await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<h1>Saved</h1>'));
     await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict 412'));
-    expect(screen.getByTestId('body').textContent).toBe(shown);
+    // The optimistic body is taken back, then the entity refetched: the page shows what the server holds now.
+    expect(screen.getByTestId('body').textContent).not.toBe('<h1>Saved</h1>');
+    expect(shown).not.toBe('<p>theirs</p>');
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<p>theirs</p>'));
     expect(api.mock.store.get('templates', template.id)!.body).toBe('<p>theirs</p>');
   });
 
@@ -119,6 +122,14 @@ describe('useAction', () => {
     screen.getByRole('button', { name: 'Save' }).click();
     await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict 412'));
     expect(api.mock.store.get('templates', template.id)!.body).toBe('<h1>Saved</h1>');
+    // No stale entity left behind: the page shows the server's copy, and the next guarded write goes through.
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<h1>Saved</h1>'));
+    const before = api.mock.store.get('templates', template.id)!.updated_on;
+    await waitFor(async () => {
+      screen.getByRole('button', { name: 'Save' }).click();
+      await waitFor(() => expect(api.mock.store.get('templates', template.id)!.updated_on).not.toBe(before));
+    });
+    await waitFor(() => expect(screen.getByTestId('saved').textContent).toBe('saved'));
   });
 
   it('fails with a typed 422 on the last_updated_on guard, naming the field', async () => {

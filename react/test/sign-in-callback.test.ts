@@ -34,6 +34,21 @@ describe('finishSignIn', () => {
     expect(location.pathname).toBe('/');
   });
 
+  it('gives another provider’s options nothing in the same run: the callback is the first one’s', async () => {
+    backFromAuthorize();
+    const token: TokenInfo = { accessToken: 'a', tokenType: 'Bearer', scopes: [] };
+    const first: SignInOptions = {
+      authUrl: 'http://auth.test',
+      clientId: 'a',
+      flow: 'code',
+      exchange: async () => token,
+    };
+    const other: SignInOptions = { authUrl: 'http://other.test', clientId: 'b', flow: 'code', exchange: vi.fn() };
+    expect(finishSignIn(first)).toBeInstanceOf(Promise);
+    expect(finishSignIn(other)).toBeUndefined();
+    expect(other.exchange).not.toHaveBeenCalled();
+  });
+
   it('finds no callback afterwards: the page was taken as one once', async () => {
     backFromAuthorize();
     const exchange = vi.fn(async (): Promise<TokenInfo> => ({ accessToken: 't', tokenType: 'Bearer', scopes: [] }));
