@@ -61,6 +61,16 @@ describe.skipIf(skip)('processes on one schema', () => {
     return first === marker;
   }
 
+  /** A store, a member `id` that applies nothing (a lease of a minute), and a write of the store's still waiting for it. */
+  async function writeWaitingFor(id: string) {
+    const a = await open();
+    const member = await connect();
+    await silentMember(member, id, 60_000);
+    const write = a.write((tx) => tx.update('templates', '1', { body: `after ${id}` }));
+    expect(await pendingAfter(write, 200)).toBe(true);
+    return { a, member, write };
+  }
+
   it('has a write reported done only once the other processes hold it in memory: no read asks the database', async () => {
     const a = await open();
     const b = await open();
@@ -79,24 +89,16 @@ describe.skipIf(skip)('processes on one schema', () => {
   });
 
   it('waits for a member that has not applied a write until it says so', async () => {
-    const a = await open();
-    const member = await connect();
-    await silentMember(member, 'silent', 60_000);
-    const write = a.write((tx) => tx.update('templates', '1', { body: 'waited' }));
-    expect(await pendingAfter(write, 300)).toBe(true);
+    const { a, member, write } = await writeWaitingFor('silent');
     const seq = Number((await member.query(`SELECT seq FROM "${schema.schema}".head`)).rows[0].seq);
     await member.query(`UPDATE "${schema.schema}".processes SET seen = $1 WHERE id = 'silent'`, [seq]);
     await member.query(`SELECT pg_notify($1, $2)`, [`storefront_acks_${schema.schema}`, `silent:${seq}`]);
     await write;
-    expect(a.get('templates', '1')!.body).toBe('waited');
+    expect(a.get('templates', '1')!.body).toBe('after silent');
   });
 
   it('stops waiting for a member that left', async () => {
-    const a = await open();
-    const member = await connect();
-    await silentMember(member, 'leaving', 60_000);
-    const write = a.write((tx) => tx.update('templates', '1', { body: 'after it left' }));
-    expect(await pendingAfter(write, 200)).toBe(true);
+    const { member, write } = await writeWaitingFor('leaving');
     await member.query(`DELETE FROM "${schema.schema}".processes WHERE id = 'leaving'`);
     await write;
   });
