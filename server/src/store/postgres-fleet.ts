@@ -66,6 +66,8 @@ export interface Fleet {
   readonly id: string;
   /** The SQL statement that lists the other members with a running lease, for a write's commit. */
   readonly membersSql: string;
+  /** The SQL statement that reads the last write every member with a running lease applied (`horizon`). */
+  readonly horizonSql: string;
   /** Whether reads may be answered from memory without reading the write counter. */
   current(): boolean;
   /** Registers or renews on `listener` (a new listening connection: at once); the lease is trusted from then on. */
@@ -103,6 +105,8 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   const id = randomBytes(12).toString('hex');
   /** What a writer adds to what the database says is left of a lease (see CLOCK_MARGIN). */
   const margin = lease * CLOCK_MARGIN;
+  /** Whether a row's lease runs, as writers count it. */
+  const leaseRuns = `lease_until > now() - interval '${margin} milliseconds'`;
   /** Until when (performance.now()) the lease is trusted, and the head the renewal read. */
   let trustedUntil = 0;
   let leaseHead = Number.POSITIVE_INFINITY;
@@ -245,8 +249,8 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   };
   return {
     id,
-    membersSql: `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes
-      WHERE lease_until > now() - interval '${margin} milliseconds' AND id <> '${id}'`,
+    membersSql: `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes WHERE ${leaseRuns} AND id <> '${id}'`,
+    horizonSql: `SELECT min(seen) AS horizon FROM ${schema}.processes WHERE ${leaseRuns}`,
     current: () => performance.now() < trustedUntil && host.seen() >= leaseHead,
     async renew(client) {
       listener = client;

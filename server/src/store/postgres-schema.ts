@@ -14,6 +14,9 @@
  * that every process throttles a guesser on the count of all (see `oauth/login-guard.ts`).
  *
  * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`).
+ *
+ * Version 4: `head.pruned`, the highest write whose deletion marks were removed once every member had applied it
+ * (a process that applied less reloads every row), and an index of each table's marks (see `postgres-prune.ts`).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from './errors.js';
@@ -66,6 +69,17 @@ const MIGRATIONS: readonly Migration[] = [
     name: 'the processes and their leases',
     sql: (schema) =>
       `CREATE TABLE ${schema}.processes (id text PRIMARY KEY, backend integer NOT NULL, lease_until timestamptz NOT NULL, seen bigint NOT NULL)`,
+  },
+  {
+    version: 4,
+    name: 'deletion marks pruned',
+    sql: (schema) =>
+      [
+        `ALTER TABLE ${schema}.head ADD COLUMN pruned bigint NOT NULL DEFAULT 0`,
+        ...VERSION_1_TABLES.map(
+          (name) => `CREATE INDEX ${name}_deleted ON ${schema}.${name} (version) WHERE row IS NULL`,
+        ),
+      ].join(';\n'),
   },
 ];
 

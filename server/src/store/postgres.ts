@@ -24,6 +24,7 @@ import { COLLECTIONS } from './collections.js';
 import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import { createFleet, type Fleet, type Member } from './postgres-fleet.js';
+import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import type { CollectionName, Collections, Dataset, SharedFailures, Store } from './types.js';
 
@@ -73,6 +74,11 @@ export interface PostgresStore extends Store {
    * for it at once rather than at the end of its lease. Only for a process known to be gone.
    */
   forgetProcess(id: string): Promise<void>;
+  /**
+   * Removes the marks that deleted rows leave for other processes once every process on the schema applied them
+   * (see `postgres-prune.ts`); each process does it every 10 minutes by itself. Resolves with how many went.
+   */
+  prune(): Promise<number>;
 }
 
 /** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
@@ -262,18 +268,37 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
      * the query starts (the head read; 0 for none), reached even when no row carries it (a reset).
      */
     const catchUp = async (db: pg.Pool | pg.PoolClient, known: number) => {
-      const { rows } = await db.query<{ c: CollectionName; id: string; row: AnyRow | null; version: string }>(
+      const { rows } = await db.query<{ c: CollectionName | null; id: string; row: AnyRow | null; version: string }>(
         catchUpSql(schema),
         [state.seen],
       );
+      // Deletions this process did not apply lost their marks: only every row tells what is gone.
+      if (Number(rows[0]!.version) > state.seen) return reload();
       const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
       let top = Math.max(state.seen, known);
-      for (const { c, id, row, version } of rows) {
-        const rowsOf = changes.get(c) ?? new Map<string, AnyRow | null>();
-        changes.set(c, rowsOf.set(id, row));
+      for (const { c, id, row, version } of rows.slice(1)) {
+        const rowsOf = changes.get(c!) ?? new Map<string, AnyRow | null>();
+        changes.set(c!, rowsOf.set(id, row));
         top = Math.max(top, Number(version));
       }
       if (changes.size) engine!.applyOutside(changes);
+      advance(top);
+    };
+    /** Replaces memory with every row of one snapshot, as if caught up with its head. */
+    const reload = async () => {
+      const loaded = await load(pool, schema);
+      const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
+      for (const name of COLLECTIONS) {
+        const rowsOf = new Map<string, AnyRow | null>();
+        for (const row of engine!.store.all(name)) rowsOf.set(row.id, null);
+        for (const id of loaded.deleted.get(name) ?? []) rowsOf.set(id, null);
+        for (const row of loaded.data[name] ?? []) rowsOf.set(row.id, row);
+        if (rowsOf.size) changes.set(name, rowsOf);
+      }
+      engine!.applyOutside(changes);
+      advance(loaded.head);
+    };
+    const advance = (top: number) => {
       if (top === state.seen) return;
       state.seen = top;
       fleet!.applied(top);
@@ -292,6 +317,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
     }
     fleet.start();
+    const prune = () => pruneDeleted(pool, schema, target.schema, fleet!.horizonSql);
+    const pruning = setInterval(() => void prune().catch(() => undefined), PRUNE_EVERY_MS);
+    pruning.unref();
     // Writes announced while the data loaded.
     if (announced > state.seen) void bringUp().catch(() => undefined);
     const store = engine.store;
@@ -342,10 +370,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       ping: checked,
       processId: fleet.id,
       forgetProcess: (id) => fleet!.forget(id),
+      prune,
       failures: sharedFailures(pool, schema),
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
+          clearInterval(pruning);
           await fleet!.close();
           await listener?.end().catch(() => undefined);
           // After the listening connection ended: no renewal can write the row again.
@@ -426,11 +456,16 @@ async function listen(
   return client;
 }
 
+/**
+ * The rows written since write `$1`, in their order, after a first row (`c` null) whose `version` is
+ * `head.pruned`: one statement, so both come from one snapshot.
+ */
 function catchUpSql(schema: string): string {
   const parts = COLLECTIONS.map(
     (name) => `SELECT '${name}' AS c, id, row, inserted, version FROM ${tableOf(schema, name)} WHERE version > $1`,
   );
-  return `SELECT c, id, row, version FROM (${parts.join(' UNION ALL ')}) AS changed ORDER BY inserted`;
+  const pruned = `SELECT NULL AS c, NULL AS id, NULL::json AS row, -1::bigint AS inserted, pruned AS version FROM ${schema}.head`;
+  return `SELECT c, id, row, version FROM (${[pruned, ...parts].join(' UNION ALL ')}) AS changed ORDER BY inserted`;
 }
 
 /** Under the write lock: the initial data when the schema holds none (or on `reset`). Whether it created it. */

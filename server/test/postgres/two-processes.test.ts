@@ -5,9 +5,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { SignJWT } from 'jose';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
+import { createPostgresStore } from '../../src/store/postgres.js';
 import { type CliProcess, startCli } from '../helpers/cli-process.js';
 import { tokenRequest } from '../helpers/test-server.js';
 import { hiddenFields } from '../oauth/fixture.js';
@@ -217,7 +219,7 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
     b.kill('SIGSTOP');
     let id: string;
     try {
-      // B cannot apply it: A reports it done once B's lease (5 s) ran out, when B no longer trusts its memory.
+      // B cannot apply it: A reports it done once B's lease (2 s) ran out, when B no longer trusts its memory.
       const write = await api(origins[0], '/themes/1/templates', {
         method: 'POST',
         body: JSON.stringify({ file_name: 'while-b-stopped.html', body: '<p>stopped</p>' }),
@@ -229,6 +231,47 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
     }
     const read = await api(origins[1], `/themes/1/templates/${id}`);
     expect(read.status).toBe(200);
+  }, 20_000);
+
+  it('serves no row deleted while it was stopped once the mark of the deletion was pruned: it reloads every row', async () => {
+    const post = async (name: string) => {
+      const created = await api(origins[0], '/themes/1/templates', {
+        method: 'POST',
+        body: JSON.stringify({ file_name: name, body: '<p>gone</p>' }),
+      });
+      return ((await created.json()) as { id: string }).id;
+    };
+    const id = await post('pruned-away.html');
+    // A later row: the mark of the deleted one is not the table's highest id, which is kept (`postgres-prune.ts`).
+    await post('kept.html');
+    expect((await api(origins[1], `/themes/1/templates/${id}`)).status).toBe(200);
+    const b = processes[1]!.child;
+    b.kill('SIGSTOP');
+    const pruner = await createPostgresStore(schema.url);
+    try {
+      expect((await api(origins[0], `/themes/1/templates/${id}`, { method: 'DELETE' })).status).toBe(204);
+      // Done once B's lease ran out by A's count; B no longer counts among the members a moment later.
+      const mark = `SELECT count(*)::int AS n FROM "${schema.schema}".templates WHERE id = $1`;
+      const db = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
+      await db.connect();
+      try {
+        await expect
+          .poll(
+            async () => {
+              await pruner.prune();
+              return (await db.query<{ n: number }>(mark, [id])).rows[0]!.n;
+            },
+            { timeout: 5000 },
+          )
+          .toBe(0);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      b.kill('SIGCONT');
+      await pruner.close();
+    }
+    expect((await api(origins[1], `/themes/1/templates/${id}`)).status).toBe(404);
   }, 20_000);
 
   // Last: it leaves the demo login throttled for a moment.

@@ -1,0 +1,101 @@
+/**
+ * The marks deleted rows leave for other processes are removed once every member applied them
+ * (`postgres-prune.ts`); what a process that applied less then does is in two-processes.test.ts.
+ */
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
+import { createPostgresStore, type PostgresStore } from '../../src/store/postgres.js';
+import { newTemplate, template } from '../store/rows.js';
+
+const skip = skipWithout(POSTGRES, 'The PostgreSQL pruning tests');
+
+describe.skipIf(skip)('pruning the marks of deleted rows', () => {
+  let schema: FreshSchema;
+  let opened: PostgresStore[];
+  let db: pg.Client;
+
+  beforeEach(async () => {
+    schema = await freshSchema();
+    opened = [];
+    db = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
+    await db.connect();
+  });
+  afterEach(async () => {
+    await db.end();
+    await Promise.all(opened.map((store) => store.close()));
+    await schema.drop();
+  });
+
+  async function open(): Promise<PostgresStore> {
+    const store = await createPostgresStore(schema.url, {
+      initial: () => ({ templates: ['1', '2', '3', '4'].map((id) => template(id)) }),
+    });
+    opened.push(store);
+    return store;
+  }
+
+  const marks = async () =>
+    (
+      await db.query<{ id: string }>(`SELECT id FROM "${schema.schema}".templates WHERE row IS NULL ORDER BY id`)
+    ).rows.map((row) => row.id);
+  const head = async () =>
+    (await db.query<{ seq: string; pruned: string }>(`SELECT seq, pruned FROM "${schema.schema}".head`)).rows[0]!;
+
+  /** Prunes until only `kept` are left (members report what they applied a moment after, with their renewals). */
+  async function pruneUntil(store: PostgresStore, kept: string[]): Promise<void> {
+    await expect
+      .poll(async () => {
+        await store.prune();
+        return marks();
+      })
+      .toEqual(kept);
+  }
+
+  it('removes the marks every process applied, keeps the highest id, and that id is not handed out again', async () => {
+    const a = await open();
+    const b = await open();
+    await a.write((tx) => {
+      tx.delete('templates', '2');
+      tx.delete('templates', '4');
+    });
+    await b.write((tx) => tx.delete('templates', '3'));
+    expect(await marks()).toEqual(['2', '3', '4']);
+    const deleted = Number((await head()).seq);
+
+    await pruneUntil(a, ['4']);
+    expect(Number((await head()).pruned)).toBe(deleted);
+    // Both applied every write: neither reloads, both go on.
+    const { id } = await b.write((tx) => tx.insert('templates', newTemplate('1', 'after.html')));
+    expect(id).toBe('5');
+    expect(a.get('templates', id)).toBeDefined();
+    // A process started now reads the kept mark: the next id stays above it.
+    const c = await open();
+    expect((await c.write((tx) => tx.insert('templates', newTemplate('1', 'later.html')))).id).toBe('6');
+    expect(c.all('templates').map((row) => row.id)).toEqual(['1', '5', '6']);
+  });
+
+  it('keeps the marks a member has not applied yet, and removes none when another process is pruning', async () => {
+    const a = await open();
+    await a.write((tx) => tx.delete('templates', '2'));
+    await a.write((tx) => tx.delete('templates', '3'));
+    // Once A reported them applied (with its next renewal), only the member below holds them.
+    const seenByA = `SELECT seen FROM "${schema.schema}".processes WHERE id = $1`;
+    const { seq } = await head();
+    await expect.poll(async () => (await db.query(seenByA, [a.processId])).rows[0].seen).toBe(seq);
+    // A member with a running lease that applied nothing yet (it answers no write, so it joins after them).
+    await db.query(
+      `INSERT INTO "${schema.schema}".processes (id, backend, lease_until, seen) VALUES ('behind', pg_backend_pid(), now() + interval '1 minute', 0)`,
+    );
+    expect(await a.prune()).toBe(0);
+    expect(await marks()).toEqual(['2', '3']);
+
+    await db.query(`DELETE FROM "${schema.schema}".processes WHERE id = 'behind'`);
+    await db.query('BEGIN');
+    await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storefront-prune:${schema.schema}`]);
+    expect(await a.prune()).toBe(0);
+    await db.query('COMMIT');
+    await pruneUntil(a, []);
+  });
+});
