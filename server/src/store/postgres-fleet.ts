@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { PRUNING_VERSION, SCHEMA_VERSION } from './postgres-schema.js';
 
 /**
  * How long a lease runs, ms: a member that stops answering (killed, stopped, cut off) holds up the fleet's writes
@@ -66,7 +67,10 @@ export interface Fleet {
   readonly id: string;
   /** The SQL statement that lists the other members with a running lease, for a write's commit. */
   readonly membersSql: string;
-  /** The SQL statement that reads the last write every member with a running lease applied (`horizon`). */
+  /**
+   * The SQL statement that reads the last write every member with a running lease applied (`horizon`), null while
+   * a member of a version before pruning is on the schema.
+   */
   readonly horizonSql: string;
   /** Whether reads may be answered from memory without reading the write counter. */
   current(): boolean;
@@ -123,8 +127,8 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
     // One round trip; every value is a number or this module's hex id, nothing to quote.
     const results = (await client.query(
       `BEGIN; SELECT seq FROM ${schema}.head FOR SHARE;
-       INSERT INTO ${schema}.processes (id, backend, lease_until, seen)
-         VALUES ('${id}', pg_backend_pid(), now() + interval '${lease} milliseconds', ${host.seen()})
+       INSERT INTO ${schema}.processes (id, backend, lease_until, seen, schema_version)
+         VALUES ('${id}', pg_backend_pid(), now() + interval '${lease} milliseconds', ${host.seen()}, ${SCHEMA_VERSION})
          ON CONFLICT (id) DO UPDATE SET backend = excluded.backend, lease_until = excluded.lease_until,
            seen = greatest(${schema}.processes.seen, excluded.seen);
        DELETE FROM ${schema}.processes WHERE lease_until < now() - interval '1 hour';
@@ -250,7 +254,9 @@ export function createFleet(host: FleetHost, lease = LEASE_MS): Fleet {
   return {
     id,
     membersSql: `SELECT id, seen, ${msLeft} AS ms FROM ${schema}.processes WHERE ${leaseRuns} AND id <> '${id}'`,
-    horizonSql: `SELECT min(seen) AS horizon FROM ${schema}.processes WHERE ${leaseRuns}`,
+    // None while a process of an earlier version is on the schema (a rolling upgrade): it would not reload.
+    horizonSql: `SELECT CASE WHEN bool_or(schema_version < ${PRUNING_VERSION}) THEN NULL
+      ELSE min(seen) FILTER (WHERE ${leaseRuns}) END AS horizon FROM ${schema}.processes`,
     current: () => performance.now() < trustedUntil && host.seen() >= leaseHead,
     async renew(client) {
       listener = client;

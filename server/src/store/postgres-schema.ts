@@ -16,7 +16,8 @@
  * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`).
  *
  * Version 4: `head.pruned`, the highest write whose deletion marks were removed once every member had applied it
- * (a process that applied less reloads every row), and an index of each table's marks (see `postgres-prune.ts`).
+ * (a process that applied less reloads every row), an index of each table's marks (see `postgres-prune.ts`), and
+ * `processes.schema_version`, the version each member's code writes.
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from './errors.js';
@@ -76,6 +77,8 @@ const MIGRATIONS: readonly Migration[] = [
     sql: (schema) =>
       [
         `ALTER TABLE ${schema}.head ADD COLUMN pruned bigint NOT NULL DEFAULT 0`,
+        // Rows of processes started before: 3. Theirs do not know of pruning (see `PRUNING_VERSION`).
+        `ALTER TABLE ${schema}.processes ADD COLUMN schema_version integer NOT NULL DEFAULT 3`,
         ...VERSION_1_TABLES.map(
           (name) => `CREATE INDEX ${name}_deleted ON ${schema}.${name} (version) WHERE row IS NULL`,
         ),
@@ -85,6 +88,8 @@ const MIGRATIONS: readonly Migration[] = [
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+/** The first version whose processes reload every row when marks they did not apply were pruned. */
+export const PRUNING_VERSION = 4;
 
 /** A schema name quoted for SQL; only plain names are accepted (they also name the notification channel). */
 export function quoteSchema(schema: string): string {
