@@ -8,8 +8,9 @@
  * process that applied less (one whose lease lapsed meanwhile: stopped, cut off) cannot learn from the rows what
  * was deleted, so its catch-up reloads every row instead (see `postgres.ts`).
  *
- * Each table keeps the mark holding its highest numeric id: ids come from a sequence above the highest id a table
- * holds (`table.ts`), and that id is not handed out again.
+ * Each table keeps the mark with the highest numeric id among its marks: ids come from a sequence above the
+ * highest id a table holds, live or marked (`table.ts`), so no id of a deleted row is handed out again. (Among the
+ * marks only, so that the search reads the marks' index rather than the table.)
  */
 import type pg from 'pg';
 import { COLLECTIONS } from './collections.js';
@@ -64,7 +65,8 @@ async function pruneBatch(pool: pg.Pool, schema: string, schemaName: string, hor
       const { rows: gone } = await client.query<{ version: string }>(
         `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
            SELECT ctid FROM ${table} WHERE row IS NULL AND version <= $1
-             AND id <> coalesce((SELECT id FROM ${table} WHERE id ~ '^[1-9][0-9]{0,14}$' ORDER BY length(id) DESC, id DESC LIMIT 1), '')
+             AND id <> coalesce((SELECT id FROM ${table} WHERE row IS NULL AND id ~ '^[1-9][0-9]{0,15}$'
+               ORDER BY length(id) DESC, id DESC LIMIT 1), '')
            LIMIT $2))
          RETURNING version`,
         [horizon, BATCH - removed],

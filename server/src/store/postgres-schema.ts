@@ -74,14 +74,17 @@ const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     name: 'deletion marks pruned',
+    // The write lock first, as a write takes it before a table: processes of version 3 running meanwhile wait
+    // for the indexes rather than deadlock with them; the tables every request reads are changed last, briefly.
     sql: (schema) =>
       [
-        `ALTER TABLE ${schema}.head ADD COLUMN pruned bigint NOT NULL DEFAULT 0`,
-        // Rows of processes started before: 3. Theirs do not know of pruning (see `PRUNING_VERSION`).
-        `ALTER TABLE ${schema}.processes ADD COLUMN schema_version integer NOT NULL DEFAULT 3`,
+        `SELECT seq FROM ${schema}.head FOR UPDATE`,
         ...VERSION_1_TABLES.map(
           (name) => `CREATE INDEX ${name}_deleted ON ${schema}.${name} (version) WHERE row IS NULL`,
         ),
+        // Rows of processes started before: 3. Theirs do not know of pruning (see `PRUNING_VERSION`).
+        `ALTER TABLE ${schema}.processes ADD COLUMN schema_version integer NOT NULL DEFAULT 3`,
+        `ALTER TABLE ${schema}.head ADD COLUMN pruned bigint NOT NULL DEFAULT 0`,
       ].join(';\n'),
   },
 ];

@@ -273,7 +273,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         [state.seen],
       );
       // Deletions this process did not apply lost their marks: only every row tells what is gone.
-      if (Number(rows[0]!.version) > state.seen) return reload();
+      if (Number(rows[0]!.version) > state.seen) return reload(db);
       const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
       let top = Math.max(state.seen, known);
       for (const { c, id, row, version } of rows.slice(1)) {
@@ -285,8 +285,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       advance(top);
     };
     /** Replaces memory with every row of one snapshot, as if caught up with its head. */
-    const reload = async () => {
-      const loaded = await load(pool, schema);
+    const reload = async (db: pg.Pool | pg.PoolClient) => {
+      const loaded = await load(db, schema);
       const changes = new Map<CollectionName, Map<string, AnyRow | null>>();
       for (const name of COLLECTIONS) {
         const rowsOf = new Map<string, AnyRow | null>();
@@ -540,32 +540,41 @@ interface Loaded {
   head: number;
 }
 
-/** Every row and the write counter, from one snapshot. */
-async function load(pool: pg.Pool, schema: string): Promise<Loaded> {
-  const client = await pool.connect();
+/**
+ * Every row and the write counter, from one snapshot: of a transaction of its own on `db` when it is the pool, or
+ * on `db`, a write's connection, whose write lock keeps every other write out meanwhile.
+ */
+async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded> {
+  if (!(db instanceof pg.Pool)) return readAll(db, schema);
+  const client = await db.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
-    const data: Partial<Dataset> = {};
-    const deleted = new Map<CollectionName, string[]>();
-    for (const name of COLLECTIONS) {
-      const result = await client.query<{ id: string; row: AnyRow | null }>(
-        `SELECT id, row FROM ${tableOf(schema, name)} ORDER BY inserted`,
-      );
-      const live: AnyRow[] = [];
-      const gone: string[] = [];
-      for (const { id, row } of result.rows) {
-        if (row) live.push(row);
-        else gone.push(id);
-      }
-      (data as Record<CollectionName, AnyRow[]>)[name] = live;
-      if (gone.length) deleted.set(name, gone);
-    }
+    const loaded = await readAll(client, schema);
     await client.query('COMMIT');
-    return { data, deleted, head: Number(rows[0]!.seq) };
+    return loaded;
   } finally {
     client.release();
   }
+}
+
+async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
+  const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+  const data: Partial<Dataset> = {};
+  const deleted = new Map<CollectionName, string[]>();
+  for (const name of COLLECTIONS) {
+    const result = await client.query<{ id: string; row: AnyRow | null }>(
+      `SELECT id, row FROM ${tableOf(schema, name)} ORDER BY inserted`,
+    );
+    const live: AnyRow[] = [];
+    const gone: string[] = [];
+    for (const { id, row } of result.rows) {
+      if (row) live.push(row);
+      else gone.push(id);
+    }
+    (data as Record<CollectionName, AnyRow[]>)[name] = live;
+    if (gone.length) deleted.set(name, gone);
+  }
+  return { data, deleted, head: Number(rows[0]!.seq) };
 }
 
 /**

@@ -242,8 +242,9 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
       return ((await created.json()) as { id: string }).id;
     };
     const id = await post('pruned-away.html');
-    // A later row: the mark of the deleted one is not the table's highest id, which is kept (`postgres-prune.ts`).
-    await post('kept.html');
+    // A later row deleted before: its mark has the highest id, which stays (`postgres-prune.ts`); the other goes.
+    const higher = await post('deleted-first.html');
+    expect((await api(origins[0], `/themes/1/templates/${higher}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(origins[1], `/themes/1/templates/${id}`)).status).toBe(200);
     const b = processes[1]!.child;
     b.kill('SIGSTOP');
