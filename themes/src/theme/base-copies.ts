@@ -32,9 +32,8 @@ export async function readBase(dir: string, digest: string): Promise<string | un
 /** Keeps `text` (a template's body, or its UTF-8 bytes) as a base; a damaged copy of it is written anew. */
 export async function keepBase(dir: string, text: string | Uint8Array): Promise<void> {
   const digest = md5(text);
-  if ((await lstatInside(dir, pathOf(digest)).catch(() => undefined)) && (await readBase(dir, digest)) !== undefined) {
-    return;
-  }
+  // A missing copy reads as none too: one read says whether to write.
+  if ((await readBase(dir, digest)) !== undefined) return;
   await writeInside(dir, pathOf(digest), text, { replace: true });
 }
 
