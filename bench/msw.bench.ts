@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './stats.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const CLI = fileURLToPath(new URL('../server/src/cli.ts', import.meta.url));
@@ -24,7 +25,6 @@ const THEME_PATH = '/v1/shops/1/theme.json';
 /** Fresh processes per start figure: one second start each, whose spread on a 2-core machine is ±40 %. */
 const SAMPLES = 15;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** One start in this process: `floor` or `mock`; prints the milliseconds from after the imports to the answer. */

@@ -8,6 +8,7 @@
 import { clientCredentials, createClient, createHttpCache, type Theme } from '../sdk/src/index.js';
 import { createServer } from '../server/src/index.js';
 import { recordingFetch } from '../test/support/recording-fetch.js';
+import { median } from './stats.js';
 
 const ROUNDS = 30;
 const WARMUP = 5;
@@ -43,12 +44,6 @@ async function pass(client: ReturnType<typeof createClient>) {
   const bytes = recorder.exchanges.reduce((sum, exchange) => sum + exchange.bodyBytes, 0);
   return { ms, bytes, requests: recorder.exchanges.length, templates };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const first: Awaited<ReturnType<typeof pass>>[] = [];
 const second: Awaited<ReturnType<typeof pass>>[] = [];

@@ -10,6 +10,7 @@
  */
 import { type Client, clientCredentials, createClient } from '@storefront-platform/sdk';
 import { createServer } from '@storefront-platform/server';
+import { median } from './stats.js';
 
 const REQUESTS = 3000;
 const TARGET = 1.15;
@@ -61,7 +62,6 @@ try {
       times[name].push(performance.now() - started);
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const µs = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
   const ratio = (name: 'sdk' | 'uncached') => median(times[name]) / median(times.plain);

@@ -13,6 +13,7 @@ import { clientCredentials, createClient, createHttpCache } from '../sdk/src/ind
 import { createRedisCacheStore } from '../sdk/src/redis/index.js';
 import { createServer } from '../server/src/index.js';
 import { REDIS_SERVER, startRedisServer } from '../test/support/redis-server.js';
+import { median } from './stats.js';
 
 const ROUNDS = 21;
 const READS = 100;
@@ -69,7 +70,6 @@ async function theme(client: Client) {
   const shop = await root.embedded('shops')[0]!.follow('self');
   return shop.follow('svc:theme');
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 let pass = true;
 console.log(`cached GET of the theme (304 from the store), median of ${ROUNDS - 2} rounds × ${READS} reads`);

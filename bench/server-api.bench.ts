@@ -35,6 +35,7 @@ import { createPostgresStore, createServer } from '../server/src/index.js';
 import { startCli } from '../server/test/helpers/cli-process.js';
 import { clientToken, tokenRequest } from '../server/test/helpers/test-server.js';
 import { freshSchema } from '../test/support/postgres-server.js';
+import { median, percentile } from './stats.js';
 
 /** What the load generator runs against one target. */
 interface LoadPlan {
@@ -65,11 +66,6 @@ const ROUNDS = 3;
 const FLEET_ROUNDS = 6;
 
 const HEADER_END = Buffer.from('\r\n\r\n');
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : Number.NaN;
 
 /**
  * Child process: `concurrency` keep-alive connections, each sending the next GET as soon as the last response is

@@ -22,6 +22,7 @@ import { hashSecret, passwordChecks } from '../server/src/oauth/secrets.js';
 import { seed } from '../server/src/seed/index.js';
 import { createMemoryStore } from '../server/src/store/memory.js';
 import type { TokenRow } from '../server/src/store/types.js';
+import { percentile } from './stats.js';
 
 const SIZES = [1_000, 100_000];
 const VERIFICATIONS = 50_000;
@@ -35,10 +36,6 @@ interface Figures {
   tokenRequest: number[];
   /** One purge scan, ms. */
   purge: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
 const { dataset, credentials } = seed({ products: 10, orders: 2, password: 'bench' });

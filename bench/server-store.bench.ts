@@ -30,6 +30,7 @@ import { createJsonStore } from '../server/src/store/json-file.js';
 import { createPostgresStore } from '../server/src/store/postgres.js';
 import type { Dataset, Store, TemplateRow, ThemeRow, TokenRow } from '../server/src/store/types.js';
 import { freshSchema, postgresUrl } from '../test/support/postgres-server.js';
+import { percentile } from './stats.js';
 
 const WRITES = 200;
 const WARM_UP = 10;
@@ -60,10 +61,6 @@ async function startMember(url: string): Promise<() => Promise<unknown>> {
     child.kill('SIGTERM');
     return exited;
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
 async function timeWrites(write: (i: number) => Promise<unknown>): Promise<number[]> {
