@@ -1,22 +1,20 @@
 /**
  * Reference server throughput and list latency.
  *
- * 1. `GET /v1/shops/1/theme.json` (admin token, 14 templates) against our server, a bare Express 5 app and a
- *    bare `node:http` server that answer the same bytes and headers; then, with `Accept-Encoding: gzip`, our
- *    server against the bare Express app answering our gzipped bytes and headers (what serving a cached gzip
- *    costs at best). The load generator is this same file in a child process (`--load`), pinned to the other
+ * 1. `GET /v1/shops/1/theme.json` (admin token, 14 templates) against our server on each store (JSON files and
+ *    PostgreSQL), a bare Express 5 app and a bare `node:http` server that answer the same bytes and headers; then,
+ *    with `Accept-Encoding: gzip`, ours against the bare Express app answering our gzipped bytes and headers (what
+ *    serving a cached gzip costs at best). The load generator is this same file in a child process (`--load`), pinned to the other
  *    core when `taskset` exists, with keep-alive connections at a fixed concurrency for a fixed duration over
  *    loopback. Rounds alternate the targets; each target's best round counts. Two figures per target:
  *    requests per second and p99 as the client saw them, and the servers' CPU time per request (this process
  *    serves all of them and does nothing else meanwhile). On a machine shared with other work the client is
  *    often the bottleneck and rps then says little, so the pass criterion is on CPU time, i.e. the requests
- *    per second one core could serve: ours ≥ 1.0 × bare Express, identity and gzip. The same GET on the
- *    JSON-file store and on the PostgreSQL store (identity and gzip; each PostgreSQL request waits for the store's
- *    read-your-writes check): PostgreSQL's server CPU per read within 1.1× of the JSON store's.
- * 2. Workers on PostgreSQL: `storefront-server --workers 1` and `--workers 2`, the same GET, server CPU per read over
- *    every process of the fleet: two workers within 1.1× of one (what N workers on N cores multiply), in the
- *    default `freshness` (`notify` printed beside it). Two bare `node:http` processes against one, answering the
- *    same bytes, show what time-sharing one core costs any server (the floor of that ratio).
+ *    per second one core could serve: ours ≥ 1.0 × bare Express, identity and gzip, on both stores.
+ * 2. Side by side on one core, in the same window (see {@link sideBySide}), server CPU per read of each side:
+ *    `storefront-server --workers 2` on PostgreSQL beside two `--workers 1` servers, two workers within 1.1× of one
+ *    process (what N workers on N cores multiply), a bare `node:http` cluster beside two bare processes showing the
+ *    noise of that ratio; and a server on PostgreSQL beside one on JSON files, within 1.1×.
  * 3. Pages of 30 products from a 100 000-product store, one request at a time over HTTP: the first request
  *    of each query (a cold list: filter and sort of every product) and the median over many pages.
  *    Pass: median < 10 ms.
@@ -31,16 +29,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createPostgresStore, createServer } from '../server/src/index.js';
+import { createServer } from '../server/src/index.js';
 import { startCli } from '../server/test/helpers/cli-process.js';
 import { clientToken, tokenRequest } from '../server/test/helpers/test-server.js';
 import { freshSchema } from '../test/support/postgres-server.js';
 import { median, percentile } from './stats.js';
 
-/** What the load generator runs against one target. */
-interface LoadPlan {
+/** A server the load generator sends to: the URL of the GET and its request headers. */
+interface LoadTarget {
   url: string;
   headers: Record<string, string>;
+}
+
+/** What the load generator runs: connection i sends to `targets[i % targets.length]`. */
+interface LoadPlan {
+  targets: LoadTarget[];
   concurrency: number;
   warmupMs: number;
   durationMs: number;
@@ -49,21 +52,22 @@ interface LoadPlan {
 interface LoadResult {
   /** Completed in the measured window. */
   requests: number;
+  /** Completed in the measured window, per target of the plan. */
+  byTarget: number[];
   rps: number;
   p50: number;
   p99: number;
   failures: number;
 }
 
+/** What every target here reads: the demo theme with its templates. */
+const THEME = '/v1/shops/1/theme.json';
 const CONCURRENCY = 32;
 const WARMUP_MS = 1000;
 const DURATION_MS = 4000;
 const ROUNDS = 3;
-/**
- * Rounds of the workers' section: more, since a moment of load from elsewhere on the machine spoils a round, and
- * only rounds spared by it show what two processes cost.
- */
-const FLEET_ROUNDS = 6;
+/** Rounds of the side-by-side section, whose median counts: each measures both sides of a ratio in one window. */
+const SIDE_BY_SIDE_ROUNDS = 5;
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
@@ -76,17 +80,22 @@ const HEADER_END = Buffer.from('\r\n\r\n');
  * requests, each woken alone, so that its CPU per request counted wake-ups rather than the work of a read.
  */
 async function generateLoad(plan: LoadPlan): Promise<void> {
-  const target = new URL(plan.url);
-  const lines = [`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`];
-  for (const [name, value] of Object.entries(plan.headers)) lines.push(`${name}: ${value}`);
-  const requestBytes = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  const requests = plan.targets.map(({ url, headers }) => {
+    const target = new URL(url);
+    const lines = [`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    return { target, bytes: Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1') };
+  });
   const start = performance.now();
   const measureFrom = start + plan.warmupMs;
   const end = measureFrom + plan.durationMs;
   const latencies: number[] = [];
+  const byTarget = requests.map(() => 0);
   let failures = 0;
-  const loop = () =>
+  const loop = (connection: number) =>
     new Promise<void>((resolve, reject) => {
+      const index = connection % requests.length;
+      const { target, bytes: requestBytes } = requests[index]!;
       const socket = connect(Number(target.port), target.hostname);
       socket.setNoDelay(true);
       let pending: Buffer = Buffer.alloc(0);
@@ -99,8 +108,10 @@ async function generateLoad(plan: LoadPlan): Promise<void> {
       };
       const done = () => {
         if (sent >= measureFrom) {
-          if (status === 200) latencies.push(performance.now() - sent);
-          else failures++;
+          if (status === 200) {
+            latencies.push(performance.now() - sent);
+            byTarget[index]!++;
+          } else failures++;
         }
         if (performance.now() >= end) {
           socket.end();
@@ -138,10 +149,11 @@ async function generateLoad(plan: LoadPlan): Promise<void> {
       });
     });
   setTimeout(() => process.stdout.write('measuring\n'), plan.warmupMs);
-  await Promise.all(Array.from({ length: plan.concurrency }, loop));
+  await Promise.all(Array.from({ length: plan.concurrency }, (_, connection) => loop(connection)));
   latencies.sort((a, b) => a - b);
   const result: LoadResult = {
     requests: latencies.length,
+    byTarget,
     rps: latencies.length / (plan.durationMs / 1000),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -161,9 +173,12 @@ function hasTaskset(): boolean {
   }
 }
 
-/** A load run's client-side figures and the server CPU time per request in its measured window. */
+/** A load run's client-side figures and the servers' CPU time in its measured window. */
 interface Measured extends LoadResult {
+  /** All the servers' CPU time per request, µs. */
   cpuPerRequest: number;
+  /** CPU time used, µs, per group of servers that `runLoad`'s `cpu` reads. */
+  cpuUsed: number[];
 }
 
 const cpuMicros = () => {
@@ -173,16 +188,16 @@ const cpuMicros = () => {
 
 /**
  * Runs the load generator in its own process (on CPU 1 when pinning works) and returns its figures. `cpu`: the
- * servers' CPU time so far, µs (default: this process's).
+ * CPU time so far, µs, of each group of servers (default: one group, this process).
  */
-function runLoad(plan: LoadPlan, pin: boolean, cpu: () => number = cpuMicros): Promise<Measured> {
+function runLoad(plan: LoadPlan, pin: boolean, cpu: () => number[] = () => [cpuMicros()]): Promise<Measured> {
   const node = [process.execPath, '--import', 'tsx', self, '--load', JSON.stringify(plan)];
   const [command, ...args] = pin ? ['taskset', '-c', '1', ...node] : node;
   return new Promise((resolve, reject) => {
     const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    let cpuFrom = 0;
-    let cpuTo = 0;
+    let cpuFrom: number[] | undefined;
+    let cpuTo: number[] | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk;
       if (!cpuFrom && out.includes('measuring\n')) cpuFrom = cpu();
@@ -192,7 +207,9 @@ function runLoad(plan: LoadPlan, pin: boolean, cpu: () => number = cpuMicros): P
     child.on('exit', (code) => {
       if (code !== 0 || !cpuFrom || !cpuTo) return reject(new Error(`load generator exited with ${code}`));
       const result = JSON.parse(out.slice(out.indexOf('\n') + 1)) as LoadResult;
-      resolve({ ...result, cpuPerRequest: (cpuTo - cpuFrom) / result.requests });
+      const cpuUsed = cpuTo.map((to, group) => to - cpuFrom![group]!);
+      const total = cpuUsed.reduce((sum, used) => sum + used, 0);
+      resolve({ ...result, cpuPerRequest: total / result.requests, cpuUsed });
     });
   });
 }
@@ -230,24 +247,16 @@ function captureResponse(url: string, headers: Record<string, string>): Promise<
 }
 
 async function throughput(pin: boolean): Promise<void> {
-  const server = await createServer({ port: 0 });
-  const token = await clientToken(server);
-  // The same seed on each store: the JSON files and PostgreSQL, for the stores' share of a read.
+  // The same seed on each store: the JSON files and PostgreSQL.
   const jsonDir = await mkdtemp(join(tmpdir(), 'storefront-bench-'));
   const onJson = await createServer({ port: 0, data: join(jsonDir, 'db.json') });
   const schema = await freshSchema();
   const onPostgres = await createServer({ port: 0, store: schema.url });
-  // Reads current through NOTIFY only, no check of the write counter per request (see `freshness`).
-  const notifyStore = await createPostgresStore(schema.url, { freshness: 'notify' });
-  const onPostgresNotify = await createServer({ port: 0, store: notifyStore });
-  const jsonToken = await clientToken(onJson);
-  const pgToken = await clientToken(onPostgres);
-  const notifyToken = await clientToken(onPostgresNotify);
-  const path = '/v1/shops/1/theme.json';
-  const plainRequest = { authorization: `Bearer ${token}` };
-  const gzipRequest = { ...plainRequest, 'accept-encoding': 'gzip' };
-  const plain = await captureResponse(`${server.url}${path}`, plainRequest);
-  const gzipped = await captureResponse(`${server.url}${path}`, gzipRequest);
+  const jsonToken = { authorization: `Bearer ${await clientToken(onJson)}` };
+  const pgToken = { authorization: `Bearer ${await clientToken(onPostgres)}` };
+  const gzip = { 'accept-encoding': 'gzip' };
+  const plain = await captureResponse(`${onJson.url}${THEME}`, jsonToken);
+  const gzipped = await captureResponse(`${onJson.url}${THEME}`, { ...jsonToken, ...gzip });
   if (gzipped.headers['content-encoding'] !== 'gzip') throw new Error('theme.json was not gzipped');
   const templates = (JSON.parse(plain.body.toString()) as { _embedded: { templates: unknown[] } })._embedded.templates;
 
@@ -255,7 +264,7 @@ async function throughput(pin: boolean): Promise<void> {
     const app = express();
     app.disable('x-powered-by');
     app.disable('etag');
-    app.get(path, (_req, res) => {
+    app.get(THEME, (_req, res) => {
       res.status(200).set(headers).end(body);
     });
     return createHttpServer(app);
@@ -271,22 +280,17 @@ async function throughput(pin: boolean): Promise<void> {
   const origins: Record<string, string> = {};
   for (const [name, http] of Object.entries(bare)) origins[name] = `http://127.0.0.1:${await listen(http)}`;
   const targets: Record<string, { origin: string; headers: Record<string, string> }> = {
-    ours: { origin: server.url, headers: plainRequest },
-    express: { origin: origins.express!, headers: plainRequest },
-    'node:http': { origin: origins['node:http']!, headers: plainRequest },
-    'ours gzip': { origin: server.url, headers: gzipRequest },
-    'express gzip': { origin: origins['express gzip']!, headers: gzipRequest },
-    'ours json': { origin: onJson.url, headers: { authorization: `Bearer ${jsonToken}` } },
-    'ours pg': { origin: onPostgres.url, headers: { authorization: `Bearer ${pgToken}` } },
-    'ours pg gzip': {
-      origin: onPostgres.url,
-      headers: { authorization: `Bearer ${pgToken}`, 'accept-encoding': 'gzip' },
-    },
-    'ours pg notify': { origin: onPostgresNotify.url, headers: { authorization: `Bearer ${notifyToken}` } },
+    'ours json': { origin: onJson.url, headers: jsonToken },
+    'ours pg': { origin: onPostgres.url, headers: pgToken },
+    express: { origin: origins.express!, headers: jsonToken },
+    'node:http': { origin: origins['node:http']!, headers: jsonToken },
+    'ours json gzip': { origin: onJson.url, headers: { ...jsonToken, ...gzip } },
+    'ours pg gzip': { origin: onPostgres.url, headers: { ...pgToken, ...gzip } },
+    'express gzip': { origin: origins['express gzip']!, headers: { ...jsonToken, ...gzip } },
   };
 
   console.log(
-    `GET ${path}: ${plain.body.length.toLocaleString('en')} bytes (${gzipped.body.length.toLocaleString('en')} gzipped), ` +
+    `GET ${THEME}: ${plain.body.length.toLocaleString('en')} bytes (${gzipped.body.length.toLocaleString('en')} gzipped), ` +
       `${templates.length} templates; ${CONCURRENCY} connections, ` +
       `${DURATION_MS / 1000} s per round after ${WARMUP_MS / 1000} s warm-up, ${ROUNDS} rounds, ` +
       `load generator ${pin ? 'pinned to CPU 1, servers to CPU 0' : 'not pinned (no taskset)'}`,
@@ -296,8 +300,7 @@ async function throughput(pin: boolean): Promise<void> {
     for (const [name, { origin, headers }] of Object.entries(targets)) {
       const result = await runLoad(
         {
-          url: `${origin}${path}`,
-          headers,
+          targets: [{ url: `${origin}${THEME}`, headers }],
           concurrency: CONCURRENCY,
           warmupMs: WARMUP_MS,
           durationMs: DURATION_MS,
@@ -312,59 +315,29 @@ async function throughput(pin: boolean): Promise<void> {
       if (!best[name] || result.cpuPerRequest < best[name].cpuPerRequest) best[name] = result;
     }
   }
-  await server.close();
   await onJson.close();
   await onPostgres.close();
-  await onPostgresNotify.close();
-  await notifyStore.close();
   await rm(jsonDir, { recursive: true, force: true });
   await schema.drop();
   for (const http of Object.values(bare)) await new Promise((resolve) => http.close(resolve));
 
   const capacity = (result: Measured) => 1e6 / result.cpuPerRequest;
-  console.log('best round per target (least server CPU per request), ours against the bare servers of its encoding:');
+  console.log('best round per target (least server CPU per request), each against bare Express sending its bytes:');
+  let ok = true;
   for (const [name, result] of Object.entries(best)) {
-    if (name.startsWith('ours ') && name !== 'ours gzip') continue;
-    const oursName = name.endsWith(' gzip') ? 'ours gzip' : 'ours';
-    const ours = best[oursName]!;
+    const against = name.endsWith('gzip') ? 'express gzip' : 'express';
+    const ratio = capacity(result) / capacity(best[against]!);
+    if (name.startsWith('ours')) ok &&= ratio >= 1;
     console.log(
       `  ${name.padEnd(14)} ${capacity(result).toFixed(0).padStart(6)} req/s per core  ` +
         `(client saw ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms)  ` +
-        `${oursName}/${name}: ${(capacity(ours) / capacity(result)).toFixed(2)}× per core, ` +
-        `${(ours.rps / result.rps).toFixed(2)}× client rps, ${(ours.p99 / result.p99).toFixed(2)}× p99`,
+        `${ratio.toFixed(2)}× ${against} per core, ${(result.rps / best[against]!.rps).toFixed(2)}× its client rps`,
     );
   }
-  const ratios = {
-    identity: capacity(best.ours!) / capacity(best.express!),
-    gzip: capacity(best['ours gzip']!) / capacity(best['express gzip']!),
-  };
-  const ok = ratios.identity >= 1 && ratios.gzip >= 1;
   console.log(
-    `ours / bare Express: ${ratios.identity.toFixed(2)}× requests per second per core identity, ` +
-      `${ratios.gzip.toFixed(2)}× gzip (need ≥ 1.00 each): ${ok ? 'PASS' : 'FAIL'}`,
+    `ours / bare Express per core, identity and gzip, both stores (need ≥ 1.00 each): ${ok ? 'PASS' : 'FAIL'}`,
   );
   if (!ok) process.exitCode = 1;
-  const perCore = (name: string, against: string) => capacity(best[name]!) / capacity(best[against]!);
-  console.log(
-    'per store, server CPU per read against bare Express sending the same bytes, and against the JSON store:',
-  );
-  for (const [name, bareName] of [
-    ['ours json', 'express'],
-    ['ours pg', 'express'],
-    ['ours pg gzip', 'express gzip'],
-    ['ours pg notify', 'express'],
-  ] as const) {
-    console.log(
-      `  ${name.padEnd(14)} ${best[name]!.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${perCore(name, bareName).toFixed(2)}× ${bareName} per core` +
-        (name === 'ours json'
-          ? ''
-          : `  ${(best[name]!.cpuPerRequest / best[name.endsWith('gzip') ? 'ours gzip' : 'ours json']!.cpuPerRequest).toFixed(2)}× the CPU of ${name.endsWith('gzip') ? 'ours gzip (memory)' : 'ours json'}`),
-    );
-  }
-  const pgOverJson = best['ours pg']!.cpuPerRequest / best['ours json']!.cpuPerRequest;
-  console.log(
-    `PostgreSQL / JSON store: ${pgOverJson.toFixed(2)}× server CPU per read (need ≤ 1.10): ${pgOverJson <= 1.1 ? 'PASS' : 'FAIL'}`,
-  );
 }
 
 /** CPU time (µs) used so far by the processes `pids`, from /proc (user + system, in clock ticks of 10 ms). */
@@ -420,33 +393,38 @@ function bareServers(workers: number, capturedFile: string): void {
   });
 }
 
-/** A started fleet: its origin, and how to stop it. */
-interface Fleet {
-  origin: string;
+/** A started server (one process, or a cluster's primary and its workers): where to read, and how to stop it. */
+interface Started {
+  target: LoadTarget;
   pid: number;
-  token: string;
   stop(): Promise<unknown>;
 }
 
 /**
- * Efficiency of workers on PostgreSQL: `storefront-server --store … --workers N` as a user starts it (N = 1: one
- * process, no cluster), pinned to CPU 0 with the load generator on CPU 1, the same GET of the theme; server CPU per
- * read over every process of the fleet (primary included). Two workers on one core cannot serve more than one;
- * what counts is that a read costs no more with two, which is what N workers on N cores then multiply. Bare
- * node:http processes answering the same bytes give the floor: what two processes sharing one core cost anyway.
+ * Ratios of server CPU per read, measured side by side: the servers compared serve in the same window, every one
+ * of their processes on CPU 0 and the load generator on CPU 1, which shares its connections evenly among the
+ * processes; CPU per read is counted per side (its processes' CPU over its reads). Side by side, both sides pay
+ * alike for what else this machine runs meanwhile and for time-sharing the core (caches refilled at each switch).
+ * Here those move one server's CPU per read by a third or more from one window to the next, and two bare node:http
+ * processes cost from 0.9× to 1.4× one: windows one after the other could not show a 10 % difference. The ratio of
+ * each round counts, and their median.
+ * - Workers on PostgreSQL: `storefront-server --store … --workers 2`, as a user starts it, beside two servers of one
+ *   process (`--workers 1`), each on a schema of its own so that they know nothing of each other or of the fleet:
+ *   what being one fleet adds to a read (leases, acknowledgements, the write counter), i.e. what N workers on N
+ *   cores, each alone on its core, pay over one process. The same with bare node:http (a two-worker cluster beside
+ *   two lone processes: one server both ways) shows how far such a ratio moves by noise alone.
+ * - Stores: a server on PostgreSQL beside one on JSON files, one process each.
+ * - One worker alone on the core: what one core serves.
  */
-async function workerEfficiency(pin: boolean): Promise<void> {
-  const schema = await freshSchema();
+async function sideBySide(pin: boolean): Promise<void> {
+  const schemas = [await freshSchema(), await freshSchema(), await freshSchema()];
   const demo = { clientId: 'bench-fleet', clientSecret: 'bench-fleet-secret-0123456789' };
-  const capturedDir = await mkdtemp(join(tmpdir(), 'storefront-bench-'));
-  const capturedFile = join(capturedDir, 'theme.json');
-  const cpuPerRead: Record<string, number> = {};
-  const startOurs = async (workers: number, freshness: string): Promise<Fleet> => {
-    const url = new URL(schema.url);
-    url.searchParams.set('freshness', freshness);
+  const dir = await mkdtemp(join(tmpdir(), 'storefront-bench-'));
+  const capturedFile = join(dir, 'theme.json');
+  /** `storefront-server` with `workers` processes on `store`: a PostgreSQL schema of `schemas`, or JSON files. */
+  const startOurs = async (workers: number, store: number | 'json'): Promise<Started> => {
     const cli = startCli([
-      '--store',
-      url.href,
+      ...(store === 'json' ? ['--data', join(dir, 'db.json')] : ['--store', schemas[store]!.url]),
       '--port',
       '0',
       '--quiet',
@@ -464,9 +442,13 @@ async function workerEfficiency(pin: boolean): Promise<void> {
       cli.child.kill('SIGTERM');
       return cli.exited;
     };
-    return { origin, pid: cli.child.pid!, token, stop };
+    return {
+      target: { url: `${origin}${THEME}`, headers: { authorization: `Bearer ${token}` } },
+      pid: cli.child.pid!,
+      stop,
+    };
   };
-  const startBare = async (workers: number): Promise<Fleet> => {
+  const startBare = async (workers: number): Promise<Started> => {
     const child = spawn(process.execPath, ['--import', 'tsx', self, '--bare', String(workers), capturedFile], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -484,80 +466,104 @@ async function workerEfficiency(pin: boolean): Promise<void> {
       child.kill('SIGTERM');
       return exited;
     };
-    return { origin, pid: child.pid!, token: 'none', stop };
+    return { target: { url: `${origin}${THEME}`, headers: {} }, pid: child.pid!, stop };
   };
-  const fleets = [
-    ['1 request', () => startOurs(1, 'request')],
-    ['2 request', () => startOurs(2, 'request')],
-    ['1 notify', () => startOurs(1, 'notify')],
-    ['2 notify', () => startOurs(2, 'notify')],
-    ['1 bare', () => startBare(1)],
-    ['2 bare', () => startBare(2)],
-  ] as const;
-  console.log(
-    `\nworkers on PostgreSQL: GET /v1/shops/1/theme.json, ${CONCURRENCY} connections, best of ${FLEET_ROUNDS} rounds`,
-  );
-  /** Two workers' CPU per read over one's, per round and kind: the median is printed beside the best's ratio. */
-  const roundRatios: Record<string, number[]> = { request: [], notify: [], bare: [] };
-  let oneWorker = 0;
-  for (let round = 1; round <= FLEET_ROUNDS; round++) {
-    for (const [key, start] of fleets) {
-      const fleet = await start();
-      const workers = Number(key[0]);
-      const headers = { authorization: `Bearer ${fleet.token}` };
-      if (round === 1 && key === '1 request') {
-        const captured = await captureResponse(`${fleet.origin}/v1/shops/1/theme.json`, headers);
-        await writeFile(
-          capturedFile,
-          JSON.stringify({ body: captured.body.toString('base64'), headers: captured.headers }),
-        );
-      }
-      // Every worker of a fleet listening and past its start before the window.
-      if (workers > 1) await new Promise((resolve) => setTimeout(resolve, 1500));
-      const pids = processTree(fleet.pid);
-      if (pin) for (const pid of pids) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
-      const result = await runLoad(
-        {
-          url: `${fleet.origin}/v1/shops/1/theme.json`,
-          headers,
-          concurrency: CONCURRENCY,
-          warmupMs: WARMUP_MS,
-          durationMs: DURATION_MS,
-        },
-        pin,
-        () => processCpuMicros(pids),
-      );
-      await fleet.stop();
-      if (result.failures) throw new Error(`${key}: ${result.failures} requests failed`);
-      const [, kind] = key.split(' ');
-      console.log(
-        `  round ${round} ${workers} ${workers > 1 ? 'workers' : 'worker '} ${kind === 'bare' ? 'bare node:http   ' : `freshness ${kind!.padEnd(7)}`} ` +
-          `${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms  server CPU ${result.cpuPerRequest.toFixed(1)} µs/req`,
-      );
-      cpuPerRead[key] = Math.min(cpuPerRead[key] ?? Number.POSITIVE_INFINITY, result.cpuPerRequest);
-      if (workers === 1) oneWorker = result.cpuPerRequest;
-      else roundRatios[kind!]!.push(result.cpuPerRequest / oneWorker);
-    }
-  }
-  await schema.drop();
-  await rm(capturedDir, { recursive: true, force: true });
-  const ratio = (kind: string) => cpuPerRead[`2 ${kind}`]! / cpuPerRead[`1 ${kind}`]!;
-  const floor = ratio('bare');
-  console.log(`bare node:http: two processes / one on the same core: ${floor.toFixed(2)}× CPU per read (the floor)`);
-  console.log(
-    `against the floor (what time-sharing one core costs any server in this run): request ${(ratio('request') / floor).toFixed(2)}×, ` +
-      `notify ${(ratio('notify') / floor).toFixed(2)}× (informative)`,
-  );
-  for (const kind of ['request', 'notify']) {
-    const ok = ratio(kind) <= 1.1;
-    console.log(
-      `freshness ${kind}${kind === 'request' ? ' (default)' : ''}: two workers / one: ${ratio(kind).toFixed(2)}× server CPU per read ` +
-        `(best rounds; median of the rounds' ratios ${median(roundRatios[kind]!).toFixed(2)}×) ` +
-        `(need ≤ 1.10${kind === 'request' ? '' : '; informative'}): ${ok ? 'PASS' : 'FAIL'}; N workers on N cores then serve about N × ` +
-        `${(1e6 / cpuPerRead[`2 ${kind}`]!).toFixed(0)} reads/s, and each host on one database as many`,
+  /**
+   * Loads the servers of `sides` in one window and stops them: each side's CPU per read. A side's server appears
+   * once per process that serves, so that every serving process gets as many connections.
+   */
+  const measure = async (sides: Started[][]): Promise<{ perRead: number[]; reads: number }> => {
+    // Every worker of a cluster listening and past its start before the window.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const pids = sides.map((side) => [...new Set(side)].flatMap((server) => processTree(server.pid)));
+    if (pin)
+      for (const pid of pids.flat()) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
+    const targets = sides.flat();
+    const result = await runLoad(
+      {
+        targets: targets.map((server) => server.target),
+        concurrency: CONCURRENCY,
+        warmupMs: WARMUP_MS,
+        durationMs: DURATION_MS,
+      },
+      pin,
+      () => pids.map(processCpuMicros),
     );
-    if (kind === 'request' && !ok) process.exitCode = 1;
+    for (const server of new Set(targets)) await server.stop();
+    if (result.failures) throw new Error(`${result.failures} requests failed`);
+    const reads = sides.map((side) =>
+      targets.reduce((sum, server, index) => sum + (side.includes(server) ? result.byTarget[index]! : 0), 0),
+    );
+    return { perRead: result.cpuUsed.map((used, side) => used / reads[side]!), reads: result.rps };
+  };
+  const comparisons = {
+    workers: { label: 'two workers / two lone servers', over: 'fleet', under: 'lone servers' },
+    bare: { label: 'bare node:http, the same way', over: 'fleet', under: 'lone servers' },
+    stores: { label: 'PostgreSQL / JSON files', over: 'PostgreSQL', under: 'JSON' },
+  } as const;
+  const ratios: Record<keyof typeof comparisons, number[]> = { workers: [], bare: [], stores: [] };
+  let alone = Number.POSITIVE_INFINITY;
+  console.log(
+    `\nside by side on CPU 0: GET ${THEME}, ${CONCURRENCY} connections shared evenly by the serving processes, ${SIDE_BY_SIDE_ROUNDS} rounds`,
+  );
+  for (let round = 1; round <= SIDE_BY_SIDE_ROUNDS; round++) {
+    const fleet = await startOurs(2, 0);
+    if (round === 1) {
+      const captured = await captureResponse(fleet.target.url, fleet.target.headers);
+      await writeFile(
+        capturedFile,
+        JSON.stringify({ body: captured.body.toString('base64'), headers: captured.headers }),
+      );
+    }
+    const workers = await measure([
+      [fleet, fleet],
+      [await startOurs(1, 1), await startOurs(1, 2)],
+    ]);
+    const bareFleet = await startBare(2);
+    const bare = await measure([
+      [bareFleet, bareFleet],
+      [await startBare(1), await startBare(1)],
+    ]);
+    const stores = await measure([[await startOurs(1, 1)], [await startOurs(1, 'json')]]);
+    for (const [name, { perRead, reads }] of [
+      ['workers', workers],
+      ['bare', bare],
+      ['stores', stores],
+    ] as const) {
+      const { label, over, under } = comparisons[name];
+      ratios[name].push(perRead[0]! / perRead[1]!);
+      console.log(
+        `  round ${round} ${label.padEnd(31)} ${reads.toFixed(0).padStart(6)} reads/s  server CPU per read: ` +
+          `${over} ${perRead[0]!.toFixed(1)} µs, ${under} ${perRead[1]!.toFixed(1)} µs: ${(perRead[0]! / perRead[1]!).toFixed(2)}×`,
+      );
+    }
+    const lone = await startOurs(1, 0);
+    const one = await measure([[lone]]);
+    alone = Math.min(alone, one.perRead[0]!);
+    console.log(
+      `  round ${round} one worker alone on the core   ${one.reads.toFixed(0).padStart(6)} reads/s  server CPU per read ${one.perRead[0]!.toFixed(1)} µs`,
+    );
   }
+  for (const schema of schemas) await schema.drop();
+  await rm(dir, { recursive: true, force: true });
+  const verdict = (name: keyof typeof comparisons, need?: number) => {
+    const value = median(ratios[name]);
+    const ok = need === undefined || value <= need;
+    console.log(
+      `${comparisons[name].label}: ${value.toFixed(2)}× server CPU per read, median of the rounds ` +
+        `(${Math.min(...ratios[name]).toFixed(2)}–${Math.max(...ratios[name]).toFixed(2)})` +
+        (need === undefined ? ': noise alone' : ` (need ≤ ${need.toFixed(2)}): ${ok ? 'PASS' : 'FAIL'}`),
+    );
+    if (!ok) process.exitCode = 1;
+    return value;
+  };
+  const fleetCost = verdict('workers', 1.1);
+  verdict('bare');
+  verdict('stores', 1.1);
+  console.log(
+    `N workers on N cores then serve about N × ${(1e6 / (alone * fleetCost)).toFixed(0)} reads/s (one worker alone ` +
+      `on its core, best round, ${alone.toFixed(1)} µs per read, times what a fleet adds), and each host on one database as many`,
+  );
 }
 
 async function productPages(): Promise<void> {
@@ -618,6 +624,6 @@ if (process.argv[2] === '--load') {
   const pin = hasTaskset();
   if (pin) execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
   await throughput(pin);
-  await workerEfficiency(pin);
+  await sideBySide(pin);
   await productPages();
 }
