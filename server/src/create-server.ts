@@ -229,7 +229,9 @@ function readingCurrent(store: Store, app: RequestListener): RequestListener {
   if (!store.sync) return app;
   const sync = store.sync.bind(store);
   return (req, res) => {
-    sync().then(
+    const waiting = sync();
+    if (!waiting) return app(req, res);
+    waiting.then(
       () => app(req, res),
       (error: unknown) => {
         // The path only: a JSONP request carries its token in the query.

@@ -64,7 +64,7 @@ export interface PostgresStore extends Store {
   readonly created: boolean;
   /** The database's URL without its password, and the schema: what logs and messages name. */
   readonly location: string;
-  sync(): Promise<void>;
+  sync(): Promise<void> | undefined;
   /** Reads the write counter (and catches up): rejects when the database cannot be read. `/health` calls it. */
   ping(): Promise<void>;
   /** This process's id among the processes on the schema (their leases: see `postgres-fleet.ts`). */
@@ -356,10 +356,10 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     };
     // A request waits only while this process applies writes announced to it, and costs nothing otherwise;
     // without the listening connection, or (`request`) without a trusted lease, each request checks the counter.
-    const sync = (): Promise<void> => {
-      if (closed) return Promise.resolve();
+    const sync = (): Promise<void> | undefined => {
+      if (closed) return undefined;
       if (!listening || (freshness === 'request' && !fleet!.current())) return checked();
-      return announced > state.seen ? bringUp() : Promise.resolve();
+      return announced > state.seen ? bringUp() : undefined;
     };
     let closing: Promise<void> | undefined;
     return {

@@ -273,10 +273,11 @@ export interface Store {
   write<T>(fn: (tx: Transaction) => T): Promise<T>;
   /**
    * Only for a store whose data other processes change too (PostgreSQL): resolves once reads show every write
-   * any process had acknowledged when it was called. The server calls it before each request (read-your-writes
-   * across processes); a store of one process has none.
+   * any process had acknowledged when it was called; `undefined` when they show them already, so that the server,
+   * which calls it before each request (read-your-writes across processes), answers at once rather than a
+   * microtask later. A store of one process has none.
    */
-  sync?(): Promise<void>;
+  sync?(): Promise<void> | undefined;
   /** Only for a store other processes share: the failed-login counts they all see. */
   readonly failures?: SharedFailures;
   /** Waits for queued writes, then releases the store. */
