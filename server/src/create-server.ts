@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { removeAssetsWithoutBytes } from './api/themes/asset-bytes.js';
-import { addMissingPreviewKeys } from './api/themes/preview-key.js';
+import { removeAssetsWithoutBytes } from './api/themes/asset.js';
+import { addMissingPreviewKeys } from './api/themes/theme.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';

@@ -1,6 +1,6 @@
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
-import { assetDigest } from '../src/api/themes/asset-file.js';
+import { assetDigest } from '../src/api/themes/asset.js';
 import { bigSvg, crashData, crashRounds } from './helpers/crash-rounds.js';
 import { useTempDir } from './helpers/temp-dir.js';
 

@@ -1,12 +1,12 @@
 /** The one name rule of local and remote files, and the API limits the tool holds servers to. */
 import { describe, expect, it } from 'vitest';
-import { MAX_ASSET_BYTES as SERVER_ASSET_BYTES } from '../../server/src/api/themes/asset-file.js';
+import { MAX_ASSET_BYTES as SERVER_ASSET_BYTES } from '../../server/src/api/themes/asset.js';
 import { MAX_FILE_NAME_LENGTH as SERVER_NAME_LENGTH } from '../../server/src/api/themes/file-path.js';
-import { MAX_TEMPLATE_BYTES as SERVER_TEMPLATE_BYTES } from '../../server/src/api/themes/template-file.js';
+import { MAX_TEMPLATE_BYTES as SERVER_TEMPLATE_BYTES } from '../../server/src/api/themes/template.js';
 import {
   MAX_ASSETS_PER_THEME as SERVER_ASSETS,
   MAX_TEMPLATES_PER_THEME as SERVER_TEMPLATES,
-} from '../../server/src/api/themes/theme-limits.js';
+} from '../../server/src/api/themes/theme.js';
 import { fileAt, MAX_FILE_NAME_LENGTH, placeOf } from '../src/theme/layout.js';
 import {
   MAX_ASSET_BYTES,

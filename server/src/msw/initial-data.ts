@@ -1,5 +1,5 @@
 /** The data a mock starts from (and returns to on `reset()`): the demo seed, or a test's own data set. */
-import { fillPreviewKeys } from '../api/themes/preview-key.js';
+import { fillPreviewKeys } from '../api/themes/theme.js';
 import type { ServerCredentials } from '../create-server.js';
 import { type SeedOptions, seed } from '../seed/index.js';
 import { COLLECTIONS, emptyDataset, isCollectionName } from '../store/collections.js';

@@ -5,7 +5,7 @@
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
-import { newPreviewKey } from '../api/themes/preview-key.js';
+import { newPreviewKey } from '../api/themes/theme.js';
 import { randomSecret } from '../oauth/secrets.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { assetDigest } from '../../src/api/themes/asset-file.js';
+import { assetDigest } from '../../src/api/themes/asset.js';
 import { seed } from '../../src/seed/index.js';
 import { createJsonStore, type JsonStore } from '../../src/store/json-file.js';
 import type { Dataset } from '../../src/store/types.js';

@@ -4,7 +4,7 @@
  */
 import { decodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
-import { assetDigest } from '../../src/api/themes/asset-file.js';
+import { assetDigest } from '../../src/api/themes/asset.js';
 import { createHandlers } from '../../src/msw/index.js';
 import { initialData } from '../../src/msw/initial-data.js';
 import { hashPassword, verifyPassword } from '../../src/oauth/secrets.js';

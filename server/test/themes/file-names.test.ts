@@ -5,7 +5,7 @@ import {
   isDeletableTemplate,
   MAX_TEMPLATE_BYTES,
   parseTemplateFileName,
-} from '../../src/api/themes/template-file.js';
+} from '../../src/api/themes/template.js';
 
 describe('template file names', () => {
   it.each([

@@ -3,7 +3,7 @@ import {
   MAX_ASSET_BYTES_PER_THEME,
   MAX_ASSETS_PER_THEME,
   MAX_TEMPLATES_PER_THEME,
-} from '../../src/api/themes/theme-limits.js';
+} from '../../src/api/themes/theme.js';
 import type { Dataset } from '../../src/store/types.js';
 import { demoData, useThemeServer } from './fixture.js';
 

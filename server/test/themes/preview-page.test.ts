@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewPage } from '../../src/api/themes/preview.js';
-import { nextTimestamp } from '../../src/api/themes/touch.js';
+import { previewPage } from '../../src/api/themes/static-routes.js';
+import { nextTimestamp } from '../../src/api/themes/theme.js';
 
 const FOLDER = 'http://localhost:4000/static/themes/1/preview/abc/';
 const BASE = `<base href="${FOLDER}">`;

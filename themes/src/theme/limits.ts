@@ -1,7 +1,8 @@
 /**
- * The API's limits on what a theme holds (the reference server enforces them on every write: template-file.ts,
- * asset-file.ts, theme-limits.ts; limits.test.ts keeps these equal to its own). Nothing larger can be a theme's
- * file, so the tool refuses anything larger from a server before writing it, or before reading it whole.
+ * The API's limits on what a theme holds (the reference server enforces them on every write, in
+ * server/src/api/themes/: template.ts, asset.ts, theme.ts; limits.test.ts keeps these equal to its own). Nothing
+ * larger can be a theme's file, so the tool refuses anything larger from a server before writing it, or before
+ * reading it whole.
  */
 
 /** Largest template body, in UTF-8 bytes. */

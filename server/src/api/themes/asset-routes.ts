@@ -3,11 +3,9 @@
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
-import { assetFileValidators } from './asset-file-entity.js';
-import { readAssetUpload } from './asset-upload.js';
-import { deleteAsset, saveAsset } from './asset-writes.js';
-import { assetEntity } from './entities.js';
+import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
 import { administeredTheme, themeAsset } from './lookup.js';
+import { assetEntity, assetFileValidators } from './representations.js';
 
 /** Routes of theme assets on the API mount. */
 export const assetRoutes: Route[] = [

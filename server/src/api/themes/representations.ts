@@ -1,13 +1,22 @@
 /**
  * The HAL representations of themes, templates and assets (spec §2.3–2.5), with the links the wire contract
- * gives each. Every theme read needs the shop administrator's admin token, so a representation does not vary
- * by caller and one cached entity serves every request.
+ * gives each, and their entities: serialised and hashed once per change through the core's representation cache,
+ * keyed by the store revisions they are built from. Every theme read needs the shop administrator's admin token,
+ * so a representation does not vary by caller and one cached entity serves every request. An asset's file is an
+ * entity too: its bytes, checked once per change, validated by their MD5 digest.
  */
 import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
+import type { Entity } from '../../http/entity.js';
+import { toSeconds } from '../../http/http-date.js';
+import { notFound } from '../../http/http-error.js';
+import type { RepresentationCache } from '../../http/representation-cache.js';
+import type { Call } from '../../http/route.js';
 import type { AssetRow, Store, TemplateRow, ThemeRow } from '../../store/types.js';
-import { link, resource } from '../hal.js';
-import { isDeletableTemplate, parseTemplateFileName } from './template-file.js';
+import { halEntity, link, resource } from '../hal.js';
+import { shopUrl } from '../urls.js';
+import { describeAsset, storedAssetBytes } from './asset.js';
+import { isDeletableTemplate, parseTemplateFileName } from './template.js';
 import {
   assetFileUrl,
   assetsUrl,
@@ -99,4 +108,65 @@ export function themeResource(a: Addresses, store: Store, theme: ThemeRow, shopU
       assets: store.where('assets', 'theme_id', theme.id).map((x) => assetResource(a, x)),
     },
   );
+}
+
+/**
+ * A theme's entity. It embeds the templates and assets and links the shop's other theme, so it depends on
+ * those three collections; every write to them also moves the theme's own `updated_on`.
+ */
+export function themeEntity(call: Call, theme: ThemeRow): Entity {
+  const { store, addresses } = call.context;
+  const revisions = [store.revision('themes'), store.revision('templates'), store.revision('assets')];
+  return call.cache.cached(`theme:${theme.id}`, revisions, () => {
+    const current = store.get('themes', theme.id) ?? theme;
+    return halEntity(
+      addresses,
+      themeResource(addresses, store, current, shopUrl(addresses, current.shop_id)),
+      Date.parse(current.updated_on),
+    );
+  });
+}
+
+/** A template's entity. */
+export function templateEntity(call: Call, template: TemplateRow): Entity {
+  const { store, addresses } = call.context;
+  return call.cache.cached(`template:${template.id}`, [store.revision('templates')], () => {
+    const current = store.get('templates', template.id) ?? template;
+    return halEntity(addresses, templateResource(addresses, current), Date.parse(current.updated_on));
+  });
+}
+
+/** An asset's entity (sent after an upload; assets have no address of their own to read). */
+export function assetEntity(call: Call, asset: AssetRow): Entity {
+  const { addresses } = call.context;
+  return halEntity(addresses, assetResource(addresses, asset), Date.parse(asset.updated_on));
+}
+
+/**
+ * The file of `asset`. Its ETag is the quoted MD5 digest: a strong validator already, the one clients
+ * compare, and what `If-Match` on the asset's deletion is checked against. Bytes that are missing or not those of
+ * the digest are a 404 and a log line, never a 200 that caches would keep for a year.
+ */
+export function assetFileEntity(cache: RepresentationCache, store: Store, asset: AssetRow): Entity {
+  return cache.cached(`asset-file:${asset.id}`, [store.revision('assets'), store.revision('files')], () => {
+    const current = store.get('assets', asset.id) ?? asset;
+    const stored = storedAssetBytes(store, current);
+    if (stored.problem !== undefined) {
+      console.error(`storefront-server: ${describeAsset(current)}: ${stored.problem}; answering 404`);
+      throw notFound(`No file for asset ${asset.id}`);
+    }
+    return { body: stored.bytes, ...assetFileValidators(current) };
+  });
+}
+
+/**
+ * What conditions on the file of `asset` are checked against, without its bytes: a deletion must work for an
+ * asset whose bytes are gone, so that a client can remove what it cannot read.
+ */
+export function assetFileValidators(asset: AssetRow): Omit<Entity, 'body'> {
+  return {
+    contentType: asset.content_type,
+    etag: `"${asset.digest}"`,
+    lastModified: toSeconds(Date.parse(asset.updated_on)),
+  };
 }

@@ -1,17 +1,33 @@
 /**
  * Theme files on `{static_url}`, open without a token like any storefront's files: an asset's bytes at
  * its immutable `file` address, and the preview folder of a theme (its layout as index, then every
- * template and asset by file name).
+ * template and asset by file name). The preview page is the theme's `layout.html` with a `<base href>` at the
+ * top of its head, so that every relative reference (stylesheets, scripts, images, and the stylesheets' own
+ * `url(…)`s) resolves under the preview folder.
  */
 import { documentEntity, type Entity } from '../../http/entity.js';
+import { escapeHtml } from '../../http/html.js';
 import { notFound } from '../../http/http-error.js';
 import type { Call, Reply, Route } from '../../http/route.js';
 import type { AssetRow, TemplateRow, ThemeRow } from '../../store/types.js';
-import { assetFileEntity } from './asset-file-entity.js';
-import { previewPage } from './preview.js';
-import { isPreviewKey } from './preview-key.js';
-import { LAYOUT_FILE_NAME, parseTemplateFileName } from './template-file.js';
+import { assetFileEntity } from './representations.js';
+import { LAYOUT_FILE_NAME, parseTemplateFileName } from './template.js';
+import { isPreviewKey } from './theme.js';
 import { previewUrl } from './urls.js';
+
+const HEAD = /<head(?:\s[^>]*)?>/i;
+const DOCTYPE = /^\s*<!doctype[^>]*>/i;
+
+/** `layout` with `<base href="folder">` as the first element of its head (or of the document without one). */
+export function previewPage(layout: string, folder: string): string {
+  const base = `<base href="${escapeHtml(folder)}">`;
+  const head = HEAD.exec(layout);
+  if (head) return layout.slice(0, head.index + head[0].length) + base + layout.slice(head.index + head[0].length);
+  // Without a head, after the doctype: anything before it would put the browser in quirks mode.
+  const doctype = DOCTYPE.exec(layout);
+  const at = doctype ? doctype[0].length : 0;
+  return layout.slice(0, at) + base + layout.slice(at);
+}
 
 type OpenCall = Call<undefined>;
 

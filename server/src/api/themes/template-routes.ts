@@ -3,17 +3,23 @@ import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.j
 import { validationError } from '../../http/http-error.js';
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Call, Route } from '../../http/route.js';
-import { templateEntity } from './entities.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
-import { checkTemplateBody, MAX_TEMPLATE_BYTES, parseTemplateFileName } from './template-file.js';
-import { checkLastSeen } from './template-guard.js';
-import { deleteTemplate, saveTemplate, updateTemplate } from './template-writes.js';
+import { templateEntity } from './representations.js';
+import {
+  checkLastSeen,
+  checkTemplateBody,
+  deleteTemplate,
+  MAX_TEMPLATE_BYTES,
+  parseTemplateFileName,
+  saveTemplate,
+  updateTemplate,
+} from './template.js';
 import { templateUrl } from './urls.js';
 
 /** JSON escapes can make a body up to six times its text; past this the request is refused unread. */
 const MAX_REQUEST_BYTES = MAX_TEMPLATE_BYTES * 6 + 4096;
 
-/** The lost-update guard: the `updated_on` last seen, or (older clients) its epoch seconds; see template-guard.ts. */
+/** The lost-update guard: the `updated_on` last seen, or (older clients) its epoch seconds; see template.ts. */
 const LAST_UPDATED_ON = { type: ['string', 'integer'] } as const;
 
 const CREATE = {

@@ -4,11 +4,9 @@ import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.j
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
-import { ensureDevTheme } from './dev-theme.js';
-import { themeEntity } from './entities.js';
 import { administeredTheme, productionTheme } from './lookup.js';
-import { checkSettings, checkTitle, MAX_SETTINGS_BYTES } from './theme-settings.js';
-import { touchTheme } from './touch.js';
+import { themeEntity } from './representations.js';
+import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
 import { themeUrl } from './urls.js';
 
 const UPDATE = { title: { type: 'string' }, settings: { type: 'object' } } as const satisfies BodySpec;

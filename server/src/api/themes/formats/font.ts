@@ -3,7 +3,7 @@
  * table directory inside the file. The glyphs are left to the browser. Each check returns what is wrong, or
  * `undefined`.
  */
-import { shownTag, startsWith, u16be, u32be } from './bytes.js';
+import { shownTag, startsWith, u16be, u32be } from './binary.js';
 
 const TRUETYPE = [0x00, 0x01, 0x00, 0x00];
 
