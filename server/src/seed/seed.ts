@@ -13,7 +13,7 @@ import { type Assortment, order, product } from './catalog.js';
 import { lazyFields, memo } from './lazy.js';
 import { seedPasswordHash } from './password-hash.js';
 import { Random } from './random.js';
-import { type ThemeShop, themeImages, themeTemplates } from './theme.js';
+import { type ThemeShop, themeImages, themeTemplates } from './theme/index.js';
 
 /** How to seed. Every field is optional. */
 export interface SeedOptions {
