@@ -2,8 +2,10 @@
  * The states of `watch`, one transition at a time: no folder, no timer, no server. The machine is told what happened
  * and answers with what to do (start a quiet time, send a file, wait before a retry, report an event).
  */
-import type { FileResult, ThemeFileId } from '@storefront-platform/themes';
+
+import type { FileResult } from '@storefront-platform/themes';
 import { describe, expect, it } from 'vitest';
+import type { ThemeFileId } from '../src/theme/layout.js';
 import { type SendOutcome, WatchMachine } from '../src/theme/watch-machine.js';
 
 const DEBOUNCE = 150;
