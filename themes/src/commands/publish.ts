@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { storedClient } from '../auth/stored-auth.js';
 import { printProblems } from '../cli/check-report.js';
-import { type Command, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { type Command, type CommandContext, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { filterOf } from '../cli/filter.js';
 import { listenForInterruption } from '../cli/interrupt.js';
+import type { Output } from '../cli/output.js';
 import { countsOf, exitCodeOf, printFiles, themeJson, themeName, transferProgress } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { checkTheme } from '../theme/check.js';
 import { themeCheckInput } from '../theme/check-sources.js';
+import type { FileFilter } from '../theme/file-filter.js';
 import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
 import { type Manifest, readManifest } from '../theme/manifest.js';
 import { applyPublish, planPublish } from '../theme/publish.js';
@@ -24,6 +26,7 @@ import {
   setAsideJournal,
 } from '../theme/publish-journal.js';
 import type { PublishPlan } from '../theme/publish-plan.js';
+import type { FileResult } from '../theme/results.js';
 import { doubtAbout } from '../theme/source-check.js';
 import { targetOf } from '../theme/workspace.js';
 import { reportCut } from './publish-cut-report.js';
@@ -41,6 +44,99 @@ function journalFileOf(dir: string, manifest: Manifest | undefined, plan: Publis
 }
 
 const deletions = (changes: readonly { action: string }[]) => changes.filter((c) => c.action === 'deleted').length;
+const completed = (started: string | undefined) => (started ? ` (the publish started ${started} is complete)` : '');
+
+/**
+ * The check before a publish, of the development theme as the server holds it. The whole theme is read (a
+ * reference to an ignored file is to a file production has): the problems of files left out are not this
+ * publish's. Returns the exit code when it stops the publish.
+ */
+function checkDevelopment(output: Output, plan: PublishPlan, filter: FileFilter): ExitCode | undefined {
+  const development = plan.files.development;
+  const problems = checkTheme(themeCheckInput(development)).filter((p) => p.path === '.' || filter(p.path));
+  if (!problems.some((p) => p.severity === 'error')) return undefined;
+  output.line('The development theme does not pass check:');
+  printProblems(output, problems, development.size);
+  const message = 'the development theme has errors (see check): fix them, or pass --no-check';
+  output.note(`storefront-themes publish: ${message}`);
+  output.document({ ok: false, error: { message, exitCode: ExitCode.failure }, problems });
+  return ExitCode.failure;
+}
+
+/**
+ * The journal of an earlier publish of this plan that was cut short, to resume; one that does not apply (another
+ * plan, damaged) is set aside, or kept by a dry run, which changes nothing.
+ */
+async function journalToResume(
+  output: Output,
+  journalFile: string,
+  plan: PublishPlan,
+  dryRun: boolean,
+): Promise<PublishJournal | undefined> {
+  const previous = await readJournal(journalFile);
+  if (previous === undefined) return undefined;
+  const fit = previous === 'damaged' ? 'it cannot be read' : journalFit(previous, plan);
+  if (fit === 'resume') return previous as PublishJournal;
+  if (dryRun) output.note(`The journal ${journalFile} does not apply (${fit}): kept, as a dry run changes nothing`);
+  else output.note(`Setting aside the journal ${journalFile} as ${await setAsideJournal(journalFile)}: ${fit}`);
+  return undefined;
+}
+
+/**
+ * Whether the person (or `--yes`) lets the publish go on: a development theme that may be a copy cut short is
+ * asked about even with `--yes`, measured, for a resumed publish, against production before its first deletion,
+ * as its first run was.
+ */
+async function approved(context: CommandContext, plan: PublishPlan, resumed: PublishJournal | undefined) {
+  const { values, output, prompter } = context;
+  const baseline = resumed
+    ? { production: resumed.header.production.files, missing: deletions(resumed.header.changes) }
+    : { production: plan.files.production.size, missing: deletions(plan.changes) };
+  const doubt = doubtAbout(plan.development, baseline);
+  const question = `Publish it all the same, deleting ${baseline.missing} files of production?`;
+  if (doubt && !(await acceptDoubt(context, doubt, question, 'publish it'))) return false;
+  if (values.yes === true) return true;
+  if (!prompter.interactive || output.json) {
+    throw new UsageError('publishing needs a confirmation: run it in a terminal, or pass --yes');
+  }
+  const verb = resumed ? 'Finish publishing' : 'Publish';
+  return prompter.confirm(`${verb} to the production theme of ${plan.shop.properties.name}?`, '--yes');
+}
+
+/**
+ * Copies the plan with its journal, the first signal letting the requests under way finish and a second
+ * aborting them; the files' results, or the exit code of a publish cut short (after saying what production got).
+ */
+async function copy(
+  output: Output,
+  plan: PublishPlan,
+  journalFile: string,
+  resumed: PublishJournal | undefined,
+  cut: { target: string; json: object },
+): Promise<FileResult[] | ExitCode> {
+  const header = resumed?.header ?? journalHeader(plan);
+  const journal = resumed ? await JournalWriter.resume(journalFile) : await JournalWriter.start(journalFile, header);
+  const interruption = listenForInterruption(output);
+  const progress = transferProgress(output, 'Publishing');
+  try {
+    const files = await applyPublish(plan, {
+      onProgress: progress.onProgress,
+      journal,
+      stop: interruption.stop,
+      abort: interruption.abort,
+    });
+    progress.done();
+    await journal.remove();
+    return files;
+  } catch (error) {
+    progress.done();
+    await journal.close();
+    if (!(error instanceof PublishCutError)) throw error;
+    return reportCut(output, error, { ...cut, journal: journalFile, header });
+  } finally {
+    interruption.dispose();
+  }
+}
 
 export const publish: Command = {
   name: 'publish',
@@ -85,32 +181,15 @@ export const publish: Command = {
     const filter = await filterOf(context, dir);
     plan.changes = plan.changes.filter((change) => filter(change.path));
     if (values['no-check'] !== true) {
-      // The whole theme is read (a reference to an ignored file is to a file production has): the problems
-      // of files left out are not this publish's.
-      const development = plan.files.development;
-      const problems = checkTheme(themeCheckInput(development)).filter((p) => p.path === '.' || filter(p.path));
-      if (problems.some((p) => p.severity === 'error')) {
-        output.line('The development theme does not pass check:');
-        printProblems(output, problems, development.size);
-        const message = 'the development theme has errors (see check): fix them, or pass --no-check';
-        output.note(`storefront-themes publish: ${message}`);
-        output.document({ ok: false, error: { message, exitCode: ExitCode.failure }, problems });
-        return ExitCode.failure;
-      }
+      const stopped = checkDevelopment(output, plan, filter);
+      if (stopped !== undefined) return stopped;
     }
     const { shop, production, development, changes } = plan;
     const [target, source] = [targetOf(shop, production), targetOf(shop, development)];
     const json = { ...themeJson(target), from: themeJson(source).theme };
     const journalFile = journalFileOf(dir, manifest, plan, store.dir);
-    const previous = await readJournal(journalFile);
-    const fit =
-      previous === undefined ? undefined : previous === 'damaged' ? 'it cannot be read' : journalFit(previous, plan);
-    const resumed = fit === 'resume' ? (previous as PublishJournal) : undefined;
     const dryRun = values['dry-run'] === true;
-    if (fit !== undefined && !resumed) {
-      if (dryRun) output.note(`The journal ${journalFile} does not apply (${fit}): kept, as a dry run changes nothing`);
-      else output.note(`Setting aside the journal ${journalFile} as ${await setAsideJournal(journalFile)}: ${fit}`);
-    }
+    const resumed = await journalToResume(output, journalFile, plan, dryRun);
     const started = resumed?.header.started_on;
     if (resumed) {
       const planned = resumed.header.changes.length;
@@ -121,8 +200,9 @@ export const publish: Command = {
     if (!changes.length) {
       // The publish it resumed is complete: its journal has nothing left to say.
       if (resumed && !dryRun) await removeJournal(journalFile);
-      const finished = resumed ? ` (the publish started ${started} is complete)` : '';
-      output.line(`Nothing to publish: ${themeName(target)} holds the same files as the development theme${finished}`);
+      output.line(
+        `Nothing to publish: ${themeName(target)} holds the same files as the development theme${completed(started)}`,
+      );
       output.document({ ok: true, ...json, files: [] });
       return ExitCode.ok;
     }
@@ -133,54 +213,17 @@ export const publish: Command = {
       output.document({ ok: true, dryRun: true, ...json, files: changes });
       return ExitCode.ok;
     }
-    // A resumed publish is measured against production before its first deletion, as its first run was.
-    const baseline = resumed
-      ? { production: resumed.header.production.files, missing: deletions(resumed.header.changes) }
-      : { production: plan.files.production.size, missing: deletions(changes) };
-    const doubt = doubtAbout(development, baseline);
-    const question = `Publish it all the same, deleting ${baseline.missing} files of production?`;
-    if (doubt && !(await acceptDoubt(context, doubt, question, 'publish it'))) {
+    if (!(await approved(context, plan, resumed))) {
       output.line('Not published');
       return ExitCode.ok;
     }
-    if (values.yes !== true) {
-      if (!prompter.interactive || output.json) {
-        throw new UsageError('publishing needs a confirmation: run it in a terminal, or pass --yes');
-      }
-      const verb = resumed ? 'Finish publishing' : 'Publish';
-      if (!(await prompter.confirm(`${verb} to the production theme of ${shop.properties.name}?`, '--yes'))) {
-        output.line('Not published');
-        return ExitCode.ok;
-      }
-    }
     // No question is left: in a terminal, Ctrl-C must now reach the process as SIGINT, not the prompt's reader.
     prompter.close();
-    const header = resumed?.header ?? journalHeader(plan);
-    const journal = resumed ? await JournalWriter.resume(journalFile) : await JournalWriter.start(journalFile, header);
-    const interruption = listenForInterruption(output);
-    const progress = transferProgress(output, 'Publishing');
-    let files: Awaited<ReturnType<typeof applyPublish>>;
-    try {
-      files = await applyPublish(plan, {
-        onProgress: progress.onProgress,
-        journal,
-        stop: interruption.stop,
-        abort: interruption.abort,
-      });
-    } catch (error) {
-      progress.done();
-      await journal.close();
-      if (!(error instanceof PublishCutError)) throw error;
-      return reportCut(output, error, { target: themeName(target), journal: journalFile, header, json });
-    } finally {
-      interruption.dispose();
-    }
-    await journal.remove();
-    progress.done();
+    const files = await copy(output, plan, journalFile, resumed, { target: themeName(target), json });
+    if (typeof files === 'number') return files;
     // The plan listed every file already: only what went otherwise is worth a line now.
     printFiles(output, files, { quiet: true });
-    const finished = resumed ? ` (the publish started ${started} is complete)` : '';
-    output.line(`Published to ${themeName(target)}: ${countsOf(files)}${finished}`);
+    output.line(`Published to ${themeName(target)}: ${countsOf(files)}${completed(started)}`);
     const code = exitCodeOf(files);
     output.document({ ok: code === 0, ...json, files, ...(resumed ? { resumed: started } : {}) });
     return code;
