@@ -7,7 +7,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
-import { applyPublish, planPublish } from '../src/index.js';
+import { applyPublish, planPublish } from '../src/theme/publish.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { DEMO, useThemesServer } from './helpers/server.js';
 import { addTemplates, deleteTemplates, filesOf } from './helpers/theme-files.js';
