@@ -52,13 +52,12 @@ function successResponses(method: string, target: string, creates: boolean, desc
   const content = { 'application/json': { schema: schemaRef(componentName(target)) } };
   const ok = { description, headers, content };
   if (creates) {
+    // `Location` names the created resource's `self`; an asset has none (its `file` is elsewhere).
+    const addressable = CONTRACT.representations[target]?.relations.self !== undefined;
+    const location = addressable ? { Location: { $ref: '#/components/headers/Location' } } : {};
     return {
       '200': { ...ok, description: `${description} (found or replaced).` },
-      '201': {
-        ...ok,
-        description: `${description} (created).`,
-        headers: { ...headers, Location: { $ref: '#/components/headers/Location' } },
-      },
+      '201': { ...ok, description: `${description} (created).`, headers: { ...headers, ...location } },
     };
   }
   if (method !== 'get') return { '200': ok };
