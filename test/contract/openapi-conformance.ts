@@ -51,7 +51,8 @@ function describeErrors(errors: readonly ErrorObject[], data: unknown): string {
         e.keyword === 'additionalProperties'
           ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
           : '';
-      return `  at ${e.instancePath || '/'}: ${e.message}${extra} [${e.schemaPath}]\n    value: ${valueAt(data, e.instancePath)}`;
+      const message = e.keyword === 'false schema' ? 'must not be present' : e.message;
+      return `  at ${e.instancePath || '/'}: ${message}${extra} [${e.schemaPath}]\n    value: ${valueAt(data, e.instancePath)}`;
     })
     .join('\n');
 }
@@ -83,15 +84,28 @@ export class Conformance {
     return path.replace(/\/+$/, '').replace(/\.jsonp?$/, '');
   }
 
-  #find(path: string): PathEntry | undefined {
+  /** The documented path `path` (percent-encoded, without query) is an instance of, with its parameters. */
+  match(path: string): { template: string; item: Json; params: Record<string, string> } | undefined {
     const parts = this.#normalise(path).split('/');
     const fits = (entry: PathEntry, rest: boolean) => {
       const { segments } = entry;
-      if (rest ? parts.length < segments.length : parts.length !== segments.length) return false;
+      if (
+        rest ? parts.length <= segments.length || !segments.at(-1)!.startsWith('{') : parts.length !== segments.length
+      ) {
+        return false;
+      }
       return segments.every((segment, i) => segment.startsWith('{') || segment === parts[i]);
     };
     // A last parameter may hold slashes (a file name) only when no path fits segment by segment.
-    return this.#paths.find((entry) => fits(entry, false)) ?? this.#paths.find((entry) => fits(entry, true));
+    const entry = this.#paths.find((e) => fits(e, false)) ?? this.#paths.find((e) => fits(e, true));
+    if (!entry) return undefined;
+    const params: Record<string, string> = {};
+    entry.segments.forEach((segment, i) => {
+      if (!segment.startsWith('{')) return;
+      const last = i === entry.segments.length - 1;
+      params[segment.slice(1, -1)] = last ? parts.slice(i).join('/') : parts[i]!;
+    });
+    return { template: entry.template, item: entry.item, params };
   }
 
   #deref(value: Json): Json {
@@ -119,7 +133,7 @@ export class Conformance {
     this.checked++;
     const url = new URL(observed.url);
     const { status, headers } = observed;
-    const entry = this.#find(url.pathname);
+    const entry = this.match(url.pathname);
     if (!entry) {
       return status === 404
         ? []
