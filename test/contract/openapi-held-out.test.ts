@@ -174,7 +174,7 @@ describe('requests generated from the OpenAPI document', () => {
       const body = operation.requestBody?.content['application/json']
         ? JSON.stringify(Object.fromEntries(requiredMembers(operation)))
         : undefined;
-      const json = body === undefined ? {} : { 'content-type': 'application/json' };
+      const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
       for (const token of [admin, publicToken, undefined, 'not-a-token']) {
         await send({ method, url, token, headers: json, body });
       }
