@@ -1,6 +1,6 @@
 /** The OpenAPI document: assembled from the route table, the contract and the relation registry, and nothing else. */
 import { describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/api/routes.js';
+import { apiRoutes, relationRoutes, staticRoutes } from '../../src/api/routes.js';
 import type { Route } from '../../src/http/route.js';
 import { openApiDocument } from '../../src/openapi/document.js';
 
@@ -24,6 +24,17 @@ describe('the OpenAPI document', () => {
     }
     const ids = operations.map((o) => o.operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes the relation pages and the theme files, at their mounts', () => {
+    const mounted = [
+      ...staticRoutes.map((route) => ({ route, at: '/files' })),
+      ...relationRoutes.map((route) => ({ route, at: '/rels' })),
+    ];
+    for (const { route, at } of mounted) {
+      const path = at + route.path.replace(/[:*](\w+)/g, '{$1}');
+      expect(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();
+    }
   });
 
   it('takes bodies, targets and template variables from the contract, summaries from the relation registry', () => {
