@@ -68,8 +68,9 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   const method = route.method.toLowerCase();
   const relation = spec.relation ? relationSpec(spec.relation) : undefined;
   const entry = spec.relation ? relationEntry(spec.relation) : undefined;
-  if (spec.relation && (!relation || !entry))
+  if (spec.relation && (!relation || !entry)) {
     throw new Error(`${spec.id}: no relation ${spec.relation} in the contract`);
+  }
   if (relation && relation.method !== method) {
     throw new Error(`${spec.id}: ${spec.relation} is followed with ${relation.method}, the route is ${route.method}`);
   }
@@ -157,7 +158,10 @@ function documentOperation() {
   };
 }
 
-/** The routes of the core's mounts. */
+/**
+ * The routes the document describes from the route table. The relation pages and theme files are few and fixed:
+ * `service-paths.ts` describes them, and a test checks it against their routes.
+ */
 export interface DescribedRoutes {
   /** Under `{base_url}`. */
   api: readonly Route[];
