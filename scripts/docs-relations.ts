@@ -34,6 +34,10 @@ const PLAIN_RELATIONS: readonly [string, string][] = [
   ['first', 'The first page of a results entity.'],
   ['last', 'The last page of a results entity.'],
   [
+    'service-desc',
+    'On the root: the service’s OpenAPI 3.1 document (`{base_url}/openapi.json`, `application/vnd.oai.openapi+json;version=3.1`), its description for machines (RFC 8631).',
+  ],
+  [
     'service-doc',
     'On the root, where the server serves one: its API explorer (`text/html`), documentation for people (RFC 8631).',
   ],

@@ -5,12 +5,15 @@
 import { expect } from 'vitest';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
+import { openApiCases } from './cases/openapi.js';
 import { pagingCases } from './cases/paging.js';
 import { preconditionCases } from './cases/preconditions.js';
 import { resourceCases } from './cases/resources.js';
 import { securityCases } from './cases/security.js';
 import { themeCases } from './cases/themes.js';
 import type { ContractCase } from './cases/types.js';
+import { BASE } from './fixture.js';
+import { Conformance } from './openapi-conformance.js';
 import { type Exchange, Session } from './session.js';
 import type { Target } from './target.js';
 
@@ -22,12 +25,33 @@ export const CASES: ContractCase[] = [
   ...httpCases,
   ...preconditionCases,
   ...securityCases,
+  ...openApiCases,
 ];
 
-/** Runs `contractCase` on fresh data of `target`; a failure of the case's own assertions names the target. */
+const documents = new Map<Target, Conformance>();
+
+/**
+ * The OpenAPI document `target` serves, which every response of its transcripts must match: read once per target,
+ * outside any transcript (each target serves its own, so the MSW handlers' is checked as the server's is).
+ */
+export async function conformanceOf(target: Target): Promise<Conformance> {
+  let conformance = documents.get(target);
+  if (!conformance) {
+    const response = await target.fetch(`${BASE}/openapi.json`, {});
+    expect(response.status, `GET ${BASE}/openapi.json on ${target.name}`).toBe(200);
+    conformance = new Conformance(await response.json());
+    documents.set(target, conformance);
+  }
+  return conformance;
+}
+
+/**
+ * Runs `contractCase` on fresh data of `target`, every response checked against the target's OpenAPI document; a
+ * failure of the case's own assertions, or a response the document does not describe, names the target.
+ */
 export async function transcript(target: Target, contractCase: ContractCase): Promise<Exchange[]> {
   await target.fresh();
-  const session = new Session(target);
+  const session = new Session(target, await conformanceOf(target));
   try {
     await contractCase.run(session);
   } catch (error) {

@@ -6,7 +6,7 @@ import { createPostgresStore } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../support/postgres-server.js';
 import { skipWithout } from '../support/requirement.js';
-import { CASES, expectSameTranscripts, transcript } from './compare.js';
+import { CASES, conformanceOf, expectSameTranscripts, transcript } from './compare.js';
 import { expressTarget, mswTarget } from './target.js';
 
 const skip = skipWithout(POSTGRES, 'The contract suite on PostgreSQL');
@@ -22,6 +22,11 @@ describe.skipIf(skip)('Express on PostgreSQL and MSW answer alike', () => {
     await msw.open();
   });
   afterAll(async () => {
+    for (const target of [express, msw]) {
+      console.info(
+        `OpenAPI: ${(await conformanceOf(target)).checked} responses validated on ${target.name} (PostgreSQL)`,
+      );
+    }
     await express.close();
     await msw.close();
     await schema?.drop();

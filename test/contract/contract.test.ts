@@ -5,7 +5,7 @@
  * masked by order of appearance). Each test stands alone, so filters and shuffling leave every comparison made.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CASES, expectSameTranscripts, transcript } from './compare.js';
+import { CASES, conformanceOf, expectSameTranscripts, transcript } from './compare.js';
 import { expressTarget, mswTarget } from './target.js';
 
 const express = expressTarget();
@@ -16,6 +16,9 @@ beforeAll(async () => {
   await msw.open();
 });
 afterAll(async () => {
+  for (const target of [express, msw]) {
+    console.info(`OpenAPI: ${(await conformanceOf(target)).checked} responses validated on ${target.name}`);
+  }
   await express.close();
   await msw.close();
 });

@@ -6,6 +6,7 @@
 import type { ClientCredentials } from '@storefront-platform/sdk';
 import { basicAuthorization, encodeBase64 } from '@storefront-platform/sdk/internal';
 import { DEMO, ORIGIN } from './fixture.js';
+import type { Conformance } from './openapi-conformance.js';
 import type { Target } from './target.js';
 
 /** A JSON document as cases read it: loosely, member by member. */
@@ -88,7 +89,11 @@ export class Session {
   readonly exchanges: Exchange[] = [];
   readonly #secrets = new Map<string, string>();
 
-  constructor(readonly target: Target) {}
+  /** `conformance`: the OpenAPI document every response must match (a case fails at the first that does not). */
+  constructor(
+    readonly target: Target,
+    readonly conformance?: Conformance,
+  ) {}
 
   /** Sends a request to `url` (absolute under the origin, or a path) and records the exchange. */
   async send(label: string, url: string, init: SendInit = {}): Promise<Reply> {
@@ -107,6 +112,18 @@ export class Session {
     const response = await this.target.fetch(absolute, { method, headers, body, redirect: 'manual' });
     const bytes = new Uint8Array(await response.arrayBuffer());
     const text = new TextDecoder().decode(bytes);
+    const problems = this.conformance?.problems({
+      method,
+      url: absolute,
+      status: response.status,
+      headers: response.headers,
+      text,
+    });
+    if (problems?.length) {
+      throw new Error(
+        `"${label}" (${method} ${absolute}) disagrees with the OpenAPI document:\n${problems.join('\n')}`,
+      );
+    }
     const type = response.headers.get('content-type') ?? '';
     this.#learnSecrets(type, text, response.status, response.headers.get('location'));
     const etag = response.headers.get('etag') && identityEtag(response.headers.get('etag')!);

@@ -140,6 +140,8 @@ export interface RootRelations extends Self<'root'> {
   'svc:all_orders': Relation<'get', 'results:orderSummary', OrderQuery>;
   /** Admin tokens only. */
   'svc:order': Relation<'get', 'order', { shop_id: string | number; id: string | number }>;
+  /** The OpenAPI 3.1 document of the service (RFC 8631), at `{base_url}/openapi.json`. */
+  'service-desc': Relation<'get', 'document'>;
   /** The API explorer (`text/html`, RFC 8631), where the server serves one. */
   'service-doc': Relation<'get', 'document'>;
 }

@@ -1,5 +1,6 @@
-/** `GET /rels/{rel}`: a human-readable page per relation, from the registry. */
-import { documentEntity } from '../http/entity.js';
+/** `GET /rels/{rel}`: a page per relation, from the registry: HTML for people, JSON for programs that ask for it. */
+import type { Addresses } from '../core/types.js';
+import { documentEntity, jsonEntity } from '../http/entity.js';
 import { escapeHtml } from '../http/html.js';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
@@ -41,18 +42,41 @@ ${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('
 `;
 }
 
+/** The entry as JSON: what the HTML page shows, member by member. */
+function jsonPage(addresses: Addresses, name: string, entry: RelationEntry) {
+  const href = `${addresses.origin}/rels/${name.slice('svc:'.length)}`;
+  return { _class: ['relation'], name, ...entry, _links: { self: { href } } };
+}
+
+/**
+ * Whether the client asks for JSON (`application/json`, `application/hal+json`, any `+json`) and not for HTML: a
+ * browser's `Accept` names `text/html`, and a page without an `Accept` is for people too.
+ */
+function wantsJson(accept: string | null): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((part) => part.split(';', 1)[0]!.trim().toLowerCase());
+  return !types.includes('text/html') && types.some((type) => type === 'application/json' || type.endsWith('+json'));
+}
+
 export const relationRoutes: Route[] = [
   {
     method: 'GET',
     path: '/:rel',
     scope: null,
-    handle({ params, cache, context }) {
+    handle({ params, cache, context, request }) {
       const name = `svc:${params.rel}`;
       const entry = relationEntry(name);
       if (!entry) throw notFound(`No relation ${name}`);
       // The registry is fixed while the process runs: each page is built once.
-      const build = () => documentEntity(page(name, entry), HTML_TYPE, context.clock.now());
-      return { entity: cache.cached(`rel:${name}`, [], build) };
+      const now = context.clock.now();
+      // The answer depends on `Accept`, which caches must key it by (RFC 9110 §12.5.5).
+      const headers = { vary: 'Accept, Accept-Encoding' };
+      if (wantsJson(request.headers.get('accept'))) {
+        const build = () => jsonEntity(jsonPage(context.addresses, name, entry), now);
+        return { entity: cache.cached(`rel-json:${name}`, [], build), headers };
+      }
+      const build = () => documentEntity(page(name, entry), HTML_TYPE, now);
+      return { entity: cache.cached(`rel:${name}`, [], build), headers };
     },
   },
 ];

@@ -15,6 +15,9 @@ import {
   shopTemplate,
 } from './urls.js';
 
+/** The media type the OpenAPI Initiative registered for its JSON documents, with the version they follow. */
+const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
 export const rootRoutes: Route[] = [
   {
     method: 'GET',
@@ -42,6 +45,8 @@ export const rootRoutes: Route[] = [
           links['svc:all_orders'] = link('svc:all_orders', ordersTemplate(addresses), templated);
           links['svc:order'] = link('svc:order', orderTemplate(addresses), templated);
         }
+        // RFC 8631's relation for the description meant for machines: the OpenAPI document.
+        links['service-desc'] = { href: `${base}/openapi.json`, type: OPENAPI_TYPE };
         // RFC 8631's relation for documentation meant for people: the explorer is the API's own, interactive.
         if (context.explorerUrl) {
           links['service-doc'] = { href: context.explorerUrl, type: 'text/html', title: 'API explorer' };

@@ -182,11 +182,9 @@ describe('product detail', () => {
       'svc:shop': { href: `${t.base}/shops/1.json` },
     });
     expect(product._embedded.variants).toEqual(row.variants.map((v) => ({ _class: ['productVariant'], ...v })));
-    expect(product._embedded.shop).toMatchObject({
-      _class: ['shop'],
-      id: '1',
-      _links: { self: { href: `${t.base}/shops/1.json` } },
-    });
+    expect(product._embedded.shop).toMatchObject([
+      { _class: ['shop'], id: '1', _links: { self: { href: `${t.base}/shops/1.json` } } },
+    ]);
   });
 
   it('shows a hidden product to the shop administrator only', async () => {

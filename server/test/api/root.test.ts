@@ -21,6 +21,7 @@ describe('root', () => {
       'svc:shop': { href: `${base}/shops/{id}.json`, templated: true },
       'svc:all_orders': { href: `${base}/orders.json{?shop_ids,status,q,sort,page,per_page}`, templated: true },
       'svc:order': { href: `${base}/shops/{shop_id}/orders/{id}.json`, templated: true },
+      'service-desc': { href: `${base}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
       'service-doc': { href: `${t.server.origin}/explorer`, type: 'text/html', title: 'API explorer' },
     });
   });
@@ -73,6 +74,7 @@ describe('root', () => {
       'svc:product',
       'svc:shops',
       'svc:shop',
+      'service-desc',
       'service-doc',
     ]);
   });

@@ -1,0 +1,227 @@
+/**
+ * Generates `server/src/openapi/contract.generated.ts` from the SDK's wire contract (`sdk/src/contract`): a JSON
+ * Schema (2020-12, as OpenAPI 3.1 takes it) of every contract type that travels on the wire, and the
+ * representation table (each representation's `_class`, fields, embedded resources and relations with their verb,
+ * target, template variables and body). The server assembles its OpenAPI document from it (server/src/openapi).
+ *
+ *   npx tsx scripts/openapi-contract.ts           write the module
+ *   npx tsx scripts/openapi-contract.ts --check   exit 1 when the committed module is not what the contract gives
+ *
+ * A small walker on the TypeScript compiler API rather than a dependency: ts-json-schema-generator needs Node 22,
+ * and the contract uses a handful of type forms, each mapped below; any other form is an error here, not a
+ * silently loose schema. Every `number` of the contract is an integer (money in cents, counts, sizes, seconds).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import type { Contract, RelationSpec, RepresentationSpec, Schema } from '../server/src/openapi/contract-types.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const CONTRACT_INDEX = join(ROOT, 'sdk', 'src', 'contract', 'index.ts');
+/** Where the generated module is written. */
+export const CONTRACT_MODULE = join(ROOT, 'server', 'src', 'openapi', 'contract.generated.ts');
+
+/** Wire types the representation table does not reach: error bodies, the token endpoint's, HAL's link objects. */
+const ROOTS = ['ErrorBody', 'OAuthErrorBody', 'TokenResponse', 'Link', 'Curie', 'ResultsFields', 'Scope'];
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+class Walker {
+  readonly schemas: Record<string, Schema> = {};
+  readonly #checker: ts.TypeChecker;
+  /** Exported, non-generic declarations of the contract, by name: these become components. */
+  readonly #named = new Map<string, ts.Symbol>();
+
+  constructor(program: ts.Program) {
+    this.#checker = program.getTypeChecker();
+    const file = program.getSourceFile(CONTRACT_INDEX);
+    const module = file && this.#checker.getSymbolAtLocation(file);
+    if (!module) throw new Error(`cannot read ${CONTRACT_INDEX}`);
+    for (const symbol of this.#checker.getExportsOfModule(module)) {
+      const declaration = symbol.declarations?.[0];
+      const generic =
+        declaration &&
+        (ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration)) &&
+        declaration.typeParameters?.length;
+      if (!generic) this.#named.set(symbol.name, symbol);
+    }
+  }
+
+  /** The schema of an exported type, by name (emitted as a component). */
+  component(name: string): Schema {
+    const symbol = this.#named.get(name);
+    if (!symbol) throw new Error(`the contract exports no non-generic type ${name}`);
+    if (!this.schemas[name]) {
+      this.schemas[name] = {}; // placed first: a type that refers to itself finds its reference
+      const schema = this.#expand(this.#checker.getDeclaredTypeOfSymbol(symbol), name);
+      this.schemas[name] = withDescription(schema, this.#doc(symbol));
+    }
+    return ref(name);
+  }
+
+  /** The schema of a type: a reference when it is a named contract type, else inline. */
+  schema(type: ts.Type, where: string): Schema {
+    const name = this.#nameOf(type);
+    return name ? this.component(name) : this.#expand(type, where);
+  }
+
+  #nameOf(type: ts.Type): string | undefined {
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    if (!symbol || type.aliasTypeArguments?.length) return undefined;
+    if (!type.aliasSymbol && !(symbol.flags & ts.SymbolFlags.Interface)) return undefined;
+    return this.#named.get(symbol.name) === symbol ? symbol.name : undefined;
+  }
+
+  #doc(symbol: ts.Symbol): string {
+    return ts.displayPartsToString(symbol.getDocumentationComment(this.#checker)).trim();
+  }
+
+  #expand(type: ts.Type, where: string): Schema {
+    const c = this.#checker;
+    const f = type.flags;
+    if (f & ts.TypeFlags.String) return { type: 'string' };
+    if (f & ts.TypeFlags.Number) return { type: 'integer' };
+    if (f & ts.TypeFlags.Boolean) return { type: 'boolean' };
+    if (f & ts.TypeFlags.Null) return { type: 'null' };
+    if (f & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return {};
+    if (type.isStringLiteral() || type.isNumberLiteral()) return { const: type.value };
+    if (f & ts.TypeFlags.BooleanLiteral) return { const: c.typeToString(type) === 'true' };
+    if (type.isUnion()) return this.#union(type, where);
+    // `string & {}`: any string, written so that editors still offer the union's literals beside it.
+    if (type.isIntersection() && type.types.some((t) => t.flags & ts.TypeFlags.String)) return { type: 'string' };
+    if (c.isTupleType(type)) {
+      const items = c.getTypeArguments(type as ts.TypeReference).map((t, i) => this.schema(t, `${where}[${i}]`));
+      return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length };
+    }
+    if (c.isArrayType(type)) {
+      const [item] = c.getTypeArguments(type as ts.TypeReference);
+      return { type: 'array', items: this.schema(item!, `${where}[]`) };
+    }
+    if (f & ts.TypeFlags.Object) return this.#object(type, where);
+    throw new Error(`${where}: no JSON Schema for the type ${c.typeToString(type)}`);
+  }
+
+  #union(type: ts.UnionType, where: string): Schema {
+    const members = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
+    if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: 'boolean' };
+    const schemas = members.map((t) => this.schema(t, where));
+    if (schemas.length === 1) return schemas[0]!;
+    if (schemas.every((s) => 'const' in s && Object.keys(s).length === 1)) return { enum: schemas.map((s) => s.const) };
+    // `string | number`, `number | null`: one `type` list reads better than an anyOf.
+    if (schemas.every((s) => typeof s.type === 'string' && Object.keys(s).length === 1)) {
+      return { type: schemas.map((s) => s.type) };
+    }
+    return { anyOf: schemas };
+  }
+
+  #object(type: ts.Type, where: string): Schema {
+    const c = this.#checker;
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const property of c.getPropertiesOfType(type)) {
+      const declaration = property.valueDeclaration ?? property.declarations?.[0];
+      const propertyType = declaration
+        ? c.getTypeOfSymbolAtLocation(property, declaration)
+        : c.getTypeOfSymbol(property);
+      properties[property.name] = withDescription(
+        this.schema(propertyType, `${where}.${property.name}`),
+        this.#doc(property),
+      );
+      if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);
+    }
+    const index = c.getIndexInfosOfType(type)[0];
+    const schema: Schema = { type: 'object' };
+    if (Object.keys(properties).length) schema.properties = properties;
+    if (required.length) schema.required = required;
+    // Closed unless the type has an index signature: a member the contract does not name is drift.
+    schema.additionalProperties = index ? this.schema(index.type, `${where}[key]`) : false;
+    return schema;
+  }
+
+  /** The representation table, from `Representations`. */
+  representations(): Record<string, RepresentationSpec> {
+    const c = this.#checker;
+    const table = this.#named.get('Representations');
+    if (!table) throw new Error('the contract exports no Representations');
+    const out: Record<string, RepresentationSpec> = {};
+    for (const entry of c.getPropertiesOfType(c.getDeclaredTypeOfSymbol(table))) {
+      const representation = c.getTypeOfSymbol(entry);
+      const part = (name: string) => c.getTypeOfSymbol(representation.getProperty(name)!);
+      const embedded: Record<string, string> = {};
+      for (const member of c.getPropertiesOfType(part('embedded'))) {
+        embedded[member.name] = literal(c.getTypeOfSymbol(member), `${entry.name}.embedded.${member.name}`);
+      }
+      const relations: Record<string, RelationSpec> = {};
+      for (const relation of c.getPropertiesOfType(part('relations'))) {
+        const where = `${entry.name}.relations.${relation.name}`;
+        const shape = c.getTypeOfSymbol(relation);
+        const of = (name: string) => c.getTypeOfSymbol(shape.getProperty(name)!);
+        const spec: RelationSpec = {
+          method: literal(of('method'), `${where}.method`),
+          target: literal(of('target'), `${where}.target`),
+        };
+        if (!(of('vars').flags & ts.TypeFlags.Never)) spec.vars = this.schema(of('vars'), `${where}.vars`);
+        if (!(of('body').flags & ts.TypeFlags.Never)) spec.body = this.schema(of('body'), `${where}.body`);
+        relations[relation.name] = spec;
+      }
+      out[entry.name] = {
+        class: literal(part('class'), `${entry.name}.class`),
+        fields: this.schema(part('fields'), `${entry.name}.fields`),
+        embedded,
+        relations,
+      };
+    }
+    return out;
+  }
+}
+
+function literal(type: ts.Type, where: string): string {
+  if (!type.isStringLiteral()) throw new Error(`${where}: expected a string literal type`);
+  return type.value;
+}
+
+function withDescription(schema: Schema, description: string): Schema {
+  return description ? { ...schema, description } : schema;
+}
+
+/** The contract, read from the SDK's sources. */
+export function readContract(): Contract {
+  const configPath = join(ROOT, 'tsconfig.json');
+  const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configPath);
+  const walker = new Walker(ts.createProgram({ rootNames: [CONTRACT_INDEX], options }));
+  const representations = walker.representations();
+  for (const name of ROOTS) walker.component(name);
+  const schemas = Object.fromEntries(Object.entries(walker.schemas).sort(([a], [b]) => a.localeCompare(b)));
+  return { schemas, representations };
+}
+
+/** The module's text, formatted as the repository's formatter would (so that `biome check` leaves it be). */
+export function contractModule(contract: Contract = readContract()): string {
+  const text = `/**
+ * GENERATED by scripts/openapi-contract.ts from sdk/src/contract (\`npm run docs\`); do not edit. The wire
+ * contract's types as JSON Schema 2020-12, and its representation table: the OpenAPI document is built from these.
+ */
+import type { Contract } from './contract-types.js';
+
+export const CONTRACT: Contract = ${JSON.stringify(contract, null, 2)};
+`;
+  const biome = join(ROOT, 'node_modules', '.bin', 'biome');
+  return execFileSync(biome, ['format', `--stdin-file-path=${CONTRACT_MODULE}`], { input: text, encoding: 'utf8' });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = contractModule();
+  if (process.argv.includes('--check')) {
+    const current = await readFile(CONTRACT_MODULE, 'utf8').catch(() => '');
+    if (current !== text) {
+      console.error(`${CONTRACT_MODULE} is stale: run npm run docs`);
+      process.exit(1);
+    }
+  } else {
+    await writeFile(CONTRACT_MODULE, text);
+    console.log(`wrote ${CONTRACT_MODULE}`);
+  }
+}

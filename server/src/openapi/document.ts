@@ -1,0 +1,247 @@
+/**
+ * The OpenAPI 3.1 document of the whole service, assembled from the route table (which paths and verbs exist,
+ * which scope each needs), the contract (fields, relations, bodies, template variables: `contract.generated.ts`),
+ * the relation registry (what each relation is for) and {@link OPERATIONS} (which relation each route answers).
+ */
+import { relationEntry } from '../api/registry.js';
+import type { Addresses } from '../core/types.js';
+import type { Route } from '../http/route.js';
+import { CONTRACT } from './contract.generated.js';
+import type { Schema } from './contract-types.js';
+import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
+import { OPERATIONS, type OperationSpec } from './operations.js';
+import { API_HEADERS, ERROR_RESPONSES, HEADERS, PARAMETERS, securitySchemes, VALIDATORS } from './responses.js';
+import { documentPaths, oauthPaths, RELATION_PAGE } from './service-paths.js';
+
+/** The document's own operation, described with the rest. */
+const DOCUMENT_ROUTE = 'GET /openapi';
+
+const paramRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
+const responseRef = (name: keyof typeof ERROR_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
+/** `/shops/:shop_id/products/:id` → `/shops/{shop_id}/products/{id}`, and the names of its parameters. */
+function openApiPath(path: string): { path: string; names: string[] } {
+  const names: string[] = [];
+  const out = path.replace(/[:*](\w+)/g, (_, name: string) => {
+    names.push(name);
+    return `{${name}}`;
+  });
+  return { path: out === '/' ? '' : out, names };
+}
+
+/** Query parameters of a relation's template variables (those not in the path). */
+function queryParameters(vars: Schema | undefined, pathNames: string[]): object[] {
+  const object = vars && typeof vars.$ref === 'string' ? CONTRACT.schemas[vars.$ref.split('/').pop()!] : vars;
+  const properties = (object?.properties ?? {}) as Record<string, Schema>;
+  return Object.entries(properties)
+    .filter(([name]) => !pathNames.includes(name))
+    .map(([name, schema]) => {
+      // `OneOrMany<T>`: comma-separated on the wire, an array to a client generator.
+      const list = (schema.anyOf as Schema[] | undefined)?.find((member) => member.type === 'array');
+      const { description, ...rest } = schema;
+      const parameter: Record<string, unknown> = { name, in: 'query', schema: list ?? rest };
+      if (list) Object.assign(parameter, { style: 'form', explode: false });
+      if (description) parameter.description = description;
+      return parameter;
+    });
+}
+
+function successResponses(method: string, target: string, creates: boolean, description: string) {
+  const headers = { ...API_HEADERS, ...VALIDATORS };
+  if (target === 'none') return { '204': { description, headers: API_HEADERS } };
+  const content = { 'application/json': { schema: schemaRef(componentName(target)) } };
+  const ok = { description, headers, content };
+  if (creates) {
+    // `Location` names the created resource's `self`; an asset has none (its `file` is elsewhere).
+    const addressable = CONTRACT.representations[target]?.relations.self !== undefined;
+    const location = addressable ? { Location: { $ref: '#/components/headers/Location' } } : {};
+    return {
+      '200': { ...ok, description: `${description} (found or replaced).` },
+      '201': { ...ok, description: `${description} (created).`, headers: { ...headers, ...location } },
+    };
+  }
+  if (method !== 'get') return { '200': ok };
+  return { '200': ok, '304': { description: 'Unchanged since the validators sent (no body).', headers } };
+}
+
+function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
+  const method = route.method.toLowerCase();
+  const relation = spec.relation ? relationSpec(spec.relation) : undefined;
+  const entry = spec.relation ? relationEntry(spec.relation) : undefined;
+  if (spec.relation && (!relation || !entry)) {
+    throw new Error(`${spec.id}: no relation ${spec.relation} in the contract`);
+  }
+  if (relation && relation.method !== method) {
+    throw new Error(`${spec.id}: ${spec.relation} is followed with ${relation.method}, the route is ${route.method}`);
+  }
+  const target = relation?.target ?? spec.target;
+  if (!target) throw new Error(`${spec.id}: no target`);
+  const read = method === 'get';
+  const parameters: object[] = pathNames.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  parameters.push(...queryParameters(relation?.vars, pathNames));
+  parameters.push(
+    ...(read
+      ? [paramRef('IfNoneMatch'), paramRef('IfModifiedSince')]
+      : [paramRef('IfMatch'), paramRef('IfUnmodifiedSince'), paramRef('IfNoneMatch')]),
+  );
+  const responses: Record<string, unknown> = {
+    ...successResponses(method, target, spec.creates ?? false, entry?.target ?? `A ${target}.`),
+    '400': responseRef('BadRequest'),
+  };
+  if (route.scope !== null) responses['401'] = responseRef('Unauthorized');
+  if (route.scope === 'admin') responses['403'] = responseRef('Forbidden');
+  Object.assign(responses, { '404': responseRef('NotFound'), '412': responseRef('PreconditionFailed') });
+  if (!read) {
+    Object.assign(responses, {
+      '413': responseRef('PayloadTooLarge'),
+      '415': responseRef('UnsupportedMediaType'),
+      '422': responseRef('ValidationFailed'),
+      '507': responseRef('InsufficientStorage'),
+    });
+  }
+  responses['503'] = responseRef('ServiceUnavailable');
+  const operation: Record<string, unknown> = {
+    operationId: spec.id,
+    tags: [route.path.includes('theme') ? 'Themes' : 'Resources'],
+    summary: entry?.summary ?? spec.summary,
+    security: route.scope === null ? [] : [{ oauth2: [route.scope] }],
+    parameters,
+  };
+  if (spec.relation) operation['x-relation'] = spec.relation;
+  if (relation?.body) {
+    const content: Record<string, unknown> = { 'application/json': { schema: relation.body } };
+    // The asset upload also takes the file as a form part (wire contract, "Themes, templates, assets").
+    if (spec.relation === 'svc:create_theme_asset') {
+      content['multipart/form-data'] = {
+        schema: {
+          type: 'object',
+          properties: { file: { type: 'string', format: 'binary' }, file_name: { type: 'string' } },
+          required: ['file'],
+        },
+      };
+    }
+    operation.requestBody = { required: true, description: entry?.payload, content };
+  }
+  operation.responses = responses;
+  return operation;
+}
+
+/** The document's own path: open, validated like a representation. */
+function documentOperation() {
+  return {
+    operationId: 'getOpenApiDocument',
+    tags: ['Resources'],
+    summary: 'This document (RFC 8631 `service-desc` of the root).',
+    security: [],
+    responses: {
+      '200': {
+        description: 'The OpenAPI 3.1 document.',
+        headers: { ...API_HEADERS, ...VALIDATORS },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
+              required: ['openapi', 'paths'],
+            },
+          },
+        },
+      },
+      '304': { description: 'Unchanged.', headers: VALIDATORS },
+      '412': responseRef('PreconditionFailed'),
+    },
+  };
+}
+
+/**
+ * The routes the document describes from the route table. The relation pages and theme files are few and fixed:
+ * `service-paths.ts` describes them, and a test checks it against their routes.
+ */
+export interface DescribedRoutes {
+  /** Under `{base_url}`. */
+  api: readonly Route[];
+}
+
+/** Every `$ref`'d component schema, transitively, so that the document carries none it does not use. */
+function usedSchemas(document: unknown, available: Record<string, Schema>): Record<string, Schema> {
+  const used: Record<string, Schema> = {};
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, member] of Object.entries(value)) {
+        if (key === '$ref' && typeof member === 'string' && member.startsWith('#/components/schemas/')) {
+          const name = member.slice('#/components/schemas/'.length);
+          if (!used[name] && available[name]) {
+            used[name] = available[name];
+            visit(available[name]);
+          }
+        } else visit(member);
+      }
+    }
+  };
+  visit(document);
+  return Object.fromEntries(Object.entries(used).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The OpenAPI 3.1 document of the service at `addresses`. */
+export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): Record<string, unknown> {
+  const base = new URL(addresses.baseUrl).pathname.replace(/\/+$/, '');
+  const auth = new URL(addresses.authUrl).pathname.replace(/\/+$/, '');
+  const paths: Record<string, Record<string, unknown>> = {};
+  const seen = new Set<string>();
+  for (const route of routes.api) {
+    const key = `${route.method} ${route.path}`;
+    seen.add(key);
+    const { path, names } = openApiPath(route.path);
+    if (key === DOCUMENT_ROUTE) {
+      paths[`${base}${path}.json`] = { get: documentOperation() };
+      continue;
+    }
+    const spec = OPERATIONS[key];
+    if (!spec) throw new Error(`The route ${key} is not described in server/src/openapi/operations.ts`);
+    const at = `${base}${path}${spec.json ? '.json' : ''}`;
+    paths[at] ??= {};
+    paths[at][route.method.toLowerCase()] = apiOperation(route, spec, names);
+  }
+  const stale = Object.keys(OPERATIONS).filter((key) => !seen.has(key));
+  if (stale.length)
+    throw new Error(`server/src/openapi/operations.ts describes routes that do not exist: ${stale.join(', ')}`);
+  for (const [path, item] of Object.entries(oauthPaths())) paths[`${auth}${path}`] = item as Record<string, unknown>;
+  Object.assign(paths, documentPaths(addresses));
+
+  const document = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Storefront Platform API',
+      version: '1',
+      summary: 'Shops, products, orders and shop design themes, as HAL+JSON, with its OAuth 2.0 service.',
+      description:
+        'Every response is HAL+JSON: `_class`, the fields, `_links` (relation → link; `svc:` relations expand through the `curies` entry to `/rels/{rel}`) and `_embedded` (name → array of resources). Follow links rather than building URLs. Every GET path also answers without its `.json` suffix and, with `.jsonp?callback=fn`, as JSONP (same status, the JSON wrapped in a call; the token may then be passed as `access_token`); HEAD works wherever GET does. Reads carry `ETag` and `Last-Modified` and answer conditional requests with 304.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: addresses.origin }],
+    security: [{ oauth2: ['public'] }],
+    tags: [
+      { name: 'Resources', description: 'The root, shops, products and orders.' },
+      { name: 'Themes', description: 'Themes, their templates and assets, and the files they serve.' },
+      { name: 'OAuth', description: 'The authorization service (spec §5).' },
+      { name: 'Relations', description: 'The documentation of each `svc:` relation.' },
+    ],
+    paths,
+    components: {
+      schemas: {} as Record<string, Schema>,
+      parameters: PARAMETERS,
+      headers: HEADERS,
+      responses: ERROR_RESPONSES,
+      securitySchemes: securitySchemes(addresses),
+    },
+  };
+  const available = { ...CONTRACT.schemas, ...representationSchemas(), RelationPage: RELATION_PAGE };
+  document.components.schemas = usedSchemas(document, available);
+  return document;
+}

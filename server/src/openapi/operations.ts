@@ -1,0 +1,54 @@
+/**
+ * What the route table does not say of each resource route: which relation of the contract it answers (its verb,
+ * template variables, body and target come from there), and what it answers when no relation names it. Keyed by
+ * the route's `METHOD path`; the document refuses a route without an entry and an entry without a route.
+ */
+import type { SvcRelationName } from '../api/relation-entry.js';
+
+/** One resource route, described. */
+export interface OperationSpec {
+  /** `operationId`, unique in the document. */
+  id: string;
+  /** The relation whose link leads here: the registry's summary, the contract's vars, body and target. */
+  relation?: SvcRelationName;
+  /** Target when no relation gives it (a representation name). */
+  target?: string;
+  /** Summary when no relation gives it. */
+  summary?: string;
+  /** Whether the documented path carries the `.json` suffix, as the server's links to it do. */
+  json?: boolean;
+  /** 201 with `Location` when it created the resource, 200 when it found or replaced one. */
+  creates?: boolean;
+}
+
+export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
+  'GET /': {
+    id: 'getRoot',
+    target: 'root',
+    summary: 'The entry point: who the caller is, and links to everything the token may use.',
+  },
+  'GET /shops': { id: 'listShops', relation: 'svc:shops', json: true },
+  'GET /shops/:id': { id: 'getShop', relation: 'svc:shop', json: true },
+  'GET /products': { id: 'listProducts', relation: 'svc:all_products', json: true },
+  'GET /shops/:shop_id/products/:id': { id: 'getProduct', relation: 'svc:product', json: true },
+  'GET /orders': { id: 'listOrders', relation: 'svc:all_orders', json: true },
+  'GET /shops/:shop_id/orders/:id': { id: 'getOrder', relation: 'svc:order', json: true },
+  'GET /shops/:shop_id/theme': { id: 'getProductionTheme', relation: 'svc:theme', json: true },
+  'GET /themes/:theme_id': {
+    id: 'getTheme',
+    target: 'theme',
+    summary: 'A theme by id: the `self` of every theme, and the production theme’s `svc:dev_theme`.',
+  },
+  'PUT /themes/:theme_id': { id: 'updateTheme', relation: 'svc:update_theme' },
+  'POST /shops/:shop_id/themes': { id: 'createDevTheme', relation: 'svc:create_dev_theme', creates: true },
+  'GET /themes/:theme_id/templates/:template_id': {
+    id: 'getTemplate',
+    target: 'themeTemplate',
+    summary: 'One template of a theme, with its full source text.',
+  },
+  'POST /themes/:theme_id/templates': { id: 'createTemplate', relation: 'svc:create_template', creates: true },
+  'PUT /themes/:theme_id/templates/:template_id': { id: 'updateTemplate', relation: 'svc:update_template' },
+  'DELETE /themes/:theme_id/templates/:template_id': { id: 'deleteTemplate', relation: 'svc:delete_template' },
+  'POST /themes/:theme_id/assets': { id: 'createThemeAsset', relation: 'svc:create_theme_asset', creates: true },
+  'DELETE /themes/:theme_id/assets/:asset_id': { id: 'deleteThemeAsset', relation: 'svc:delete_theme_asset' },
+};

@@ -1,0 +1,143 @@
+/**
+ * The reusable parts of the document: response headers (validators, scopes, challenges), request headers
+ * (conditional requests), error responses, and the security schemes of the authorization service.
+ */
+import type { Addresses } from '../core/types.js';
+import type { Schema } from './contract-types.js';
+import { schemaRef } from './hal-schemas.js';
+
+const text = (description: string, schema: Schema = { type: 'string' }, required = false) => ({
+  description,
+  required,
+  schema,
+});
+
+/** Response headers, by component name. */
+export const HEADERS = {
+  ETag: text(
+    'Strong entity tag of the representation (RFC 9110 §8.8.3).',
+    { type: 'string', pattern: '^"[^"]*"$' },
+    true,
+  ),
+  LastModified: text(
+    'When the representation last changed (HTTP date, never later than `Date`).',
+    { type: 'string' },
+    true,
+  ),
+  CacheControl: text('`must-revalidate, private, max-age=0` on the resource API: revalidate every time.'),
+  Vary: text('`Accept-Encoding`.'),
+  OAuthScopes: text('Comma-separated scopes of the token used (empty without one).', { type: 'string' }, true),
+  AcceptedOAuthScopes: text('The scope the endpoint needs (empty on open ones).', { type: 'string' }, true),
+  Location: text('The created resource.', { type: 'string', format: 'uri' }, true),
+  BearerChallenge: text(
+    '`Bearer realm="storefront"`, with `error="invalid_token"` when a token was sent, or `error="insufficient_scope", scope="…"` (403).',
+    { type: 'string', pattern: '^Bearer ' },
+    true,
+  ),
+  BasicChallenge: text(
+    '`Basic realm="storefront"`: the client failed to authenticate.',
+    { type: 'string', pattern: '^Basic ' },
+    true,
+  ),
+  RetryAfter: text('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' }, true),
+};
+
+/** Headers of every resource API response. */
+export const API_HEADERS = {
+  'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+  Vary: { $ref: '#/components/headers/Vary' },
+  'X-OAuth-Scopes': { $ref: '#/components/headers/OAuthScopes' },
+  'X-Accepted-OAuth-Scopes': { $ref: '#/components/headers/AcceptedOAuthScopes' },
+};
+
+/** The validators of a representation (200 and 304). */
+export const VALIDATORS = {
+  ETag: { $ref: '#/components/headers/ETag' },
+  'Last-Modified': { $ref: '#/components/headers/LastModified' },
+};
+
+/** Request headers of conditional requests. */
+export const PARAMETERS = {
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    description: 'Entity tags held: 304 when one is current (GET, HEAD); 412 on a write when one matches (`*`: any).',
+    schema: { type: 'string' },
+  },
+  IfModifiedSince: {
+    name: 'If-Modified-Since',
+    in: 'header',
+    description: 'A `Last-Modified` held: 304 when nothing changed since (ignored with `If-None-Match`).',
+    schema: { type: 'string' },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    description: 'The entity tag the change is based on: 412 when the resource changed since (lost-update guard).',
+    schema: { type: 'string' },
+  },
+  IfUnmodifiedSince: {
+    name: 'If-Unmodified-Since',
+    in: 'header',
+    description: '412 when the resource changed after this date (without `If-Match`).',
+    schema: { type: 'string' },
+  },
+};
+
+const json = (schema: Schema) => ({ 'application/json': { schema } });
+
+function error(description: string, headers: Record<string, unknown> = {}, schema = schemaRef('ErrorBody')) {
+  return { description, headers: { ...API_HEADERS, ...headers }, content: json(schema) };
+}
+
+/** Error responses of the resource API (wire contract, "Errors of the resource API"), by component name. */
+export const ERROR_RESPONSES = {
+  BadRequest: error('Malformed request: a bad query value, malformed JSON, a bad JSONP callback.'),
+  Unauthorized: error('No token, or an invalid or expired one.', {
+    'WWW-Authenticate': { $ref: '#/components/headers/BearerChallenge' },
+  }),
+  Forbidden: error('The token lacks the scope the endpoint needs.', {
+    'WWW-Authenticate': { $ref: '#/components/headers/BearerChallenge' },
+  }),
+  NotFound: error('No such resource, or one the caller may not see (other people’s shops are 404, not 403).'),
+  PreconditionFailed: error('`If-Match`, `If-Unmodified-Since` or (on a write) `If-None-Match` failed.'),
+  PayloadTooLarge: error('The body is over the endpoint’s limit.'),
+  UnsupportedMediaType: error('The body is not of a type the endpoint takes (or is content-encoded).'),
+  ValidationFailed: error(
+    'A body member the endpoint refuses or does not know, with the messages per field.',
+    {},
+    {
+      allOf: [schemaRef('ErrorBody'), { required: ['_embedded'] }],
+    },
+  ),
+  ServiceUnavailable: error('The store could not be reached, or did not take the write: retry after `Retry-After`.', {
+    'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+  }),
+  InsufficientStorage: error('The server’s disk is full: the write was not made.'),
+};
+
+/** OAuth 2.0 (spec §5): every flow; the JWT bearer grant refreshes a token at the token endpoint. */
+export function securitySchemes(addresses: Addresses) {
+  const tokenUrl = `${addresses.authUrl}/oauth/token`;
+  const authorizationUrl = `${addresses.authUrl}/oauth/authorize`;
+  const scopes = { admin: 'Read and write the shops the user administers.', public: 'Read public data.' };
+  return {
+    oauth2: {
+      type: 'oauth2',
+      description:
+        'Bearer tokens of the authorization service. An expired token is exchanged for a new one with the JWT bearer grant (`urn:ietf:params:oauth:grant-type:jwt-bearer`, see the token endpoint).',
+      flows: {
+        clientCredentials: { tokenUrl, scopes },
+        password: { tokenUrl, scopes },
+        authorizationCode: { authorizationUrl, tokenUrl, scopes },
+        implicit: { authorizationUrl, scopes },
+      },
+    },
+    clientBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'Client authentication at the token endpoint: `client_id:client_secret`, each form-urlencoded first (RFC 6749 App. B).',
+    },
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * The paths of the document outside the resource API: the authorization service's token and authorize endpoints,
+ * the relation pages, theme files, and the document itself. Their bodies are the contract's where it types them
+ * (token response, OAuth errors).
+ */
+import type { Addresses } from '../core/types.js';
+import type { Schema } from './contract-types.js';
+import { schemaRef } from './hal-schemas.js';
+import { VALIDATORS } from './responses.js';
+
+const form = (properties: Record<string, Schema>, required: string[], description: string): Schema => ({
+  type: 'object',
+  description,
+  properties,
+  required,
+});
+
+const CLIENT = {
+  client_id: { type: 'string', description: 'With `client_secret`, instead of the Basic header (never both).' },
+  client_secret: { type: 'string' },
+};
+const SCOPE = { type: 'string', description: '`admin` or `public` (default), space- or comma-separated.' };
+
+/** The token endpoint's request bodies, one per grant (spec §5.1, wire contract "Authorization service"). */
+const GRANTS: Schema = {
+  oneOf: [
+    form(
+      { grant_type: { const: 'client_credentials' }, scope: SCOPE, ...CLIENT },
+      ['grant_type'],
+      'Client credentials: the token acts as the app’s owner.',
+    ),
+    form(
+      {
+        grant_type: { const: 'password' },
+        username: { type: 'string' },
+        password: { type: 'string' },
+        scope: SCOPE,
+        ...CLIENT,
+      },
+      ['grant_type', 'username', 'password'],
+      'Resource owner password credentials (trusted apps only).',
+    ),
+    form(
+      {
+        grant_type: { const: 'urn:ietf:params:oauth:grant-type:jwt-bearer' },
+        assertion: {
+          type: 'string',
+          description:
+            'HS256 JWT signed with the client secret: `iss` the client id, `aud`, `exp` (at most an hour ahead), `sub` (or `prn`) the expired access token.',
+        },
+        client_id: { type: 'string', description: 'Accepted without a secret when it equals the assertion’s `iss`.' },
+      },
+      ['grant_type', 'assertion'],
+      'JWT bearer (RFC 7523): exchanges an expired token for a new one with the same user and scopes; the old one is revoked.',
+    ),
+    form(
+      {
+        grant_type: { const: 'assertion' },
+        assertion_type: { const: 'urn:ietf:params:oauth:grant-type:jwt-bearer' },
+        assertion: { type: 'string' },
+        client_id: { type: 'string' },
+      },
+      ['grant_type', 'assertion_type', 'assertion'],
+      'The JWT bearer grant in the legacy form older official clients send.',
+    ),
+    form(
+      {
+        grant_type: { const: 'authorization_code' },
+        code: { type: 'string' },
+        redirect_uri: { type: 'string' },
+        code_verifier: { type: 'string', description: 'PKCE (S256); required of public and native clients.' },
+        ...CLIENT,
+      },
+      ['grant_type', 'code'],
+      'Authorization code (+ PKCE), from the authorize endpoint’s redirect.',
+    ),
+  ],
+};
+
+const oauthError = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: schemaRef('OAuthErrorBody') } },
+});
+
+const html = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+
+const REDIRECT = {
+  description:
+    'Back to the client’s redirect URI with `code` and `state` (or, for `token`, the token in the fragment), or with `error`.',
+  headers: { Location: { $ref: '#/components/headers/Location' } },
+};
+
+const RETRY_AFTER = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+
+const AUTHORIZE_QUERY = [
+  ['response_type', true, { enum: ['code', 'token'] }],
+  ['client_id', true, { type: 'string' }],
+  ['redirect_uri', false, { type: 'string' }],
+  ['scope', false, { type: 'string' }],
+  ['state', false, { type: 'string' }],
+  ['code_challenge', false, { type: 'string' }],
+  ['code_challenge_method', false, { const: 'S256' }],
+].map(([name, required, schema]) => ({ name, in: 'query', required, schema }));
+
+/** The authorization service's paths (under `{auth_url}`). */
+export function oauthPaths(): Record<string, unknown> {
+  return {
+    '/oauth/token': {
+      post: {
+        operationId: 'requestToken',
+        tags: ['OAuth'],
+        summary: 'Issue an access token (every grant).',
+        security: [{ clientBasic: [] }, {}],
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: GRANTS } } },
+        responses: {
+          '200': {
+            description: 'The token (spec §5.2), never cached.',
+            headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
+            content: { 'application/json': { schema: schemaRef('TokenResponse') } },
+          },
+          '400': oauthError('A bad or missing parameter, a refused grant or scope (RFC 6749 §5.2).'),
+          '401': oauthError('`invalid_client`: the client failed to authenticate.', {
+            'WWW-Authenticate': { $ref: '#/components/headers/BasicChallenge' },
+          }),
+          '413': oauthError('The form is too large.'),
+          '415': oauthError('The body is not form-encoded.'),
+          '429': oauthError('`slow_down`: too many failed logins; retry after `Retry-After`.', RETRY_AFTER),
+          '500': oauthError('`server_error`: a failure of the service’s own.'),
+          '503': oauthError('The store could not be reached; retry after `Retry-After`.', RETRY_AFTER),
+        },
+      },
+    },
+    '/oauth/authorize': {
+      get: {
+        operationId: 'authorizePage',
+        tags: ['OAuth'],
+        summary: 'The login and consent page of the authorization code and implicit grants.',
+        security: [],
+        parameters: AUTHORIZE_QUERY,
+        responses: {
+          '200': html('The login and consent form.'),
+          '302': REDIRECT,
+          '303': REDIRECT,
+          '400': html('A request that cannot be redirected back (unknown client, unregistered redirect URI).'),
+          '503': html('The store could not be reached.', RETRY_AFTER),
+        },
+      },
+      post: {
+        operationId: 'authorizeDecision',
+        tags: ['OAuth'],
+        summary: 'The form’s answer: log in and approve, or deny.',
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                description:
+                  'The authorize query’s parameters, with `login`, `password` and `decision` (`approve` or `deny`).',
+              },
+            },
+          },
+        },
+        responses: {
+          '200': html('The form again, saying what went wrong (a wrong password).'),
+          '302': REDIRECT,
+          '303': REDIRECT,
+          '400': html('A request that cannot be redirected back.'),
+          '413': html('The form is too large.'),
+          '415': html('The body is not form-encoded.'),
+          '429': html('Too many failed logins; retry after `Retry-After`.', RETRY_AFTER),
+          '503': html('The store could not be reached.', RETRY_AFTER),
+        },
+      },
+    },
+  };
+}
+
+/** A relation page in JSON: the relation registry's entry. */
+export const RELATION_PAGE: Schema = {
+  type: 'object',
+  description: 'What a relation does: the relation registry’s entry (the same as the HTML page).',
+  properties: {
+    _class: { const: ['relation'] },
+    name: { type: 'string', description: 'The relation’s full name, e.g. `svc:update_theme`.' },
+    method: { enum: ['get', 'put', 'post', 'delete'] },
+    title: { type: 'string' },
+    type: { type: 'string', description: 'Media type of the target when it is not JSON.' },
+    summary: { type: 'string' },
+    target: { type: 'string' },
+    payload: { type: 'string' },
+    example: { type: 'string' },
+    _links: {
+      type: 'object',
+      properties: { self: schemaRef('Link') },
+      required: ['self'],
+      additionalProperties: false,
+    },
+  },
+  required: ['_class', 'name', 'method', 'summary', 'target', 'example', '_links'],
+  additionalProperties: false,
+};
+
+const notFound = { description: 'No such page.', content: { 'application/json': { schema: schemaRef('ErrorBody') } } };
+const notModified = { description: 'Unchanged since the validators sent.', headers: VALIDATORS };
+const files = (description: string) => ({
+  description,
+  headers: VALIDATORS,
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+});
+const rest = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** The relation pages, theme files and previews, at their addresses relative to the origin. */
+export function documentPaths(addresses: Addresses): Record<string, unknown> {
+  const statics = new URL(addresses.staticUrl).pathname.replace(/\/+$/, '');
+  const theme = rest('theme_id', 'The theme.');
+  const key = rest('key', 'The theme’s preview key, known only from its `svc:theme_preview` link.');
+  const preview = (extra: object[], description: string) => ({
+    get: {
+      operationId: extra.length ? 'previewFile' : 'previewPage',
+      tags: ['Themes'],
+      summary: description,
+      security: [],
+      parameters: [theme, key, ...extra],
+      responses: { '200': files('The page or file.'), '304': notModified, '404': notFound },
+    },
+  });
+  return {
+    '/rels/{rel}': {
+      get: {
+        operationId: 'describeRelation',
+        tags: ['Relations'],
+        summary: 'What a `svc:` relation does: HTML for people, JSON on `Accept: application/json`.',
+        security: [],
+        parameters: [rest('rel', 'The relation’s name without its `svc:` prefix.')],
+        responses: {
+          '200': {
+            description: 'The relation’s page.',
+            headers: VALIDATORS,
+            content: {
+              'text/html': { schema: { type: 'string' } },
+              'application/json': { schema: schemaRef('RelationPage') },
+            },
+          },
+          '304': notModified,
+          '404': notFound,
+        },
+      },
+    },
+    [`${statics}/themes/{theme_id}/assets/{digest}/{file_name}`]: {
+      get: {
+        operationId: 'getAssetFile',
+        tags: ['Themes'],
+        summary: 'A theme asset’s bytes (its `file` link): long-lived cache, `nosniff`, SVG sandboxed.',
+        security: [],
+        parameters: [
+          theme,
+          rest('digest', 'The file’s MD5 digest.'),
+          rest('file_name', 'The asset’s file name (may contain `/`).'),
+        ],
+        responses: { '200': files('The file, with its media type.'), '304': notModified, '404': notFound },
+      },
+    },
+    [`${statics}/themes/{theme_id}/preview/{key}`]: preview(
+      [],
+      'The theme’s preview: its `layout.html` (the `svc:theme_preview` link).',
+    ),
+    [`${statics}/themes/{theme_id}/preview/{key}/{file_name}`]: preview(
+      [
+        rest(
+          'file_name',
+          'A template or asset of the theme by its file name (may contain `/`), as `layout.html` refers to it.',
+        ),
+      ],
+      'A file of the theme’s preview.',
+    ),
+  };
+}
