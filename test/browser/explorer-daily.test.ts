@@ -326,10 +326,10 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     const index = templates.findIndex((t) => t.file_name === 'layout.html');
     expect(code).toContain(`createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}`);
     expect(code).toContain('const root = await client.root();');
-    expect(code).toContain('const shop = await root.embedded("shops")[0] /* ' + shop.name + ' */.follow("self");');
+    expect(code).toContain('const shop = await root.embedded("shops")[0]! /* ' + shop.name + ' */.follow("self");');
     expect(code).toContain('const theme = await shop.follow("svc:theme");');
     expect(code).toContain(
-      `const template = await theme.embedded("templates")[${index}] /* layout.html */.follow("self");`,
+      `const template = await theme.embedded("templates")[${index}]! /* layout.html */.follow("self");`,
     );
     await expectAccessible('template, copied');
   });
