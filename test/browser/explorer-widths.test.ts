@@ -24,7 +24,8 @@ const WIDTHS = [
 function layoutProblems(): string[] {
   const problems: string[] = [];
   const root = document.documentElement;
-  if (root.scrollWidth > root.clientWidth) problems.push(`the page is ${root.scrollWidth} px wide in ${root.clientWidth}`);
+  if (root.scrollWidth > root.clientWidth)
+    problems.push(`the page is ${root.scrollWidth} px wide in ${root.clientWidth}`);
   const name = (element: Element) => element.getAttribute('aria-label') ?? element.textContent?.trim() ?? '?';
   /** Whether `element` is what the page shows at its centre, once scrolled into view. */
   const hit = (element: Element) => {
@@ -118,7 +119,11 @@ describeInBrowser('API explorer at three widths', () => {
       await check('root');
       await navigate(shop.name, `${server.origin}/explorer/v1/shops/1.json`, shop.name);
       await check('shop');
-      await navigate(`Follow svc:theme of ${shop.name}`, `${server.origin}/explorer/v1/shops/1/theme.json`, theme.title);
+      await navigate(
+        `Follow svc:theme of ${shop.name}`,
+        `${server.origin}/explorer/v1/shops/1/theme.json`,
+        theme.title,
+      );
       await check('theme');
       // A product by its address, through the bar's form: another way to navigate.
       const productUrl = `${server.baseUrl}/shops/1/products/${product.id}.json`;
