@@ -52,14 +52,14 @@ export function storefrontQuery<S extends Shape, K extends RelationKey<S>>(
 export function storefrontQuery(
   client: StorefrontClient,
   target?: AnyEntity | string,
-  rel?: string,
-  vars?: unknown,
-): StorefrontQueryOptions<unknown> {
+  rel?: PropertyKey,
+  ...[vars]: unknown[]
+): unknown {
   const query =
     target === undefined
       ? rootQuery(client)
       : rel === undefined
         ? targetQuery(client, target)
-        : followQuery(client, target as Entity, rel, vars);
+        : followQuery(client, target as Entity, String(rel), vars);
   return queryOptions(query as UnusedSkipTokenOptions<unknown, StorefrontError, unknown, QueryKey>);
 }
