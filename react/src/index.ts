@@ -1,6 +1,7 @@
 /**
  * @storefront-platform/react: React bindings of @storefront-platform/sdk on TanStack Query v5. Wrap the app in
- * `StorefrontProvider`, then read with `useRoot`, `useFollow`, `useResource`, `usePages` and write with `useAction`.
+ * `StorefrontProvider`, then read with `useRoot`, `useFollow`, `useResource`, `usePages` and write with `useAction`;
+ * `storefrontQuery` gives the same queries to route loaders and `prefetchQuery`.
  */
 export {
   createStorefrontClient,
@@ -14,6 +15,7 @@ export { StorefrontProvider, type StorefrontProviderProps } from './provider.js'
 export { QUERY_ROOT, type StorefrontQueryKey } from './query-key.js';
 export { type CodeCallback, type SignInOptions, sessionTokenStorage, type TokenStorage } from './sign-in.js';
 export { RequireSignIn, type RequireSignInProps, type SignIn, useSignIn } from './sign-in-context.js';
+export { type StorefrontQueryOptions, storefrontQuery } from './storefront-query.js';
 export { type ActionContext, type ActionError, type ActionOptions, type ActionVars, useAction } from './use-action.js';
 export {
   type ItemShapeOf,

@@ -79,11 +79,13 @@ function selfUrl(entity: Entity): string {
   return url;
 }
 
-function rootQuery(client: StorefrontClient) {
+/** The query of the API root (the hooks', and storefrontQuery's). */
+export function rootQuery(client: StorefrontClient) {
   return resourceQuery<Root>(client, client.baseUrl, (signal) => client.root({ signal }));
 }
 
-function targetQuery<T>(client: StorefrontClient, target: AnyEntity | string) {
+/** The query of an entity's `self`, or of a URL relative to the API root. */
+export function targetQuery<T>(client: StorefrontClient, target: AnyEntity | string) {
   // Relative to the API root as a folder: `products.json` under `…/v1`, not beside it.
   const root = client.baseUrl.endsWith('/') ? client.baseUrl : `${client.baseUrl}/`;
   const url = typeof target === 'string' ? new URL(target, root).href : selfUrl(target);
@@ -91,7 +93,7 @@ function targetQuery<T>(client: StorefrontClient, target: AnyEntity | string) {
 }
 
 /** The query of following `rel` from `entity`; a relation the entity lacks is the query's error, not a render's. */
-function followQuery<T>(client: StorefrontClient, entity: Entity, rel: string, vars: unknown) {
+export function followQuery<T>(client: StorefrontClient, entity: Entity, rel: string, vars: unknown) {
   const args = (vars ?? {}) as Record<string, unknown>;
   let url: string;
   try {

@@ -28,12 +28,13 @@ describe('the API explorer', () => {
       const response = await fetch(`${server.origin}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      // Scripts by the response's nonce, never by origin: the themes' files are served by the same one.
+      expect(response.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+';/);
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       const html = await response.text();
       expect(html).toContain(`<meta name="storefront:base-url" content="${server.baseUrl}">`);
       expect(html).toContain(`<meta name="storefront:client-id" content="${EXPLORER_CLIENT_ID}">`);
-      expect(html).toContain('<script type="module" src="/explorer/explorer.js"></script>');
+      expect(html).toMatch(/<script type="module" src="\/explorer\/explorer.js" nonce="[^"]+"><\/script>/);
     }
   });
 
@@ -77,14 +78,17 @@ describe('the API explorer', () => {
     expect(other.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
-  it("gives each page response a nonce of its own for the editor's styles, and lets no one cache the page", async () => {
+  it("gives each page response a nonce of its own for its script and the editor's styles, and lets no one cache the page", async () => {
     const server = await start();
     const nonces = await Promise.all(
       [1, 2].map(async () => {
         const response = await fetch(`${server.origin}/explorer/`);
         const html = await response.text();
-        const nonce = /<meta name="storefront:style-nonce" content="([^"]+)">/.exec(html)![1]!;
-        expect(response.headers.get('content-security-policy')).toContain(`style-src 'self' 'nonce-${nonce}';`);
+        const nonce = /<meta name="storefront:nonce" content="([^"]+)">/.exec(html)![1]!;
+        const policy = response.headers.get('content-security-policy');
+        expect(policy).toContain(`script-src 'nonce-${nonce}';`);
+        expect(policy).toContain(`style-src 'self' 'nonce-${nonce}';`);
+        expect(html).toContain(`src="/explorer/explorer.js" nonce="${nonce}"`);
         expect(response.headers.get('cache-control')).toBe('no-store');
         expect(response.headers.get('etag')).toBeNull();
         return nonce;

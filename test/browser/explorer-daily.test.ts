@@ -249,6 +249,26 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     expect(editorChunks).toHaveLength(fetched);
   });
 
+  it('types a close tag over the one the code editor inserted, so that it is not doubled', async () => {
+    const row = templateRow(TEMPLATE);
+    await page.goto(`${server.origin}/explorer/v1/themes/${themeId}/templates/${row.id}`);
+    await eventually(heading).toBe(TEMPLATE);
+    await page.getByRole('button', { name: `PUT… svc:update_template of ${TEMPLATE}` }).click();
+    await page.waitForSelector('dialog[open] .cm-editor');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    const lastLine = () => page.locator('dialog #field-body .cm-line').last().textContent();
+    // Key by key, as a person types: `>` of an open tag makes the editor insert its close tag.
+    await page.keyboard.type('<div><p>');
+    expect(await lastLine()).toBe('<div><p></p></div>');
+    await page.keyboard.type('x</p> y</div>');
+    expect(await lastLine()).toBe('<div><p>x</p> y</div>');
+    // A close tag typed where the editor inserted none is left as typed.
+    await page.keyboard.type('</p>');
+    expect(await lastLine()).toBe('<div><p>x</p> y</div></p>');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('says why a write was refused once, and its copied curl gets the same status in a shell', async () => {
     // From the theme's table: an embedded template comes without an ETag, so the guard is last_updated_on alone.
     // Someone else changes the template after the page showed it: the server refuses with a 422 on updated_on.
@@ -326,10 +346,10 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     const index = templates.findIndex((t) => t.file_name === 'layout.html');
     expect(code).toContain(`createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}`);
     expect(code).toContain('const root = await client.root();');
-    expect(code).toContain('const shop = await root.embedded("shops")[0] /* ' + shop.name + ' */.follow("self");');
+    expect(code).toContain('const shop = await root.embedded("shops")[0]! /* ' + shop.name + ' */.follow("self");');
     expect(code).toContain('const theme = await shop.follow("svc:theme");');
     expect(code).toContain(
-      `const template = await theme.embedded("templates")[${index}] /* layout.html */.follow("self");`,
+      `const template = await theme.embedded("templates")[${index}]! /* layout.html */.follow("self");`,
     );
     await expectAccessible('template, copied');
   });

@@ -75,7 +75,7 @@ describeInBrowser('API explorer: relation docs, _class, validators, keyboard in 
           rel: row.getAttribute('data-rel')!,
           docs: docs?.getAttribute('href') ?? null,
           docsLabel: docs?.getAttribute('aria-label') ?? null,
-          method: row.querySelectorAll('td')[1]!.textContent!,
+          method: row.querySelector('td[data-label="Method"]')!.textContent!,
         };
       }),
     );

@@ -1,6 +1,6 @@
 /** Every ```ts block of docs/*.md type-checks against the sources, so that the docs cannot rot. */
 import { describe, expect, it } from 'vitest';
-import { docSnippets, extractSnippets, formatErrors, typeCheck } from './snippets.js';
+import { asProgram, docSnippets, extractSnippets, formatErrors, typeCheck } from './snippets.js';
 
 describe('doc snippets', () => {
   it('finds ts blocks only, with the line of their first code line', () => {
@@ -21,6 +21,27 @@ describe('doc snippets', () => {
       { file: 'x.md', line: 9, code: 'let b' },
     ]);
     expect(() => extractSnippets('```ts\nopen', 'y.md')).toThrow('y.md:1: a code block is never closed');
+  });
+
+  it("joins a program's blocks in order, each code line keeping its Markdown line, standalone blocks apart", () => {
+    const markdown = [
+      '```ts',
+      'const a = 1;',
+      '```',
+      'text',
+      '```ts standalone',
+      'alone',
+      '```',
+      '```ts',
+      'a + 1;',
+      '```',
+    ];
+    const snippets = extractSnippets(markdown.join('\n'), 'p.md');
+    expect(snippets[1]).toEqual({ file: 'p.md', line: 6, code: 'alone', standalone: true });
+    expect(asProgram(snippets)).toEqual([
+      { file: 'p.md', line: 2, code: 'const a = 1;\na + 1;', lines: [2, 9] },
+      { file: 'p.md', line: 6, code: 'alone', standalone: true },
+    ]);
   });
 
   it('reports a type error at its line in the Markdown file', () => {

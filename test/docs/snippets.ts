@@ -2,6 +2,8 @@
  * The TypeScript code blocks of the docs, type-checked as modules of this repository: each ```ts block is one
  * file, compiled in memory beside the repository's sources (never written to disk) with the root tsconfig, so
  * that `@storefront-platform/sdk`, `@storefront-platform/server` and `@storefront-platform/server/msw` resolve to the sources.
+ * A guide of {@link PROGRAMS} is one program instead: its blocks in order, as a reader pastes them into one file
+ * (but for blocks fenced ```ts standalone, which stand apart, such as a browser's setup).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -36,7 +38,14 @@ export interface Snippet {
   /** 1-based line of the block's first code line in that file. */
   line: number;
   code: string;
+  /** The Markdown line of each code line, when the code joins several blocks (a program). */
+  lines?: number[];
+  /** Fenced ```ts standalone: not part of its guide's program. */
+  standalone?: true;
 }
+
+/** Guides whose blocks form one program, run in order by the docs tests (see programs.test.ts). */
+export const PROGRAMS = ['docs/msw.md'];
 
 /** A type error in a snippet, located in its Markdown file. */
 export interface SnippetError {
@@ -49,13 +58,20 @@ export interface SnippetError {
 export function extractSnippets(markdown: string, file: string): Snippet[] {
   const snippets: Snippet[] = [];
   const lines = markdown.split('\n');
-  let open: { fence: string; line: number; code: string[]; checked: boolean } | undefined;
+  let open: { fence: string; line: number; code: string[]; checked: boolean; standalone: boolean } | undefined;
   for (const [index, text] of lines.entries()) {
     if (!open) {
-      const start = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(text);
-      if (start) open = { fence: start[2]!, line: index + 2, code: [], checked: /^(ts|typescript)$/.test(start[3]!) };
+      const start = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)(.*)$/.exec(text);
+      if (start) {
+        const checked = /^(ts|typescript)$/.test(start[3]!);
+        open = { fence: start[2]!, line: index + 2, code: [], checked, standalone: /\bstandalone\b/.test(start[4]!) };
+      }
     } else if (text.trim().startsWith(open.fence) && text.trim().replace(/[`~]/g, '') === '') {
-      if (open.checked) snippets.push({ file, line: open.line, code: open.code.join('\n') });
+      if (open.checked) {
+        const snippet: Snippet = { file, line: open.line, code: open.code.join('\n') };
+        if (open.standalone) snippet.standalone = true;
+        snippets.push(snippet);
+      }
       open = undefined;
     } else open.code.push(text);
   }
@@ -63,13 +79,26 @@ export function extractSnippets(markdown: string, file: string): Snippet[] {
   return snippets;
 }
 
+/** The blocks of a guide of {@link PROGRAMS} joined in order, but for its standalone ones (which follow it). */
+export function asProgram(snippets: readonly Snippet[]): Snippet[] {
+  const joined = snippets.filter((snippet) => !snippet.standalone);
+  if (!joined.length) return [...snippets];
+  const lines = joined.flatMap((snippet) => snippet.code.split('\n').map((_, i) => snippet.line + i));
+  const code = joined.map((snippet) => snippet.code).join('\n');
+  return [{ file: joined[0]!.file, line: joined[0]!.line, code, lines }, ...snippets.filter((s) => s.standalone)];
+}
+
+/** The snippets of one Markdown file of the repository (`docs/x.md`), a program's blocks joined. */
+export async function fileSnippets(file: string): Promise<Snippet[]> {
+  const snippets = extractSnippets(await readFile(join(ROOT, file), 'utf8'), file);
+  return PROGRAMS.includes(file) ? asProgram(snippets) : snippets;
+}
+
 /** Every snippet of the Markdown files directly in `docs/`. */
 export async function docSnippets(): Promise<Snippet[]> {
   const names = (await readdir(DOCS)).filter((name) => name.endsWith('.md')).sort();
   const all: Snippet[] = [];
-  for (const name of names) {
-    all.push(...extractSnippets(await readFile(join(DOCS, name), 'utf8'), `docs/${name}`));
-  }
+  for (const name of names) all.push(...(await fileSnippets(`docs/${name}`)));
   return all;
 }
 
@@ -110,7 +139,7 @@ export function typeCheck(snippets: readonly Snippet[]): SnippetError[] {
       const line = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line;
       errors.push({
         file: snippet.file,
-        line: snippet.line + line,
+        line: snippet.lines?.[line] ?? snippet.line + line,
         message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
       });
     }

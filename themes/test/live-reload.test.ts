@@ -120,6 +120,8 @@ describeInBrowser('dev: live preview', () => {
     dev.child.kill('SIGINT');
     expect(await dev.exited).toBe(0);
     expect(dev.stdout()).toMatch(/^Stopped watching$/m);
+    // The preview's address once, from the watch: the pull before it does not say it too.
+    expect(dev.stdout().match(/^Preview: /gm)).toHaveLength(1);
     dev = undefined;
   });
 });

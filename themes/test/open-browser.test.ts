@@ -25,6 +25,7 @@ describe('opening the browser', BIN_TESTS, () => {
     expect(dev.stderr).toBe('');
     expect(dev.code).toBe(0);
     const [, preview] = dev.stdout.match(/^Preview: (http\S+)$/m)!;
+    expect(dev.stdout.match(/^Preview: /gm)).toHaveLength(1);
     expect(preview).toBe((await t.theme(true)).theme.link('svc:theme_preview').expand());
     expect(await browser.waitForOpened(1)).toEqual([preview]);
     // The run without --open, a whole run earlier, would have been recorded by now.

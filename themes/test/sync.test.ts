@@ -131,7 +131,10 @@ describe('pull, edit, push', BIN_TESTS, () => {
     expect(pushed.code).toBe(3);
     expect(pushed.stdout).toMatch(/conflict\s+index\.html \(changed on the server too\)/);
     expect(pushed.stdout).toMatch(/updated\s+page\.html/);
-    expect(pushed.stdout).toContain('push --force sends yours');
+    expect(pushed.stdout).toContain(
+      "run diff to see them; pull --merge merges both sides (templates), pull --force takes the server's version, " +
+        'push --force sends yours.',
+    );
     const { theme } = await t.theme();
     const body = (name: string) =>
       theme

@@ -31,21 +31,26 @@ const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' } as c
 
 /**
  * The page's API origin is allowed explicitly: the page may be opened on `localhost` while the API's links
- * say `127.0.0.1`. Scripts come from files only, so that data shown by the page can never run; styles too, but
- * for the `<style>` elements the code editor (CodeMirror) adds, which carry this response's nonce.
+ * say `127.0.0.1`. Scripts run by this response's nonce only, never by origin: the same origin serves the themes'
+ * files and previews, whose `.js` must not run in the page (and data shown by it never can). A nonce rather than a
+ * path (`{origin}/explorer/`): it needs no knowledge of the origin the browser used (a proxy may change `Host`),
+ * and the chunk the script imports later is let in by the nonce of the script that imports it. Styles likewise,
+ * but for the explorer's stylesheet, and for the `<style>` elements the code editor (CodeMirror) adds, which carry
+ * this response's nonce.
  */
 function pageHeaders(apiOrigin: string, nonce: string): Record<string, string> {
   return {
     'content-security-policy':
-      `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' ${apiOrigin} data:; ` +
-      `connect-src 'self' ${apiOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; ` +
+      `img-src 'self' ${apiOrigin} data:; connect-src 'self' ${apiOrigin}; form-action 'self'; base-uri 'none'; ` +
+      `frame-ancestors 'none'`,
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
   };
 }
 
-/** The page's placeholder for the style nonce, filled in per response. */
-const NONCE = '%STYLE_NONCE%';
+/** The page's placeholder for the nonce of its script and styles, filled in per response. */
+const NONCE = '%NONCE%';
 
 /**
  * The page, with a nonce of its own: a nonce must not be guessable, so no two responses share one, and the page is

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as sdk from '@storefront-platform/sdk';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { curlCommand, shellQuote } from '../../src/explorer/page/curl-command.js';
 import { type Step, sdkCode } from '../../src/explorer/page/follow-chain.js';
@@ -13,10 +14,16 @@ import { clientToken, useTestServer } from '../helpers/test-server.js';
 
 const t = useTestServer({ products: 3 });
 
-/** Runs copied SDK code (its import replaced by the SDK itself) and gives back the value of its last `const`. */
+/**
+ * Runs copied SDK code (TypeScript, compiled to JavaScript; its import replaced by the SDK itself) and gives back
+ * the value of its last `const`.
+ */
 async function runSdkCode(code: string, token: string): Promise<unknown> {
   const names = [...code.matchAll(/^const (\w+) =/gm)].map((match) => match[1]!);
-  const body = `${code.replace(/^import .*\n/, '')}\nreturn ${names.at(-1)};`;
+  const script = ts.transpileModule(code.replace(/^import .*\n/, ''), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
+  const body = `${script}\nreturn ${names.at(-1)};`;
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
   ) => (...values: unknown[]) => Promise<unknown>;
@@ -41,12 +48,14 @@ describe('Copy as SDK code', () => {
       { kind: 'follow', rel: 'self', method: 'GET' },
     ];
     const code = sdkCode(steps, server.baseUrl);
-    expect(code.split('\n').slice(0, 5)).toEqual([
+    expect(code.split('\n').slice(0, 7)).toEqual([
       "import { bearer, createClient } from '@storefront-platform/sdk';",
       '',
-      `const client = createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}, auth: bearer(process.env.STOREFRONT_TOKEN) });`,
+      'const token = process.env.STOREFRONT_TOKEN;',
+      "if (!token) throw new Error('Set STOREFRONT_TOKEN to an access token of the API.');",
+      `const client = createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}, auth: bearer(token) });`,
       'const root = await client.root();',
-      'const shop = await root.embedded("shops")[0] /* Dana Demo shop * / evil() */.follow("self");',
+      'const shop = await root.embedded("shops")[0]! /* Dana Demo shop * / evil() */.follow("self");',
     ]);
     const template = (await runSdkCode(code, token)) as sdk.Entity;
     expect(template.properties).toMatchObject({ file_name: 'page.html' });

@@ -56,7 +56,8 @@ export function conflictHint(output: Output, files: readonly FileResult[]): void
   output.line(
     output.paint(
       'yellow',
-      "Conflicts were left alone: run diff to see them; pull --force takes the server's version, push --force sends yours.",
+      'Conflicts were left alone: run diff to see them; pull --merge merges both sides (templates), ' +
+        "pull --force takes the server's version, push --force sends yours.",
     ),
   );
 }

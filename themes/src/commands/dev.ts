@@ -94,8 +94,9 @@ export const dev: Command = {
     output.line(`${created ? 'Created' : 'Using'} the development theme ${themeName(manifest)}`);
     const { preview } = manifest.theme;
     const code = reportPull(output, result, barShown, { created });
-    output.line(`Preview: ${preview}`);
     if (!serve) {
+      // When serving, the watch says it once it is ready (with the folder it watches): not twice.
+      output.line(`Preview: ${preview}`);
       if (values.open === true) await openInBrowser(preview, output);
       return code;
     }

@@ -65,6 +65,44 @@ export function languageOfFile(fileName: string): CodeLanguage {
   return 'html';
 }
 
+/**
+ * Typing a close tag where the editor has just inserted the same one (the HTML mode writes `</p>` as `<p>` is
+ * typed) types over it instead of doubling it: `<p>x</p>`, never `<p>x</p></p>`. Only close tags the editor
+ * inserted are typed over, found by their position, which every edit moves along.
+ */
+function typeOverClosedTags() {
+  let inserted: number[] = [];
+  return [
+    EditorView.updateListener.of((update) => {
+      for (const tr of update.transactions) {
+        if (tr.changes.empty) continue;
+        inserted = inserted.map((pos) => tr.changes.mapPos(pos, 1));
+        if (!tr.isUserEvent('input.complete')) continue;
+        tr.changes.iterChanges((_fromA, _toA, fromB, _toB, text) => {
+          if (/^<\/[\w:-]+>$/.test(text.toString())) inserted.push(fromB);
+        });
+      }
+    }),
+    EditorView.inputHandler.of((view, from, to, text) => {
+      if (text !== '>' || from !== to || view.state.selection.ranges.length !== 1 || !inserted.includes(from)) {
+        return false;
+      }
+      const { doc } = view.state;
+      const name = /<\/([\w:-]+)$/.exec(doc.sliceString(Math.max(0, from - 64), from))?.[1];
+      const tag = `</${name}>`;
+      if (!name || doc.sliceString(from, from + tag.length) !== tag) return false;
+      inserted = inserted.filter((pos) => pos !== from);
+      // `</p` typed, `</p>` inserted after it: the `>` completes the typed one and the inserted one goes.
+      view.dispatch({
+        changes: { from, to: from + tag.length, insert: '>' },
+        selection: { anchor: from + 1 },
+        userEvent: 'input.type',
+      });
+      return true;
+    }),
+  ];
+}
+
 /** An editor appended to `parent`. */
 export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions): CodeEditor {
   const { language } = options;
@@ -74,6 +112,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     extensions: [
       syntaxHighlighting(HIGHLIGHT),
       basicSetup,
+      // Before the language: its own input handler (the one that closes tags) comes after this one.
+      language === 'html' ? typeOverClosedTags() : [],
       language === 'text' ? [] : LANGUAGES[language](),
       EditorView.lineWrapping,
       options.nonce ? EditorView.cspNonce.of(options.nonce) : [],

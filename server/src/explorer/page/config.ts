@@ -19,9 +19,9 @@ export function readConfig(): ExplorerConfig {
 }
 
 /**
- * The nonce this page's `<style>` elements need under its Content-Security-Policy (the code editor adds its own);
- * `undefined` when the page has none.
+ * The nonce this page's `<style>` elements need under its Content-Security-Policy (the code editor adds its own;
+ * the page's script carries the same one); `undefined` when the page has none.
  */
 export function styleNonce(): string | undefined {
-  return document.querySelector<HTMLMetaElement>('meta[name="storefront:style-nonce"]')?.content || undefined;
+  return document.querySelector<HTMLMetaElement>('meta[name="storefront:nonce"]')?.content || undefined;
 }

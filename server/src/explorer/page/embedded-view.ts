@@ -1,6 +1,6 @@
 /**
- * Embedded resources, one table per name: a column per simple member, the resource's name as the link to it,
- * and a control per other link (an image file shows as a thumbnail). A theme embeds hundreds of templates: the
+ * Embedded resources, one table per name: the resource's name as the link to it, a control per other link beside
+ * it, then a column per simple member (on a narrow screen a card per resource, see explorer.css) (an image file shows as a thumbnail). A theme embeds hundreds of templates: the
  * first rows come with the page, the others in batches right after.
  */
 import type { Entity } from '@storefront-platform/sdk';
@@ -48,12 +48,13 @@ function row(item: Entity, index: number, columns: readonly string[], place: Pla
     'tr',
     null,
     h('th', { scope: 'row' }, self ? linkControl({ entity: item, link: self, subject }, apiOrigin, subject) : subject),
+    // Beside the name of what they act on, at every width.
+    h('td', { class: 'controls' }, ...controls),
     // The full value in a tooltip: cells are cut to their column's width.
     ...columns.map((name) => {
       const text = valueText(properties[name], true);
-      return h('td', { title: text.length > 24 ? valueText(properties[name]) : undefined }, text);
+      return h('td', { title: text.length > 24 ? valueText(properties[name]) : undefined, 'data-label': name }, text);
     }),
-    h('td', { class: 'controls' }, ...controls),
   );
 }
 
@@ -99,7 +100,7 @@ export function embeddedView(entity: Entity, apiOrigin: string): HTMLElement[] {
         ? h(
             'div',
             { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${name} table` },
-            h('table', null, tableHead(['Resource', ...columns, 'Links']), body),
+            h('table', null, tableHead(['Resource', 'Links', ...columns]), body),
           )
         : h('p', { class: 'muted' }, 'None.'),
     );

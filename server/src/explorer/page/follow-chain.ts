@@ -68,7 +68,10 @@ export function sdkCode(steps: readonly Step[], baseUrl: string): string {
   const lines = [
     "import { bearer, createClient } from '@storefront-platform/sdk';",
     '',
-    `const client = createClient({ baseUrl: ${JSON.stringify(baseUrl)}, auth: bearer(process.env.STOREFRONT_TOKEN) });`,
+    // Narrowed, so that the code compiles as pasted under strict TypeScript (the variable may be unset).
+    'const token = process.env.STOREFRONT_TOKEN;',
+    "if (!token) throw new Error('Set STOREFRONT_TOKEN to an access token of the API.');",
+    `const client = createClient({ baseUrl: ${JSON.stringify(baseUrl)}, auth: bearer(token) });`,
   ];
   const used = new Set<string>();
   const fresh = (name: string) => {
@@ -92,8 +95,8 @@ export function sdkCode(steps: readonly Step[], baseUrl: string): string {
         `const ${current} = await client.restore({ _links: { self: { href: ${url} } } }, ${url}).follow('self');`,
       );
     } else if (step.kind === 'embedded') {
-      // Picked here, followed by the next step.
-      picked = `${current}.embedded(${JSON.stringify(step.name)})[${step.index}] /* ${step.label.replaceAll('*/', '* /')} */`;
+      // Picked here, followed by the next step; `!`: the index was there when the chain was recorded.
+      picked = `${current}.embedded(${JSON.stringify(step.name)})[${step.index}]! /* ${step.label.replaceAll('*/', '* /')} */`;
       if (last) lines.push(`const ${fresh(nameOf(step, current))} = ${picked};`);
     } else {
       const from = picked || current;

@@ -1,4 +1,7 @@
-/** A resource's links: relation (with its documentation), target, method, title, type, templated, and the control. */
+/**
+ * A resource's links: relation (with its documentation), the control beside it, then target, method, title, type
+ * and templated (on a narrow screen a card per link, see explorer.css, with the control still beside the name).
+ */
 import type { Entity } from '@storefront-platform/sdk';
 import { type Curies, docsUrl } from './docs-links.js';
 import { h, tableHead } from './dom.js';
@@ -16,12 +19,12 @@ export function linksView(entity: Entity, subject: string, curies: Curies, apiOr
         h('code', null, link.rel),
         docs ? h('a', { class: 'docs', href: docs, 'aria-label': `docs of ${link.rel}` }, 'docs') : null,
       ),
-      h('td', { class: 'href' }, h('code', null, link.href)),
-      h('td', null, link.method),
-      h('td', null, link.title ?? ''),
-      h('td', null, link.type ?? ''),
-      h('td', null, link.templated ? 'yes' : ''),
-      h('td', null, linkControl({ entity, link, subject }, apiOrigin)),
+      h('td', { class: 'controls' }, linkControl({ entity, link, subject }, apiOrigin)),
+      h('td', { class: 'href', 'data-label': 'Target' }, h('code', null, link.href)),
+      h('td', { 'data-label': 'Method' }, link.method),
+      h('td', { 'data-label': 'Title' }, link.title ?? ''),
+      h('td', { 'data-label': 'Type' }, link.type ?? ''),
+      h('td', { 'data-label': 'Templated' }, link.templated ? 'yes' : ''),
     );
   });
   return h(
@@ -32,7 +35,7 @@ export function linksView(entity: Entity, subject: string, curies: Curies, apiOr
       ? h(
           'table',
           null,
-          tableHead(['Relation', 'Target', 'Method', 'Title', 'Type', 'Templated', 'Action']),
+          tableHead(['Relation', 'Action', 'Target', 'Method', 'Title', 'Type', 'Templated']),
           h('tbody', null, ...rows),
         )
       : h('p', { class: 'muted' }, 'None.'),

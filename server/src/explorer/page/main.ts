@@ -233,7 +233,12 @@ function render(entry: Entry, focus: boolean): void {
   );
   main.removeAttribute('aria-busy');
   document.title = `${title} · API explorer`;
-  if (focus) main.querySelector<HTMLElement>('h2[tabindex]')?.focus();
+  if (focus) {
+    const heading = main.querySelector<HTMLElement>('h2[tabindex]');
+    heading?.focus({ preventScroll: true });
+    // The answer panel first, heading below it: the link clicked may have been far down a long page.
+    (answer ?? heading)?.scrollIntoView({ block: 'start' });
+  }
 }
 
 /**
