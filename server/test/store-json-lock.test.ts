@@ -4,8 +4,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../src/create-server.js';
-import { createJsonStore } from '../src/store/json-file.js';
-import { StoreLockedError } from '../src/store/store-locked-error.js';
+import { createJsonStore } from '../src/store/json/json-file.js';
+import { StoreLockedError } from '../src/store/json/store-locked-error.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createPostgresStore, type PostgresStore } from '../../src/store/postgres.js';
+import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
 import { newTemplate, template } from '../store/rows.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL fleet tests');

@@ -15,9 +15,11 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PendingWrite } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import { mapLimited } from '../limited.js';
+import type { CollectionName } from '../types.js';
 import type { Durability, Staged } from './durable-file.js';
-import type { PendingWrite } from './engine.js';
-import { StoreFileError } from './errors.js';
 import {
   type CollectionFiles,
   checkRows,
@@ -28,9 +30,7 @@ import {
   stageJson,
   writeJson,
 } from './json-collections.js';
-import { mapLimited } from './limited.js';
 import { stageAll } from './stage-all.js';
-import type { CollectionName } from './types.js';
 
 /** The average rows per shard past which the shards double (a write then rewrites about 60 KB of tokens). */
 export const ROWS_PER_SHARD = 256;

@@ -1,5 +1,5 @@
+import { mapLimited } from '../limited.js';
 import type { Staged } from './durable-file.js';
-import { mapLimited } from './limited.js';
 
 /**
  * Stages a change for each of `items` (see `Staged`), as one change: all are staged or, on a failure, none is

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { StoreError } from './errors.js';
+import { StoreError } from '../errors.js';
 
 /** Who holds a data lock, as its lock file says. */
 export interface LockHolder {

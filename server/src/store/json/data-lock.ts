@@ -8,7 +8,7 @@
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { StoreFileError } from './errors.js';
+import { StoreFileError } from '../errors.js';
 import { type LockHolder, StoreLockedError } from './store-locked-error.js';
 
 /** A lock this process holds. */

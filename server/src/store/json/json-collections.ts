@@ -9,6 +9,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
+import type { PendingWrite } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import { mapLimited } from '../limited.js';
+import type { CollectionName } from '../types.js';
 import {
   type Durability,
   DurableJSONFile,
@@ -17,11 +21,7 @@ import {
   type Staged,
   syncDirectory,
 } from './durable-file.js';
-import type { PendingWrite } from './engine.js';
-import { StoreFileError } from './errors.js';
-import { mapLimited } from './limited.js';
 import { stageAll } from './stage-all.js';
-import type { CollectionName } from './types.js';
 
 /** One collection's files. */
 export interface CollectionFiles {
