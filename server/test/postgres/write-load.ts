@@ -116,6 +116,8 @@ export async function answeringAgain(servers: readonly Server[], outcomes: Outco
     if (servers.every(({ origin }) => (outcomes.lastAcknowledged.get(origin) ?? 0) > since)) {
       return performance.now() - since;
     }
+    const exited = servers.find(({ cli }) => cli.child.exitCode !== null || cli.child.signalCode !== null);
+    if (exited) throw new Error(`a server exited:\n${exited.cli.stderr()}`);
     if (performance.now() - since > 60_000) throw new Error('the servers did not take writes again within a minute');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
