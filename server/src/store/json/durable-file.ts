@@ -12,6 +12,9 @@ import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { serial } from '../serial.js';
 
+/** How many files a bulk operation keeps open at once: far below the 256 descriptors a macOS shell allows. */
+export const FILES_AT_ONCE = 32;
+
 /** How hard a write tries. */
 export interface Durability {
   /** Flush to the disk before a write resolves. Without it a write survives a crash of the process, not of the machine. */
