@@ -37,8 +37,8 @@ const WARM_UP = 10;
 const TARGET_MS = 5;
 
 /**
- * Child process: another process on the schema at the URL given, until SIGTERM, syncing every millisecond as one
- * serving a steady stream of requests does (each turn of its event loop reads the write counter and catches up).
+ * Child process: another process on the schema at the URL given, until SIGTERM, syncing every 10 ms as one serving
+ * a steady stream of requests does (each turn of its event loop reads the write counter and catches up).
  */
 if (process.argv[2] === '--member') {
   const store = await createPostgresStore(process.argv[3]!);
@@ -46,7 +46,7 @@ if (process.argv[2] === '--member') {
   const serving = (async () => {
     while (!stopped) {
       await store.sync().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
   process.stdout.write('ready\n');

@@ -396,7 +396,11 @@ async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded
 }
 
 async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
-  const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+  // Parsing a big table's rows takes a while between statements, which a request's limits would count as idle.
+  const results = (await client.query(
+    `${SETUP_LIMITS}; SELECT seq FROM ${schema}.head`,
+  )) as unknown as pg.QueryResult[];
+  const { rows } = results.at(-1)! as pg.QueryResult<{ seq: string }>;
   const data: Partial<Dataset> = {};
   const deleted = new Map<CollectionName, string[]>();
   for (const name of COLLECTIONS) {
