@@ -2,7 +2,8 @@
  * @storefront-platform/sdk/internal: what `storefront-server` shares with the SDK — the whole wire contract (the typed
  * representations and relation maps the public entry keeps to itself), the few encoding helpers both sides
  * must agree on, and the SDK's reading of URI templates and curies, which the server's API explorer builds its
- * forms and documentation links from, and the SDK's least-recently-used map, which bounds the server's memos too.
+ * forms and documentation links from, the SDK's least-recently-used map, which bounds the server's memos too, and the
+ * concurrency limit the server's store and the themes CLI share.
  * Not for apps: it follows the server's needs, not semantic versioning.
  *
  * @packageDocumentation
@@ -14,4 +15,5 @@ export { Curies } from './resource/curies.js';
 export { describeTemplateVariables, type TemplateVariable } from './resource/uri-template.js';
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';
 export { Lru, type LruOptions } from './shared/lru.js';
+export { mapLimited } from './shared/map-limited.js';
 export { isPkceValue } from './shared/pkce.js';

@@ -18,8 +18,8 @@ import { diskFailureOf } from './http/disk-failure.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
-import { isPostgresUrl } from './store/postgres.js';
-import { StoreLockedError } from './store/store-locked-error.js';
+import { StoreLockedError } from './store/json/store-locked-error.js';
+import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
 
 const USAGE = `Usage: storefront-server [options]
 
@@ -236,9 +236,7 @@ function trustedProxies(value: string | boolean | undefined): string[] {
 function storeUrl(value: string | boolean | undefined): string | undefined {
   const url = text(value);
   if (url !== undefined && !isPostgresUrl(url)) {
-    throw new UsageError(
-      `--store must be a postgres:// or postgresql:// URL, got "${url.replace(/:[^:@/]*@/, ':***@')}"`,
-    );
+    throw new UsageError(`--store must be a postgres:// or postgresql:// URL, got "${withoutPassword(url)}"`);
   }
   return url;
 }

@@ -7,7 +7,7 @@
  * exits is reported to the others, whose writes then stop waiting for it (see `store/postgres-fleet.ts`).
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { PostgresStore } from './store/postgres.js';
+import type { PostgresStore } from './store/postgres/postgres.js';
 import type { Store } from './store/types.js';
 
 /** The environment variable that tells a worker its number (1 for the first). */

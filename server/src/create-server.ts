@@ -16,13 +16,12 @@ import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
-import { CORS_HEADERS } from './http/cors.js';
 import { hashPassword } from './oauth/secrets.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
-import { createJsonStore } from './store/json-file.js';
+import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
-import { createPostgresStore, isPostgresUrl } from './store/postgres.js';
+import { createPostgresStore, isPostgresUrl } from './store/postgres/postgres.js';
 import type { Dataset, Store } from './store/types.js';
 
 /** Demo credentials to use instead of generated ones. */
@@ -221,29 +220,6 @@ async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredent
   };
 }
 
-/**
- * `app` after the store's `sync()` when it has one (a database other processes write too): a write any process
- * acknowledged is seen by the next request here. A store that cannot be reached is a 503 in the API's terms.
- */
-function readingCurrent(store: Store, app: RequestListener): RequestListener {
-  if (!store.sync) return app;
-  const sync = store.sync.bind(store);
-  return (req, res) => {
-    const waiting = sync();
-    if (!waiting) return app(req, res);
-    waiting.then(
-      () => app(req, res),
-      (error: unknown) => {
-        // The path only: a JSONP request carries its token in the query.
-        console.error(`storefront-server: ${req.method} ${req.url?.split('?')[0]} 503: ${(error as Error).message}`);
-        // With the CORS headers of every answer: a browser app can then read the 503 and its Retry-After.
-        res.writeHead(503, { ...CORS_HEADERS, 'content-type': 'application/json', 'retry-after': '1' });
-        res.end(JSON.stringify({ _class: ['errors'], message: 'Service unavailable: the data cannot be read now' }));
-      },
-    );
-  };
-}
-
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -318,16 +294,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   }
   app = withHealth(
     opened.store,
-    readingCurrent(
-      opened.store,
-      createRequestListener({
-        handle: core.handle,
-        origin: addresses.origin,
-        explorer,
-        trustProxy: options.trustProxy ?? [],
-        ...(log ? { log } : {}),
-      }),
-    ),
+    createRequestListener({
+      handle: core.handle,
+      origin: addresses.origin,
+      explorer,
+      trustProxy: options.trustProxy ?? [],
+      ...(log ? { log } : {}),
+    }),
   );
   for (const [req, res] of early.splice(0)) app(req, res);
 

@@ -24,10 +24,10 @@ export function withHealth(store: Store, app: RequestListener): RequestListener 
   return (req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path !== HEALTH_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) return app(req, res);
-    // A shared store's own probe of its database (see `PostgresStore.ping`); a store of this process has none.
-    const probe = (store as Store & { ping?: () => Promise<void> }).ping;
+    // A shared store reads its database's write counter (see `Store.sync`); a store of this process has nothing to read.
+    const probe = store.sync?.();
     if (!probe) return answer(req, res, 200, 'ok');
-    probe.call(store).then(
+    probe.then(
       () => answer(req, res, 200, 'ok'),
       () => answer(req, res, 503, 'unavailable'),
     );

@@ -16,13 +16,13 @@ export { createExpressApp, createRequestListener, type ExpressAppOptions } from 
 export type { ServerTimeouts } from './express/timeouts.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
-export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json-file.js';
+export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json/json-file.js';
+export { type LockHolder, StoreLockedError } from './store/json/store-locked-error.js';
 export { createMemoryStore } from './store/memory.js';
 export {
   createPostgresStore,
   isPostgresUrl,
   type PostgresStore,
   type PostgresStoreOptions,
-} from './store/postgres.js';
-export { type LockHolder, StoreLockedError } from './store/store-locked-error.js';
+} from './store/postgres/postgres.js';
 export type * from './store/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonStore } from '../src/store/json-file.js';
+import type { JsonStore } from '../src/store/json/json-file.js';
 import { crashData, crashRounds, TEMPLATES } from './helpers/crash-rounds.js';
 import { useTempDir } from './helpers/temp-dir.js';
 

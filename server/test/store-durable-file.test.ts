@@ -1,8 +1,8 @@
 import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DurableJSONFile, replaceFile } from '../src/store/durable-file.js';
-import { createJsonStore } from '../src/store/json-file.js';
+import { DurableJSONFile, replaceFile } from '../src/store/json/durable-file.js';
+import { createJsonStore } from '../src/store/json/json-file.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();

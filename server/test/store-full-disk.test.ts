@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
-import { createJsonStore, type JsonStore } from '../src/store/json-file.js';
+import { createJsonStore, type JsonStore } from '../src/store/json/json-file.js';
 import { journalLine } from './helpers/journal-file.js';
 import { fillDisk, useSmallDisk } from './helpers/small-disk.js';
 import { template, theme as themeRow } from './store/rows.js';

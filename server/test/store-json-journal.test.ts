@@ -3,8 +3,8 @@ import { cp, type FileHandle, mkdir, open, readdir, readFile, rm, stat, writeFil
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
-import { createJsonStore } from '../src/store/json-file.js';
-import { type JournalChanges, journalText } from '../src/store/json-journal.js';
+import { createJsonStore } from '../src/store/json/json-file.js';
+import { type JournalChanges, journalText } from '../src/store/json/json-journal.js';
 import type { ThemeRow } from '../src/store/types.js';
 import { journalLine } from './helpers/journal-file.js';
 import { useTempDir } from './helpers/temp-dir.js';

@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../src/create-server.js';
-import { createJsonStore } from '../src/store/json-file.js';
-import { StoreLockedError } from '../src/store/store-locked-error.js';
+import { createJsonStore } from '../src/store/json/json-file.js';
+import { StoreLockedError } from '../src/store/json/store-locked-error.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -16,7 +17,23 @@ function deadPid(): number {
   return pid!;
 }
 
-const lockText = (pid: number, host = hostname()) => JSON.stringify({ pid, host, since: '2026-01-01T00:00:00.000Z' });
+const lockText = (pid: number, host = hostname(), started?: string) =>
+  JSON.stringify({ pid, host, since: '2026-01-01T00:00:00.000Z', ...(started ? { started } : {}) });
+
+/** Linux's `/proc/<pid>/stat`: the process's state and start (clock ticks after boot). */
+function procStat(pid: number): { state: string; start: string } {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0]!, start: fields[19]! };
+}
+const hasProc = (() => {
+  try {
+    procStat(process.pid);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 describe('JSON-file store lock', () => {
   it('lets one store at a time open the data, and releases it on close', async () => {
@@ -69,4 +86,46 @@ describe('JSON-file store lock', () => {
       await store.close();
     }
   });
+
+  it.skipIf(!hasProc)(
+    'takes over the lock of a zombie: a server killed whose parent has not reaped it yet',
+    async () => {
+      // `sleep 60` (the shell, exec'd) is the parent of the child and never waits for it.
+      const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const child = Number(
+          await new Promise<string>((resolve) => parent.stdout!.once('data', (data) => resolve(String(data)))),
+        );
+        const lock = join(await tempDir(), 'db.lock');
+        await writeFile(lock, lockText(child, hostname(), procStat(child).start));
+        process.kill(child, 'SIGKILL');
+        await expect.poll(() => procStat(child).state).toBe('Z');
+        const store = await createJsonStore(lock.replace(/lock$/, 'json'), { sync: false });
+        expect(JSON.parse(await readFile(lock, 'utf8')).pid).toBe(process.pid);
+        await store.close();
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
+  it.skipIf(!hasProc)(
+    'takes over the lock of a PID now used by another process, and refuses it for the one that took it',
+    async () => {
+      const dir = await tempDir();
+      const path = join(dir, 'db.json');
+      const lock = join(dir, 'db.lock');
+      const live = process.ppid;
+      await writeFile(lock, lockText(live, hostname(), procStat(live).start));
+      await expect(createJsonStore(path, { sync: false })).rejects.toThrow(StoreLockedError);
+      // The same PID, started at another time: the process that wrote the lock is gone.
+      await writeFile(lock, lockText(live, hostname(), String(Number(procStat(live).start) + 1)));
+      const store = await createJsonStore(path, { sync: false });
+      expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({
+        pid: process.pid,
+        started: procStat(process.pid).start,
+      });
+      await store.close();
+    },
+  );
 });

@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreFileError } from '../src/store/errors.js';
-import { createJsonStore } from '../src/store/json-file.js';
-import { shardOf } from '../src/store/json-shards.js';
+import { createJsonStore } from '../src/store/json/json-file.js';
+import { shardOf } from '../src/store/json/json-shards.js';
 import type { TemplateRow, TokenRow } from '../src/store/types.js';
 import { useTempDir } from './helpers/temp-dir.js';
 

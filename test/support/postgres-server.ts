@@ -55,11 +55,24 @@ export function postgresUrl(): Promise<string> {
   return server;
 }
 
+/** A PostgreSQL cluster of this test process, which a test may restart under its servers. */
+export interface PrivateCluster {
+  /** The cluster's `postgres` database. */
+  readonly url: string;
+  /** Stops the server (`SIGINT`: PostgreSQL's fast shutdown, which ends every session) and waits for its exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data; resolves once it accepts connections. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its files. */
+  close(): Promise<void>;
+}
+
 /**
- * initdb and postgres refuse to run as root: as root, the cluster belongs to the `postgres` user the package
- * creates. Trust authentication on loopback only; no fsync (a test database), nothing kept after the process.
+ * A cluster of Debian's binaries on a free loopback port in a temporary folder. initdb and postgres refuse to run
+ * as root: as root, the cluster belongs to the `postgres` user the package creates. Trust authentication on
+ * loopback only; no fsync (a test database), nothing kept after the process.
  */
-async function startPrivateCluster(): Promise<string> {
+export async function privateCluster(): Promise<PrivateCluster> {
   const bin = binDir();
   if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql/*/bin');
   const dir = mkdtempSync(join(tmpdir(), 'storefront-pg-'));
@@ -68,30 +81,61 @@ async function startPrivateCluster(): Promise<string> {
     chownSync(dir, asUser.uid, asUser.gid);
     chmodSync(dir, 0o700);
   }
-  const run = { ...(asUser ?? {}), stdio: 'pipe' as const };
-  execFileSync(join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync'], run);
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    join(bin, 'postgres'),
-    ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
-    { ...(asUser ?? {}), stdio: 'ignore' },
-  );
-  process.once('exit', () => {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+  execFileSync(join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync'], {
+    ...(asUser ?? {}),
+    stdio: 'pipe',
   });
+  const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  for (let tries = 0; ; tries++) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return url;
-    } catch (error) {
-      if (tries === 100 || child.exitCode !== null) throw new Error(`the private PostgreSQL did not start: ${error}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  let child: ChildProcess | undefined;
+  const kill = () => {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', kill);
+  const start = async () => {
+    const started = spawn(
+      join(bin, 'postgres'),
+      ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      { ...(asUser ?? {}), stdio: 'ignore' },
+    );
+    child = started;
+    for (let tries = 0; ; tries++) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch (error) {
+        if (tries === 100 || started.exitCode !== null)
+          throw new Error(`the private PostgreSQL did not start: ${error}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-  }
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGINT');
+    await exited;
+  };
+  await start();
+  return {
+    url,
+    start,
+    stop,
+    async close() {
+      await stop();
+      process.off('exit', kill);
+      kill();
+    },
+  };
+}
+
+async function startPrivateCluster(): Promise<string> {
+  return (await privateCluster()).url;
 }
 
 function postgresUser(): { uid: number; gid: number } {

@@ -87,10 +87,13 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   return async (request) => {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
     const exchange: Exchange = { method: request.method, headers: request.headers };
-    let oauth = false;
+    let oauth = request.url.pathname.includes('/oauth/');
     try {
-      if (request.url.pathname.includes('/oauth/')) {
-        oauth = true;
+      // Read-your-writes across processes: a store other processes write too (PostgreSQL) catches up with what
+      // any of them acknowledged before this request is served; `undefined` when there is nothing to wait for.
+      const current = context.store.sync?.();
+      if (current) await current;
+      if (oauth) {
         const response = await pipeline.oauth(request);
         if (response) return withCors(response);
         oauth = false;
@@ -110,7 +113,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       }
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
-        return oauth ? withCors(oauthUnavailable()) : respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
+        if (!oauth) return respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
+        const response = oauthUnavailable();
+        return withCors({ ...response, headers: { ...response.headers, 'retry-after': '1' } });
       }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
@@ -120,10 +125,13 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   };
 }
 
-/** A write the store's database did not take (or did not confirm): the client may retry once it has read again. */
+/**
+ * The store's database did not answer, or did not take (or confirm) a write: the client may retry shortly, once
+ * it has read again what it wrote.
+ */
 const STORE_UNAVAILABLE = new HttpError(
   503,
-  'Service unavailable: the database did not take the write; read the resource again, then retry',
+  'Service unavailable: the database did not answer; read the resource again, then retry',
   undefined,
   { 'retry-after': '1' },
 );

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
-import { createJsonStore } from './json-file.js';
-import { createPostgresStore, isPostgresUrl, withoutPassword } from './postgres.js';
+import { createJsonStore } from './json/json-file.js';
+import { createPostgresStore, isPostgresUrl, withoutPassword } from './postgres/postgres.js';
 import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Where data lives: a JSON data file (`dir/db.json`) or a PostgreSQL URL. */

@@ -4,6 +4,7 @@
  */
 import { COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
+import { serial } from './serial.js';
 import type { SharedTables } from './shared-tables.js';
 import { type Row, Table } from './table.js';
 import { StagedTransaction, type Tables } from './transaction.js';
@@ -31,12 +32,8 @@ export interface Persistence {
    * the current rows; the write then ends with `persist`, or with `abandon` when it changed nothing or threw.
    */
   begin?(): Promise<void>;
-  /**
-   * Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. It may resolve
-   * with `visible`, what the writer waits for once the queue has moved on to the next write (other processes
-   * applying this one, see `postgres-fleet.ts`); it never rejects.
-   */
-  persist(write: PendingWrite): Promise<void | { visible: Promise<void> }>;
+  /** Stores a write. Rejecting aborts it: memory stays as it was and the writer sees the error. */
+  persist(write: PendingWrite): Promise<void>;
   /** Ends a write begun by `begin` that stores nothing. */
   abandon?(): Promise<void>;
   /** Called once by `close()` after the last write. */
@@ -81,11 +78,11 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
     if (!Object.hasOwn(tables, name)) Object.defineProperty(tables, name, { value: tables[name].copy() });
     return tables[name];
   };
-  let tail: Promise<unknown> = Promise.resolve();
+  const queue = serial();
   let closing: Promise<void> | undefined;
 
-  /** Runs a write in the queue: its result, and what its caller waits for after the queue (see `persist`). */
-  async function run<T>(fn: (tx: Transaction) => T): Promise<{ result: T; visible?: Promise<void> }> {
+  /** Runs a write in the queue. */
+  async function run<T>(fn: (tx: Transaction) => T): Promise<T> {
     await persistence?.begin?.();
     const tx = new StagedTransaction(tables);
     let result: T;
@@ -101,11 +98,10 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
     const changed = [...tx.staged].filter(([, changes]) => changes.size > 0);
     if (changed.length === 0) {
       await persistence?.abandon?.();
-      return { result };
+      return result;
     }
-    let persisted: void | { visible: Promise<void> } | undefined;
     if (persistence) {
-      persisted = await persistence.persist({
+      await persistence.persist({
         changed: changed.map(([name]) => name),
         rows: (name) => tables[name].preview(tx.staged.get(name) as Map<string, never>),
         row: (name, id) => tx.get(name, id),
@@ -118,7 +114,7 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
       });
     }
     for (const [name, changes] of changed) own(name).apply(changes as Map<string, never>);
-    return { result, visible: persisted?.visible };
+    return result;
   }
 
   return {
@@ -128,12 +124,10 @@ function storeOver(tables: Tables, persistence?: Persistence): Store {
     revision: (collection) => tables[collection].revision,
     write(fn) {
       if (closing) return Promise.reject(new StoreError('The store is closed'));
-      const step = tail.then(() => run(fn));
-      tail = step.catch(() => undefined);
-      return step.then(({ result, visible }) => (visible ? visible.then(() => result) : result));
+      return queue(() => run(fn));
     },
     close() {
-      closing ??= tail.then(() => persistence?.close?.());
+      closing ??= queue(() => persistence?.close?.());
       return closing;
     },
   };

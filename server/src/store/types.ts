@@ -273,9 +273,9 @@ export interface Store {
   write<T>(fn: (tx: Transaction) => T): Promise<T>;
   /**
    * Only for a store whose data other processes change too (PostgreSQL): resolves once reads show every write
-   * any process had acknowledged when it was called; `undefined` when they show them already, so that the server,
-   * which calls it before each request (read-your-writes across processes), answers at once rather than a
-   * microtask later. A store of one process has none.
+   * any process had acknowledged when it was called, and rejects with a `StoreUnavailableError` when that cannot
+   * be known (the database does not answer). The core's dispatch awaits it before each request (read-your-writes
+   * across processes), `/health` to probe; `undefined`: nothing to wait for. A store of one process has none.
    */
   sync?(): Promise<void> | undefined;
   /** Only for a store other processes share: the failed-login counts they all see. */

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { assetDigest } from '../../src/api/themes/asset.js';
 import { seed } from '../../src/seed/index.js';
-import { createJsonStore, type JsonStore } from '../../src/store/json-file.js';
+import { createJsonStore, type JsonStore } from '../../src/store/json/json-file.js';
 import type { Dataset } from '../../src/store/types.js';
 import { startCli } from './cli-process.js';
 import { journalLine } from './journal-file.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { COLLECTIONS } from '../../src/store/collections.js';
-import { createJsonStore } from '../../src/store/json-file.js';
+import { createJsonStore } from '../../src/store/json/json-file.js';
 import type { CollectionName, Collections, Dataset } from '../../src/store/types.js';
 
 /** The rows of `collection` in the data at `path`, read by opening it (so only while no server has it open). */

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createPostgresStore, type PostgresStore } from '../../src/store/postgres.js';
+import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL failed-login counts');
 const FORGET_MS = 60_000;

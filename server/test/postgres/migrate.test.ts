@@ -8,7 +8,7 @@ import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/p
 import { skipWithout } from '../../../test/support/requirement.js';
 import { seed } from '../../src/seed/index.js';
 import { COLLECTIONS } from '../../src/store/collections.js';
-import { createJsonStore } from '../../src/store/json-file.js';
+import { createJsonStore } from '../../src/store/json/json-file.js';
 import type { Store } from '../../src/store/types.js';
 import { startCli } from '../helpers/cli-process.js';
 import { useTempDir } from '../helpers/temp-dir.js';

@@ -1,13 +1,12 @@
 /**
- * The marks deleted rows leave for other processes are removed once every member applied them
- * (`postgres-prune.ts`); what a process that applied less then does is in two-processes.test.ts.
+ * The marks deleted rows leave for other processes are removed once older than the age given
+ * (`postgres-prune.ts`); a process that applied less reloads every row.
  */
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createPostgresStore, type PostgresStore } from '../../src/store/postgres.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
+import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
 import { newTemplate, template } from '../store/rows.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL pruning tests');
@@ -44,17 +43,7 @@ describe.skipIf(skip)('pruning the marks of deleted rows', () => {
   const head = async () =>
     (await db.query<{ seq: string; pruned: string }>(`SELECT seq, pruned FROM "${schema.schema}".head`)).rows[0]!;
 
-  /** Prunes until only `kept` are left (members report what they applied a moment after, with their renewals). */
-  async function pruneUntil(store: PostgresStore, kept: string[]): Promise<void> {
-    await expect
-      .poll(async () => {
-        await store.prune();
-        return marks();
-      })
-      .toEqual(kept);
-  }
-
-  it('removes the marks every process applied, keeps the highest id, and that id is not handed out again', async () => {
+  it('removes the marks older than the age given, keeps the highest id, and that id is not handed out again', async () => {
     const a = await open();
     const b = await open();
     await a.write((tx) => {
@@ -64,12 +53,17 @@ describe.skipIf(skip)('pruning the marks of deleted rows', () => {
     await b.write((tx) => tx.delete('templates', '3'));
     expect(await marks()).toEqual(['2', '3', '4']);
     const deleted = Number((await head()).seq);
+    // A minute old at most: they stay.
+    expect(await a.prune(60_000)).toBe(0);
+    expect(await marks()).toEqual(['2', '3', '4']);
 
-    await pruneUntil(a, ['4']);
+    expect(await a.prune(0)).toBe(2);
+    expect(await marks()).toEqual(['4']);
     expect(Number((await head()).pruned)).toBe(deleted);
     // Both applied every write: neither reloads, both go on.
     const { id } = await b.write((tx) => tx.insert('templates', newTemplate('1', 'after.html')));
     expect(id).toBe('5');
+    await a.sync();
     expect(a.get('templates', id)).toBeDefined();
     // A process started now reads the kept mark: the next id stays above it.
     const c = await open();
@@ -92,33 +86,20 @@ describe.skipIf(skip)('pruning the marks of deleted rows', () => {
     expect(b.get('templates', '1')!.body).toBe('after');
   });
 
-  it('keeps the marks a member has not applied yet, and removes none beside a process of an earlier version or while another process prunes', async () => {
+  it('reloads on the next sync once marks it did not apply were pruned, and removes none while another process prunes', async () => {
     const a = await open();
+    const b = await open();
     await a.write((tx) => tx.delete('templates', '2'));
     await a.write((tx) => tx.delete('templates', '3'));
-    // Once A reported them applied (with its next renewal), only the member below holds them.
-    const seenByA = `SELECT seen FROM "${schema.schema}".processes WHERE id = $1`;
-    const { seq } = await head();
-    await expect.poll(async () => (await db.query(seenByA, [a.processId])).rows[0].seen).toBe(seq);
-    // A member with a running lease that applied nothing yet (it answers no write, so it joins after them).
-    await db.query(
-      `INSERT INTO "${schema.schema}".processes (id, backend, lease_until, seen, schema_version)
-       VALUES ('behind', pg_backend_pid(), now() + interval '1 minute', 0, $1)`,
-      [SCHEMA_VERSION],
-    );
-    expect(await a.prune()).toBe(0);
-    expect(await marks()).toEqual(['2', '3']);
-    // Up to date, but of a server from before pruning (a rolling upgrade): it would not reload, so nothing goes.
-    await db.query(`UPDATE "${schema.schema}".processes SET seen = $1, schema_version = 3 WHERE id = 'behind'`, [seq]);
-    expect(await a.prune()).toBe(0);
-    expect(await marks()).toEqual(['2', '3']);
-
-    await db.query(`DELETE FROM "${schema.schema}".processes WHERE id = 'behind'`);
     await db.query('BEGIN');
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storefront-prune:${schema.schema}`]);
-    expect(await a.prune()).toBe(0);
+    expect(await a.prune(0)).toBe(0);
     await db.query('COMMIT');
-    // The highest id among the marks stays.
-    await pruneUntil(a, ['3']);
+    expect(await marks()).toEqual(['2', '3']);
+    // B applied neither deletion: it reads the write counter, finds the marks pruned, and reloads.
+    expect(await a.prune(0)).toBe(1);
+    expect(b.get('templates', '2')).toBeDefined();
+    await b.sync();
+    expect(b.all('templates').map((row) => row.id)).toEqual(['1', '4']);
   });
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createPostgresStore } from '../../src/store/postgres.js';
+import { createPostgresStore } from '../../src/store/postgres/postgres.js';
 import { type CliProcess, startCli } from '../helpers/cli-process.js';
 import { tokenRequest } from '../helpers/test-server.js';
 

@@ -1,7 +1,7 @@
 /** The store contract (`contract.ts`) over every adapter. A new adapter adds its line here. */
 import { join } from 'node:path';
 import { createSharingStore } from '../../src/store/engine.js';
-import { createJsonStore } from '../../src/store/json-file.js';
+import { createJsonStore } from '../../src/store/json/json-file.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { SharedTables } from '../../src/store/shared-tables.js';
 import type { Store } from '../../src/store/types.js';

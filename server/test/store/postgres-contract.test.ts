@@ -2,7 +2,7 @@
 import { afterAll } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createPostgresStore } from '../../src/store/postgres.js';
+import { createPostgresStore } from '../../src/store/postgres/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import { describeStoreContract } from './contract.js';
 

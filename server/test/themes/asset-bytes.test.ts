@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/create-server.js';
-import { createJsonStore } from '../../src/store/json-file.js';
+import { createJsonStore } from '../../src/store/json/json-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { type Doc, demoData, startThemeServer } from './fixture.js';
 

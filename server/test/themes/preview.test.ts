@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createJsonStore } from '../../src/store/json-file.js';
+import { createJsonStore } from '../../src/store/json/json-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { type Doc, demoData, startThemeServer, useThemeServer } from './fixture.js';
 

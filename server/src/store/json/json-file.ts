@@ -27,18 +27,18 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { COLLECTIONS } from './collections.js';
+import { COLLECTIONS } from '../collections.js';
+import { createStoreEngine, type PendingWrite, type Persistence } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import type { CollectionName, Dataset, Store } from '../types.js';
 import { type DataLock, lockData } from './data-lock.js';
 import { type Durability, makeDirectory, removeTempFiles, type Staged } from './durable-file.js';
-import { createStoreEngine, type PendingWrite, type Persistence } from './engine.js';
-import { StoreFileError } from './errors.js';
 import type { CollectionFiles } from './json-collections.js';
 import { changesOf, Journal, replayOnto } from './json-journal.js';
 import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
 import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
 import { ShardFiles } from './json-shards.js';
 import { stageAll } from './stage-all.js';
-import type { CollectionName, Dataset, Store } from './types.js';
 
 /** Options of {@link createJsonStore}. */
 export interface JsonStoreOptions {

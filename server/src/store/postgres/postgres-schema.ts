@@ -13,15 +13,18 @@
  * Version 2: `login_failures`, the failed-login counts by key (a hash of the login, or an app and an address), so
  * that every process throttles a guesser on the count of all (see `oauth/login-guard.ts`).
  *
- * Version 3: `processes`, the members of the fleet and their leases (see `postgres-fleet.ts`).
+ * Versions 3 and 4 kept a table of the processes on the schema and their leases, which version 5 drops: every
+ * process now reads the write counter before serving (see `postgres.ts`). Version 4 also added `head.pruned`, the
+ * highest write whose deletion marks were removed (a process that applied less reloads every row), and an index
+ * of each table's marks (see `postgres-prune.ts`).
  *
- * Version 4: `head.pruned`, the highest write whose deletion marks were removed once every member had applied it
- * (a process that applied less reloads every row), an index of each table's marks (see `postgres-prune.ts`), and
- * `processes.schema_version`, the version each member's code writes.
+ * Version 5: `deleted_at` on every table, when a row was deleted, so that marks are pruned by age; `processes`
+ * dropped. Stop the servers of an earlier version before starting this one on their schema: their writes would
+ * fail without the table.
  */
 import type { ClientBase } from 'pg';
-import { StoreError } from './errors.js';
-import type { CollectionName } from './types.js';
+import { StoreError } from '../errors.js';
+import type { CollectionName } from '../types.js';
 
 /** A schema change: its number (the next one), a name, and its SQL over the schema's quoted name. */
 interface Migration {
@@ -87,18 +90,34 @@ const MIGRATIONS: readonly Migration[] = [
         `ALTER TABLE ${schema}.head ADD COLUMN pruned bigint NOT NULL DEFAULT 0`,
       ].join(';\n'),
   },
+  {
+    version: 5,
+    name: 'marks pruned by age, no table of processes',
+    // Marks already there get no time: they count as old, as pruning would have removed them by now anyway.
+    sql: (schema) =>
+      [
+        `SELECT seq FROM ${schema}.head FOR UPDATE`,
+        ...VERSION_1_TABLES.map((name) => `ALTER TABLE ${schema}.${name} ADD COLUMN deleted_at timestamptz`),
+        `DROP TABLE ${schema}.processes`,
+      ].join(';\n'),
+  },
 ];
+
+/**
+ * Session limits while the data opens (migrations; a seed written under the write lock): on a big data set these
+ * take longer than a request's limits allow (see `SESSION_LIMITS` in `postgres.ts`).
+ */
+export const SETUP_LIMITS =
+  "SET LOCAL idle_in_transaction_session_timeout = '5min'; SET LOCAL lock_timeout = '5min'; SET LOCAL statement_timeout = '5min'";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
-/** The first version whose processes reload every row when marks they did not apply were pruned. */
-export const PRUNING_VERSION = 4;
 
-/** A schema name quoted for SQL; only plain names are accepted (they also name the notification channel). */
+/** A schema name quoted for SQL; only plain names are accepted. */
 export function quoteSchema(schema: string): string {
   if (!/^[a-z_][a-z0-9_]{0,43}$/.test(schema)) {
     throw new StoreError(
-      `The PostgreSQL schema must be a lowercase name of at most 44 characters (letters, digits, _; the notification channel adds 19 to it within PostgreSQL's 63), got "${schema}"`,
+      `The PostgreSQL schema must be a lowercase name of at most 44 characters (letters, digits, _), got "${schema}"`,
     );
   }
   return `"${schema}"`;
@@ -114,7 +133,7 @@ export const tableOf = (schema: string, name: CollectionName) => `${schema}.${na
  */
 export async function migrateSchema(client: ClientBase, schemaName: string): Promise<number[]> {
   const schema = quoteSchema(schemaName);
-  await client.query('BEGIN');
+  await client.query(`BEGIN; ${SETUP_LIMITS}`);
   try {
     // One starter at a time per schema; the others wait and then find it up to date.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storefront-migrations:${schemaName}`]);

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { StoreError } from './errors.js';
+import { StoreError } from '../errors.js';
 
 /** Who holds a data lock, as its lock file says. */
 export interface LockHolder {
@@ -9,6 +9,8 @@ export interface LockHolder {
   host: string;
   /** When it took the lock, ISO 8601. */
   since: string;
+  /** When the process started, in clock ticks after the machine's boot (Linux's `/proc/<pid>/stat`), if known. */
+  started?: string;
 }
 
 // Apart from `errors.ts`, which the in-memory store shares in browsers: this one needs Node.

@@ -2,13 +2,16 @@
  * One process owns a data set at a time. Its lock is a file next to the data holding the owner's PID, host and
  * start time: created atomically (a complete temporary file hard-linked into place, which fails if the lock
  * exists), so that no other process ever reads half a lock, and deleted on close. A lock whose process is gone
- * (killed, crashed, the machine restarted) is stale and taken over; one of a live process, or of a process on
- * another host that cannot be checked, is a {@link StoreLockedError}.
+ * (killed, crashed, the machine restarted) is stale and taken over; so is one whose PID names a zombie (killed,
+ * not yet reaped by its parent) or, where Linux's `/proc` tells a process's start, another process than the one
+ * that took it (the PID reused). One of a live process, or of a process on another host that cannot be checked,
+ * is a {@link StoreLockedError}.
  */
+import { readFileSync } from 'node:fs';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { StoreFileError } from './errors.js';
+import { StoreFileError } from '../errors.js';
 import { type LockHolder, StoreLockedError } from './store-locked-error.js';
 
 /** A lock this process holds. */
@@ -31,21 +34,44 @@ const RETRY_MS = 100;
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
-function isAlive(pid: number): boolean {
+/**
+ * A process's state (`Z`: a zombie) and start (clock ticks after boot) as Linux's `/proc` tells them; `undefined`
+ * without `/proc` (macOS) or when it hides the process (`hidepid`).
+ */
+function procStat(pid: number): { state: string; start: string } | undefined {
+  let text: string;
   try {
-    process.kill(pid, 0);
-    return true;
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name, in parentheses, may hold spaces and parentheses: the fields follow its last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0]!, start: fields[19]! };
+}
+
+/** This process's start, as {@link procStat} tells it: in the lock, so that a PID reused later is told apart. */
+const myStart = procStat(process.pid)?.start;
+
+function isAlive(holder: LockHolder): boolean {
+  try {
+    process.kill(holder.pid, 0);
   } catch (error) {
     // EPERM: it exists, under another user.
-    return errno(error) === 'EPERM';
+    if (errno(error) !== 'EPERM') return false;
   }
+  const stat = procStat(holder.pid);
+  if (!stat) return true;
+  // A zombie exited: its parent has not reaped it yet. Another start: the PID is another process's now.
+  return stat.state !== 'Z' && stat.state !== 'X' && (holder.started === undefined || holder.started === stat.start);
 }
 
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
     if (Number.isSafeInteger(value.pid) && value.pid! > 0 && typeof value.host === 'string') {
-      return { pid: value.pid!, host: value.host, since: String(value.since) };
+      const started = typeof value.started === 'string' ? { started: value.started } : {};
+      return { pid: value.pid!, host: value.host, since: String(value.since), ...started };
     }
   } catch {
     // Not a lock this code wrote: judged below.
@@ -56,7 +82,7 @@ function parseHolder(text: string): LockHolder | undefined {
 function isStale(holder: LockHolder, path: string): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return !held.has(path);
-  return !isAlive(holder.pid);
+  return !isAlive(holder);
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -125,7 +151,12 @@ async function takeOver(path: string, seen: string): Promise<void> {
 
 /** Takes the lock `path` for this process. */
 export async function lockData(path: string): Promise<DataLock> {
-  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const me: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    ...(myStart === undefined ? {} : { started: myStart }),
+  };
   const text = `${JSON.stringify(me)}\n`;
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   // A leftover of an earlier process with our PID is stale.

@@ -15,9 +15,11 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Durability, Staged } from './durable-file.js';
-import type { PendingWrite } from './engine.js';
-import { StoreFileError } from './errors.js';
+import { mapLimited } from '@storefront-platform/sdk/internal';
+import type { PendingWrite } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import type { CollectionName } from '../types.js';
+import { type Durability, FILES_AT_ONCE, type Staged } from './durable-file.js';
 import {
   type CollectionFiles,
   checkRows,
@@ -28,9 +30,7 @@ import {
   stageJson,
   writeJson,
 } from './json-collections.js';
-import { mapLimited } from './limited.js';
 import { stageAll } from './stage-all.js';
-import type { CollectionName } from './types.js';
 
 /** The average rows per shard past which the shards double (a write then rewrites about 60 KB of tokens). */
 export const ROWS_PER_SHARD = 256;
@@ -105,7 +105,7 @@ export class ShardFiles implements CollectionFiles {
         throw new StoreFileError(join(dir, file), `is not one of the ${this.count} shards of ${this.name}`);
       }
     }
-    const shards = await mapLimited(files, async (file) => {
+    const shards = await mapLimited(files, FILES_AT_ONCE, async (file) => {
       const path = join(dir, file);
       return {
         shard: Number(file.slice(0, -'.json'.length)),
@@ -125,7 +125,7 @@ export class ShardFiles implements CollectionFiles {
       }
     }
     // A row added by hand to any shard moves to its own, so that its next write does not leave a copy behind.
-    await mapLimited([...misplaced], (shard) =>
+    await mapLimited([...misplaced], FILES_AT_ONCE, (shard) =>
       writeJson(
         this.shardPath(shard),
         [...this.members[shard]!].map((id) => byId.get(id)),

@@ -10,6 +10,10 @@
 import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { serial } from '../serial.js';
+
+/** How many files a bulk operation keeps open at once: far below the 256 descriptors a macOS shell allows. */
+export const FILES_AT_ONCE = 32;
 
 /** How hard a write tries. */
 export interface Durability {
@@ -178,7 +182,7 @@ function textOf(data: unknown): string {
  * for.
  */
 export class DurableJSONFile<T> implements Adapter<T> {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = serial();
 
   constructor(
     readonly path: string,
@@ -198,9 +202,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
 
   write(data: T): Promise<void> {
     const text = textOf(data);
-    const written = this.tail.then(() => replaceFile(this.path, text, this.durability));
-    this.tail = written.catch(() => undefined);
-    return written;
+    return this.queue(() => replaceFile(this.path, text, this.durability));
   }
 
   /** {@link write} in two steps (see {@link stageFile}), for a write of several files; not ordered with `write`. */

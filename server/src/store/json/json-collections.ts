@@ -8,20 +8,21 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { mapLimited } from '@storefront-platform/sdk/internal';
 import { Low } from 'lowdb';
+import type { PendingWrite } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import type { CollectionName } from '../types.js';
 import {
   type Durability,
   DurableJSONFile,
+  FILES_AT_ONCE,
   removeFile,
   removeTempFiles,
   type Staged,
   syncDirectory,
 } from './durable-file.js';
-import type { PendingWrite } from './engine.js';
-import { StoreFileError } from './errors.js';
-import { mapLimited } from './limited.js';
 import { stageAll } from './stage-all.js';
-import type { CollectionName } from './types.js';
 
 /** One collection's files. */
 export interface CollectionFiles {
@@ -153,7 +154,7 @@ export async function createDirectory(
     throw new StoreFileError(dir, `cannot be created (${(error as Error).message})`, { cause: error });
   }
   try {
-    await mapLimited(files, ([name, data]) => writeJson(join(dir, name), data, durability));
+    await mapLimited(files, FILES_AT_ONCE, ([name, data]) => writeJson(join(dir, name), data, durability));
     if (durability.sync) await syncDirectory(dirname(dir));
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -218,7 +219,7 @@ export class RowFiles implements CollectionFiles {
   async load(): Promise<unknown[] | null> {
     const files = await jsonFilesIn(this.dir);
     if (files === null) return null;
-    const rows = await mapLimited(files, async (name) => {
+    const rows = await mapLimited(files, FILES_AT_ONCE, async (name) => {
       const path = join(this.dir, name);
       const row = await readJson(path, this.durability);
       checkRow(row, path);

@@ -1,5 +1,5 @@
-import type { Staged } from './durable-file.js';
-import { mapLimited } from './limited.js';
+import { mapLimited } from '@storefront-platform/sdk/internal';
+import { FILES_AT_ONCE, type Staged } from './durable-file.js';
 
 /**
  * Stages a change for each of `items` (see `Staged`), as one change: all are staged or, on a failure, none is
@@ -8,7 +8,7 @@ import { mapLimited } from './limited.js';
 export async function stageAll<T>(items: readonly T[], stage: (item: T) => Promise<Staged>): Promise<Staged> {
   const staged: Staged[] = [];
   try {
-    await mapLimited(items, async (item) => {
+    await mapLimited(items, FILES_AT_ONCE, async (item) => {
       staged.push(await stage(item));
     });
   } catch (error) {
@@ -19,7 +19,7 @@ export async function stageAll<T>(items: readonly T[], stage: (item: T) => Promi
   return {
     async commit() {
       try {
-        await mapLimited(staged, (change) => change.commit());
+        await mapLimited(staged, FILES_AT_ONCE, (change) => change.commit());
       } catch (error) {
         // The changes a failure kept from their commit (discarding a committed one finds nothing to delete).
         await discard();

@@ -2,10 +2,11 @@
  * Which layout each collection of the JSON-file store has on disk, by data format version, and the names of
  * its files. The layouts themselves are in `json-collections.ts` and `json-shards.ts`.
  */
+
+import type { CollectionName } from '../types.js';
 import type { Durability } from './durable-file.js';
 import { ArrayFile, type CollectionFiles, RowFiles } from './json-collections.js';
 import { ShardFiles, shardCountFor, shardEntry } from './json-shards.js';
-import type { CollectionName } from './types.js';
 
 /** `array`: one JSON array file; `rows`: a file per row; `shards`: hash-spread array files. */
 export type Layout = 'array' | 'rows' | 'shards';

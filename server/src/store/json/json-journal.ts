@@ -27,11 +27,11 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isCollectionName } from './collections.js';
+import { isCollectionName } from '../collections.js';
+import type { PendingWrite } from '../engine.js';
+import { StoreFileError } from '../errors.js';
+import type { CollectionName } from '../types.js';
 import { type Durability, syncDirectory } from './durable-file.js';
-import type { PendingWrite } from './engine.js';
-import { StoreFileError } from './errors.js';
-import type { CollectionName } from './types.js';
 
 const FORMAT = 'storefront-journal';
 const VERSION = 1;

@@ -5,10 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Low } from 'lowdb';
+import { StoreFileError } from '../errors.js';
+import type { CollectionName } from '../types.js';
 import { type Durability, DurableJSONFile } from './durable-file.js';
-import { StoreFileError } from './errors.js';
 import { layoutOf, VERSION } from './json-layout.js';
-import type { CollectionName } from './types.js';
 
 export const FORMAT = 'storefront-data';
 /** Far more than 256 million rows need. */

@@ -1,16 +1,10 @@
-/** How many files a bulk operation keeps open at once: far below the 256 descriptors a macOS shell allows. */
-const FILES_AT_ONCE = 32;
-
 /**
  * `Promise.all(items.map(fn))` with at most `limit` calls running at a time; results in the order of `items`. On a
- * failure no further call starts, and it rejects once the running ones are over: a file write still in flight
- * after its write was reported failed could land after a retry, or after the next start's recovery.
+ * failure no further call starts, and it rejects once the running ones are over, so that what they did is done
+ * (a file written, a change recorded) before the failure surfaces: a write still in flight after its failure was
+ * reported could land after a retry. The server's store and the themes CLI bound their files and requests with it.
  */
-export async function mapLimited<T, R>(
-  items: readonly T[],
-  fn: (item: T) => Promise<R>,
-  limit = FILES_AT_ONCE,
-): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;

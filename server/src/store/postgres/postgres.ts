@@ -1,32 +1,34 @@
 /**
  * The PostgreSQL store: the memory engine over a database that several processes (workers, hosts) share.
  *
- * Reads stay in memory. Writes of every process are applied one at a time, each on the current rows: a write
- * takes the row lock of the schema's `head` (the number of the last write) in a transaction, reads what other
- * processes wrote since this one last looked and applies it to memory, and only then runs its function. So what
- * the function checks (a token not yet exchanged, a code not yet redeemed, the `updated_on` a client last saw, a
- * free id) holds in the database when the write commits, whichever process it lands on: the lock is the
- * database's, not memory's. A write is acknowledged once committed (PostgreSQL's own fsync).
+ * One freshness rule: before a request is served, the process reads the database's write counter (`head.seq`)
+ * and, when it moved past the last write this process applied, reads the rows written since (`sync()`, which the
+ * core's dispatch awaits). The requests that arrive in one turn of the event loop, or while a read of the counter
+ * runs, share the next one: under load a read costs a fraction of a round trip. So a write acknowledged by any
+ * process is seen by the next request on every other, whatever the clocks say.
  *
- * Other processes learn of a write through `NOTIFY`, which PostgreSQL sends to every listening connection as the
- * write commits: their memory is brought up to date within a moment. A write is reported done once every other
- * process applied it or stopped counting as current (`postgres-fleet.ts`), so that the next request on any process
- * sees it while reads cost no round trip; a process that is not current (its lease lapsed, its listening
- * connection down) reads the write counter in `sync()`, which the server awaits before each request. With
- * `freshness: 'notify'` writes do not wait and reads trust the notifications alone: a short window after a write
- * elsewhere.
+ * Writes of every process are applied one at a time, each on the current rows: a write takes the row lock of the
+ * schema's `head` in a transaction, catches up, and only then runs its function. So what the function checks (a
+ * token not yet exchanged, a code not yet redeemed, the `updated_on` a client last saw, a free id) holds in the
+ * database when the write commits, whichever process it lands on. A write is acknowledged once committed.
  *
- * node-postgres (`pg`): pure JavaScript (no native build on users' machines), a pool, LISTEN/NOTIFY on a plain
- * client, parameter arrays for bulk writes, and the most used driver, kept by its author since 2010.
+ * What the database does to its connections: every connection has an error listener, so that a connection cut
+ * under a write (a restart, a failover, `pg_terminate_backend`) fails that request with a 503 and the next one
+ * opens another. Each session is limited ({@link SESSION_LIMITS}): a process that stops inside a write (SIGSTOP, a
+ * paused VM) has its transaction rolled back by the database after two seconds idle, and a write waiting for the
+ * lock gives up after four; its writer was never told the write was done, so nothing acknowledged is lost.
+ *
+ * node-postgres (`pg`): pure JavaScript (no native build on users' machines), a pool, parameter arrays for bulk
+ * writes, and the most used driver, kept by its author since 2010.
  */
 import pg from 'pg';
-import { COLLECTIONS } from './collections.js';
-import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from './engine.js';
-import { StoreError, StoreUnavailableError } from './errors.js';
-import { createFleet, type Fleet, type Member } from './postgres-fleet.js';
+import { COLLECTIONS } from '../collections.js';
+import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine } from '../engine.js';
+import { StoreError, StoreUnavailableError } from '../errors.js';
+import { type Serial, serial } from '../serial.js';
+import type { CollectionName, Collections, Dataset, SharedFailures, Store } from '../types.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
-import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
-import type { CollectionName, Collections, Dataset, SharedFailures, Store } from './types.js';
+import { migrateSchema, quoteSchema, SETUP_LIMITS, tableOf } from './postgres-schema.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -39,23 +41,8 @@ export interface PostgresStoreOptions {
    * `storefront`. Lowercase letters, digits and `_`.
    */
   schema?: string;
-  /** Connections this process opens at most besides the listening one. Default 4. */
+  /** Connections this process opens at most. Default 4. */
   connections?: number;
-  /**
-   * How reads keep current with other processes' writes. `request` (default): a write acknowledged by any
-   * process is seen by the next request on every other; a write waits until the other processes applied it
-   * (about a millisecond; up to 1.25 × `lease` for one that stopped answering), and a process that cannot be
-   * sure it is current reads the write counter before each request. `notify`: this process's writes do not
-   * wait, and its reads trust the notifications alone: a request that reaches it right after another process
-   * acknowledged a write may still miss it (by about a millisecond). Default: the URL's `?freshness=`, else
-   * `request`.
-   */
-  freshness?: 'request' | 'notify';
-  /**
-   * How long this process's membership of the fleet runs without a renewal, ms: what it holds up the others'
-   * writes (1.25 times this at most) if it stops answering without closing, or dies on another host. Default 2000.
-   */
-  lease?: number;
 }
 
 /** A store in a PostgreSQL database. */
@@ -64,26 +51,27 @@ export interface PostgresStore extends Store {
   readonly created: boolean;
   /** The database's URL without its password, and the schema: what logs and messages name. */
   readonly location: string;
-  sync(): Promise<void> | undefined;
-  /** Reads the write counter (and catches up): rejects when the database cannot be read. `/health` calls it. */
-  ping(): Promise<void>;
-  /** This process's id among the processes on the schema (their leases: see `postgres-fleet.ts`). */
-  readonly processId: string;
   /**
-   * Tells the processes on the schema that the process `id` exited (killed, crashed): their writes stop waiting
-   * for it at once rather than at the end of its lease. Only for a process known to be gone.
+   * Resolves once memory holds every write committed when it was called: reads the write counter (shared by the
+   * calls of one turn of the event loop) and catches up. Rejects with a `StoreUnavailableError` when the database
+   * does not answer.
    */
-  forgetProcess(id: string): Promise<void>;
+  sync(): Promise<void>;
   /**
-   * Removes the marks that deleted rows leave for other processes once every process on the schema applied them
-   * (see `postgres-prune.ts`); each process does it every 10 minutes by itself. Resolves with how many went.
+   * Removes the marks deleted rows leave once they are older than `olderThanMs` (default an hour; see
+   * `postgres-prune.ts`); each process does it every 10 minutes by itself. Resolves with how many went.
    */
-  prune(): Promise<number>;
+  prune(olderThanMs?: number): Promise<number>;
 }
 
 /** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(data: string): boolean {
   return /^postgres(ql)?:\/\//i.test(data);
+}
+
+/** `text` (a store's URL or path, as given) with a URL's password masked: what messages and logs may show. */
+export function withoutPassword(text: string): string {
+  return text.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:***@');
 }
 
 type AnyRow = Collections[CollectionName];
@@ -97,17 +85,25 @@ const CHUNK_BYTES = 64 * 1024 * 1024;
 /** `inserted` is the write's number times this plus the row's place in the write: rows keep their order. */
 const PLACES = 4_294_967_296n;
 
+/**
+ * What a session may hold, ms. A transaction left idle (its process stopped or stuck between statements) is
+ * rolled back after `idle_in_transaction_session_timeout`; a write waits for the write lock at most `lock_timeout`,
+ * longer than that, so that it gets the lock of a stopped holder rather than a refusal; a statement runs at most
+ * `statement_timeout`. A database that stops answering altogether (a dropped route) is given up on by the client
+ * after `query_timeout`, and connecting after `connectionTimeoutMillis`.
+ */
+const SESSION_LIMITS = {
+  idle_in_transaction_session_timeout: 2000,
+  lock_timeout: 4000,
+  statement_timeout: 10_000,
+  query_timeout: 30_000,
+  connectionTimeoutMillis: 5000,
+  keepAlive: true,
+} as const;
 interface Target {
   connectionString: string;
   schema: string;
   location: string;
-  /** The URL's `?freshness=`, when it has one. */
-  freshness: PostgresStoreOptions['freshness'];
-}
-
-/** `text` (a store's URL or path, as given) with a URL's password masked: what messages and logs may show. */
-export function withoutPassword(text: string): string {
-  return text.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:***@');
 }
 
 function targetOf(url: string, schemaOption: string | undefined): Target {
@@ -118,154 +114,58 @@ function targetOf(url: string, schemaOption: string | undefined): Target {
     throw new StoreError(`Not a PostgreSQL URL: "${withoutPassword(url)}"`);
   }
   const schema = schemaOption ?? parsed.searchParams.get('schema') ?? 'storefront';
-  const freshness = parsed.searchParams.get('freshness') ?? undefined;
-  if (freshness !== undefined && freshness !== 'request' && freshness !== 'notify') {
-    throw new StoreError(`The PostgreSQL URL's freshness must be request or notify, got "${freshness}"`);
-  }
   parsed.searchParams.delete('schema');
-  parsed.searchParams.delete('freshness');
   quoteSchema(schema);
-  const shown = new URL(parsed.href);
-  if (shown.password) shown.password = '***';
-  return { connectionString: parsed.href, schema, location: `${shown.href} (schema ${schema})`, freshness };
+  return { connectionString: parsed.href, schema, location: `${withoutPassword(parsed.href)} (schema ${schema})` };
 }
 
 /** A connection or query failure, named after the database and without its password. */
-/**
- * A database that stops answering (a dropped route, a failover) must not hold the write queue and every request
- * forever: connecting and each statement give up after a while, and idle connections are kept alive.
- */
-const CONNECTION_LIMITS = { connectionTimeoutMillis: 5000, query_timeout: 30_000, keepAlive: true } as const;
-
 function failure(target: Target, what: string, error: unknown, Kind = StoreError): StoreError {
   return new Kind(`PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`, { cause: error });
 }
 
-/** One holder at a time; `lock()` resolves with the release. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  lock(): Promise<() => void> {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => held);
-    return ready;
-  }
-}
-
 /**
  * Opens the store in the database at `url`: applies the schema's missing migrations, creates the data from
- * `options.initial` when the schema holds none, loads it into memory and listens for other processes' writes.
+ * `options.initial` when the schema holds none, and loads it into memory.
  */
 export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const target = targetOf(url, options.schema);
-  const freshness = options.freshness ?? target.freshness ?? 'request';
   const schema = quoteSchema(target.schema);
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: options.connections ?? 4,
-    ...CONNECTION_LIMITS,
+    application_name: `storefront-server ${process.pid}`,
+    ...SESSION_LIMITS,
   });
-  // An idle connection the server dropped (a restart): the next query opens another; nothing to crash over.
+  // node-postgres emits 'error' on a client whose connection dies, checked out or idle, and an 'error' without a
+  // listener ends the process. The query under way (if any) rejects with it, and the client, released with the
+  // error, is dropped from the pool; the next request opens another.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('error', () => undefined);
-  let listener: pg.Client | undefined;
-  let fleet: Fleet | undefined;
-  /** Set once the store is closed, or failed to open: no reconnection after that. */
-  let closed = false;
   try {
     const client = await pool.connect().catch((error) => {
       throw failure(target, 'cannot connect', error);
     });
     let created: boolean;
+    let failed: Error | undefined;
     try {
       await migrateSchema(client, target.schema);
       created = await createData(client, schema, options);
+    } catch (error) {
+      failed = error as Error;
+      throw error;
     } finally {
-      client.release();
+      client.release(failed);
     }
-    const channel = `storefront_changes_${target.schema}`;
-    const ackChannel = `storefront_acks_${target.schema}`;
-    let engine: StoreEngine | undefined;
-    /** The highest write number announced to this process. */
-    let announced = 0;
-    /** The catch-up with announced writes under way. */
-    let catching: Promise<void> | undefined;
-    const bringUp = (): Promise<void> => {
-      if (catching) return catching;
-      const target = announced;
-      catching = catchUpOutside(0).then(
-        () => {
-          catching = undefined;
-          // Writes announced meanwhile get a catch-up of their own. A write announced before is read by the
-          // catch-up that follows; one it did not reach was no write (any role may NOTIFY) or had no rows (a reset).
-          if (announced > target) void bringUp().catch(() => undefined);
-          else if (announced > state.seen) announced = state.seen;
-        },
-        (error: unknown) => {
-          catching = undefined;
-          throw error;
-        },
-      );
-      return catching;
-    };
-    const onWrite = (seq: number) => {
-      announced = Math.max(announced, seq);
-      if (engine && seq > state.seen) void bringUp().catch(() => undefined);
-    };
-    /** Whether the listening connection is up: without it, every request checks the write counter. */
-    let listening = true;
-    const onLost = () => {
-      listening = false;
-      fleet!.lost();
-      if (closed) return;
-      // Reconnected in the background, one attempt at a time; requests meanwhile check the counter themselves.
-      const retry = () =>
-        listen(target, [channel, ackChannel], onNotification, onLost).then(
-          (client) => {
-            if (closed) return void client.end();
-            listener = client;
-            listening = true;
-            // Writes made while it was down were announced to nobody; the lease is trusted again once renewed.
-            if (engine) void bringUp().catch(() => undefined);
-            void fleet!.renew(client).catch(() => undefined);
-          },
-          () => {
-            if (!closed) setTimeout(retry, 1000).unref();
-          },
-        );
-      setTimeout(retry, 100).unref();
-    };
-    const onNotification = (from: string, payload: string) => {
-      if (from === ackChannel) return fleet!.onAck(payload);
-      // Any role that may connect may NOTIFY: only a write number counts.
-      const seq = Number(payload);
-      if (Number.isSafeInteger(seq) && seq > 0) onWrite(seq);
-    };
-    const state = { seen: 0 };
-    fleet = createFleet(
-      {
-        pool,
-        schema,
-        ackChannel,
-        seen: () => state.seen,
-        catchUpAnnounced: () => (engine && announced > state.seen ? bringUp() : Promise.resolve()),
-      },
-      options.lease,
-    );
-    listener = await listen(target, [channel, ackChannel], onNotification, onLost);
-    // Registered before the data is read: a write committed after this lists this process, one before is read.
-    await fleet.renew(listener).catch((error) => {
-      throw failure(target, 'cannot join the processes', error);
-    });
     const loaded = await load(pool, schema);
-    state.seen = loaded.head;
-    fleet.applied(state.seen);
-    const mutex = new Mutex();
+    /** The last write this process applied. */
+    const state = { seen: loaded.head };
+    let engine: StoreEngine | undefined;
+    /** Catch-ups run one at a time, and never inside a write (which catches up under the write lock itself). */
+    const exclusive = serial();
     /**
      * Applies the rows other processes wrote since this one last looked. `known`: a write number committed before
-     * the query starts (the head read; 0 for none), reached even when no row carries it (a reset).
+     * the query starts (the head read), reached even when no row carries it (a reset).
      */
     const catchUp = async (db: pg.Pool | pg.PoolClient, known: number) => {
       const { rows } = await db.query<{ c: CollectionName | null; id: string; row: AnyRow | null; version: string }>(
@@ -282,7 +182,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         top = Math.max(top, Number(version));
       }
       if (changes.size) engine!.applyOutside(changes);
-      advance(top);
+      state.seen = top;
     };
     /** Replaces memory with every row of one snapshot, as if caught up with its head. */
     const reload = async (db: pg.Pool | pg.PoolClient) => {
@@ -296,53 +196,36 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         if (rowsOf.size) changes.set(name, rowsOf);
       }
       engine!.applyOutside(changes);
-      advance(loaded.head);
+      state.seen = loaded.head;
     };
-    const advance = (top: number) => {
-      if (top === state.seen) return;
-      state.seen = top;
-      fleet!.applied(top);
-    };
-    const catchUpOutside = async (known: number) => {
-      const release = await mutex.lock();
-      try {
-        await catchUp(pool, known);
-      } finally {
-        release();
-      }
-    };
-    const members = freshness === 'request' ? fleet : undefined;
-    engine = openStoreEngine(loaded.data, writeThrough(pool, schema, channel, target, mutex, state, catchUp, members));
+    engine = openStoreEngine(loaded.data, writeThrough(pool, schema, target, exclusive, state, catchUp));
     for (const [name, ids] of loaded.deleted) {
       engine.applyOutside(new Map([[name, new Map(ids.map((id) => [id, null]))]]));
     }
-    fleet.start();
-    const prune = () => pruneDeleted(pool, schema, target.schema, fleet!.horizonSql);
+    const prune = (olderThanMs?: number) => pruneDeleted(pool, schema, target.schema, olderThanMs);
     const pruning = setInterval(() => void prune().catch(() => undefined), PRUNE_EVERY_MS);
     pruning.unref();
-    // Writes announced while the data loaded.
-    if (announced > state.seen) void bringUp().catch(() => undefined);
     const store = engine.store;
-    let waiting: Promise<void> | undefined;
-    let running: Promise<void> | undefined;
     const headQuery = { name: 'storefront-head', text: `SELECT seq FROM ${schema}.head` };
     const check = async () => {
       const { rows } = await pool.query<{ seq: string }>(headQuery);
       const head = Number(rows[0]!.seq);
-      if (head > state.seen) await catchUpOutside(head);
+      if (head > state.seen) await exclusive(() => catchUp(pool, head));
     };
+    let closed = false;
+    let waiting: Promise<void> | undefined;
+    let running: Promise<void> | undefined;
     // A request needs a check that starts after it arrived. The check starts once the event loop has taken in
     // what arrived meanwhile (setImmediate), so that the requests of one turn, and those arriving while a check
-    // runs, share one: under load a read costs a small fraction of a round trip.
-    const checked = (): Promise<void> => {
+    // runs, share one.
+    const sync = (): Promise<void> => {
       if (closed) return Promise.resolve();
       waiting ??= new Promise<void>((resolve, reject) => {
         const start = () => {
           waiting = undefined;
           const current = check()
             .catch((error) => {
-              fleet!.distrust();
-              throw failure(target, 'cannot read the write counter', error);
+              throw failure(target, 'cannot read the write counter', error, StoreUnavailableError);
             })
             .finally(() => {
               running = undefined;
@@ -354,42 +237,24 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       });
       return waiting;
     };
-    // A request waits only while this process applies writes announced to it, and costs nothing otherwise;
-    // without the listening connection, or (`request`) without a trusted lease, each request checks the counter.
-    const sync = (): Promise<void> | undefined => {
-      if (closed) return undefined;
-      if (!listening || (freshness === 'request' && !fleet!.current())) return checked();
-      return announced > state.seen ? bringUp() : undefined;
-    };
     let closing: Promise<void> | undefined;
     return {
       ...store,
       created,
       location: target.location,
       sync,
-      ping: checked,
-      processId: fleet.id,
-      forgetProcess: (id) => fleet!.forget(id),
       prune,
       failures: sharedFailures(pool, schema),
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
           clearInterval(pruning);
-          await fleet!.close();
-          await listener?.end().catch(() => undefined);
-          // After the listening connection ended: no renewal can write the row again.
-          await fleet!.leave();
           await pool.end().catch(() => undefined);
         });
         return closing;
       },
     };
   } catch (error) {
-    closed = true;
-    await fleet?.close();
-    await listener?.end().catch(() => undefined);
-    await fleet?.leave();
     await pool.end().catch(() => undefined);
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
@@ -425,37 +290,6 @@ function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
   };
 }
 
-/** A client listening on `channels`; `onLost` once its connection ends unasked. */
-async function listen(
-  target: Target,
-  channels: readonly string[],
-  onNotification: (channel: string, payload: string) => void,
-  onLost: () => void,
-): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: target.connectionString, ...CONNECTION_LIMITS });
-  client.on('notification', (message) => onNotification(message.channel, message.payload ?? ''));
-  // Without a listener an error event would crash the process; the connection's end says what to do.
-  client.on('error', () => undefined);
-  let ending = false;
-  const end = client.end.bind(client);
-  client.end = (() => {
-    ending = true;
-    return end();
-  }) as typeof client.end;
-  try {
-    await client.connect();
-    await client.query(channels.map((channel) => `LISTEN "${channel}"`).join('; '));
-  } catch (error) {
-    // A failed attempt ends the client too: `onLost` is for a connection that was up, so it is attached after.
-    await end().catch(() => undefined);
-    throw failure(target, 'cannot listen', error);
-  }
-  client.once('end', () => {
-    if (!ending) onLost();
-  });
-  return client;
-}
-
 /**
  * The rows written since write `$1`, in their order, after a first row (`c` null) whose `version` is
  * `head.pruned`: one statement, so both come from one snapshot.
@@ -470,7 +304,7 @@ function catchUpSql(schema: string): string {
 
 /** Under the write lock: the initial data when the schema holds none (or on `reset`). Whether it created it. */
 async function createData(client: pg.PoolClient, schema: string, options: PostgresStoreOptions): Promise<boolean> {
-  await client.query('BEGIN');
+  await client.query(`BEGIN; ${SETUP_LIMITS}`);
   try {
     const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head FOR UPDATE`);
     let seq = Number(rows[0]!.seq);
@@ -547,18 +381,26 @@ interface Loaded {
 async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded> {
   if (!(db instanceof pg.Pool)) return readAll(db, schema);
   const client = await db.connect();
+  let failed: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const loaded = await readAll(client, schema);
     await client.query('COMMIT');
     return loaded;
+  } catch (error) {
+    failed = error as Error;
+    throw error;
   } finally {
-    client.release();
+    client.release(failed);
   }
 }
 
 async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
-  const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+  // Parsing a big table's rows takes a while between statements, which a request's limits would count as idle.
+  const results = (await client.query(
+    `${SETUP_LIMITS}; SELECT seq FROM ${schema}.head`,
+  )) as unknown as pg.QueryResult[];
+  const { rows } = results.at(-1)! as pg.QueryResult<{ seq: string }>;
   const data: Partial<Dataset> = {};
   const deleted = new Map<CollectionName, string[]>();
   for (const name of COLLECTIONS) {
@@ -577,29 +419,32 @@ async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
   return { data, deleted, head: Number(rows[0]!.seq) };
 }
 
+/** Waits for its turn in `queue` and holds it until the returned function is called. */
+function hold(queue: Serial): Promise<() => void> {
+  return new Promise((locked) => void queue(() => new Promise<void>((release) => locked(release))));
+}
+
 /**
  * Writes through the database: `begin` takes the write lock and catches up, `persist` writes the changed rows as
- * the next write number, announces it and commits. A failed commit leaves memory as it was; if it did commit
- * after all (a connection lost in the middle), the next write or `sync()` reads it back like another process's.
+ * the next write number and commits. A failed commit leaves memory as it was; if it did commit after all (a
+ * connection lost in the middle), the next write or `sync()` reads it back like another process's.
  */
 function writeThrough(
   pool: pg.Pool,
   schema: string,
-  channel: string,
   target: Target,
-  mutex: Mutex,
+  exclusive: Serial,
   state: { seen: number },
   catchUp: (db: pg.PoolClient, known: number) => Promise<void>,
-  fleet: Fleet | undefined,
 ): Persistence {
   let session: { client: pg.PoolClient; release: () => void } | undefined;
-  const end = async (sql: string, error?: Error): Promise<pg.QueryResult[]> => {
+  const end = async (sql: string, error?: Error): Promise<void> => {
     const current = session;
     session = undefined;
-    if (!current) return [];
+    if (!current) return;
     let failed = error;
     try {
-      return (await current.client.query(sql)) as unknown as pg.QueryResult[];
+      await current.client.query(sql);
     } catch (cause) {
       // A COMMIT that failed half-way leaves the transaction open with the head row's lock: never back in the pool.
       failed ??= cause as Error;
@@ -611,7 +456,7 @@ function writeThrough(
   };
   return {
     async begin() {
-      const release = await mutex.lock();
+      const release = await hold(exclusive);
       let client: pg.PoolClient | undefined;
       try {
         client = await pool.connect();
@@ -646,20 +491,15 @@ function writeThrough(
           }
           if (upserts.length) await upsert(client, schema, name, upserts, seq);
           if (deletes.length) {
-            await client.query(`UPDATE ${tableOf(schema, name)} SET row = NULL, version = $2 WHERE id = ANY($1)`, [
-              deletes,
-              seq,
-            ]);
+            await client.query(
+              `UPDATE ${tableOf(schema, name)} SET row = NULL, version = $2, deleted_at = now() WHERE id = ANY($1)`,
+              [deletes, seq],
+            );
           }
         }
-        // One round trip again; `seq` is a number and the channel a checked name, so nothing here needs quoting.
-        // The processes the write waits for are those with a lease when it commits (see `postgres-fleet.ts`).
-        const results = await end(
-          `UPDATE ${schema}.head SET seq = ${seq}; SELECT pg_notify('${channel}', '${seq}'); ` +
-            `${fleet ? `${fleet.membersSql}; ` : ''}COMMIT`,
-        );
+        // One round trip again; `seq` is a number, nothing here needs quoting.
+        await end(`UPDATE ${schema}.head SET seq = ${seq}; COMMIT`);
         state.seen = seq;
-        if (fleet) return { visible: fleet.settle(seq, (results[2]?.rows ?? []) as Member[]) };
       } catch (error) {
         await end('ROLLBACK', error as Error).catch(() => undefined);
         // A row the store refuses (StoreError) is a bug of the caller's, not an unavailable database.
