@@ -89,7 +89,8 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     const exchange: Exchange = { method: request.method, headers: request.headers };
     let oauth = false;
     try {
-      if (request.url.pathname.includes('/oauth/')) {
+      // The service's endpoints, and its RFC 8414 metadata under /.well-known.
+      if (request.url.pathname.includes('/oauth/') || request.url.pathname.startsWith('/.well-known/')) {
         oauth = true;
         const response = await pipeline.oauth(request);
         if (response) return withCors(response);

@@ -43,6 +43,18 @@ seeded.dataset.apps.push({
   owner_id: 'visitor',
 });
 
+/** A browser page's app (as the explorer is): the one kind of client registered for the implicit grant. */
+export const BROWSER_APP = { clientId: 'browser-app', redirectUri: 'http://localhost:8080/page/' };
+seeded.dataset.apps.push({
+  id: 'browser',
+  name: 'Browser page',
+  client_id: BROWSER_APP.clientId,
+  client_secret: 'never shown',
+  redirect_uris: [BROWSER_APP.redirectUri],
+  kind: 'browser',
+  owner_id: '1',
+});
+
 export const DEMO = seeded.credentials;
 
 /** The service under test, reached through one transport. */
