@@ -70,7 +70,7 @@ function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): Ha
       price: variant.price,
     }),
   );
-  return resource(['product'], fields, links, { variants, shop: shopSummary(addresses, shop) });
+  return resource(['product'], fields, links, { variants, shop: [shopSummary(addresses, shop)] });
 }
 
 /**
