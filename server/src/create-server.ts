@@ -20,6 +20,7 @@ import { CORS_HEADERS } from './http/cors.js';
 import { hashPassword } from './oauth/secrets.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
+import { requestLine } from './shared/request-line.js';
 import { createJsonStore } from './store/json-file.js';
 import { createMemoryStore } from './store/memory.js';
 import { createPostgresStore, isPostgresUrl } from './store/postgres.js';
@@ -240,8 +241,9 @@ function readingCurrent(store: Store, app: RequestListener): RequestListener {
     waiting.then(
       () => app(req, res),
       (error: unknown) => {
-        // The path only: a JSONP request carries its token in the query.
-        console.error(`storefront-server: ${req.method} ${req.url?.split('?')[0]} 503: ${(error as Error).message}`);
+        console.error(
+          `storefront-server: ${requestLine(req.method ?? 'GET', req.url ?? '/')} 503: ${(error as Error).message}`,
+        );
         // With the CORS headers of every answer: a browser app can then read the 503 and its Retry-After.
         res.writeHead(503, { ...CORS_HEADERS, 'content-type': 'application/json', 'retry-after': '1' });
         res.end(JSON.stringify({ _class: ['errors'], message: 'Service unavailable: the data cannot be read now' }));

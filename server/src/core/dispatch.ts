@@ -13,6 +13,7 @@ import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
 import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
+import { requestLine } from '../shared/request-line.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyAbortedError } from './body-aborted.js';
@@ -104,13 +105,11 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
         const response = oauth
           ? withCors(oauthUnavailable())
           : respondError(exchange, diskFailureError(disk), context.clock.now());
-        console.error(
-          diskFailureLine(context.store, disk, `${request.method} ${request.url.pathname}`, response.status),
-        );
+        console.error(diskFailureLine(context.store, disk, requestLine(request.method, request.url), response.status));
         return response;
       }
       if (error instanceof StoreUnavailableError) {
-        console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
+        console.error(`storefront-server: ${requestLine(request.method, request.url)} 503: ${error.message}`);
         return oauth ? withCors(oauthUnavailable()) : respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
       }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());

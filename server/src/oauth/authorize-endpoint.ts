@@ -1,5 +1,6 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
 import { diskFailureLine, diskFailureOf } from '../http/disk-failure.js';
+import { requestLine } from '../shared/request-line.js';
 import { consentPage, errorPage } from './authorize-page.js';
 import {
   AuthorizeError,
@@ -98,7 +99,7 @@ async function submit(context: CoreContext, request: CoreRequest, logins: LoginG
     const disk = diskFailureOf(error);
     if (!disk) throw error;
     // RFC 6749 §4.1.2.1: the client hears of it and can let the user try again later.
-    console.error(diskFailureLine(context.store, disk, `POST ${request.url.pathname}`, 303));
+    console.error(diskFailureLine(context.store, disk, requestLine('POST', request.url), 303));
     return redirect(context, authorization, { error: 'temporarily_unavailable', error_description: UNAVAILABLE });
   }
 }
