@@ -72,14 +72,20 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       throw new HttpError(405, `Method ${request.method} not allowed here`, undefined, { allow: match.allow });
     }
     const query = request.url.searchParams;
-    if (match.jsonp) exchange.jsonp = jsonpCallback(query);
     const route: Route = match.route;
     const { params } = match;
-    if (route.scope === null) return route.handle({ context, request, params, query, cache, principal: undefined });
+    // A bad callback is a 400 before anything else; yet, like every answer of the API, it tells what the token
+    // may do, so its principal is read first.
+    const callback = match.jsonp ? () => jsonpCallback(query) : undefined;
+    if (route.scope === null) {
+      if (callback) exchange.jsonp = callback();
+      return route.handle({ context, request, params, query, cache, principal: undefined });
+    }
     exchange.acceptedScopes = route.scope;
     const principal = pipeline.authenticate(request, match.jsonp);
+    if (!(principal instanceof HttpError)) exchange.scopes = principal.scopes.join(',');
+    if (callback) exchange.jsonp = callback();
     if (principal instanceof HttpError) throw principal;
-    exchange.scopes = principal.scopes.join(',');
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
     const call: Call = { context, request, params, query, cache, principal };
     return route.handle(call);
