@@ -7,7 +7,7 @@
 import * as oauth from 'oauth4webapi';
 import * as openid from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { approve } from './consent.js';
+import { approveAt as approve } from '../../server/test/oauth/fixture.js';
 import { useClientsServer } from './server.js';
 
 const running = useClientsServer();

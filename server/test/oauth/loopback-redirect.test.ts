@@ -7,7 +7,7 @@ import { authorizeUrl, exchangeCode } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { isRegisteredRedirectUri } from '../../src/oauth/redirect-uris.js';
 import { useTestServer } from '../helpers/test-server.js';
-import { hiddenFields } from './fixture.js';
+import { approveAt, hiddenFields } from './fixture.js';
 
 describe('isRegisteredRedirectUri', () => {
   const registered = [
@@ -104,18 +104,7 @@ async function signInAt(origin: string, clientId: string, login: string, redirec
   const request = await authorizeUrl({ authUrl: origin, clientId, redirectUri, scope: 'admin' });
   const page = await fetch(request.url);
   if (page.status !== 200) return { status: page.status, text: await page.text() };
-  const approved = await fetch(`${origin}/oauth/authorize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      ...hiddenFields(await page.text()),
-      login,
-      password: 'demo password',
-      decision: 'approve',
-    }),
-    redirect: 'manual',
-  });
-  const callbackUrl = approved.headers.get('location')!;
+  const callbackUrl = await approveAt(request.url, login, 'demo password');
   expect(callbackUrl.startsWith(`${redirectUri}?code=`)).toBe(true);
   const token = await exchangeCode({
     authUrl: origin,

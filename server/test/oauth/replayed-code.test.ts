@@ -13,7 +13,7 @@ import {
 } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../helpers/test-server.js';
-import { hiddenFields } from './fixture.js';
+import { approveAt } from './fixture.js';
 
 const server = useTestServer({ demo: { password: 'demo password' } });
 
@@ -23,24 +23,12 @@ describe('a token revoked by a replayed authorization code', () => {
     const { clientId, clientSecret, login } = credentials!;
     const redirectUri = credentials!.redirectUris[0]!;
     const request = await authorizeUrl({ authUrl: origin, clientId, redirectUri, scope: 'admin' });
-    const page = await fetch(request.url);
-    const approved = await fetch(`${origin}/oauth/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        ...hiddenFields(await page.text()),
-        login,
-        password: 'demo password',
-        decision: 'approve',
-      }),
-      redirect: 'manual',
-    });
     const callback = {
       authUrl: origin,
       clientId,
       clientSecret,
       redirectUri,
-      callbackUrl: approved.headers.get('location')!,
+      callbackUrl: await approveAt(request.url, login, 'demo password'),
       state: request.state,
       codeVerifier: request.codeVerifier!,
     };
