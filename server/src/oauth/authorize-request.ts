@@ -108,7 +108,8 @@ function registeredUris(context: CoreContext, app: AppRow): readonly string[] {
 /** Names the URI received, and for the demo app how to register another one, so that a developer can fix it. */
 function unregisteredMessage(context: CoreContext, app: AppRow, redirectUri: string): string {
   const named = `The redirect_uri ${quoted(redirectUri)} is not registered for this application.`;
-  if (demoApp(context.store)?.id !== app.id) return named;
+  // A URI longer than any real one is named (cut short) but not repeated whole in the hint.
+  if (demoApp(context.store)?.id !== app.id || redirectUri.length > 2048) return named;
   return `${named} To register it for the demo app, start storefront-server with --redirect-uri ${redirectUri} (or STOREFRONT_REDIRECT_URIS="${redirectUri}"; createServer({ redirectUris })).`;
 }
 
