@@ -1,6 +1,6 @@
 /**
- * The page script of the browser example: signs in with the implicit grant (the token comes back in the URL
- * fragment; a browser app has no client secret), then lists a shop's products with the SDK, page by page.
+ * The page script of the browser example: signs in with the authorization code flow and PKCE (a browser app has
+ * no client secret, so it exchanges the code as a public client), then lists a shop's products with the SDK, page by page.
  * Bundled with the SDK by `serve.ts`.
  */
 import {
@@ -12,7 +12,7 @@ import {
   type TokenInfo,
   UnauthorizedError,
 } from '@storefront-platform/sdk';
-import { startSignIn, tokenFromRedirect } from './implicit-grant.js';
+import { startSignIn, tokenFromRedirect } from './sign-in.js';
 
 /** What the server of this page tells it: where the API is and which app this page is (never its secret). */
 interface PageConfig {
@@ -72,7 +72,7 @@ function render(list: ProductList, shop: Shop): void {
 
 async function start(): Promise<void> {
   const config = (await (await fetch('/config.json')).json()) as PageConfig;
-  const token = tokenFromRedirect(KEYS) ?? savedToken();
+  const token = (await tokenFromRedirect(config, KEYS)) ?? savedToken();
   signIn.onclick = () => void startSignIn(config, 'public', KEYS).catch((error: Error) => show(error.message, true));
   if (!token) {
     show('Sign in to read the products of your shops.');
@@ -80,7 +80,7 @@ async function start(): Promise<void> {
     return;
   }
 
-  // A token from the implicit grant cannot be renewed without the client secret: when it expires, sign in again.
+  // A token cannot be renewed without the client secret (the JWT bearer grant's key): when it expires, sign in again.
   const client = createClient({ baseUrl: config.baseUrl, auth: bearer(token.accessToken), cache: createHttpCache() });
   const root = await client.root();
   const shops = root.embedded('shops');

@@ -1,4 +1,4 @@
-import { authorizeUrl, readImplicitFragment, type TokenInfo } from '@storefront-platform/sdk';
+import { authorizeUrl, exchangeCode, readImplicitFragment, type TokenInfo } from '@storefront-platform/sdk';
 
 /** Where the token is kept: the app decides (session storage by default, memory, a cookie via its backend…). */
 export interface TokenStorage {
@@ -37,15 +37,21 @@ export interface SignInOptions {
   authUrl: string;
   clientId: string;
   scope?: 'admin' | 'public';
-  /** Where the browser comes back; registered for the app. Default: `{origin}/callback`. */
+  /**
+   * Where the browser comes back; registered for the app. Default: `{origin}/callback` (on a dev server,
+   * `http://localhost:5173/callback`, which the reference server's demo app takes on any port).
+   */
   redirectUri?: string;
   /**
-   * `implicit` (default): the token comes back in the URL fragment, for an app without a backend; it cannot be
-   * renewed, so the user signs in again when it expires. `code`: the authorization code with PKCE, exchanged by the
-   * app's backend (`exchange`), which holds the client secret (the SDK's `exchangeCode` there).
+   * `code` (default): the authorization code with PKCE (RFC 9700). The page exchanges the code itself as a public
+   * client (client id and PKCE verifier, no secret), or hands it to `exchange`. `implicit`: the token comes back in
+   * the URL fragment, only for an app registered for that grant; it cannot be renewed.
    */
   flow?: 'implicit' | 'code';
-  /** With `flow: 'code'`: sends the callback to the app's backend and resolves with the token it got. */
+  /**
+   * With `flow: 'code'`: sends the callback to the app's backend (which holds the client secret and calls the SDK's
+   * `exchangeCode`) and resolves with the token it got. Default: the page exchanges the code as a public client.
+   */
   exchange?: (callback: CodeCallback) => Promise<TokenInfo>;
   /** Where the token is kept. Default: `sessionTokenStorage()`. */
   storage?: TokenStorage;
@@ -72,7 +78,7 @@ export async function startSignIn(options: SignInOptions): Promise<void> {
     clientId: options.clientId,
     redirectUri,
     scope: options.scope,
-    responseType: options.flow === 'code' ? 'code' : 'token',
+    responseType: options.flow === 'implicit' ? 'token' : 'code',
   });
   const pending: Pending = { state: request.state, codeVerifier: request.codeVerifier, redirectUri };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
@@ -127,12 +133,13 @@ function finishCallback(options: SignInOptions): Finished {
     '',
     new URL(pending.redirectUri).pathname === location.pathname ? '/' : location.pathname,
   );
-  if (options.flow !== 'code') return readImplicitFragment({ callbackUrl, state: pending.state });
-  if (!options.exchange) throw new TypeError('SignInOptions: flow "code" needs an exchange (the app backend’s)');
-  return options.exchange({
+  if (options.flow === 'implicit') return readImplicitFragment({ callbackUrl, state: pending.state });
+  const callback = {
     callbackUrl,
     state: pending.state,
     codeVerifier: pending.codeVerifier ?? '',
     redirectUri: pending.redirectUri,
-  });
+  };
+  if (options.exchange) return options.exchange(callback);
+  return exchangeCode({ authUrl: options.authUrl, clientId: options.clientId, ...callback });
 }

@@ -97,9 +97,9 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     const first = render(app());
     await signIn();
     first.unmount();
-    history.replaceState(null, '', '/callback#access_token=stolen&token_type=Bearer&state=forged');
+    history.replaceState(null, '', '/callback?code=stolen&state=forged');
     render(app());
-    expect(screen.getByRole('alert').textContent).toMatch(/state/i);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/state/i);
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
     expect(storage.get()).toBeUndefined();
   });

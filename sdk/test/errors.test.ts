@@ -148,6 +148,16 @@ describe('redaction', () => {
     expect(redactUrl('https://api.test/v1/a@b')).toBe('https://api.test/v1/a@b');
   });
 
+  it('redacts whatever the case of the name, and pairs separated by ;', () => {
+    expect(redactUrl('/v1/shops.jsonp?ACCESS_TOKEN=t&Code=c')).toBe(
+      '/v1/shops.jsonp?ACCESS_TOKEN=[REDACTED]&Code=[REDACTED]',
+    );
+    expect(redactUrl('/v1/shops.jsonp?callback=cb;access_token=t;x=1&Password=p')).toBe(
+      '/v1/shops.jsonp?callback=cb;access_token=[REDACTED];x=1&Password=[REDACTED]',
+    );
+    expect(redactUrl('/a?x=1;y=2&z=3#Access_Token=t;state=s')).toBe('/a?x=1;y=2&z=3#Access_Token=[REDACTED];state=s');
+  });
+
   it('redacts credential-bearing response headers kept by an HTTP error', async () => {
     const response = new Response('{"message":"no"}', {
       status: 403,

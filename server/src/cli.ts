@@ -50,6 +50,11 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --demo-client-secret S    fix the demo app's client secret
   --demo-login LOGIN        fix the demo user's login
   --demo-password PASSWORD  fix the demo user's password
+  --redirect-uri URI        accept URI as a redirect URI of the demo app, e.g. a
+                            dev server's http://192.168.1.20:5173/callback
+                            (repeatable; STOREFRONT_REDIRECT_URIS takes them
+                            comma-separated). Any port of
+                            http://localhost/callback needs none
   --quiet                   no request log
   --help                    show this help
 `;
@@ -69,6 +74,7 @@ const OPTIONS = {
   'demo-client-secret': { type: 'string' },
   'demo-login': { type: 'string' },
   'demo-password': { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -78,17 +84,21 @@ type Name = keyof typeof OPTIONS;
 /** A bad flag or variable: reported with the usage hint, exit code 2. */
 class UsageError extends Error {}
 
-const envName = (name: Name) => `STOREFRONT_${name.toUpperCase().replaceAll('-', '_')}`;
+/** The variable of each flag; `--redirect-uri`, repeatable, is read from a plural list. */
+const envName = (name: Name) =>
+  name === 'redirect-uri' ? 'STOREFRONT_REDIRECT_URIS' : `STOREFRONT_${name.toUpperCase().replaceAll('-', '_')}`;
+
+type Value = string | boolean | string[];
 
 /** The flags merged over their environment variables. */
-function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Name, string | boolean>> {
-  let values: Partial<Record<Name, string | boolean>>;
+function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Name, Value>> {
+  let values: Partial<Record<Name, Value>>;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const merged: Partial<Record<Name, string | boolean>> = {};
+  const merged: Partial<Record<Name, Value>> = {};
   // The name platforms (Heroku, Render, Fly) give a database's URL, with our prefix.
   if (values.store === undefined && env.STOREFRONT_STORE === undefined && env.STOREFRONT_DATABASE_URL) {
     values = { ...values, store: env.STOREFRONT_DATABASE_URL };
@@ -96,9 +106,18 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Nam
   for (const name of Object.keys(OPTIONS) as Name[]) {
     const fromEnv = env[envName(name)];
     if (values[name] !== undefined) merged[name] = values[name];
-    else if (fromEnv !== undefined) merged[name] = OPTIONS[name].type === 'boolean' ? flag(name, fromEnv) : fromEnv;
+    else if (fromEnv !== undefined) merged[name] = fromVariable(name, fromEnv);
   }
   return merged;
+}
+
+function fromVariable(name: Name, value: string): Value {
+  if (name === 'redirect-uri')
+    return value
+      .split(',')
+      .map((uri) => uri.trim())
+      .filter(Boolean);
+  return OPTIONS[name].type === 'boolean' ? flag(name, value) : value;
 }
 
 function flag(name: Name, value: string): boolean {
@@ -107,7 +126,7 @@ function flag(name: Name, value: string): boolean {
   throw new UsageError(`${envName(name)} must be true or false, got "${value}"`);
 }
 
-function integer(name: Name, value: string | boolean | undefined, min: number, max: number): number | undefined {
+function integer(name: Name, value: Value | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
@@ -116,12 +135,12 @@ function integer(name: Name, value: string | boolean | undefined, min: number, m
   return n;
 }
 
-function text(value: string | boolean | undefined): string | undefined {
+function text(value: Value | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
 /** `--public-url`, checked as `createServer` will check it. */
-function publicUrl(value: string | boolean | undefined): string | undefined {
+function publicUrl(value: Value | undefined): string | undefined {
   const url = text(value);
   if (url === undefined) return undefined;
   try {
@@ -130,6 +149,18 @@ function publicUrl(value: string | boolean | undefined): string | undefined {
     throw new UsageError((error as Error).message);
   }
   return url;
+}
+
+/** `--redirect-uri` (and `STOREFRONT_REDIRECT_URIS`): absolute http(s) URIs without a fragment (RFC 6749 §3.1.2). */
+function redirectUris(value: Value | undefined): string[] {
+  const uris = Array.isArray(value) ? value : [];
+  for (const uri of uris) {
+    const url = URL.canParse(uri) ? new URL(uri) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || uri.includes('#')) {
+      throw new UsageError(`--redirect-uri must be an absolute http(s) URI without a fragment, got "${uri}"`);
+    }
+  }
+  return uris;
 }
 
 /** Reports a bad flag; the exit code of that case. */
@@ -219,7 +250,7 @@ function banner(server: StorefrontServer, data: string, products: number | undef
 }
 
 /** `--trust-proxy`: a comma-separated list. */
-function trustedProxies(value: string | boolean | undefined): string[] {
+function trustedProxies(value: Value | undefined): string[] {
   const list = (text(value) ?? '')
     .split(',')
     .map((entry) => entry.trim())
@@ -233,7 +264,7 @@ function trustedProxies(value: string | boolean | undefined): string[] {
 }
 
 /** `--store`: a PostgreSQL URL (the only other store the command line opens). */
-function storeUrl(value: string | boolean | undefined): string | undefined {
+function storeUrl(value: Value | undefined): string | undefined {
   const url = text(value);
   if (url !== undefined && !isPostgresUrl(url)) {
     throw new UsageError(`--store must be a postgres:// or postgresql:// URL, got "${withoutPassword(url)}"`);
@@ -251,6 +282,7 @@ async function main(): Promise<number> {
   let store: string | undefined;
   let workers: number;
   let trustProxy: string[];
+  let extraRedirectUris: string[];
   try {
     options = readOptions(process.argv.slice(2), process.env);
     port = integer('port', options.port, 0, 65535);
@@ -259,6 +291,7 @@ async function main(): Promise<number> {
     publicOrigin = publicUrl(options['public-url']);
     store = storeUrl(options.store);
     trustProxy = trustedProxies(options['trust-proxy']);
+    extraRedirectUris = redirectUris(options['redirect-uri']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
@@ -295,6 +328,7 @@ async function main(): Promise<number> {
       publicUrl: publicOrigin,
       tokenTtl,
       demo: Object.fromEntries(Object.entries(demo).filter(([, value]) => value !== undefined)),
+      redirectUris: extraRedirectUris,
       log: options.quiet !== true,
     });
   } catch (error) {

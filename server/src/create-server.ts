@@ -69,6 +69,12 @@ export interface ServerOptions {
    * replace those of the demo app and user (the first app and its owner).
    */
   demo?: DemoOptions;
+  /**
+   * Redirect URIs the demo app accepts besides its registered ones while this server runs, e.g. a dev server's
+   * `http://192.168.1.20:5173/callback` (in its code flow with PKCE, the demo app, a native app, already takes
+   * any port of `http://localhost/callback` and `http://127.0.0.1/callback`).
+   */
+  redirectUris?: readonly string[];
   /** Receives one line per request; `true` logs to stdout. Default: no request log. */
   log?: boolean | ((line: string) => void);
   /** How long to wait for clients' headers, whole requests and idle keep-alive connections. */
@@ -278,6 +284,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     addresses,
     tokenTtl: tokenTtlOf(options.tokenTtl),
     explorerUrl,
+    redirectUris: options.redirectUris,
   });
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
   const explorer = withExplorer

@@ -123,6 +123,59 @@ describe('storefront-server', () => {
     expect(await storedRows(data, 'products')).toHaveLength(5);
   });
 
+  it("registers dev servers' redirect URIs for the demo app with --redirect-uri or STOREFRONT_REDIRECT_URIS", {
+    timeout: 90_000,
+  }, async () => {
+    const dir = await tempDir();
+    // The authorize page of the demo app's code flow (PKCE, as a public client must) for `redirectUri`.
+    const page = (origin: string, output: string, redirectUri: string) =>
+      fetch(
+        `${origin}/oauth/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: output.match(/Client id:\s+(\S+)/)![1]!,
+          redirect_uri: redirectUri,
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        })}`,
+      );
+    const flags = await started([
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'a.json'),
+      '--products',
+      '3',
+      '--quiet',
+      '--redirect-uri',
+      'http://192.168.1.20:5173/callback',
+      '--redirect-uri',
+      'http://10.0.0.2:3000/cb',
+    ]);
+    for (const uri of [
+      'http://192.168.1.20:5173/callback',
+      'http://10.0.0.2:3000/cb',
+      'http://localhost:5173/callback',
+    ]) {
+      expect((await page(flags.origin, flags.process.stdout(), uri)).status).toBe(200);
+    }
+    const refused = await page(flags.origin, flags.process.stdout(), 'http://10.0.0.3:3000/cb');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('--redirect-uri http://10.0.0.3:3000/cb');
+    flags.process.child.kill('SIGTERM');
+    expect(await flags.process.exited).toBe(0);
+
+    const env = await started(['--port', '0', '--data', join(dir, 'b.json'), '--products', '3', '--quiet'], {
+      env: { STOREFRONT_REDIRECT_URIS: 'http://10.0.0.2:3000/cb, http://10.0.0.3:3000/cb' },
+    });
+    expect((await page(env.origin, env.process.stdout(), 'http://10.0.0.3:3000/cb')).status).toBe(200);
+    env.process.child.kill('SIGTERM');
+    expect(await env.process.exited).toBe(0);
+
+    const bad = cli(['--port', '0', '--data', join(dir, 'c.json'), '--redirect-uri', 'not a uri']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toContain('--redirect-uri must be an absolute http(s) URI');
+  });
+
   it('keeps existing data on restart and re-seeds it with --reset', async () => {
     const dir = await tempDir();
     const data = join(dir, 'db.json');

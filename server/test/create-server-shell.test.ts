@@ -155,12 +155,16 @@ describe('Express shell', () => {
     await fetch(`${url}/v1/shops.jsonp?callback=cb&access_token=s3cret&x=1`);
     await fetch(`${url}/oauth/authorize?refresh_token=s1&code_verifier=s2&client_assertion=s3&id_token=s4&code=s5`);
     await fetch(`${url}/v1/shops.jsonp?callback=cb&access%5Ftoken=s6&%70assword=s7`);
-    expect(lines).toHaveLength(4);
+    await fetch(`${url}/v1/shops.jsonp?ACCESS_TOKEN=s8&callback=cb;access_token=s9`);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(/^POST \/v1\/shops\.json\?page=2 201 \d+\.\dms$/);
     expect(lines[1]).toMatch(/^GET \/v1\/shops\.jsonp\?callback=cb&access_token=\[REDACTED\]&x=1 201 /);
     expect(lines.join('\n')).not.toMatch(/s\d/);
     expect(lines[3]).toMatch(
       /^GET \/v1\/shops\.jsonp\?callback=cb&access%5Ftoken=\[REDACTED\]&%70assword=\[REDACTED\] /,
+    );
+    expect(lines[4]).toMatch(
+      /^GET \/v1\/shops\.jsonp\?ACCESS_TOKEN=\[REDACTED\]&callback=cb;access_token=\[REDACTED\] /,
     );
   });
 });

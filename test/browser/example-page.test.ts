@@ -1,6 +1,6 @@
 /**
  * The browser example (`examples/browser/`) in Chromium against the reference server, as its README tells a
- * developer to run it: sign in through the implicit grant, then every visible product of the first shop, page
+ * developer to run it: sign in through the code flow with PKCE, then every visible product of the first shop, page
  * by page.
  */
 

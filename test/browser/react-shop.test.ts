@@ -1,6 +1,6 @@
 /**
  * The React shop (`examples/react-shop/`), built by Vite as `npm run example:react` builds it, in Chromium: against
- * the reference server (sign in through the implicit grant, scroll the products two pages further, open a product,
+ * the reference server (sign in through the code flow with PKCE, scroll the products two pages further, open a product,
  * edit a template and see the change, then a conflicting edit shown as one), and in its offline mode, the API
  * answered in the page by the MSW handlers through a service worker.
  *

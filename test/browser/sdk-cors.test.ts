@@ -1,5 +1,5 @@
 /**
- * The SDK in a browser page served from another origin than the API: sign-in through the implicit grant,
+ * The SDK in a browser page served from another origin than the API: sign-in through the code flow with PKCE,
  * products across pages, a template write, and the headers the page reads through CORS (`ETag`,
  * `X-OAuth-Scopes`), all in Chromium against the reference server.
  */
@@ -34,7 +34,7 @@ describeInBrowser('the SDK in a page on another origin (CORS)', () => {
       clientId: server.credentials!.clientId,
     });
     page = await browser.newPage();
-    // Signed in once for every test (the implicit grant), so that none depends on another's success.
+    // Signed in once for every test (the code flow with PKCE), so that none depends on another's success.
     await page.goto(site.origin);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await approveOnAuthorizePage(page, server.credentials!.login, PASSWORD);
@@ -46,7 +46,7 @@ describeInBrowser('the SDK in a page on another origin (CORS)', () => {
     await Promise.all([site?.close(), server?.close()]);
   });
 
-  it('signed in with the implicit grant from another origin, reads X-OAuth-Scopes of the root through CORS', async () => {
+  it('signed in with the code flow from another origin, reads X-OAuth-Scopes of the root through CORS', async () => {
     expect(new URL(site.origin).origin).not.toBe(server.origin);
     expect(await page.textContent('#status')).toMatch(/^Signed in as Dana Demo: /);
     expect(await page.textContent('#scopes')).toBe('admin');

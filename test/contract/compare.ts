@@ -3,6 +3,7 @@
  * of the server's stores (`contract.test.ts`: the JSON store's engine in memory; `contract-postgres.test.ts`).
  */
 import { expect } from 'vitest';
+import { embeddedCases } from './cases/embedded.js';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
 import { openApiCases } from './cases/openapi.js';
@@ -20,6 +21,7 @@ import type { Target } from './target.js';
 export const CASES: ContractCase[] = [
   ...oauthCases,
   ...resourceCases,
+  ...embeddedCases,
   ...pagingCases,
   ...themeCases,
   ...httpCases,

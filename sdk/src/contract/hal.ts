@@ -42,7 +42,8 @@ export interface Links {
 export interface HalResource {
   _class?: string[];
   _links?: Links;
-  _embedded?: Record<string, HalResource | HalResource[]>;
+  /** Name → an array of resources, even for one (spec §2.1). */
+  _embedded?: Record<string, HalResource[]>;
   [member: string]: unknown;
 }
 

@@ -27,24 +27,29 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
   'set-cookie',
 ]);
 
+/** The name of a `name=value` pair, decoded and lower-cased: `ACCESS_TOKEN` carries a token as well. */
 function paramName(pair: string): string {
   const raw = pair.split('=', 1)[0] ?? '';
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
   } catch {
-    return raw;
+    return raw.toLowerCase();
   }
 }
 
 /**
  * A form-encoded string (`a=1&b=2`, as in a query, a fragment or a token request body) with the values of
- * secret parameters replaced; every other pair is kept byte for byte.
+ * secret parameters replaced, whatever the case of their names; every other pair is kept byte for byte. `;`
+ * separates pairs too (the HTML 4 form some servers and proxies still split on, so `?callback=cb;access_token=…`
+ * carries a token to them).
  */
 export function redactForm(form: string): string {
   return form
-    .split('&')
-    .map((pair) => (SECRET_PARAMS.has(paramName(pair)) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair))
-    .join('&');
+    .split(/([&;])/)
+    .map((pair, i) =>
+      i % 2 === 0 && SECRET_PARAMS.has(paramName(pair)) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair,
+    )
+    .join('');
 }
 
 /** The scheme and userinfo of a URL that has one (`https://user:pass@`); a token is often passed as the user name alone. */

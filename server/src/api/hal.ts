@@ -42,7 +42,7 @@ export function resource(
   classes: string[],
   fields: object,
   links?: Links,
-  embedded?: Record<string, HalResource | HalResource[]>,
+  embedded?: Record<string, HalResource[]>,
 ): HalResource {
   const out: HalResource = { _class: classes, ...fields };
   if (links) out._links = links;

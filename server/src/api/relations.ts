@@ -13,7 +13,7 @@ export const coreRelations: RelationTable<CoreRelationName> = {
     method: 'get',
     summary: 'One product in detail.',
     target:
-      'A product (`_class ["product"]`) with its variants (`_embedded.variants`) and its shop (`_embedded.shop`). Template variables: `shop_id`, `id`. Hidden products are found only by the shop’s administrators.',
+      'A product (`_class ["product"]`) with its variants (`_embedded.variants`) and its shop (`_embedded.shop`, an array of one). Template variables: `shop_id`, `id`. Hidden products are found only by the shop’s administrators.',
     example: 'GET /v1/shops/1/products/42.json → 200 product',
   },
   'svc:shops': {

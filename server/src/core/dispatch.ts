@@ -13,6 +13,7 @@ import { type Exchange, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
 import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
+import { requestLine } from '../shared/request-line.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyAbortedError } from './body-aborted.js';
@@ -71,14 +72,20 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       throw new HttpError(405, `Method ${request.method} not allowed here`, undefined, { allow: match.allow });
     }
     const query = request.url.searchParams;
-    if (match.jsonp) exchange.jsonp = jsonpCallback(query);
     const route: Route = match.route;
     const { params } = match;
-    if (route.scope === null) return route.handle({ context, request, params, query, cache, principal: undefined });
+    // A bad callback is a 400 before anything else; yet, like every answer of the API, it tells what the token
+    // may do, so its principal is read first.
+    const callback = match.jsonp ? () => jsonpCallback(query) : undefined;
+    if (route.scope === null) {
+      if (callback) exchange.jsonp = callback();
+      return route.handle({ context, request, params, query, cache, principal: undefined });
+    }
     exchange.acceptedScopes = route.scope;
     const principal = pipeline.authenticate(request, match.jsonp);
+    if (!(principal instanceof HttpError)) exchange.scopes = principal.scopes.join(',');
+    if (callback) exchange.jsonp = callback();
     if (principal instanceof HttpError) throw principal;
-    exchange.scopes = principal.scopes.join(',');
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
     const call: Call = { context, request, params, query, cache, principal };
     return route.handle(call);
@@ -87,7 +94,8 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   return async (request) => {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
     const exchange: Exchange = { method: request.method, headers: request.headers };
-    let oauth = request.url.pathname.includes('/oauth/');
+    // The service's endpoints, and its RFC 8414 metadata under /.well-known.
+    let oauth = request.url.pathname.includes('/oauth/') || request.url.pathname.startsWith('/.well-known/');
     try {
       // Read-your-writes across processes: a store other processes write too (PostgreSQL) catches up with what
       // any of them acknowledged before this request is served; `undefined` when there is nothing to wait for.
@@ -106,13 +114,11 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
         const response = oauth
           ? withCors(oauthUnavailable())
           : respondError(exchange, diskFailureError(disk), context.clock.now());
-        console.error(
-          diskFailureLine(context.store, disk, `${request.method} ${request.url.pathname}`, response.status),
-        );
+        console.error(diskFailureLine(context.store, disk, requestLine(request.method, request.url), response.status));
         return response;
       }
       if (error instanceof StoreUnavailableError) {
-        console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
+        console.error(`storefront-server: ${requestLine(request.method, request.url)} 503: ${error.message}`);
         if (!oauth) return respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
         const response = oauthUnavailable();
         return withCors({ ...response, headers: { ...response.headers, 'retry-after': '1' } });

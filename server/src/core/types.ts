@@ -71,6 +71,11 @@ export interface CoreContext {
    * the root links it as `service-doc`.
    */
   explorerUrl?: string;
+  /**
+   * Redirect URIs the data's demo app accepts besides its registered ones, for as long as this core runs (a dev
+   * server's address: `storefront-server --redirect-uri`).
+   */
+  redirectUris?: readonly string[];
 }
 
 /** The caller behind a valid bearer token. */

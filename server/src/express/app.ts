@@ -4,11 +4,11 @@
  */
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { redactUrl } from '@storefront-platform/sdk/internal';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
+import { requestLine } from '../shared/request-line.js';
 import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
 import type { TrustedProxies } from './forwarded-for.js';
@@ -87,7 +87,7 @@ function logRequest(log: (line: string) => void, req: IncomingMessage, res: Serv
   const start = performance.now();
   res.once('close', () => {
     const status = res.writableFinished ? res.statusCode : 'aborted';
-    log(`${req.method} ${redactUrl(url)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
+    log(`${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
   });
 }
 

@@ -1,5 +1,6 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
 import { diskFailureLine, diskFailureOf } from '../http/disk-failure.js';
+import { requestLine } from '../shared/request-line.js';
 import { consentPage, errorPage } from './authorize-page.js';
 import {
   AuthorizeError,
@@ -11,6 +12,7 @@ import { issueCode } from './codes.js';
 import { OAuthError } from './errors.js';
 import { htmlResponse } from './html.js';
 import { type LoginGuard, throttledMessage } from './login-guard.js';
+import { issuerOf } from './metadata.js';
 import { readForm } from './params.js';
 import { UNAVAILABLE } from './responses.js';
 import { assertScopesAllowed, formatScopes } from './scopes.js';
@@ -42,9 +44,9 @@ export async function handleAuthorizeRequest(
 
 function show(context: CoreContext, params: URLSearchParams): CoreResponse {
   try {
-    return htmlResponse(200, consentPage(parseAuthorizeRequest(context.store, params)));
+    return htmlResponse(200, consentPage(parseAuthorizeRequest(context, params)));
   } catch (error) {
-    return refusal(error, 302);
+    return refusal(context, error, 302);
   }
 }
 
@@ -53,16 +55,22 @@ async function submit(context: CoreContext, request: CoreRequest, logins: LoginG
   let form: URLSearchParams;
   try {
     form = await readForm(request);
-    authorization = parseAuthorizeRequest(context.store, form);
+    authorization = parseAuthorizeRequest(context, form);
   } catch (error) {
-    return refusal(error instanceof OAuthError ? new AuthorizeError(error) : error, 303);
+    return refusal(context, error instanceof OAuthError ? new AuthorizeError(error) : error, 303);
   }
   const decision = form.get('decision');
   if (decision === 'deny') {
-    return redirect(authorization, { error: 'access_denied', error_description: 'The user denied the request' });
+    return redirect(context, authorization, {
+      error: 'access_denied',
+      error_description: 'The user denied the request',
+    });
   }
   if (decision !== 'approve') {
-    return redirect(authorization, { error: 'invalid_request', error_description: 'The form had no decision' });
+    return redirect(context, authorization, {
+      error: 'invalid_request',
+      error_description: 'The form had no decision',
+    });
   }
   const login = form.get('login') ?? '';
   const password = form.get('password') ?? '';
@@ -82,17 +90,17 @@ async function submit(context: CoreContext, request: CoreRequest, logins: LoginG
     assertScopesAllowed(context.store, user.id, authorization.scopes);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return redirect(authorization, { error: error.code, error_description: error.description });
+    return redirect(context, authorization, { error: error.code, error_description: error.description });
   }
 
   try {
-    return redirect(authorization, await grant(context, authorization, user.id));
+    return redirect(context, authorization, await grant(context, authorization, user.id));
   } catch (error) {
     const disk = diskFailureOf(error);
     if (!disk) throw error;
     // RFC 6749 §4.1.2.1: the client hears of it and can let the user try again later.
-    console.error(diskFailureLine(context.store, disk, `POST ${request.url.pathname}`, 303));
-    return redirect(authorization, { error: 'temporarily_unavailable', error_description: UNAVAILABLE });
+    console.error(diskFailureLine(context.store, disk, requestLine('POST', request.url), 303));
+    return redirect(context, authorization, { error: 'temporarily_unavailable', error_description: UNAVAILABLE });
   }
 }
 
@@ -121,19 +129,28 @@ async function grant(
   };
 }
 
-function refusal(error: unknown, status: 302 | 303): CoreResponse {
+function refusal(context: CoreContext, error: unknown, status: 302 | 303): CoreResponse {
   if (!(error instanceof AuthorizeError)) throw error;
   if (!error.target) return htmlResponse(error.error.status, errorPage(error.error.description), error.error.headers);
-  return redirect(error.target, { error: error.error.code, error_description: error.error.description }, status);
+  const params = { error: error.error.code, error_description: error.error.description };
+  return redirect(context, error.target, params, status);
 }
 
 /**
- * Back to the client with `params` and the request's `state`. Existing query parameters of the redirect URI are
- * kept (RFC 6749 §3.1.2). 303 after the form so that the client's endpoint is fetched with GET (RFC 9700, "307 Redirect").
+ * Back to the client with `params`, the request's `state` and the issuer (RFC 9207 `iss`, errors included, so
+ * that a client talking to several servers can tell whose answer it got). Existing query parameters of the
+ * redirect URI are kept (RFC 6749 §3.1.2). 303 after the form so that the client's endpoint is fetched with GET
+ * (RFC 9700, "307 Redirect").
  */
-function redirect(target: RedirectTarget, params: Record<string, string>, status: 302 | 303 = 303): CoreResponse {
+function redirect(
+  context: CoreContext,
+  target: RedirectTarget,
+  params: Record<string, string>,
+  status: 302 | 303 = 303,
+): CoreResponse {
   const added = new URLSearchParams(params);
   if (target.state !== undefined) added.set('state', target.state);
+  added.set('iss', issuerOf(context.addresses));
   const url = new URL(target.redirectUri);
   if (target.fragment) url.hash = added.toString();
   else url.search = url.search ? `${url.search}&${added}` : `?${added}`;

@@ -1,9 +1,11 @@
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { isPkceValue } from '@storefront-platform/sdk/internal';
-import type { AppRow, Store } from '../store/types.js';
-import { kindOf } from './client-kind.js';
+import type { CoreContext } from '../core/types.js';
+import { demoApp } from '../explorer/client.js';
+import type { AppRow } from '../store/types.js';
+import { allowsImplicitGrant, isPublicClient, kindOf } from './client-kind.js';
 import { findApp } from './clients.js';
-import { OAuthError } from './errors.js';
+import { OAuthError, quoted } from './errors.js';
 import { singleParams } from './params.js';
 import { isRegisteredRedirectUri } from './redirect-uris.js';
 import { parseScopes } from './scopes.js';
@@ -21,7 +23,7 @@ export interface AuthorizeRequest extends RedirectTarget {
   app: AppRow;
   responseType: 'code' | 'token';
   scopes: Scope[];
-  /** S256 challenge of the code grant, when the client sent one. */
+  /** S256 challenge of the code grant: always there for a public client, which must send one. */
   codeChallenge?: string;
 }
 
@@ -40,20 +42,24 @@ export class AuthorizeError extends Error {
   }
 }
 
-/** Validates the parameters of an authorization request, the client and its redirect URI first. */
-export function parseAuthorizeRequest(store: Store, raw: URLSearchParams): AuthorizeRequest {
+/**
+ * Validates the parameters of an authorization request, the client and its redirect URI first. `context.redirectUris`
+ * adds redirect URIs to the demo app's (`--redirect-uri`), for a dev server on an address of its own.
+ */
+export function parseAuthorizeRequest(context: CoreContext, raw: URLSearchParams): AuthorizeRequest {
   const clientId = trusted(raw, 'client_id');
   const redirectUri = trusted(raw, 'redirect_uri');
   if (clientId === undefined) throw pageError('The request does not name the application (client_id is missing).');
-  const app = findApp(store, clientId);
+  const app = findApp(context.store, clientId);
   if (!app) throw pageError('The application making this request is not registered.');
   if (redirectUri === undefined) throw pageError('The request has no redirect_uri.');
+  const codeFlow = raw.get('response_type') === 'code';
   if (
-    !isRegisteredRedirectUri(app.redirect_uris, redirectUri, kindOf(app) === 'native') ||
+    !isRegisteredRedirectUri(registeredUris(context, app), redirectUri, codeFlow && kindOf(app) === 'native') ||
     !URL.canParse(redirectUri) ||
     redirectUri.includes('#')
   ) {
-    throw pageError('The redirect_uri is not registered for this application.');
+    throw pageError(unregisteredMessage(context, app, redirectUri));
   }
 
   const states = raw.getAll('state');
@@ -70,13 +76,41 @@ export function parseAuthorizeRequest(store: Store, raw: URLSearchParams): Autho
     if (responseType !== 'code' && responseType !== 'token') {
       throw new OAuthError('unsupported_response_type', 'The response_type must be "code" or "token"');
     }
+    if (responseType === 'token' && !allowsImplicitGrant(app)) {
+      throw new OAuthError(
+        'unauthorized_client',
+        'This application is not registered for the implicit grant: use response_type=code with PKCE (RFC 9700 §2.1.2)',
+      );
+    }
     const scopes = parseScopes(params.get('scope'));
     const codeChallenge = responseType === 'code' ? challengeOf(params) : undefined;
+    if (responseType === 'code' && codeChallenge === undefined && isPublicClient(app)) {
+      throw new OAuthError(
+        'invalid_request',
+        'PKCE is required for this application: send code_challenge with code_challenge_method=S256 (RFC 9700 §2.1.1, RFC 8252 §8.1)',
+      );
+    }
     return { ...target, app, responseType, scopes, ...(codeChallenge === undefined ? {} : { codeChallenge }) };
   } catch (error) {
     if (error instanceof OAuthError) throw new AuthorizeError(error, target);
     throw error;
   }
+}
+
+/** The redirect URIs `app` may name: its own, and for the demo app those the server was started with. */
+function registeredUris(context: CoreContext, app: AppRow): readonly string[] {
+  const extra = context.redirectUris ?? [];
+  return extra.length > 0 && demoApp(context.store)?.id === app.id
+    ? [...app.redirect_uris, ...extra]
+    : app.redirect_uris;
+}
+
+/** Names the URI received, and for the demo app how to register another one, so that a developer can fix it. */
+function unregisteredMessage(context: CoreContext, app: AppRow, redirectUri: string): string {
+  const named = `The redirect_uri ${quoted(redirectUri)} is not registered for this application.`;
+  // A URI longer than any real one is named (cut short) but not repeated whole in the hint.
+  if (demoApp(context.store)?.id !== app.id || redirectUri.length > 2048) return named;
+  return `${named} To register it for the demo app, start storefront-server with --redirect-uri ${redirectUri} (or STOREFRONT_REDIRECT_URIS="${redirectUri}"; createServer({ redirectUris })).`;
 }
 
 /** RFC 7636 §4.3; `plain` (the default method) is refused: it protects nothing a leaked request does not reveal. */

@@ -11,3 +11,21 @@ export const DEFAULT_APP_KIND: AppKind = 'web';
 export function kindOf(app: AppRow): AppKind {
   return app.kind ?? DEFAULT_APP_KIND;
 }
+
+/**
+ * Whether `app` is a public client (RFC 6749 §2.1): a native app or a browser page, which cannot keep a secret
+ * from its users. It must use PKCE in the code flow (RFC 9700 §2.1.1, RFC 8252 §8.1), and may then exchange its
+ * code without a secret.
+ */
+export function isPublicClient(app: AppRow): boolean {
+  return kindOf(app) !== 'web';
+}
+
+/**
+ * Whether `app` may use the implicit grant: only a browser page registered for it (the explorer), at its exact
+ * redirect URIs. RFC 9700 §2.1.2 deprecates the grant; a native app uses the code flow with PKCE instead, so that
+ * a token never lands on whatever local port a crafted link names.
+ */
+export function allowsImplicitGrant(app: AppRow): boolean {
+  return kindOf(app) === 'browser';
+}

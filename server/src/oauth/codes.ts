@@ -42,6 +42,8 @@ export interface CodeRedemption {
   code: string;
   redirectUri: string;
   codeVerifier?: string;
+  /** The client named itself without a secret (a public client): the PKCE verifier is its only proof. */
+  proofOnly?: boolean;
 }
 
 /** Exchanges a code for a token, once (RFC 6749 §4.1.3, RFC 7636 §4.6). Refusals are `invalid_grant` but for a malformed verifier. */
@@ -59,6 +61,10 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
     throw new OAuthError('invalid_grant', 'The authorization code has expired');
   if (row.redirect_uri !== redemption.redirectUri) {
     throw new OAuthError('invalid_grant', 'The redirect_uri differs from the one of the authorization request');
+  }
+  if (redemption.proofOnly && row.code_challenge === undefined) {
+    // A code of a request without PKCE (issued before public clients had to send it) proves nothing by itself.
+    throw new OAuthError('invalid_client', 'Client authentication requires the client secret: this code had no PKCE');
   }
   checkVerifier(row.code_challenge, redemption.codeVerifier);
   if (!store.get('users', row.user_id)) throw new OAuthError('invalid_grant', 'The user of this code no longer exists');
@@ -108,6 +114,8 @@ async function revokeIssuedToken(context: CoreContext, code: AuthCodeRow): Promi
   if (tokenId === undefined) return;
   await context.store.write((tx) => {
     const token = tx.get('tokens', tokenId);
-    if (token && token.revoked_at === undefined) tx.update('tokens', tokenId, { revoked_at: context.clock.now() });
+    if (token && token.revoked_at === undefined) {
+      tx.update('tokens', tokenId, { revoked_at: context.clock.now(), revoked_because: 'code_replayed' });
+    }
   });
 }

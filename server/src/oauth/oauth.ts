@@ -1,11 +1,15 @@
 import type { CoreContext, CoreRequest, CoreResponse } from '../core/types.js';
 import { handleAuthorizeRequest } from './authorize-endpoint.js';
 import { createLoginGuard } from './login-guard.js';
+import { METADATA_PATH, metadataResponse } from './metadata.js';
 import { handleTokenRequest } from './token-endpoint.js';
 
 /** The authorization service as one part of the server core. */
 export interface OAuthService {
-  /** Answers the service's own paths (`/oauth/token`, `/oauth/authorize` under `auth_url`); `undefined` for any other. */
+  /**
+   * Answers the service's own paths (`/oauth/token`, `/oauth/authorize` under `auth_url`, its RFC 8414 metadata);
+   * `undefined` for any other.
+   */
   handle(request: CoreRequest): Promise<CoreResponse | undefined>;
 }
 
@@ -14,12 +18,14 @@ export function createOAuth(context: CoreContext): OAuthService {
   const base = new URL(context.addresses.authUrl).pathname.replace(/\/+$/, '');
   const tokenPath = `${base}/oauth/token`;
   const authorizePath = `${base}/oauth/authorize`;
+  const metadataPath = `${METADATA_PATH}${base}`;
   const logins = createLoginGuard(context);
   return {
     async handle(request) {
       const path = request.url.pathname;
       if (path === tokenPath) return handleTokenRequest(context, request, logins);
       if (path === authorizePath) return handleAuthorizeRequest(context, request, logins);
+      if (path === metadataPath) return metadataResponse(context.addresses, request.method);
       return undefined;
     },
   };

@@ -1,13 +1,16 @@
 /**
- * Which redirect URIs an authorization request may name: the registered ones, exactly, except that for a native
- * app a registered loopback IP redirect (`http://127.0.0.1/…`, `http://[::1]/…`) accepts any port. Native apps
- * and command lines receive the redirect on a port the system picks when they start (RFC 8252 §7.3), so no port
- * can be registered in advance. Any other client gets no such leeway: a browser page's or a web app's redirect
- * lands on a server with a fixed port, and any port there would hand its tokens to whatever local process a
- * crafted link names. Nor does `localhost`: a name can resolve elsewhere (RFC 8252 §8.3).
+ * Which redirect URIs an authorization request may name: the registered ones, exactly, except that in the code
+ * flow of a native app a registered loopback redirect (`http://127.0.0.1/…`, `http://[::1]/…`,
+ * `http://localhost/…`) accepts any port. Native apps and command lines receive the redirect on a port the system
+ * picks when they start (RFC 8252 §7.3), and dev servers (Vite's `http://localhost:5173`) on one their tool picks,
+ * so no port can be registered in advance. That leeway is safe only because such a client must use PKCE: a code
+ * that another local process on that port collects is useless without the verifier (RFC 8252 §8.1). `localhost`
+ * counts although RFC 8252 §8.3 prefers IP literals, since dev servers print it, and PKCE covers the name resolving
+ * elsewhere the same way. The implicit grant and every other kind of client get no leeway: a token in a redirect
+ * is usable by whoever receives it.
  */
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
  * `uri` without its port when it is a loopback IP redirect written in canonical form; `undefined` otherwise.
@@ -23,8 +26,8 @@ function portless(uri: string): string | undefined {
 }
 
 /**
- * Whether `requested` is one of `registered`, or, with `anyLoopbackPort` (native apps), differs from a registered
- * loopback IP redirect by its port only.
+ * Whether `requested` is one of `registered`, or, with `anyLoopbackPort` (the code flow of native apps), differs
+ * from a registered loopback redirect by its port only.
  */
 export function isRegisteredRedirectUri(
   registered: readonly string[],

@@ -3,7 +3,7 @@ import type { Store } from '../store/types.js';
 import { OAuthError, quoted } from './errors.js';
 
 /** Every scope the service knows, in the order responses list them. */
-const SCOPES: readonly Scope[] = ['admin', 'public'];
+export const SCOPES: readonly Scope[] = ['admin', 'public'];
 
 /** What a token gets when the request names no scope (wire contract). */
 const DEFAULT_SCOPES: readonly Scope[] = ['public'];

@@ -57,8 +57,13 @@ export interface TokenRow {
   issued_at: number;
   /** Epoch ms. */
   expires_at: number;
-  /** Epoch ms when exchanged through the JWT bearer grant (one exchange per token). */
+  /** Epoch ms when exchanged through the JWT bearer grant (one exchange per token), or revoked. */
   revoked_at?: number;
+  /**
+   * Set when the token was revoked rather than exchanged: its authorization code was presented again (RFC 6749
+   * §4.1.2), so that an exchange attempt can say so instead of "already exchanged".
+   */
+  revoked_because?: 'code_replayed';
 }
 
 /** An authorization code awaiting exchange (authorization code grant + PKCE). */

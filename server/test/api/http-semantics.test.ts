@@ -164,6 +164,20 @@ describe('JSONP', () => {
     expect((await response.json())._class).toEqual(['errors']);
   });
 
+  it("tells the token's scopes in the 400 of a bad callback, whichever way the token came", async () => {
+    const header = await t.call('/shops/1.jsonp?callback=alert(1)');
+    expect(header.status).toBe(400);
+    expect(header.headers.get('x-oauth-scopes')).toBe('admin');
+    expect(header.headers.get('x-accepted-oauth-scopes')).toBe('public');
+    const query = await t.call(`/shops/1.jsonp?callback=cb;access_token=${t.publicToken}`, { token: null });
+    expect(query.status).toBe(400);
+    const fromQuery = await t.call(`/shops/1.jsonp?callback=1cb&access_token=${t.publicToken}`, { token: null });
+    expect(fromQuery.headers.get('x-oauth-scopes')).toBe('public');
+    const invalid = await t.call('/shops/1.jsonp?callback=1cb&access_token=nope', { token: null });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('x-oauth-scopes')).toBe('');
+  });
+
   it('accepts the access_token query parameter there only', async () => {
     const jsonp = await t.call(`/shops/1.jsonp?callback=cb&access_token=${t.publicToken}`, { token: null });
     expect(jsonp.status).toBe(200);

@@ -182,8 +182,9 @@ describe('product detail', () => {
       'svc:shop': { href: `${t.base}/shops/1.json` },
     });
     expect(product._embedded.variants).toEqual(row.variants.map((v) => ({ _class: ['productVariant'], ...v })));
-    expect(product._embedded.shop).toMatchObject([
-      { _class: ['shop'], id: '1', _links: { self: { href: `${t.base}/shops/1.json` } } },
+    // Spec §2.1: an embedded member is an array of resources, even of one.
+    expect(product._embedded.shop).toEqual([
+      expect.objectContaining({ _class: ['shop'], id: '1', _links: { self: { href: `${t.base}/shops/1.json` } } }),
     ]);
   });
 

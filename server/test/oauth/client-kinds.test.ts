@@ -72,6 +72,8 @@ describe('the redirect rule by client kind', () => {
         response_type: 'code',
         client_id: demo.client_id,
         redirect_uri: 'http://127.0.0.1:51234/callback',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
       })}`,
     );
     expect(page.status).toBe(200);
@@ -101,7 +103,10 @@ describe('the redirect rule by client kind', () => {
     });
     const server = await start({ data: dataset });
     expect((await approve(server, 'legacy-app', 'http://127.0.0.1:6666/callback')).status).toBe(400);
-    expect((await approve(server, 'legacy-app', 'http://127.0.0.1:8080/callback')).status).toBe(303);
+    // Registered exactly: the answer goes back, a refusal of the implicit grant (a web app is not registered for it).
+    const exact = await approve(server, 'legacy-app', 'http://127.0.0.1:8080/callback');
+    expect(exact.status).toBe(303);
+    expect(exact.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:8080\/callback#error=unauthorized_client&/);
   });
 });
 

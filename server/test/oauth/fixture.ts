@@ -43,6 +43,18 @@ seeded.dataset.apps.push({
   owner_id: 'visitor',
 });
 
+/** A browser page's app (as the explorer is): the one kind of client registered for the implicit grant. */
+export const BROWSER_APP = { clientId: 'browser-app', redirectUri: 'http://localhost:8080/page/' };
+seeded.dataset.apps.push({
+  id: 'browser',
+  name: 'Browser page',
+  client_id: BROWSER_APP.clientId,
+  client_secret: 'never shown',
+  redirect_uris: [BROWSER_APP.redirectUri],
+  kind: 'browser',
+  owner_id: '1',
+});
+
 export const DEMO = seeded.credentials;
 
 /** The service under test, reached through one transport. */
@@ -162,4 +174,23 @@ export function hiddenFields(html: string): Record<string, string> {
     fields[decodeEntities(match[1]!)] = decodeEntities(match[2]!);
   }
   return fields;
+}
+
+/**
+ * Opens the authorize page at `url` (it must show the form), approves it as `login` as a browser posts it, and
+ * returns where the server redirects: the client's callback URL.
+ */
+export async function approveAt(url: string | URL, login: string, password: string): Promise<string> {
+  const page = await fetch(url);
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`The authorize page answered ${page.status}: ${html}`);
+  const approved = await fetch(new URL('/oauth/authorize', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...hiddenFields(html), login, password, decision: 'approve' }),
+    redirect: 'manual',
+  });
+  const location = approved.headers.get('location');
+  if (approved.status !== 303 || !location) throw new Error(`The form answered ${approved.status} without a redirect`);
+  return location;
 }

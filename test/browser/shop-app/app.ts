@@ -1,9 +1,9 @@
 /**
- * A small browser app on the SDK, as an app team would write one: it signs in with the implicit grant (a
- * browser keeps no secret), lists its shop's products page by page, writes a template, and shows the headers it
+ * A small browser app on the SDK, as an app team would write one: it signs in with the code flow and PKCE as a
+ * public client (a browser keeps no secret), lists its shop's products page by page, writes a template, and shows the headers it
  * reads through CORS. The browser tests run it against the reference server on another origin, and against
- * the MSW handlers in a service worker. When the token is refused it asks to sign in again (an implicit-grant
- * token cannot be renewed); any other failure shows in a banner.
+ * the MSW handlers in a service worker. When the token is refused it asks to sign in again (without the secret
+ * a token cannot be renewed); any other failure shows in a banner.
  */
 import {
   bearer,
@@ -13,7 +13,7 @@ import {
   type TokenInfo,
   UnauthorizedError,
 } from '@storefront-platform/sdk';
-import { startSignIn, tokenFromRedirect } from '../../../examples/browser/implicit-grant.js';
+import { startSignIn, tokenFromRedirect } from '../../../examples/browser/sign-in.js';
 
 /** Where the API is and which app this page is (never a secret). */
 export interface AppConfig {
@@ -69,7 +69,7 @@ function renderPage(list: ProductList): void {
 export async function startApp(config: AppConfig): Promise<void> {
   element('sign-in-button').onclick = () => void startSignIn(config, 'admin', KEYS).catch(fail);
   const saved = sessionStorage.getItem(TOKEN_KEY);
-  const token = tokenFromRedirect(KEYS) ?? (saved ? (JSON.parse(saved) as TokenInfo) : undefined);
+  const token = (await tokenFromRedirect(config, KEYS)) ?? (saved ? (JSON.parse(saved) as TokenInfo) : undefined);
   if (!token) {
     show('sign-in', true);
     say('Signed out.');

@@ -1,4 +1,4 @@
-/** A static site for a test page on 127.0.0.1 and a free port: a few files by path, nothing else. */
+/** A static site for a test page on a free port of 127.0.0.1 (or `localhost`): a few files by path, nothing else. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,7 +15,11 @@ export interface StaticSite {
   close(): Promise<void>;
 }
 
-export async function serveSite(files: Record<string, SiteFile>): Promise<StaticSite> {
+/** `host`: `localhost` serves the site as dev servers (Vite) do, at `http://localhost:PORT`. */
+export async function serveSite(
+  files: Record<string, SiteFile>,
+  host: '127.0.0.1' | 'localhost' = '127.0.0.1',
+): Promise<StaticSite> {
   const server = createServer((request, response) => {
     const file = files[new URL(request.url ?? '/', 'http://localhost').pathname];
     if (!file) {
@@ -25,10 +29,10 @@ export async function serveSite(files: Record<string, SiteFile>): Promise<Static
     response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers });
     response.end(request.method === 'HEAD' ? undefined : file.body);
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  await new Promise<void>((listening) => server.listen(0, host, listening));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     close: () =>
       new Promise((closed) => {
         server.close(() => closed());

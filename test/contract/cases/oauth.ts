@@ -188,10 +188,20 @@ export const oauthCases: ContractCase[] = [
     },
   },
   {
-    name: 'implicit grant, denial, and authorize requests that cannot redirect',
+    name: 'implicit grant refused to a native app, PKCE required, metadata, denial, and authorize requests that cannot redirect',
     async run(s) {
+      // RFC 9700: only a browser client registered for it (the explorer) may use the implicit grant.
       const implicit = await approve(s, 'implicit approve', await authorizeQuery('token'));
-      expect(new URL(implicit.headers.get('location')!).hash).toContain('access_token=');
+      const fragment = new URLSearchParams(new URL(implicit.headers.get('location')!).hash.slice(1));
+      expect(fragment.get('error')).toBe('unauthorized_client');
+      expect(fragment.has('access_token')).toBe(false);
+      const plain = await s.send(
+        'code flow without PKCE',
+        `/oauth/authorize?${await authorizeQuery('code', { code_challenge: '', code_challenge_method: '' })}`,
+      );
+      expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+      const metadata = await s.send('authorization server metadata', '/.well-known/oauth-authorization-server');
+      expect(metadata.status).toBe(200);
       await s.send('deny', '/oauth/authorize', {
         form: { ...Object.fromEntries(new URLSearchParams(await authorizeQuery('code'))), decision: 'deny' },
       });

@@ -12,6 +12,9 @@ const authorizeForm = (password: string) => ({
   redirect_uri: REDIRECT_URI,
   scope: 'public',
   state: 'st',
+  // The demo app is a native app: a public client, which must use PKCE (RFC 9700 §2.1.1).
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
   login: DEMO.login,
   password,
   decision: 'approve',

@@ -1,4 +1,5 @@
 import type { CoreContext } from '../../core/types.js';
+import type { TokenRow } from '../../store/types.js';
 import { verifyAssertion } from '../assertion.js';
 import { authenticateClient, type ClientCredentials } from '../clients.js';
 import { OAuthError, quoted } from '../errors.js';
@@ -40,9 +41,7 @@ export async function jwtBearerGrant(
   if (!old || old.app_id !== app.id) {
     throw new OAuthError('invalid_grant', 'The assertion subject is not an access token issued to this client');
   }
-  if (old.revoked_at !== undefined) {
-    throw new OAuthError('invalid_grant', 'The access token was already exchanged; each token can be exchanged once');
-  }
+  if (old.revoked_at !== undefined) throw spent(old);
   if (!store.get('users', old.user_id))
     throw new OAuthError('invalid_grant', 'The user of this token no longer exists');
   const scopes = params.has('scope') ? parseScopes(params.get('scope')) : old.scopes;
@@ -53,10 +52,23 @@ export async function jwtBearerGrant(
   return store.write((tx) => {
     // Checked again inside the write queue: of two concurrent exchanges only the first may succeed.
     const current = tx.get('tokens', old.id);
-    if (!current || current.revoked_at !== undefined) {
-      throw new OAuthError('invalid_grant', 'The access token was already exchanged; each token can be exchanged once');
-    }
+    if (!current || current.revoked_at !== undefined) throw spent(current ?? old);
     tx.update('tokens', old.id, { revoked_at: context.clock.now() });
     return insertToken(tx, context, { appId: app.id, userId: old.user_id, scopes });
   });
+}
+
+/**
+ * The refusal of a token that cannot be exchanged any more. A revoked one is told apart from an exchanged one: the
+ * SDK takes "already exchanged" to mean that another instance holds the replacement, while a revoked token's
+ * authorization is gone and the user must sign in again.
+ */
+function spent(token: TokenRow): OAuthError {
+  if (token.revoked_because === 'code_replayed') {
+    return new OAuthError(
+      'invalid_grant',
+      'The access token was revoked: its authorization code was used twice, so the authorization was withdrawn; sign in again',
+    );
+  }
+  return new OAuthError('invalid_grant', 'The access token was already exchanged; each token can be exchanged once');
 }

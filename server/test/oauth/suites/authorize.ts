@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import {
+  BROWSER_APP,
   DEMO,
   expectOAuthError,
   type Harness,
@@ -50,6 +51,13 @@ async function consent(
     }),
     redirect: 'manual',
   });
+}
+
+const pkce = { code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+
+/** The issuer the service names in its answers (RFC 9207 `iss`): its origin. */
+function issuer(h: Harness): string {
+  return h.context.addresses.authUrl;
 }
 
 function location(response: Response): URL {
@@ -181,8 +189,8 @@ export function authorizeSuite(harness: MakeHarness): void {
       const response = await h.fetch(
         authorizeUrl({
           response_type: 'token',
-          client_id: DEMO.clientId,
-          redirect_uri: REDIRECT_URI,
+          client_id: BROWSER_APP.clientId,
+          redirect_uri: BROWSER_APP.redirectUri,
           scope: 'x',
           state: 's',
         }),
@@ -193,6 +201,88 @@ export function authorizeSuite(harness: MakeHarness): void {
       const fragment = new URLSearchParams(to.hash.slice(1));
       expect(fragment.get('error')).toBe('invalid_scope');
       expect(fragment.get('state')).toBe('s');
+      expect(fragment.get('iss')).toBe(issuer(h));
+    });
+
+    it('refuses the implicit grant to an app not registered for it (RFC 9700 §2.1.2), in the fragment', async () => {
+      const h = await harness();
+      const query = { response_type: 'token', client_id: DEMO.clientId, redirect_uri: REDIRECT_URI, state: 's' };
+      const response = await h.fetch(authorizeUrl(query), { redirect: 'manual' });
+      const fragment = new URLSearchParams(location(response).hash.slice(1));
+      expect(fragment.get('error')).toBe('unauthorized_client');
+      expect(fragment.get('error_description')).toContain('response_type=code with PKCE');
+      expect(fragment.has('access_token')).toBe(false);
+    });
+
+    it('gives the implicit grant of a native app no other loopback port: the error page, no redirect', async () => {
+      const h = await harness();
+      for (const redirectUri of ['http://localhost:6666/callback', 'http://127.0.0.1:6666/callback']) {
+        const query = { response_type: 'token', client_id: DEMO.clientId, redirect_uri: redirectUri };
+        const response = await h.fetch(authorizeUrl(query), { redirect: 'manual' });
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.text()).toContain('is not registered');
+      }
+    });
+
+    it('refuses a code flow without PKCE from a public client (RFC 9700 §2.1.1), through the redirect', async () => {
+      const h = await harness();
+      const { code_challenge: _c, code_challenge_method: _m, ...plain } = codeRequest;
+      for (const query of [
+        plain,
+        { ...plain, client_id: BROWSER_APP.clientId, redirect_uri: BROWSER_APP.redirectUri },
+      ]) {
+        const response = await h.fetch(authorizeUrl(query), { redirect: 'manual' });
+        expect(response.status).toBe(302);
+        const to = location(response);
+        expect(to.searchParams.get('error')).toBe('invalid_request');
+        expect(to.searchParams.get('error_description')).toContain('PKCE is required');
+        expect(to.searchParams.get('state')).toBe('xyz');
+      }
+    });
+
+    it('names the redirect URI it refuses on the error page, and for the demo app how to register it', async () => {
+      const h = await harness();
+      const uri = 'http://192.168.1.20:5173/callback';
+      const demo = await h.fetch(authorizeUrl({ ...codeRequest, redirect_uri: uri }));
+      const page = await demo.text();
+      expect(demo.status).toBe(400);
+      expect(page).toContain(`The redirect_uri &quot;${uri}&quot; is not registered`);
+      expect(page).toContain(`--redirect-uri ${uri}`);
+      expect(page).toContain('STOREFRONT_REDIRECT_URIS');
+      const other = await h.fetch(
+        authorizeUrl({ response_type: 'code', client_id: OTHER_APP.clientId, redirect_uri: uri }),
+      );
+      expect(await other.text()).not.toContain('--redirect-uri');
+    });
+  });
+
+  describe('authorization server metadata (RFC 8414)', () => {
+    it('names the issuer, the endpoints and what they accept', async () => {
+      const h = await harness();
+      const response = await h.fetch('/.well-known/oauth-authorization-server');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const auth = h.context.addresses.authUrl;
+      expect(await response.json()).toEqual({
+        issuer: issuer(h),
+        authorization_endpoint: `${auth}/oauth/authorize`,
+        token_endpoint: `${auth}/oauth/token`,
+        grant_types_supported: [
+          'authorization_code',
+          'implicit',
+          'password',
+          'client_credentials',
+          'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        ],
+        response_types_supported: ['code', 'token'],
+        response_modes_supported: ['query', 'fragment'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        scopes_supported: ['admin', 'public'],
+        authorization_response_iss_parameter_supported: true,
+      });
+      expect((await h.fetch('/.well-known/oauth-authorization-server', { method: 'POST' })).status).toBe(405);
     });
   });
 
@@ -205,6 +295,7 @@ export function authorizeSuite(harness: MakeHarness): void {
       expect(`${to.origin}${to.pathname}`).toBe(REDIRECT_URI);
       expect(to.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(to.searchParams.get('state')).toBe('xyz');
+      expect(to.searchParams.get('iss')).toBe(issuer(h));
       expect(JSON.stringify(h.context.store.all('codes'))).not.toContain(to.searchParams.get('code'));
     });
 
@@ -287,8 +378,8 @@ export function authorizeSuite(harness: MakeHarness): void {
       const h = await harness({ tokenTtl: 900 });
       const response = await consent(h, {
         response_type: 'token',
-        client_id: DEMO.clientId,
-        redirect_uri: REDIRECT_URI,
+        client_id: BROWSER_APP.clientId,
+        redirect_uri: BROWSER_APP.redirectUri,
         scope: 'public admin',
         state: 'st',
       });
@@ -302,6 +393,7 @@ export function authorizeSuite(harness: MakeHarness): void {
         expires_in: '900',
         scope: 'admin public',
         state: 'st',
+        iss: issuer(h),
       });
       const result = h.check(fragment.access_token!);
       expect(result).toMatchObject({ ok: true, principal: { userId: '1', scopes: ['admin', 'public'] } });
@@ -366,13 +458,18 @@ export function authorizeSuite(harness: MakeHarness): void {
       expect((await exchange(h, issued)).status).toBe(200);
     });
 
-    it('works without PKCE, and then refuses a verifier', async () => {
+    it('works without PKCE for a confidential client (a web app), and then refuses a verifier', async () => {
       const h = await harness();
-      const { code_challenge: _c, code_challenge_method: _m, ...plain } = codeRequest;
-      const issued = await code(h, plain);
-      await expectOAuthError(await exchange(h, issued), 400, 'invalid_grant');
-      const response = await h.token({ grant_type: 'authorization_code', code: issued, redirect_uri: REDIRECT_URI });
-      expect(response.status).toBe(200);
+      const redirectUri = 'https://other.example/cb?keep=1';
+      const response = await consent(
+        h,
+        { response_type: 'code', client_id: OTHER_APP.clientId, redirect_uri: redirectUri },
+        { login: VISITOR.login, password: VISITOR.password },
+      );
+      const issued = location(response).searchParams.get('code')!;
+      const params = { grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri };
+      await expectOAuthError(await h.token({ ...params, code_verifier: VERIFIER }, OTHER_APP), 400, 'invalid_grant');
+      expect((await h.token(params, OTHER_APP)).status).toBe(200);
     });
 
     it('refuses a code issued to another client, and an unknown code', async () => {
@@ -387,12 +484,41 @@ export function authorizeSuite(harness: MakeHarness): void {
       expect((await exchange(h, issued)).status).toBe(200);
     });
 
-    it('requires client authentication and the code', async () => {
+    it('lets a public client exchange its code with client_id and the verifier alone', async () => {
       const h = await harness();
       const issued = await code(h);
+      const params = {
+        grant_type: 'authorization_code',
+        code: issued,
+        redirect_uri: REDIRECT_URI,
+        client_id: DEMO.clientId,
+      };
+      const unproven = await h.token(params, false);
+      expect(await expectOAuthError(unproven, 400, 'invalid_grant')).toContain('code_verifier is required');
+      const wrongSecret = await h.token(params, { clientId: DEMO.clientId, clientSecret: 'wrong' });
+      await expectOAuthError(wrongSecret, 401, 'invalid_client');
+      const token = await tokenOf(await h.token({ ...params, code_verifier: VERIFIER }, false));
+      expect(h.check(token)).toMatchObject({ ok: true, principal: { userId: '1', scopes: ['admin'] } });
+    });
+
+    it('requires client authentication from a confidential client, and the code', async () => {
+      const h = await harness();
+      const redirectUri = 'https://other.example/cb?keep=1';
+      const response = await consent(
+        h,
+        { response_type: 'code', client_id: OTHER_APP.clientId, redirect_uri: redirectUri, ...pkce },
+        { login: VISITOR.login, password: VISITOR.password },
+      );
+      const issued = location(response).searchParams.get('code')!;
       await expectOAuthError(
         await h.token(
-          { grant_type: 'authorization_code', code: issued, redirect_uri: REDIRECT_URI, client_id: DEMO.clientId },
+          {
+            grant_type: 'authorization_code',
+            code: issued,
+            redirect_uri: redirectUri,
+            client_id: OTHER_APP.clientId,
+            code_verifier: VERIFIER,
+          },
           false,
         ),
         401,

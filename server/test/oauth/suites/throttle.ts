@@ -28,6 +28,9 @@ const authorizeQuery = {
   redirect_uri: REDIRECT_URI,
   scope: 'public',
   state: 'st',
+  // The demo app is a native app: a public client, which must use PKCE.
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
 };
 
 /** Posts the authorization form as a browser would, with `login` and `password`. */
