@@ -107,6 +107,26 @@ const AUTHORIZE_QUERY = [
   ['code_challenge_method', false, { const: 'S256' }],
 ].map(([name, required, schema]) => ({ name, in: 'query', required, schema }));
 
+const strings = { type: 'array', items: { type: 'string' } };
+
+/** RFC 8414 §2: the members the service sends. */
+const METADATA: Schema = {
+  type: 'object',
+  properties: {
+    issuer: { type: 'string', format: 'uri', description: 'Also sent as `iss` in authorization responses (RFC 9207).' },
+    authorization_endpoint: { type: 'string', format: 'uri' },
+    token_endpoint: { type: 'string', format: 'uri' },
+    grant_types_supported: strings,
+    response_types_supported: strings,
+    response_modes_supported: strings,
+    code_challenge_methods_supported: strings,
+    token_endpoint_auth_methods_supported: strings,
+    scopes_supported: strings,
+    authorization_response_iss_parameter_supported: { type: 'boolean' },
+  },
+  required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'response_types_supported'],
+};
+
 /** The authorization service's paths (under `{auth_url}`). */
 export function oauthPaths(): Record<string, unknown> {
   return {
@@ -132,6 +152,20 @@ export function oauthPaths(): Record<string, unknown> {
           '429': oauthError('`slow_down`: too many failed logins; retry after `Retry-After`.', RETRY_AFTER),
           '500': oauthError('`server_error`: a failure of the service’s own.'),
           '503': oauthError('The store could not be reached; retry after `Retry-After`.', RETRY_AFTER),
+        },
+      },
+    },
+    '/.well-known/oauth-authorization-server': {
+      get: {
+        operationId: 'authorizationServerMetadata',
+        tags: ['OAuth'],
+        summary: 'The authorization server’s metadata (RFC 8414): its endpoints and what they accept.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The metadata, cacheable for five minutes.',
+            content: { 'application/json': { schema: METADATA } },
+          },
         },
       },
     },
