@@ -19,8 +19,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { createServer } from '@storefront-platform/server';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { build, type Platform } from 'esbuild';
+import { chromiumPath, launchChromium } from '../../../test/browser/support/chromium.js';
 import { SCENARIO_STEPS, type ScenarioOptions, type ScenarioReport } from './scenario.js';
 
 const run = promisify(execFile);
@@ -35,7 +35,6 @@ const { values } = parseArgs({
 if (!values.app) throw new Error('Usage: run.ts --app DIR [--runtimes "bun deno workerd chromium"] [--bin NAME=PATH]…');
 const app = values.app;
 const bins = new Map(values.bin.map((entry) => entry.split('=', 2) as [string, string]));
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The scenario's lines, or the runtime's failure. */
 type Runner = (options: ScenarioOptions) => Promise<ScenarioReport>;
@@ -77,7 +76,7 @@ const runners: Record<string, Runner> = {
     const source = `import { scenario } from './scenario.ts';
 export default { async test(controller, env) { for (const line of await scenario(env.SCENARIO)) console.log(line); } };
 `;
-    await bundle(await entry('worker-entry.ts', source), 'worker.js', ['workerd', 'worker', 'browser']);
+    await bundle(await entry('worker-entry.ts', source), 'worker.js', 'neutral', ['workerd', 'worker', 'browser']);
     // The network service of the worker's fetch: workerd's default allows public addresses only.
     const config = `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
@@ -100,7 +99,7 @@ const config :Workerd.Config = (
     const source = `import { scenario } from './scenario.ts';
 globalThis.scenario = scenario;
 `;
-    await bundle(await entry('browser-entry.ts', source), 'browser.js', []);
+    await bundle(await entry('browser-entry.ts', source), 'browser.js', 'browser', []);
     const script = await readFile(join(app, 'browser.js'), 'utf8');
     // The page's origin is not the API's: the SDK's requests are cross-origin, as an app's are.
     const page = createHttpServer((request, response) => {
@@ -108,7 +107,8 @@ globalThis.scenario = scenario;
       else response.writeHead(200, { 'content-type': 'text/html' }).end('<script src="/browser.js"></script>');
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
+    if (!chromiumPath) throw new Error('no Chromium: apt-get install chromium, or set CHROMIUM_PATH');
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
       await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
@@ -126,15 +126,15 @@ globalThis.scenario = scenario;
   },
 };
 
-/** esbuild over the app's node_modules (the installed tarball), with the export conditions of the target. */
-async function bundle(input: string, output: string, conditions: string[]): Promise<void> {
+/** esbuild over the app's node_modules (the installed tarball), with the platform and conditions of the target. */
+async function bundle(input: string, output: string, platform: Platform, conditions: string[]): Promise<void> {
   await build({
     absWorkingDir: app,
     entryPoints: [input],
     outfile: output,
     bundle: true,
     format: 'esm',
-    platform: conditions.length ? 'neutral' : 'browser',
+    platform,
     mainFields: ['browser', 'module', 'main'],
     conditions,
     target: 'es2022',
