@@ -23,6 +23,9 @@ const SYSTEM = [
   'test/fleet/**/*.test.ts',
 ];
 
+/** Builds the bins the tests start as processes, when their sources changed. */
+const BUILD_BINS = 'server/test/helpers/build-bin.ts';
+
 /**
  * The suites that run on MSW's handlers: CI runs them on Node 22 with msw 3 (examples/app-tests/run-msw3.sh, whose
  * config lists the same folders), on Node 20 and 24 with the repository's msw 2.
@@ -70,13 +73,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'system', include: SYSTEM, globalSetup: ['server/test/helpers/build-bin.ts'] },
+        test: { name: 'system', include: SYSTEM, globalSetup: [BUILD_BINS] },
       },
       {
         extends: true,
         // The themes CLI, the examples, the docs, the browser tests, the architecture and the quick start.
         test: {
           name: 'tools',
+          // The themes tests run the built bins.
+          globalSetup: [BUILD_BINS],
           include: ['themes/test/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', 'dist/**', ...SYSTEM, ...MOCKS, ...NODE],
         },
