@@ -43,7 +43,7 @@ function stale(pkg: keyof typeof BUILT): boolean {
 export default function setup(): void {
   const toBuild = PACKAGES.filter(stale);
   if (!toBuild.length) return;
-  console.log(`build-bin: building ${toBuild.join(', ')} (dist/ older than the sources) for the bins' tests`);
+  console.error(`build-bin: building ${toBuild.join(', ')} (dist/ older than the sources) for the bins' tests`);
   execFileSync('npm', ['run', 'build', '--silent', ...toBuild.flatMap((dir) => ['-w', dir])], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
