@@ -7,26 +7,85 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** A pattern of `name` alone: an alias's plain string would also take its subpaths (`sdk` those of `sdk/redis`). */
 const exactly = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
+/**
+ * Tests of the operating system and the database rather than of Node: kills at random moments, full and failing
+ * disks, the bin's processes, PostgreSQL, a fleet of processes. They run on the built bin (`dist/cli.js`, built by
+ * their global setup when the sources changed) and once in CI, on Node 20.
+ */
+const SYSTEM = [
+  'server/test/crash-*.test.ts',
+  'server/test/bad-disks.test.ts',
+  'server/test/store-full-disk.test.ts',
+  'server/test/cli*.test.ts',
+  'server/test/postgres/**/*.test.ts',
+  'server/test/store/postgres-contract.test.ts',
+  'test/contract/contract-postgres.test.ts',
+  'test/fleet/**/*.test.ts',
+];
+
+/** Builds the bins the tests start as processes, when their sources changed. */
+const BUILD_BINS = 'server/test/helpers/build-bin.ts';
+
+/**
+ * The suites that run on MSW's handlers: CI runs them on Node 22 with msw 3 (examples/app-tests/run-msw3.sh, whose
+ * config lists the same folders), on Node 20 and 24 with the repository's msw 2.
+ */
+const MOCKS = ['server/test/msw/**/*.test.ts', 'test/contract/contract.test.ts', 'examples/app-tests/**/*.test.ts'];
+
+/**
+ * What else depends on Node's version: the SDK, the server's core, the React package and the clients against the
+ * server. CI runs these and the mocks again on every newer Node an app may run (`--project node --project mocks`).
+ */
+const NODE = [
+  'sdk/test/**/*.test.ts',
+  'server/test/**/*.test.ts',
+  'react/test/**/*.test.{ts,tsx}',
+  'test/contract/**/*.test.ts',
+  'test/clients/**/*.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // Tests import the package by its public name, resolved to the sources (no build needed).
     alias: packageEntries().map((entry) => ({ find: exactly(entry.name), replacement: src(entry.barrel) })),
   },
   test: {
-    include: [
-      'sdk/test/**/*.test.ts',
-      'server/test/**/*.test.ts',
-      'themes/test/**/*.test.ts',
-      'react/test/**/*.test.{ts,tsx}',
-      'examples/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', 'dist/**'],
-    typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     // Most files spend their time waiting on processes they start (servers, the CLI, Redis, Chromium): vitest's
     // default of one worker less than the cores ran the whole suite in one worker on two cores (7 min; 4.5 with 2).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Every file is in exactly one project; `vitest run` runs them all.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'node', include: NODE, exclude: ['**/node_modules/**', 'dist/**', ...SYSTEM, ...MOCKS] },
+      },
+      { extends: true, test: { name: 'mocks', include: MOCKS } },
+      {
+        extends: true,
+        // The type tests (`*.test-d.ts`: the SDK's and React's types), by tsc: once, types do not depend on Node.
+        test: {
+          name: 'types',
+          typecheck: { enabled: true, only: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'system', include: SYSTEM, globalSetup: [BUILD_BINS] },
+      },
+      {
+        extends: true,
+        // The themes CLI, the examples, the docs, the browser tests, the architecture and the quick start.
+        test: {
+          name: 'tools',
+          // The themes tests run the built bins.
+          globalSetup: [BUILD_BINS],
+          include: ['themes/test/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'dist/**', ...SYSTEM, ...MOCKS, ...NODE],
+        },
+      },
+    ],
   },
 });

@@ -12,7 +12,8 @@
 # would test nothing about msw 3.
 #
 # Usage: examples/app-tests/run-msw3.sh [vitest filters and options], e.g. `run-msw3.sh examples/app-tests`
-# Env:   MSW3_VERSION (default ^3), NODE22 (default 22; the npm package `node@$NODE22` provides the binary),
+# Env:   MSW3_VERSION (default ^3), NODE22 (default 22; the npm package `node@$NODE22` provides the binary, or
+#        CI_NODE_$NODE22 names its folder: scripts/lib/node-bin.sh),
 #        MSW3_SCRATCH (default: a fresh temporary directory, removed on exit).
 set -euo pipefail
 
@@ -22,16 +23,18 @@ node_version="${NODE22:-22}"
 
 # shellcheck source=../../scripts/lib/scratch.sh
 source "$repo/scripts/lib/scratch.sh"
+# shellcheck source=../../scripts/lib/node-bin.sh
+source "$repo/scripts/lib/node-bin.sh"
 scratch_dir "$repo" "${MSW3_SCRATCH:-}" msw3
 
-run_node22() { npx --yes --package "node@$node_version" -- node "$@"; }
+run_node22() { with_node "$node_version" node "$@"; }
 
 echo "run-msw3.sh: Node $(run_node22 --version), scratch $scratch"
 
 cat > "$scratch/package.json" <<'JSON'
 { "name": "storefront-msw3-check", "private": true, "type": "module" }
 JSON
-(cd "$scratch" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "msw@$msw_version")
+(cd "$scratch" && npm install --prefer-offline --no-audit --no-fund --no-package-lock --loglevel=error "msw@$msw_version")
 
 cat > "$scratch/vitest.msw3.config.mjs" <<'JS'
 import { createRequire } from 'node:module';

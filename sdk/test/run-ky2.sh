@@ -10,7 +10,7 @@
 #   3. the repository's own vitest and config run the two files under each Node (the npm package `node@N`).
 #
 # Usage: sdk/test/run-ky2.sh [vitest options]
-# Env:   KY2_VERSION (default ^2), KY2_NODES (default "22 24"),
+# Env:   KY2_VERSION (default ^2), KY2_NODES (default "22 24"; CI_NODE_<N> may name each one's folder),
 #        KY2_SCRATCH (default: a fresh temporary directory, removed on exit).
 set -euo pipefail
 
@@ -20,13 +20,15 @@ nodes="${KY2_NODES:-22 24}"
 
 # shellcheck source=../../scripts/lib/scratch.sh
 source "$repo/scripts/lib/scratch.sh"
+# shellcheck source=../../scripts/lib/node-bin.sh
+source "$repo/scripts/lib/node-bin.sh"
 scratch_dir "$repo" "${KY2_SCRATCH:-}" ky2
 
 cat > "$scratch/package.json" <<'JSON'
 { "name": "storefront-ky2-check", "private": true, "type": "module" }
 JSON
 # Installed under Node 20 here, whose engine check ky 2 fails: it runs under Node 22 and 24 below.
-(cd "$scratch" && npm install --no-audit --no-fund --no-package-lock --loglevel=error --engine-strict=false "ky@$ky_version")
+(cd "$scratch" && npm install --prefer-offline --no-audit --no-fund --no-package-lock --loglevel=error --engine-strict=false "ky@$ky_version")
 ky_dir="$scratch/node_modules/ky"
 installed="$(node -p "require('$ky_dir/package.json').version")"
 [[ "$installed" == 2.* ]] || { echo "run-ky2.sh: ky $installed installed, not a ky 2" >&2; exit 1; }
@@ -70,7 +72,7 @@ node "$repo/node_modules/typescript/bin/tsc" -p "$scratch/tsconfig.json"
 
 cd "$repo"
 for node in $nodes; do
-  echo "run-ky2.sh: transport tests on Node $(npx --yes --package "node@$node" -- node --version) with ky $installed"
-  STOREFRONT_TEST_KY="$ky_dir" npx --yes --package "node@$node" -- node "$repo/node_modules/vitest/vitest.mjs" run \
+  echo "run-ky2.sh: transport tests on Node $(with_node "$node" node --version) with ky $installed"
+  STOREFRONT_TEST_KY="$ky_dir" with_node "$node" node "$repo/node_modules/vitest/vitest.mjs" run --project node \
     sdk/test/transport.test.ts sdk/test/ky.test.ts "$@"
 done

@@ -31,7 +31,13 @@ describe('JSON-file store journal', () => {
     // The journal is written in place, no temporary file: only its own name shows in the directory's events.
     const seen: string[] = [];
     const watcher = watch(dir, (_, name) => name && seen.push(name));
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    // The directory's events come in order: once a marker file's shows, every event of the write before it has.
+    let markers = 0;
+    const settle = async () => {
+      const marker = `marker-${markers++}`;
+      await writeFile(join(dir, marker), '');
+      await vi.waitFor(() => expect(seen).toContain(marker));
+    };
     await store.write((tx) => tx.update('templates', '1', { body: 'one file' }));
     await settle();
     expect(seen.filter((name) => name.includes('journal'))).toEqual([]);

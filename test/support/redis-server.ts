@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './free-port.js';
+import { onFreePorts } from './free-port.js';
 import { requirement } from './requirement.js';
 
 /** A running redis-server. */
@@ -33,16 +33,25 @@ export const REDIS_SERVER = requirement(
 /**
  * Starts a redis-server on a free port and resolves once it accepts connections. `cluster`: as a cluster of this
  * one node, holding every slot, for the cluster clients (resolves once the cluster is up; its `stop()` is final).
+ * A cluster node also listens on a bus port, also a free one. When a port was taken meanwhile by another program,
+ * it starts again on new ones.
  */
-export async function startRedisServer({ cluster = false } = {}): Promise<RedisServer> {
-  const port = await freePort();
-  const dir = cluster ? mkdtempSync(join(tmpdir(), 'redis-cluster-')) : undefined;
+export function startRedisServer({ cluster = false } = {}): Promise<RedisServer> {
+  return onFreePorts(cluster ? 2 : 1, ([port, bus]) => redisServerOn(port!, bus));
+}
+
+/** A redis-server on `port` (`bus`: as a cluster whose bus is on that port). */
+async function redisServerOn(port: number, bus: number | undefined): Promise<RedisServer> {
+  const dir = bus ? mkdtempSync(join(tmpdir(), 'redis-cluster-')) : undefined;
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
       // A lone node knows no address of its own to give clients (it learns it from its peers): say it.
-      if (dir) args.push('--cluster-enabled', 'yes', '--cluster-announce-ip', '127.0.0.1', '--dir', dir);
+      if (dir) {
+        args.push('--cluster-enabled', 'yes', '--cluster-port', String(bus), '--cluster-announce-ip', '127.0.0.1');
+        args.push('--dir', dir);
+      }
       const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       let out = '';
@@ -55,6 +64,7 @@ export async function startRedisServer({ cluster = false } = {}): Promise<RedisS
         }
       };
       proc.stdout.on('data', onData);
+      // Its output says why (`Address already in use` when a port was taken: startRedisServer tries others).
       proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${out}`)));
     });
   const stop = async () => {
@@ -65,14 +75,21 @@ export async function startRedisServer({ cluster = false } = {}): Promise<RedisS
     proc.kill('SIGKILL');
     await exited;
   };
-  await start();
-  if (dir) await assignAllSlots(port);
+  const remove = () => dir && rmSync(dir, { recursive: true, force: true });
+  try {
+    await start();
+    if (dir) await assignAllSlots(port);
+  } catch (error) {
+    await stop();
+    remove();
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop: async () => {
       await stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      remove();
     },
     start,
   };

@@ -4,6 +4,7 @@
  * the store is back; the others adopt it, or get one `AuthorizationLostError` after one exchange.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { manualClock } from '../../../test/support/manual-clock.js';
 import { type AuthorizedOptions, authorized } from '../../src/auth/authorized.js';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { createMemoryTokenStore, type TokenStore } from '../../src/auth/token-store.js';
@@ -38,7 +39,22 @@ function flakyStore() {
 const fromOld = (store: TokenStore, options: Partial<AuthorizedOptions>) =>
   authorized({ ...APP, accessToken: 'OLD', tokenStore: store, refreshLease: LEASE, ...options });
 const stored = async (store: TokenStore, key = 'user:1') => (await store.get(key))?.accessToken;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `store` seen through an instance's own clock, which moves `step` ms at each of its reads and only then: how long
+ * an instance watches the store for a late holder is then a count of reads, whatever the machine's speed.
+ */
+function readingClock(store: TokenStore, step: number) {
+  const clock = manualClock();
+  const reading: TokenStore = {
+    ...store,
+    get: (key) => {
+      clock.advance(step);
+      return store.get(key);
+    },
+  };
+  return { now: clock.now, store: reading };
+}
 
 describe('a refresh cut after the token endpoint answered', () => {
   it('the store failing as the new token is stored: the holder keeps it, and stores it once the store is back', async () => {
@@ -63,13 +79,20 @@ describe('a refresh cut after the token endpoint answered', () => {
   it('another instance refused ("already exchanged") adopts the token its holder stores within the lease', async () => {
     const { store, memory } = flakyStore();
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
-    const late = fromOld(store, { ...endpoint });
+    // The holder's store is back: its token lands while this instance watches, after its refusal.
+    const landing: TokenStore = {
+      ...store,
+      async get(key) {
+        if (endpoint.calls.length === 1 && !(await memory.get(key))) {
+          await memory.compareAndSet(key, undefined, { accessToken: 'T1', tokenType: 'Bearer', scopes: [] });
+        }
+        return store.get(key);
+      },
+    };
+    const late = fromOld(landing, { ...endpoint });
     const old = (await late.credentials()) as Credentials;
-    const refreshed = Promise.all(Array.from({ length: 20 }, () => late.refresh!(old)));
-    // The holder's store is back: its token lands while this instance waits.
-    await sleep(LEASE / 3);
-    await memory.compareAndSet('user:1', undefined, { accessToken: 'T1', tokenType: 'Bearer', scopes: [] });
-    expect(new Set((await refreshed).map((c) => c.token))).toEqual(new Set(['T1']));
+    const refreshed = await Promise.all(Array.from({ length: 20 }, () => late.refresh!(old)));
+    expect(new Set(refreshed.map((c) => c.token))).toEqual(new Set(['T1']));
     expect(endpoint.calls).toHaveLength(1);
   });
 
@@ -77,8 +100,9 @@ describe('a refresh cut after the token endpoint answered', () => {
     const { store } = flakyStore();
     const endpoint = fakeTokenEndpoint(() => ({ status: 400, body: EXCHANGED }));
     const onAuthorizationLost = vi.fn(() => undefined);
-    const instances = Array.from({ length: 3 }, () => fromOld(store, { onAuthorizationLost, ...endpoint }));
-    const started = Date.now();
+    const clocks = Array.from({ length: 3 }, () => readingClock(store, LEASE / 10));
+    const instances = clocks.map((clock) => fromOld(clock.store, { onAuthorizationLost, now: clock.now, ...endpoint }));
+    const started = clocks.map((clock) => clock.now());
     const results = await Promise.all(
       instances.map(async (auth) => {
         const old = (await auth.credentials()) as Credentials;
@@ -103,8 +127,11 @@ describe('a refresh cut after the token endpoint answered', () => {
     expect(new Set(reasons).size).toBe(3);
     expect(endpoint.calls).toHaveLength(3);
     expect(onAuthorizationLost).toHaveBeenCalledTimes(3);
-    // They waited one lease for a late holder, not more.
-    expect(Date.now() - started).toBeLessThan(LEASE * 6);
+    // Each watched the store for a late holder one lease of its own clock, not more.
+    for (const [n, clock] of clocks.entries()) {
+      expect(clock.now() - started[n]!).toBeGreaterThanOrEqual(LEASE);
+      expect(clock.now() - started[n]!).toBeLessThan(2 * LEASE);
+    }
     for (const auth of instances) {
       await expect(auth.credentials()).rejects.toBeInstanceOf(AuthorizationLostError);
     }

@@ -1,18 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /**
- * The repository's tsconfig, whose paths map `@storefront-platform/sdk` to its sources: tsx looks for one in the working
- * directory, and the tests run the CLI in temporary ones (without it the package's unbuilt `dist/` is imported).
+ * The built bin, as `npx storefront-server` runs it: the `system` project's global setup (build-bin.ts) builds it
+ * when the sources changed.
  */
-const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
-/** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** A running `storefront-server` (through tsx, from the sources). */
+/** A running `storefront-server` (the built bin, with plain `node`). */
 export interface CliProcess {
   child: ChildProcess;
   /** Everything printed so far. */
@@ -26,10 +23,11 @@ export interface CliProcess {
 
 /** Starts the CLI with `args`, in `cwd`, with `env` added to a copy of this process's environment. */
 export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG, ...options.env };
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it (npm run build -w sdk -w server)`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   // The test runner's own settings would leak into the child's flags otherwise.
   for (const name of Object.keys(env)) if (name.startsWith('STOREFRONT_') && !options.env?.[name]) delete env[name];
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

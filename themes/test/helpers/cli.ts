@@ -1,23 +1,19 @@
 /**
- * The real bin, `storefront-themes`, run from the sources through tsx as a child process, with its own
- * configuration folder (XDG_CONFIG_HOME) and none of the test runner's STOREFRONT_* variables.
+ * The real bin, `storefront-themes`, built (dist/cli.js: the tests' global setup, server/test/helpers/build-bin.ts,
+ * builds it when the sources changed) and run with plain `node` as a child process, with its own configuration
+ * folder (XDG_CONFIG_HOME) and none of the test runner's STOREFRONT_* variables.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-/** The repository's tsconfig (its paths map the packages to their sources), whatever the bin's working directory. */
-const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
-/** tsx's loader by absolute URL, so that the child finds it whatever its working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** The permission bits of a file or folder the bin keeps (`0o600` for a secret). */
 export const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 
 /**
- * Options of the describes whose tests run the bin: each run starts Node and tsx (about a second), and a test
+ * Options of the describes whose tests run the bin: each run starts Node (a few tenths of a second), and a test
  * runs several, one after the other; on a machine busy with other work that can take well over vitest's default.
  */
 export const BIN_TESTS = { timeout: 60_000 };
@@ -53,13 +49,13 @@ export interface CliProcess {
 
 /** The command line that runs the bin with `args`: Node, then its arguments. */
 export function binCommand(args: readonly string[]): [string, ...string[]] {
-  return [process.execPath, '--import', TSX, CLI, ...args];
+  return [process.execPath, CLI, ...args];
 }
 
 /** The environment of a run: the runner's without STOREFRONT_*, no colour unless `options.env` says otherwise. */
 export function environment(options: CliOptions): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STOREFRONT_')));
-  return { ...env, TSX_TSCONFIG_PATH: TSCONFIG, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
+  return { ...env, XDG_CONFIG_HOME: options.config, NO_COLOR: '1', ...options.env };
 }
 
 export function startCli(args: string[], options: CliOptions): CliProcess {

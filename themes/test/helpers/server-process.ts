@@ -6,10 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../../test/support/free-port.js';
-import { binCommand, environment } from './cli.js';
+import { environment } from './cli.js';
 import { DEMO } from './server.js';
 
-const SERVER_CLI = fileURLToPath(new URL('../../../server/src/cli.ts', import.meta.url));
+/** The server's built bin (built with the themes bin: server/test/helpers/build-bin.ts). */
+const SERVER_CLI = fileURLToPath(new URL('../../../server/dist/cli.js', import.meta.url));
 
 export interface ServerProcess {
   origin: string;
@@ -34,10 +35,8 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
   let log = '';
   const start = async () => {
     log = '';
-    // binCommand runs the themes CLI; the node and loader part is the same for the server's.
-    const [node, loader, tsx] = binCommand([]);
-    child = spawn(node, [loader!, tsx!, SERVER_CLI, ...args], {
-      // The runner's environment without STOREFRONT_* (a flag's variable would win), with the tests' tsconfig.
+    child = spawn(process.execPath, [SERVER_CLI, ...args], {
+      // The runner's environment without STOREFRONT_* (a flag's variable would win).
       env: environment({ config: dir }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
