@@ -25,4 +25,22 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
 } from './store/postgres/postgres.js';
-export type * from './store/types.js';
+// The store as createServer's `data`/`store` options and its `store` take it, and the rows of its data (docs/server.md).
+export type {
+  AppRow,
+  AssetFileRow,
+  AssetRow,
+  AuthCodeRow,
+  CollectionName,
+  Collections,
+  Dataset,
+  OrderRow,
+  ProductRow,
+  ShopRow,
+  Store,
+  TemplateRow,
+  ThemeRow,
+  TokenRow,
+  Transaction,
+  UserRow,
+} from './store/types.js';

@@ -5,7 +5,8 @@
 export type { Clock } from '../core/types.js';
 export type { ServerCredentials } from '../create-server.js';
 export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
-export type * from '../store/types.js';
+// What `seed` gives and `createHandlers({ seed })` takes.
+export type { CollectionName, Dataset } from '../store/types.js';
 export {
   createHandlers,
   type HandlersOptions,
