@@ -3,6 +3,7 @@ import { createHttpCache } from './cache/http-cache.js';
 import type { HttpCache } from './cache/types.js';
 import type { HalResource } from './contract/index.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { bodyLimit } from './http/body-limit.js';
 import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
 import { headerRecord } from './http/media-type.js';
@@ -47,6 +48,16 @@ export interface ClientOptions {
   on?: ClientEventHandlers;
   /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
   userAgent?: string;
+  /**
+   * The most bytes the client reads of one answer's body, error answers included (they make the errors), named
+   * after undici's option of the same meaning: past it the request fails with a `ResponseTooLargeError`, at once
+   * when `Content-Length` declares more, else as soon as the bytes read pass it (counted decoded, so a compressed
+   * answer counts at its size once read), the rest left unread and the connection closed; never retried. A non-JSON
+   * answer handed to you unread (an HTML page, a file) errors the same way while you read it. `false`: no limit.
+   * Default: 398 610 432 bytes (about 380 MiB), the largest representation the API sends (a theme at every API
+   * limit, its 1000 templates embedded with bodies of 64 KiB whose every byte JSON escapes as six).
+   */
+  maxResponseSize?: number | false;
   /**
    * Limit per attempt in ms, covering the response and a JSON body; `false` (or 0) disables it. Default: the
    * `timeout` of `ky` when it has one, else 30 000 (not ky's 10 000). Token requests are bounded by the `timeout` of
@@ -112,8 +123,10 @@ export function createClient(options: ClientOptions): Client {
   const trusted = new Set<string | undefined>(
     [baseUrl, ...(options.trustedOrigins ?? [])].map((url) => new URL(url).origin),
   ).add(auth?.origin);
+  const maxResponseSize = bodyLimit(options.maxResponseSize);
+  const http = createClientKy(options);
   const navigator = new Navigator(
-    new Transport({ http: createClientKy(options), emitter, auth, trusted, cache, userAgent: options.userAgent }),
+    new Transport({ http, emitter, auth, trusted, cache, userAgent: options.userAgent, maxResponseSize }),
   );
 
   const readRoot = async (signal?: AbortSignal): Promise<Root> => {

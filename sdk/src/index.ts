@@ -95,6 +95,8 @@ export {
   OAuthError,
   PayloadTooLargeError,
   PreconditionFailedError,
+  ResponseTooLargeError,
+  type ResponseTooLargeInit,
   ServerError,
   StorefrontError,
   TemplateVariableError,

@@ -12,6 +12,7 @@ export { OAuthError } from './oauth-error.js';
 export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { PreconditionFailedError } from './precondition-failed-error.js';
 export { REDACTED, redactForm, redactHeaders, redactUrl, SECRET_HEADERS, SECRET_PARAMS } from './redact.js';
+export { ResponseTooLargeError, type ResponseTooLargeInit } from './response-too-large-error.js';
 export { ServerError } from './server-error.js';
 export { type FollowHop, StorefrontError } from './storefront-error.js';
 export { TemplateVariableError } from './template-variable-error.js';
