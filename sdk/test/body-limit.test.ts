@@ -88,20 +88,24 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       return;
     case '/endless':
       res.writeHead(200, json);
-      return endless(res);
+      endless(res);
+      return;
     case '/error':
       res.writeHead(500, json);
-      return endless(res);
+      endless(res);
+      return;
     case '/gzip': {
       res.writeHead(200, { ...json, 'content-encoding': 'gzip' });
       const gzip = createGzip();
       gzip.pipe(res);
       res.on('close', () => gzip.destroy());
-      return endless(gzip);
+      endless(gzip);
+      return;
     }
     case '/image':
       res.writeHead(200, { 'content-type': 'image/png' });
-      return endless(res);
+      endless(res);
+      return;
     case '/declared':
       // Declares more than the limit and sends nothing yet: refused by its header alone.
       res.writeHead(200, { ...json, 'content-length': String(LIMIT * 100) });
