@@ -2,15 +2,14 @@ import type { AuthStrategy } from './auth/types.js';
 import { createHttpCache } from './cache/http-cache.js';
 import type { HttpCache } from './cache/types.js';
 import type { HalResource } from './contract/index.js';
-import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { bodyLimit } from './http/body-limit.js';
 import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
-import { headerRecord } from './http/media-type.js';
 import { Transport } from './http/transport.js';
 import { Curies } from './resource/curies.js';
-import { Entity, type FollowPromise } from './resource/entity.js';
+import type { Entity, FollowPromise } from './resource/entity.js';
 import { followPromise } from './resource/follow-promise.js';
+import { halProblem } from './resource/hal-check.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
 
@@ -100,7 +99,8 @@ export interface Client {
    * An entity again from a document saved with its `toJSON()` and the URL it was read from (relative links resolve
    * against it): its links work as they did, without a request. For state kept between runs (a bookmark, a
    * manifest). The type parameter says which entity it is, as the contract would (`client.restore<Template>(…)`);
-   * nothing checks the document against it. A results page comes back as `Results`.
+   * nothing checks the document against it, but a document that is no HAL resource at all is a `TypeError`. A
+   * results page comes back as `Results`.
    */
   restore<E = Entity>(document: HalResource, url: string): E;
   /** Subscribes to an event; returns the function that unsubscribes. */
@@ -132,24 +132,18 @@ export function createClient(options: ClientOptions): Client {
   const readRoot = async (signal?: AbortSignal): Promise<Root> => {
     const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });
     const root = navigator.read(reply);
-    if (!(root instanceof Entity)) {
-      // Nobody will read a non-JSON root: release its connection.
-      if (root instanceof Response) root.body?.cancel().catch(() => {});
-      throw new InvalidResponseError({
-        method: 'GET',
-        url: reply.url,
-        status: reply.status,
-        headers: headerRecord(reply.headers),
-        body: root instanceof Response ? undefined : root,
-        statusText: 'the API root is not a HAL resource',
-      });
-    }
-    return root as unknown as Root;
+    if (root === undefined) throw navigator.invalid(reply, 'an empty body, where the API root was expected');
+    return root as Root;
   };
 
   return {
     root: ({ signal } = {}) => followPromise(readRoot(signal)) as FollowPromise<Root>,
-    restore: <E>(document: HalResource, url: string) => navigator.entity(document, new URL(url).href, Curies.none) as E,
+    restore: <E>(document: HalResource, url: string) => {
+      // A saved entity may have been an embedded one, which needs no `_links`.
+      const problem = halProblem(document, false);
+      if (problem) throw new TypeError(`restore: ${problem}`);
+      return navigator.entity(document, new URL(url).href, Curies.none) as E;
+    },
     on: (name, listener) => emitter.on(name, listener),
     off: (name, listener) => emitter.off(name, listener),
   };

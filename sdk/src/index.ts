@@ -89,6 +89,7 @@ export {
   HttpError,
   type HttpErrorInit,
   InvalidResponseError,
+  type InvalidResponseInit,
   MethodNotAllowedError,
   NetworkError,
   NotFoundError,

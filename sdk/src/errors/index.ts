@@ -4,7 +4,7 @@ export type { ErrorCode } from './codes.js';
 export { createHttpError } from './create-http-error.js';
 export { ForbiddenError } from './forbidden-error.js';
 export { HttpError, type HttpErrorInit } from './http-error.js';
-export { InvalidResponseError } from './invalid-response-error.js';
+export { InvalidResponseError, type InvalidResponseInit } from './invalid-response-error.js';
 export { MethodNotAllowedError } from './method-not-allowed-error.js';
 export { NetworkError } from './network-error.js';
 export { NotFoundError } from './not-found-error.js';
