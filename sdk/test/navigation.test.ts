@@ -266,7 +266,8 @@ describe('following', () => {
         'GET http://api.test/v1/stats': () =>
           new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
       });
-      const error = await (await client.root()).follow('stats' as never).catch((e: unknown) => e);
+      const root = (await client.root()) as unknown as Entity;
+      const error = await root.follow('stats').catch((e: unknown) => e);
       expect(error, JSON.stringify(body)).toBeInstanceOf(InvalidResponseError);
       expect(error).toMatchObject({ problem, url: 'http://api.test/v1/stats', status: 200 });
       expect((error as Error).message).toContain('GET http://api.test/v1/stats answered 200');
