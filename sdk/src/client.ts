@@ -2,14 +2,14 @@ import type { AuthStrategy } from './auth/types.js';
 import { createHttpCache } from './cache/http-cache.js';
 import type { HttpCache } from './cache/types.js';
 import type { HalResource } from './contract/index.js';
-import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { bodyLimit } from './http/body-limit.js';
 import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
-import { headerRecord } from './http/media-type.js';
 import { Transport } from './http/transport.js';
 import { Curies } from './resource/curies.js';
-import { Entity, type FollowPromise } from './resource/entity.js';
+import type { Entity, FollowPromise } from './resource/entity.js';
 import { followPromise } from './resource/follow-promise.js';
+import { halProblem } from './resource/hal-check.js';
 import { Navigator } from './resource/navigator.js';
 import type { Root } from './resource/representations.js';
 
@@ -47,6 +47,16 @@ export interface ClientOptions {
   on?: ClientEventHandlers;
   /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
   userAgent?: string;
+  /**
+   * The most bytes the client reads of one answer's body, error answers included (they make the errors), named
+   * after undici's option of the same meaning: past it the request fails with a `ResponseTooLargeError`, at once
+   * when `Content-Length` declares more, else as soon as the bytes read pass it (counted decoded, so a compressed
+   * answer counts at its size once read), the rest left unread and the connection closed; never retried. A non-JSON
+   * answer handed to you unread (an HTML page, a file) errors the same way while you read it. `false`: no limit.
+   * Default: 398 610 432 bytes (about 380 MiB), the largest representation the API sends (a theme at every API
+   * limit, its 1000 templates embedded with bodies of 64 KiB whose every byte JSON escapes as six).
+   */
+  maxResponseSize?: number | false;
   /**
    * Limit per attempt in ms, covering the response and a JSON body; `false` (or 0) disables it. Default: the
    * `timeout` of `ky` when it has one, else 30 000 (not ky's 10 000). Token requests are bounded by the `timeout` of
@@ -89,7 +99,8 @@ export interface Client {
    * An entity again from a document saved with its `toJSON()` and the URL it was read from (relative links resolve
    * against it): its links work as they did, without a request. For state kept between runs (a bookmark, a
    * manifest). The type parameter says which entity it is, as the contract would (`client.restore<Template>(…)`);
-   * nothing checks the document against it. A results page comes back as `Results`.
+   * nothing checks the document against it, but a document that is no HAL resource at all is a `TypeError`. A
+   * results page comes back as `Results`.
    */
   restore<E = Entity>(document: HalResource, url: string): E;
   /** Subscribes to an event; returns the function that unsubscribes. */
@@ -112,31 +123,27 @@ export function createClient(options: ClientOptions): Client {
   const trusted = new Set<string | undefined>(
     [baseUrl, ...(options.trustedOrigins ?? [])].map((url) => new URL(url).origin),
   ).add(auth?.origin);
+  const maxResponseSize = bodyLimit(options.maxResponseSize);
+  const http = createClientKy(options);
   const navigator = new Navigator(
-    new Transport({ http: createClientKy(options), emitter, auth, trusted, cache, userAgent: options.userAgent }),
+    new Transport({ http, emitter, auth, trusted, cache, userAgent: options.userAgent, maxResponseSize }),
   );
 
   const readRoot = async (signal?: AbortSignal): Promise<Root> => {
     const reply = await navigator.send({ method: 'GET', url: baseUrl, signal });
     const root = navigator.read(reply);
-    if (!(root instanceof Entity)) {
-      // Nobody will read a non-JSON root: release its connection.
-      if (root instanceof Response) root.body?.cancel().catch(() => {});
-      throw new InvalidResponseError({
-        method: 'GET',
-        url: reply.url,
-        status: reply.status,
-        headers: headerRecord(reply.headers),
-        body: root instanceof Response ? undefined : root,
-        statusText: 'the API root is not a HAL resource',
-      });
-    }
-    return root as unknown as Root;
+    if (root === undefined) throw navigator.invalid(reply, 'an empty body, where the API root was expected');
+    return root as Root;
   };
 
   return {
     root: ({ signal } = {}) => followPromise(readRoot(signal)) as FollowPromise<Root>,
-    restore: <E>(document: HalResource, url: string) => navigator.entity(document, new URL(url).href, Curies.none) as E,
+    restore: <E>(document: HalResource, url: string) => {
+      // A saved entity may have been an embedded one, which needs no `_links`.
+      const problem = halProblem(document, false);
+      if (problem) throw new TypeError(`restore: ${problem}`);
+      return navigator.entity(document, new URL(url).href, Curies.none) as E;
+    },
     on: (name, listener) => emitter.on(name, listener),
     off: (name, listener) => emitter.off(name, listener),
   };

@@ -29,6 +29,7 @@ async function errorFromResponse(response: Response, method: string, url: string
     http: createClientKy({ fetch: async () => response, retry: false, timeout: 0 }),
     emitter: new Emitter(),
     trusted: new Set(),
+    maxResponseSize: false,
   });
   const error = await transport.request({ method, url }).then(
     () => undefined,
@@ -164,7 +165,7 @@ describe('redaction', () => {
       headers: { 'content-type': 'application/json', 'set-cookie': 'session=s3cret', 'x-request-id': 'r1' },
     });
     // A Request refuses a URL with credentials: this error is made as the transport makes it of a response.
-    const error = await responseError('GET', 'https://T0KEN@api.test/v1/', response);
+    const error = await responseError('GET', 'https://T0KEN@api.test/v1/', response, false);
     expect(error.headers).toMatchObject({ 'set-cookie': '[REDACTED]', 'x-request-id': 'r1' });
     expect(error.url).toBe('https://[REDACTED]@api.test/v1/');
     expect(JSON.stringify(error.headers) + error.message).not.toMatch(/s3cret|T0KEN/);

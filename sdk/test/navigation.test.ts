@@ -24,6 +24,7 @@ const root = {
     'acme:search': { href: 'search{?q,tags}', templated: true },
     'acme:ping': { href: 'ping', method: 'post' },
     'acme:stats': { href: 'stats' },
+    'acme:logo': { href: 'logo.png', type: 'image/png' },
     'acme:web': { href: 'https://shop.test/', type: 'text/html' },
     'http://api.test/docs/rels/by_iri': { href: 'by-iri' },
   },
@@ -220,7 +221,7 @@ describe('following', () => {
     const { client, api } = setup({
       'PUT http://api.test/v1/themes/t1': (request: SentRequest) =>
         json({ ...theme, title: JSON.parse(request.body!).title }),
-      'POST http://api.test/v1/themes/t1/templates?page=2': { _class: ['themeTemplate'], id: 'n' },
+      'POST http://api.test/v1/themes/t1/templates?page=2': { _class: ['themeTemplate'], _links: {}, id: 'n' },
     });
     const shop = (await client.root()).embedded('shops')[0]!;
     const themeEntity = (await shop.follow('svc:theme' as never)) as Entity;
@@ -235,15 +236,72 @@ describe('following', () => {
     expect(api.requests.at(-1)).toMatchObject({ method: 'POST', body: '{"file_name":"a.html"}' });
   });
 
-  it('resolves a 204 to undefined and JSON that is not HAL to the data itself', async () => {
+  it('resolves a 204 to undefined', async () => {
+    const { client } = setup({ 'POST http://api.test/v1/ping': () => new Response(null, { status: 204 }) });
+    await expect((await client.root()).follow('ping' as never)).resolves.toBeUndefined();
+  });
+
+  it('rejects an answer that is not a HAL resource, naming the URL and the fault', async () => {
+    const shapes: [unknown, string][] = [
+      [[1, 2, 3], 'the document is an array, not a HAL resource'],
+      [{ hello: 'world' }, 'the document has no _links, so it is not a HAL resource'],
+      ['text', 'the document is a string, not a HAL resource'],
+      [null, 'the document is null, not a HAL resource'],
+      [{ _links: [] }, '_links is an array, not an object'],
+      [{ _links: { self: { href: 1 } } }, '_links.self.href is a number, not a string'],
+      [{ _links: { 'svc:x': [{ href: 'a' }, null] } }, '_links["svc:x"][1] is null, not a link object'],
+      [{ _links: { self: { href: 'a', templated: 'yes' } } }, '_links.self.templated is a string, not a boolean'],
+      [{ _links: {}, _class: 'theme' }, '_class is not a list of strings'],
+      [{ _links: {}, _embedded: [] }, '_embedded is an array, not an object'],
+      [{ _links: {}, _embedded: { shops: [null] } }, '_embedded.shops[0] is null, not a HAL resource'],
+      [{ _links: {}, _embedded: { shops: [{ _links: {} }, 7] } }, '_embedded.shops[1] is a number, not a HAL resource'],
+      [{ _links: {}, _embedded: { shop: 'x' } }, '_embedded.shop is a string, not a HAL resource'],
+      [
+        { _links: {}, _embedded: { items: [{ _embedded: { variants: [[]] } }] } },
+        '_embedded.items[0]._embedded.variants[0] is an array, not a HAL resource',
+      ],
+    ];
+    for (const [body, problem] of shapes) {
+      const { client } = setup({
+        'GET http://api.test/v1/stats': () =>
+          new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
+      });
+      const root = (await client.root()) as unknown as Entity;
+      const error = await root.follow('stats').catch((e: unknown) => e);
+      expect(error, JSON.stringify(body)).toBeInstanceOf(InvalidResponseError);
+      expect(error).toMatchObject({ problem, url: 'http://api.test/v1/stats', status: 200 });
+      expect((error as Error).message).toContain('GET http://api.test/v1/stats answered 200');
+    }
+  });
+
+  it('takes embedded parts without links, and a single embedded resource as a list of one', async () => {
     const { client } = setup({
-      'POST http://api.test/v1/ping': () => new Response(null, { status: 204 }),
-      'GET http://api.test/v1/stats': () => json([1, 2, 3], { type: 'application/json' }),
-      'DELETE http://api.test/v1/themes/t1/templates': () => new Response(null, { status: 204 }),
+      'GET http://api.test/v1/stats': {
+        _links: {},
+        _embedded: { variants: [{ _class: ['productVariant'], id: 'v' }], shop: { _links: { self: { href: 's' } } } },
+      },
     });
-    const entity = await client.root();
-    await expect(entity.follow('ping' as never)).resolves.toBeUndefined();
-    await expect(entity.follow('stats' as never)).resolves.toEqual([1, 2, 3]);
+    const entity = (await (await client.root()).follow('stats' as never)) as Entity;
+    expect(entity.embedded('variants' as never)[0]!.properties).toEqual({ id: 'v' });
+    expect(entity.embedded('shop' as never)).toHaveLength(1);
+    expect(entity.embedded('nothing' as never)).toEqual([]);
+  });
+
+  it('rejects JSON to a link typed otherwise, and another type to a link without one', async () => {
+    const { client } = setup({
+      'GET http://api.test/v1/logo.png': { _links: {} },
+      'GET http://api.test/v1/stats': () =>
+        new Response('<h1>proxy</h1>', { headers: { 'content-type': 'text/html' } }),
+    });
+    const root = await client.root();
+    await expect(root.follow('logo' as never)).rejects.toMatchObject({
+      code: 'INVALID_RESPONSE',
+      problem: 'JSON, where the link announced image/png',
+    });
+    await expect(root.follow('stats' as never)).rejects.toMatchObject({
+      code: 'INVALID_RESPONSE',
+      problem: 'a body of text/html, not JSON',
+    });
   });
 
   it('returns a non-JSON target as the Response, body unread, asking for its media type', async () => {

@@ -40,7 +40,7 @@ function statuses(...sequence: (number | 'network' | Route)[]): Route {
     if (next === 'network') throw new TypeError('fetch failed');
     if (typeof next === 'function') return next(request);
     return next === 200
-      ? json({ _class: ['thing'], id: '1' })
+      ? json({ _class: ['thing'], _links: {}, id: '1' })
       : json({ _class: ['errors'], message: 'x' }, { status: next });
   };
 }
@@ -346,7 +346,7 @@ describe('HTTP cache', () => {
           { status: 201, headers: { location: '/v1/things/9?x=1' } },
         ),
       'DELETE http://api.test/v1/things/1': () => new Response(null, { status: 204 }),
-      'GET http://api.test/v1/things/1': validated({ _class: ['thing'] }, '"t"'),
+      'GET http://api.test/v1/things/1': validated({ _class: ['thing'], _links: {} }, '"t"'),
     });
     const client = createClient({ baseUrl: base, fetch: api.fetch, cache });
     const root = await client.root();
@@ -392,12 +392,12 @@ describe('If-Match', () => {
       [`GET ${base}`]: { ...rootDoc, _links: { ...rootDoc._links, 'svc:alias': { href: 'aliases/1' } } },
       [`GET ${alias}`]: tagged(etag),
       [`GET ${thing}`]: tagged('"t1"'),
-      'GET http://api.test/v1/parts/2': () => json({ _class: ['part'] }, { headers: { etag: '"p1"' } }),
+      'GET http://api.test/v1/parts/2': () => json({ _class: ['part'], _links: {} }, { headers: { etag: '"p1"' } }),
       [`PUT ${thing}`]: (request) =>
         request.headers.get('if-match') === '"stale"'
           ? json({ _class: ['errors'], message: 'changed' }, { status: 412 })
-          : json({ _class: ['thing'] }),
-      'PUT http://api.test/v1/parts/2': { _class: ['part'] },
+          : json({ _class: ['thing'], _links: {} }),
+      'PUT http://api.test/v1/parts/2': { _class: ['part'], _links: {} },
     });
   }
   const readAlias = async (client: Client) => (await (await client.root()).follow('svc:alias' as never)) as Entity;

@@ -131,3 +131,31 @@ async function waitUntil(done: () => boolean, timeout = 15_000): Promise<void> {
     if (Date.now() > end) throw new Error('waited in vain');
   }
 }
+
+describe('answers that are not the API’s', BIN_TESTS, () => {
+  it('pull says in one line which answer was not a HAL resource, and why', async () => {
+    const dir = join(root, 'not-a-resource');
+    const cases: [(document: Json, path: string) => unknown, RegExp][] = [
+      [
+        (document) =>
+          'shops' in ((document._embedded as Json) ?? {}) ? { ...document, _embedded: { shops: [null] } } : document,
+        /_embedded\.shops\[0\] is null/,
+      ],
+      [
+        (document, path) => (path.endsWith('/theme.json') ? { ...document, _links: undefined } : document),
+        /has no _links/,
+      ],
+      [(document, path) => (path.endsWith('/theme.json') ? [document] : document), /is an array, not a HAL resource/],
+    ];
+    for (const [rewrite, fault] of cases) {
+      hostile.rewrites.json = rewrite;
+      const pulled = await cli(['pull', dir, '--shop', 'northwind']);
+      expect(pulled.code, pulled.stderr).toBe(1);
+      const lines = pulled.stderr.trim().split('\n');
+      expect(lines, pulled.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(fault);
+      expect(lines[0]).toMatch(/answered GET http:\/\/\S+ with what is not the API's/);
+      expect(pulled.stderr).not.toMatch(/Cannot read properties|is not a function/);
+    }
+  });
+});

@@ -8,13 +8,21 @@ import { createHttpError } from '../errors/create-http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { REDACTED } from '../errors/redact.js';
+import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import { limitBody } from '../http/body-limit.js';
 import { globalFetch } from '../http/client-ky.js';
 import { headerRecord, parseBody } from '../http/media-type.js';
 import { readText, withText } from '../http/response-body.js';
 import { abortable } from './abortable.js';
 import { basicAuthorization, type ClientCredentials } from './client-authentication.js';
 import type { TokenInfo } from './types.js';
+
+/**
+ * The most bytes read of a token endpoint's answer: a token response or an OAuth error is a few hundred bytes,
+ * and one with an ID token a few KiB; past this it is a `ResponseTooLargeError`.
+ */
+const TOKEN_RESPONSE_LIMIT = 1024 * 1024;
 
 /** What every token-requesting helper accepts besides its grant. */
 export interface TokenEndpointOptions {
@@ -98,8 +106,8 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
  * Sends one grant to the token endpoint. Resolves with the new token; rejects with an `OAuthError` (the
  * server's `error` and `error_description`) when the server refuses with a 4xx, the typed error of the status
  * otherwise (a `ServerError` on a 5xx), an {@link InvalidResponseError} when a 2xx is not a bearer token, a
- * {@link NetworkError} without response, a {@link TimeoutError} past `timeout`.
- * No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
+ * {@link NetworkError} without response, a {@link TimeoutError} past `timeout`, a {@link ResponseTooLargeError}
+ * for an answer over 1 MiB. No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
  */
 export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   const url = tokenUrl(request.authUrl);
@@ -125,13 +133,15 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
         retry: 0,
         throwHttpErrors: false,
         // The body is read within the attempt, where ky's timeout covers it.
-        fetch: async (input, init) => withText(await send(input, init), false),
+        fetch: async (input, init) =>
+          withText(limitBody(await send(input, init), TOKEN_RESPONSE_LIMIT, { method: 'POST', url }), false),
       }),
       request.signal,
     );
   } catch (cause) {
     if (request.signal?.aborted) throw request.signal.reason;
     if (isTimeoutError(cause)) throw new TimeoutError({ method: 'POST', url, timeout, cause });
+    if (cause instanceof ResponseTooLargeError) throw cause;
     throw new NetworkError({ method: 'POST', url, cause });
   }
   const text = readText(response) ?? '';

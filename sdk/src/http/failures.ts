@@ -8,10 +8,12 @@ import { isHTTPError, isTimeoutError } from 'ky';
 import { createHttpError } from '../errors/create-http-error.js';
 import type { HttpError } from '../errors/http-error.js';
 import { NetworkError } from '../errors/network-error.js';
+import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { StorefrontError } from '../errors/storefront-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import type { BodyLimit } from './body-limit.js';
 import { headerRecord, parseBody } from './media-type.js';
-import { readText } from './response-body.js';
+import { bodyText } from './response-body.js';
 
 /** Rejections of `fetch` itself (no response), told apart from errors that hooks throw. */
 const networkFailures = new WeakSet<object>();
@@ -26,10 +28,12 @@ export interface FailedRequest {
   url: string;
   /** The limit per attempt, for a `TimeoutError`. */
   timeout: number | false;
+  /** The most bytes read of an error's body. */
+  maxResponseSize: BodyLimit;
 }
 
 /** What to throw for a rejection of `fetch` within an attempt: the rejection itself, remembered as a network failure. */
-export function networkFailure(error: unknown, request: FailedRequest): unknown {
+export function networkFailure(error: unknown, request: Pick<FailedRequest, 'method' | 'url'>): unknown {
   if (typeof error !== 'object' || error === null)
     return networkFailure(new NetworkError({ ...request, cause: error }), request);
   networkFailures.add(error);
@@ -62,9 +66,23 @@ export function isAttemptFailure(error: unknown): boolean {
   return isHTTPError(error) || isAttemptTimeout(error) || fetchRejection(error) !== undefined;
 }
 
-/** The typed error of a failed response, its body read (within the attempt, when it had one) and parsed. */
-export async function responseError(method: string, url: string, response: Response): Promise<HttpError> {
-  const text = readText(response) ?? (await response.text().catch(() => ''));
+/**
+ * The typed error of a failed response, its body read (within the attempt, when it had one) and parsed; a
+ * {@link ResponseTooLargeError} when the body is over `limit`.
+ */
+export async function responseError(
+  method: string,
+  url: string,
+  response: Response,
+  limit: BodyLimit,
+): Promise<HttpError | ResponseTooLargeError> {
+  let text = '';
+  try {
+    text = await bodyText(response, limit, { method, url });
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) return error;
+    // A body cut short: the status says enough.
+  }
   return createHttpError({
     method,
     url,
@@ -82,7 +100,7 @@ export async function typedFailure(error: unknown, request: FailedRequest): Prom
   if (!typed.has(key)) {
     const { method, url } = request;
     let made: unknown = error;
-    if (isHTTPError(error)) made = await responseError(method, url, error.response);
+    if (isHTTPError(error)) made = await responseError(method, url, error.response, request.maxResponseSize);
     else if (isAttemptTimeout(error))
       made = new TimeoutError({ method, url, timeout: request.timeout || 0, cause: error });
     else {

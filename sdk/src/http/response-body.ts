@@ -3,6 +3,8 @@
  * calls puts it under the same timeout, so that a body that stalls fails (and is retried) like a server that does.
  */
 
+import { type BodyLimit, type LimitedRequest, limitBody } from './body-limit.js';
+
 /** The text read of each response handed to ky, by that response. */
 const bodies = new WeakMap<Response, string>();
 
@@ -28,4 +30,12 @@ export async function withText(response: Response, copy: boolean): Promise<Respo
   }
   bodies.set(kept, text);
   return kept;
+}
+
+/**
+ * The text of `response`: read within its attempt, else (a response a hook of the user's made) read now, no more
+ * than `limit` bytes of it.
+ */
+export async function bodyText(response: Response, limit: BodyLimit, request: LimitedRequest): Promise<string> {
+  return readText(response) ?? (await limitBody(response, limit, request).text());
 }

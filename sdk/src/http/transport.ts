@@ -4,11 +4,14 @@ import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
+import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { utf8Length } from '../shared/utf8-length.js';
+import { type BodyLimit, limitBody } from './body-limit.js';
 import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
 import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
 import { headerRecord, isJsonType } from './media-type.js';
-import { readText, withText } from './response-body.js';
+import { bodyText, withText } from './response-body.js';
 import { backoff } from './retry.js';
 import { readRetryAfter } from './retry-after.js';
 
@@ -30,6 +33,8 @@ export interface TransportOptions {
   trusted: Set<string | undefined>;
   cache?: HttpCache;
   userAgent?: string;
+  /** The most bytes read of one body (`ClientOptions.maxResponseSize`). */
+  maxResponseSize: BodyLimit;
 }
 
 /** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (a `TypeError` when not cached). */
@@ -120,6 +125,8 @@ export class Transport {
       : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
+    // A store shared with clients of a higher limit may hold more than this one reads: it asks for the answer anew.
+    if (stored && this.#overLimit(stored.body)) stored = undefined;
     const ifMatch =
       request.ifMatch === IF_MATCH_CACHED ? (await cache?.get(owner, request.url))?.headers.etag : request.ifMatch;
     if (request.ifMatch !== undefined && ifMatch === undefined) {
@@ -165,8 +172,8 @@ export class Transport {
         stored = undefined;
         continue;
       }
-      if (!response.ok) throw await responseError(method, request.url, response);
-      const text = await this.#text(method, response);
+      if (!response.ok) throw await responseError(method, request.url, response, this.#options.maxResponseSize);
+      const text = await this.#text(method, request.url, response);
       const reply = this.#reply(method, request.url, response, text);
       if (cache) await this.#updateCache(cache, owner, request.url, reply, text);
       return reply;
@@ -221,7 +228,7 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const response = await http.fetch(request, init);
+      const response = limitBody(await http.fetch(request, init), this.#options.maxResponseSize, exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {
           method,
@@ -238,9 +245,11 @@ export class Transport {
     } catch (error) {
       // The user gave up: their reason, never retried.
       exchange.signal?.throwIfAborted();
+      // No network failure: the same request would bring the same answer, so it fails the request, unretried.
+      if (error instanceof ResponseTooLargeError) throw error;
       // Aborted by ky's own timeout, which already failed the attempt with its TimeoutError.
       if (request.signal.aborted) throw error;
-      throw networkFailure(error, { method, url: exchange.url, timeout: http.timeout });
+      throw networkFailure(error, { method, url: exchange.url });
     }
   }
 
@@ -284,13 +293,20 @@ export class Transport {
   /** What the caller gets for a failure of ky: the user's abort reason, else the typed error. */
   #failure(error: unknown, exchange: Exchange): Promise<unknown> {
     if (exchange.signal?.aborted) return Promise.resolve(exchange.signal.reason);
-    return typedFailure(error, { method: exchange.method, url: exchange.url, timeout: this.#options.http.timeout });
+    const { http, maxResponseSize } = this.#options;
+    return typedFailure(error, { method: exchange.method, url: exchange.url, timeout: http.timeout, maxResponseSize });
   }
 
   /** The body of a JSON response: read within its attempt, unless a hook of the user's answered with a response of its own. */
-  async #text(method: string, response: Response): Promise<string | undefined> {
+  async #text(method: string, url: string, response: Response): Promise<string | undefined> {
     if (method === 'HEAD' || !isJsonType(response.headers.get('content-type'))) return undefined;
-    return readText(response) ?? (await response.text());
+    return bodyText(response, this.#options.maxResponseSize, { method, url });
+  }
+
+  /** Whether a cached body is larger than this client reads (counted only when it may be: UTF-8 takes ≤ 3 bytes a unit). */
+  #overLimit(body: string): boolean {
+    const limit = this.#options.maxResponseSize;
+    return limit !== false && body.length * 3 > limit && utf8Length(body) > limit;
   }
 
   #reply(method: string, url: string, response: Response, text: string | undefined): Reply {

@@ -44,7 +44,11 @@ export function createRedisTokenStore(options: RedisStoreOptions): TokenStore {
     try {
       return await command(send, args, timeout);
     } catch (cause) {
-      throw new TokenStoreError(`Redis token store: ${what} failed: ${(cause as Error).message}`, { cause });
+      // node-redis refuses every command of a client never connected (or quit), and says no more than that.
+      const hint = /^The client is closed$/.test(String((cause as Error)?.message))
+        ? ' (connect the node-redis client first: await client.connect())'
+        : '';
+      throw new TokenStoreError(`Redis token store: ${what} failed: ${(cause as Error).message}${hint}`, { cause });
     }
   };
   const tokenKey = (key: string) => `${prefix}:token:${key}`;

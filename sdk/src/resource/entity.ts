@@ -127,21 +127,27 @@ export class Entity<S extends Shape = UnknownShape> {
     return found;
   }
 
-  /** The embedded resources called `name` (always a list; empty when absent). */
+  /**
+   * The embedded resources called `name` (always a list; empty when absent). Every one is a HAL resource: the
+   * client checked the whole document when it arrived (an `InvalidResponseError` otherwise).
+   */
   embedded<K extends keyof S['embedded'] & string>(name: K): EmbeddedEntity<S, K>[] {
-    const value = this.#document._embedded?.[name];
-    if (!value) return [];
-    const list = Array.isArray(value) ? value : [value];
+    const embedded = this.#document._embedded;
+    if (!embedded || !Object.hasOwn(embedded, name)) return [];
+    const value = embedded[name];
+    const list = (Array.isArray(value) ? value : [value]) as HalResource[];
     return list.map((document) => this.#loader.entity(document, this.#base, this.#curies) as EmbeddedEntity<S, K>);
   }
 
   /**
    * Follows a relation by name (`svc:update_theme`, `update_theme` or its IRI). Template variables are taken
    * from `args`; for a non-GET link the remaining arguments are the JSON body. Resolves to the target entity,
-   * a `Results` page, `undefined` for a 204, the parsed data for JSON that is not HAL, or the `Response`
-   * (body unread) when the target is not JSON (an HTML page, a file). On a typed entity the contract says
-   * which; on an entity of unknown `_class` the type assumes an `Entity`: test with `instanceof` when the
-   * target may be something else. The promise follows on in the same await, one request per hop:
+   * a `Results` page, `undefined` for an empty answer (a 204), or the `Response` (body unread) when the link's
+   * `type` says the target is not JSON (an HTML page, a file). Rejects with an `InvalidResponseError` naming the
+   * URL and the fault when the answer is not that: JSON that is not a HAL resource (no `_links`, an array, a
+   * `null` among its embedded resources…), JSON to a link typed otherwise, another type to a link without one. On a typed entity the contract says which; on an
+   * entity of unknown `_class` the type assumes an `Entity`: test with `instanceof` when the target may be
+   * something else. The promise follows on in the same await, one request per hop:
    * `await shop.follow('svc:theme').follow('svc:dev_theme')` (see `FollowFurther`).
    */
   follow<K extends RelationKey<S>>(
@@ -169,6 +175,7 @@ export class Entity<S extends Shape = UnknownShape> {
       url,
       body: Object.keys(unused).length ? unused : undefined,
       accept: link.type ? `${link.type}, */*;q=0.8` : undefined,
+      type: link.type,
       signal: options.signal,
       ifMatch: this.#ifMatch(link, url, options.ifMatch),
     });

@@ -5,8 +5,10 @@
 import {
   ForbiddenError,
   HttpError,
+  InvalidResponseError,
   NetworkError,
   OAuthError,
+  ResponseTooLargeError,
   TimeoutError,
   UnauthorizedError,
   ValidationError,
@@ -62,6 +64,13 @@ export function describeError(error: unknown): Described {
     const fields = error.errors.map((e) => `${e.field} ${e.messages.join(', ')}`).join('; ');
     return failure(printable(fields || error.message, SERVER_MESSAGE_LENGTH));
   }
+  // What the server sent is not the API's: say where and what, not what the tool then tripped on.
+  if (error instanceof InvalidResponseError && error.problem) {
+    return failure(
+      `the server at ${origin(error.url)} answered ${error.method} ${error.url} with what is not the API's: ${printable(error.problem, SERVER_MESSAGE_LENGTH)}`,
+    );
+  }
+  if (error instanceof ResponseTooLargeError) return failure(error.message);
   if (error instanceof HttpError) return failure(printable(error.message, SERVER_MESSAGE_LENGTH));
   // Other errors (the file system's name the path and what went wrong) say enough by their message.
   if (error instanceof Error) return failure(error.message || error.name);

@@ -1,0 +1,99 @@
+/**
+ * What a document must be for the client to make an entity of it (spec §2.1, §2.2). An answer: a JSON object with
+ * `_links`, an object that maps each relation to a link object (`href` a string; `templated` a boolean and
+ * `method`, `type`, `title`, `name`, `docs` strings where present) or a list of them (`curies` is one). An embedded
+ * resource: a JSON object, whose `_links` may be absent (an order's line items and a product's variants are parts
+ * with no address of their own), checked as above when present. Both: `_class`, where present, a list of strings;
+ * `_embedded`, where present, an object that maps each name to a list of embedded resources. The API sends
+ * `_class` on every resource, but nothing the client does needs it, so a document without one is a resource of no
+ * kind. A single embedded resource in place of a list of one is taken as that list (HAL allows both).
+ */
+
+const LINK_STRINGS = ['method', 'type', 'title', 'name', 'docs'] as const;
+
+/** What `value` is, for a message: `null`, `an array`, `a string`… */
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `a.b`, or `a["svc:x"]` for a name that is not an identifier. */
+function member(path: string, name: string): string {
+  const step = /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+  return path ? `${path}${step}` : step.replace(/^\./, '');
+}
+
+function linkProblem(link: unknown, path: string): string | undefined {
+  if (!isObject(link)) return `${path} is ${kind(link)}, not a link object`;
+  if (typeof link.href !== 'string') return `${member(path, 'href')} is ${kind(link.href)}, not a string`;
+  if (link.templated !== undefined && typeof link.templated !== 'boolean') {
+    return `${member(path, 'templated')} is ${kind(link.templated)}, not a boolean`;
+  }
+  for (const name of LINK_STRINGS) {
+    if (link[name] !== undefined && typeof link[name] !== 'string') {
+      return `${member(path, name)} is ${kind(link[name])}, not a string`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first problem of one document (the answer itself when `path` is empty, else one it embeds), its embedded
+ * documents left to the caller (pushed onto `pending`).
+ */
+function documentProblem(
+  value: unknown,
+  path: string,
+  pending: [unknown, string][],
+  answer: boolean,
+): string | undefined {
+  const where = path || 'the document';
+  if (!isObject(value)) return `${where} is ${kind(value)}, not a HAL resource`;
+  const links = value._links;
+  if (links === undefined && answer && !path) return `${where} has no _links, so it is not a HAL resource`;
+  if (links !== undefined && !isObject(links)) return `${member(path, '_links')} is ${kind(links)}, not an object`;
+  for (const [rel, entry] of Object.entries(links ?? {})) {
+    const at = member(member(path, '_links'), rel);
+    const list = Array.isArray(entry) ? entry : [entry];
+    for (let i = 0; i < list.length; i++) {
+      const problem = linkProblem(list[i], Array.isArray(entry) ? `${at}[${i}]` : at);
+      if (problem) return problem;
+    }
+  }
+  const classes = value._class;
+  if (classes !== undefined && !(Array.isArray(classes) && classes.every((c) => typeof c === 'string'))) {
+    return `${member(path, '_class')} is not a list of strings`;
+  }
+  const embedded = value._embedded;
+  if (embedded === undefined) return undefined;
+  if (!isObject(embedded)) return `${member(path, '_embedded')} is ${kind(embedded)}, not an object`;
+  const inner: [unknown, string][] = [];
+  for (const [name, entry] of Object.entries(embedded)) {
+    const at = member(member(path, '_embedded'), name);
+    if (!Array.isArray(entry)) inner.push([entry, at]);
+    else for (const [i, document] of entry.entries()) inner.push([document, `${at}[${i}]`]);
+  }
+  // Last first onto the stack, so that they are checked in the order of the document.
+  pending.push(...inner.reverse());
+  return undefined;
+}
+
+/**
+ * What makes `value` no HAL resource, as a phrase naming where (`_embedded.templates[2] is null, not a HAL
+ * resource`); `undefined` when it is one, embedded documents included. `answer`: whether `value` is an answer
+ * (else a document kept from one, which may have been embedded). Walks without recursion, so that a document
+ * nested without end is an answer, not a stack overflow.
+ */
+export function halProblem(value: unknown, answer = true): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const problem = documentProblem(next[0], next[1], pending, answer);
+    if (problem) return problem;
+  }
+  return undefined;
+}
