@@ -17,9 +17,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_NAME_LENGTH } from '../../server/src/api/themes/file-path.js';
 import { assetResource, templateResource, themeResource } from '../../server/src/api/themes/representations.js';
-import { MAX_TEMPLATE_BYTES } from '../../server/src/api/themes/template-file.js';
-import { MAX_ASSETS_PER_THEME, MAX_TEMPLATES_PER_THEME } from '../../server/src/api/themes/theme-limits.js';
-import { MAX_SETTINGS_BYTES, MAX_TITLE_LENGTH } from '../../server/src/api/themes/theme-settings.js';
+import { MAX_TEMPLATE_BYTES } from '../../server/src/api/themes/template.js';
+import {
+  MAX_ASSETS_PER_THEME,
+  MAX_SETTINGS_BYTES,
+  MAX_TEMPLATES_PER_THEME,
+  MAX_TITLE_LENGTH,
+} from '../../server/src/api/themes/theme.js';
 import type { Store } from '../../server/src/store/types.js';
 import { DEFAULT_MAX_RESPONSE_SIZE } from '../src/http/body-limit.js';
 

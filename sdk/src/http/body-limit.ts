@@ -9,9 +9,9 @@ import { headerRecord } from './media-type.js';
 
 /*
  * The default is the largest representation the API sends: a theme at every limit of the reference server
- * (server/src/api/themes/theme-limits.ts, template-file.ts, theme-settings.ts; body-limit.test.ts checks the
- * default against the server's limits and representations), its templates embedded with their bodies. A body's characters stay one byte each as JSON but for the
- * control characters, which JSON escapes as `\u00XX`: six bytes for one, so a body of 64 KiB takes at most
+ * (server/src/api/themes/theme.ts and template.ts; body-limit.test.ts checks the default against the server's
+ * limits and representations), its templates embedded with their bodies. A body's characters stay one byte each
+ * as JSON but for the control characters, which JSON escapes as `\u00XX`: six bytes for one, so a body of 64 KiB takes at most
  * 384 KiB. Each template and asset gets 4 KiB for its other members and links (file names are at most 120
  * characters), the theme as much beside its settings (at most 64 KiB as JSON, sent as they are stored).
  * Lists are far smaller: at most 100 summaries a page, without bodies.
