@@ -12,7 +12,6 @@ import {
 } from '@storefront-platform/sdk';
 import type { AppCredentials, ConfigStore, Session } from '../config/store.js';
 import { CliError } from '../errors.js';
-import { cappedFetch, OversizeError } from '../theme/capped-body.js';
 import { MAX_DOCUMENT_BYTES } from '../theme/limits.js';
 import { VERSION } from '../version.js';
 import { endpointsOf } from './connection.js';
@@ -56,11 +55,9 @@ export async function storedClient(store: ConfigStore): Promise<{ client: Client
           tokenStore: sessionTokenStore(store, session),
         })
       : storedToken(store, app, session, session.token);
-  // The SDK reads a JSON answer whole before the tool sees it: the cap on what a server may make it hold sits below.
-  const fetch = cappedFetch(MAX_DOCUMENT_BYTES);
-  // An answer too large is as large the next time: retried, it would be downloaded again for nothing.
-  const isOversize = (error: unknown) =>
-    error instanceof OversizeError || (error as Error)?.cause instanceof OversizeError;
-  const retry = { shouldRetry: ({ error }: { error: unknown }) => (isOversize(error) ? false : undefined) };
-  return { client: createClient({ baseUrl, auth, userAgent: USER_AGENT, fetch, retry }), session };
+  // No answer the API may send is larger: a server cannot make the tool hold more, whatever it sends.
+  return {
+    client: createClient({ baseUrl, auth, userAgent: USER_AGENT, maxResponseSize: MAX_DOCUMENT_BYTES }),
+    session,
+  };
 }

@@ -15,7 +15,6 @@ import {
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
 import { printable } from '../printable.js';
-import { OversizeError } from '../theme/capped-body.js';
 
 /** A server's error message is its own word: shown escaped (see printable.ts), at most this long. */
 const SERVER_MESSAGE_LENGTH = 500;
@@ -38,8 +37,11 @@ function reason(error: Error): string {
 export function describeError(error: unknown): Described {
   const failure = (message: string) => ({ message, exitCode: ExitCode.failure });
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
-  // An answer refused for its size fails its attempt like a cut connection: say what it was.
-  if (error instanceof NetworkError && error.cause instanceof OversizeError) return failure(error.cause.message);
+  // The limit is the API's own (MAX_DOCUMENT_BYTES): a larger answer is the server's fault, not the user's.
+  if (error instanceof ResponseTooLargeError) {
+    const url = error.url.split('?')[0];
+    return failure(`the answer of ${url} is over ${error.limit} bytes, more than the API allows: not read`);
+  }
   if (error instanceof NetworkError) {
     return failure(`cannot reach the server at ${origin(error.url)} (${reason(error)}): is it running?`);
   }
@@ -70,7 +72,6 @@ export function describeError(error: unknown): Described {
       `the server at ${origin(error.url)} answered ${error.method} ${error.url} with what is not the API's: ${printable(error.problem, SERVER_MESSAGE_LENGTH)}`,
     );
   }
-  if (error instanceof ResponseTooLargeError) return failure(error.message);
   if (error instanceof HttpError) return failure(printable(error.message, SERVER_MESSAGE_LENGTH));
   // Other errors (the file system's name the path and what went wrong) say enough by their message.
   if (error instanceof Error) return failure(error.message || error.name);

@@ -1,7 +1,7 @@
 /**
- * Answers read up to a limit: refused by their `Content-Length` before any byte is read, or as soon as the bytes
- * read (decoded, so a compressed bomb counts at its real size) pass the limit. A server can then make the tool
- * hold no more than the API's limits allow, whatever it sends.
+ * An asset's bytes read up to the API's limit of one asset: refused by their `Content-Length` before any byte is
+ * read, or as soon as the bytes read (decoded, so a compressed bomb counts at its real size) pass the limit. (Answers
+ * of the SDK client are bounded by its `maxResponseSize`; a file is held to the tighter limit of its kind.)
  */
 import { CliError } from '../errors.js';
 
@@ -58,12 +58,4 @@ export function cappedResponse(response: Response, limit: number): Response {
 /** The bytes of `response`, at most `limit` of them (else an {@link OversizeError}, no more read). */
 export async function readCapped(response: Response, limit: number): Promise<Uint8Array> {
   return new Uint8Array(await cappedResponse(response, limit).arrayBuffer());
-}
-
-/**
- * A `fetch` for the SDK client whose answers are read to `limit` bytes at most: the SDK reads a JSON answer whole
- * before the tool sees it, so the cap has to sit below it.
- */
-export function cappedFetch(limit: number): typeof fetch {
-  return async (input, init) => cappedResponse(await globalThis.fetch(input, init), limit);
 }
