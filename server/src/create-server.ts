@@ -285,9 +285,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   });
   const listening = () => listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
   // Listening comes first, so that a port in use fails the start before the data is created, seeded or
-  // changed: a seeded password nobody saw printed would be lost with it. Not in a fleet's later worker: the port
-  // is the primary's, bound already, and listening would take connections from the other workers that this one
-  // would hold while its data opens, and drop if it fails to open.
+  // changed: a seeded password nobody saw printed would be lost with it. Not in a cluster worker but a fleet's
+  // first: the port is the primary's, bound already, and listening would take connections from the other
+  // workers that this one would hold while its data opens, and drop if it fails to open.
   const boundFirst = isFirstProcess() ? await listening() : undefined;
   let opened: OpenedData;
   try {

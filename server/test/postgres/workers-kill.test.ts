@@ -5,12 +5,12 @@
  * `cluster/primary.ts`). Writes go on throughout, and none that the fleet acknowledged is lost; the primary starts
  * a new worker each time.
  */
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import { type CliProcess, startCli } from '../helpers/cli-process.js';
+import { getOnNewConnection, type Outcome } from '../helpers/new-connection.js';
 import { tokenRequest } from '../helpers/test-server.js';
 
 const DEMO = { clientId: 'kill-app', clientSecret: 'kill-secret-0123456789' };
@@ -20,33 +20,6 @@ const KILLS = 20;
 const BURST = 8;
 /** What the issue promises for a request sent right after a kill. */
 const ANSWER_WITHIN_MS = 3000;
-
-/** How one request of a burst ended. */
-interface Outcome {
-  status?: number;
-  error?: string;
-  ms: number;
-}
-
-/** GET on a new connection (no keep-alive: one the killed worker had accepted would be reset, and may be). */
-function getOnNewConnection(url: string, headers: IncomingHttpHeaders): Promise<Outcome> {
-  const sent = performance.now();
-  return new Promise((resolve) => {
-    const req = request(url, { agent: false, headers }, (response) => {
-      response.resume();
-      response.once('end', () => {
-        clearTimeout(timer);
-        resolve({ status: response.statusCode, ms: performance.now() - sent });
-      });
-    });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
-    req.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      resolve({ error: error.code ?? error.message, ms: performance.now() - sent });
-    });
-    req.end();
-  });
-}
 
 describe.skipIf(skip)('two workers, one killed with SIGKILL 20 times', () => {
   let schema: FreshSchema;
@@ -103,7 +76,9 @@ describe.skipIf(skip)('two workers, one killed with SIGKILL 20 times', () => {
       const [victim, survivor] = pids as [number, number];
       process.kill(victim, 'SIGKILL');
       const burst = await Promise.all(
-        Array.from({ length: BURST }, () => getOnNewConnection(`${origin}/v1/shops/1/theme.json`, { authorization })),
+        Array.from({ length: BURST }, () =>
+          getOnNewConnection(`${origin}/v1/shops/1/theme.json`, { authorization }, ANSWER_WITHIN_MS),
+        ),
       );
       outcomes.push(...burst);
       const replacement = await cli.waitFor(
@@ -136,5 +111,5 @@ describe.skipIf(skip)('two workers, one killed with SIGKILL 20 times', () => {
     } finally {
       await store.close();
     }
-  }, 300_000);
+  }, 600_000);
 });
