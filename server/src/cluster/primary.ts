@@ -119,8 +119,8 @@ class Fleet {
     } else if (++this.#failedStarts === 1) {
       // Once for the whole run of failures: the worker's own error says why, and the next ones would repeat it.
       console.error(
-        `storefront-server: worker ${pidOf(worker)} exited (${how}) before it served; starting others ` +
-          `${FIRST_RETRY_MS / 1000} s apart, then twice as long each time up to ${MAX_RETRY_MS / 1000} s, until one serves`,
+        `storefront-server: worker ${pidOf(worker)} exited (${how}) before it served; starting another in ` +
+          `${FIRST_RETRY_MS / 1000} s, then waiting twice as long each time up to ${MAX_RETRY_MS / 1000} s, until one serves`,
       );
     }
     const delay = restartDelay(this.#failedStarts);

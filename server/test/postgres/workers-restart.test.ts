@@ -68,7 +68,7 @@ describe.skipIf(skip)('a replacement worker that fails to start', () => {
     const [, starts] = await cli.waitFor(/worker \d+ listening after (\d+) starts \(2 of 2 workers\)/);
     // Every failed start was one the primary counted, and it said so once.
     expect(Number(starts)).toBe(failedStarts() + 1);
-    expect(cli.stderr().split('before it served; starting others').length - 1).toBe(1);
+    expect(cli.stderr().split('before it served; starting another in').length - 1).toBe(1);
     const kinds = [...new Set(answers.map((answer) => answer.status ?? answer.error))];
     console.log(`${failedStarts()} failed starts; ${answers.length} requests meanwhile, answered: ${kinds}`);
     expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
