@@ -9,7 +9,8 @@ import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isFirstProcess, reportListening, runPrimary } from './cluster.js';
+import { runPrimary } from './cluster/primary.js';
+import { isFirstProcess, reportListening } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
@@ -356,7 +357,7 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  reportListening(server.store);
+  reportListening();
   if (isFirstProcess())
     console.log(banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL));
   return stopped;

@@ -6,6 +6,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
 import { addMissingPreviewKeys } from './api/themes/theme.js';
+import { isFirstProcess } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
@@ -264,14 +265,24 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     if (app) app(req, res);
     else early.push([req, res]);
   });
+  const listening = () => listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
   // Listening comes first, so that a port in use fails the start before the data is created, seeded or
-  // changed: a seeded password nobody saw printed would be lost with it.
-  const address = await listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  // changed: a seeded password nobody saw printed would be lost with it. Not in a cluster worker but a fleet's
+  // first: the port is the primary's, bound already, and listening would take connections from the other
+  // workers that this one would hold while its data opens, and drop if it fails to open.
+  const boundFirst = isFirstProcess() ? await listening() : undefined;
   let opened: OpenedData;
   try {
     opened = await openData(options);
   } catch (error) {
     await abandon(http);
+    throw error;
+  }
+  let address: AddressInfo;
+  try {
+    address = boundFirst ?? (await listening());
+  } catch (error) {
+    if (opened.ownsStore) await opened.store.close();
     throw error;
   }
   const url = listeningOrigin(address);
