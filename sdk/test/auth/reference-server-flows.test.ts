@@ -6,7 +6,6 @@ import {
   createClient,
   type ExchangeCodeOptions,
   exchangeCode,
-  OAuthError,
   readImplicitFragment,
   type TokenInfo,
 } from '@storefront-platform/sdk';
