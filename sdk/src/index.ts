@@ -129,3 +129,6 @@ export type * from './resource/representations.js';
 export { Results, type ResultsShape } from './resource/results.js';
 export type { Edge, EdgeFor, FollowArgs, FollowOptions, FollowResult, RelationKey, Shape } from './resource/shape.js';
 export type { ShapeOf } from './resource/shape-of.js';
+// Bounded concurrency for many calls at once (uploading a theme's files, reading many products): what the themes CLI
+// and the server's store use.
+export { mapLimited } from './shared/map-limited.js';

@@ -15,5 +15,4 @@ export { Curies } from './resource/curies.js';
 export { describeTemplateVariables, type TemplateVariable } from './resource/uri-template.js';
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';
 export { Lru, type LruOptions } from './shared/lru.js';
-export { mapLimited } from './shared/map-limited.js';
 export { isPkceValue } from './shared/pkce.js';
