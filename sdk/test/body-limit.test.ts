@@ -25,7 +25,7 @@ import {
   MAX_TITLE_LENGTH,
 } from '../../server/src/api/themes/theme.js';
 import type { Store } from '../../server/src/store/types.js';
-import { DEFAULT_MAX_RESPONSE_SIZE } from '../src/http/body-limit.js';
+import { DEFAULT_MAX_RESPONSE_SIZE, limitBody } from '../src/http/body-limit.js';
 
 const LIMIT = 1024 * 1024;
 const CHUNK = Buffer.alloc(16 * 1024, 'a');
@@ -355,5 +355,16 @@ describe('the default limit', () => {
     expect(largest).toBeLessThanOrEqual(DEFAULT_MAX_RESPONSE_SIZE);
     // Near it, not a guess far above.
     expect(largest).toBeGreaterThan(DEFAULT_MAX_RESPONSE_SIZE * 0.98);
+  });
+});
+
+describe('answers without a body', () => {
+  it.each([204, 304])('hands a %i with a body stream back as it is (as Chromium gives them)', async (status) => {
+    const response = new Response(null, { status });
+    // Chromium's fetch gives these an empty stream; a Response of such a status cannot be made with one.
+    Object.defineProperty(response, 'body', { value: new ReadableStream({ start: (c) => c.close() }) });
+    const limited = limitBody(response, 1024, { method: 'GET', url: 'http://api.test/v1/x' });
+    expect(limited).toBe(response);
+    expect(limited.status).toBe(status);
   });
 });

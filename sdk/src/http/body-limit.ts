@@ -32,6 +32,9 @@ export const DEFAULT_MAX_RESPONSE_SIZE =
   SETTINGS_BYTES +
   MEMBERS_BYTES;
 
+/** Statuses whose answers have no body (Fetch's null body statuses). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
 /** A limit in bytes, or `false` for none. */
 export type BodyLimit = number | false;
 
@@ -57,7 +60,8 @@ export interface LimitedRequest {
  */
 export function limitBody(response: Response, limit: BodyLimit, request: LimitedRequest): Response {
   const { body } = response;
-  if (limit === false || !body) return response;
+  // Chromium gives a 204 or a 304 a body stream (empty), and a Response of such a status cannot be made with one.
+  if (limit === false || !body || NULL_BODY_STATUSES.has(response.status)) return response;
   const tooLarge = () =>
     new ResponseTooLargeError({ ...request, status: response.status, headers: headerRecord(response.headers), limit });
   // Content-Length counts the bytes sent: a compressed answer's decoded body is another size.
