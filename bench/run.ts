@@ -6,12 +6,16 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import buildBins from '../server/test/helpers/build-bin.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const filter = process.argv[2] ?? '';
 const files = readdirSync(dir)
   .filter((name) => name.endsWith('.bench.ts') && name.includes(filter))
   .sort();
+
+// Benchmarks that start the server as a process start its built bin, as the tests do: built when stale.
+if (files.length) buildBins();
 
 let failed = 0;
 for (const file of files) {
