@@ -1,26 +1,23 @@
 #!/usr/bin/env bash
-# Packs the packages of the workspace (prepack builds them), checks each tarball with publint and attw, then installs
-# them into a scratch project outside the repo as an app would and there: imports every entry from ESM and require(),
-# type-checks them with nodenext and bundler resolution (and as CommonJS), and starts the bins. The packages and
-# their entries are the workspace's one list of them (scripts/workspace-packages.ts).
+# Checks each tarball of the workspace with publint and attw, then installs them into a scratch project outside the
+# repo as an app would and there: imports every entry from ESM and require(), type-checks them with nodenext and
+# bundler resolution (and as CommonJS), and starts the bins. The packages and their entries are the workspace's one
+# list of them (scripts/workspace-packages.ts).
+#
+# Usage: .ci/check-package.sh [directory holding the tarballs]   (default: scripts/pack.sh packs them)
 set -euo pipefail
 repo=$(pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# PACK_DIR keeps the tarballs for later steps (.ci/run hands them to the Jest apps); default: the scratch directory.
-packs=${PACK_DIR:-$scratch}
-mkdir -p "$packs"
+packs=${1:-$scratch/tarballs}
+[[ -n "${1:-}" ]] || bash scripts/pack.sh "$packs" >/dev/null
+packs=$(cd "$packs" && pwd)
 
 packages=$(npx tsx scripts/workspace-packages.ts)
-
-# `npm pack` runs prepack (the build): no tarball without dist/.
-tarballs=()
-while read -r dir; do
-  tarballs+=("$packs/$(npm pack --silent -w "$dir" --pack-destination "$packs" | tail -n 1)")
-done < <(node -e 'for (const pkg of JSON.parse(process.argv[1])) console.log(pkg.dir)' "$packages")
+tarballs=("$packs"/*.tgz)
 server_tgz=$(echo "$packs"/storefront-platform-server-*.tgz)
 for tarball in "${tarballs[@]}"; do
-  echo "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
+  echo "$(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
   listing=$(tar -tzf "$tarball")
   for file in dist/index.js dist/index.cjs LICENSE README.md CHANGELOG.md; do
     grep -qx "package/$file" <<<"$listing" || { echo "$tarball has no $file" >&2; exit 1; }

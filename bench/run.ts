@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import buildBins from '../server/test/helpers/build-bin.js';
+import { buildStale } from '../scripts/build-stale.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const filter = process.argv[2] ?? '';
@@ -15,7 +15,7 @@ const files = readdirSync(dir)
   .sort();
 
 // Benchmarks that start the server as a process start its built bin, as the tests do: built when stale.
-if (files.length) buildBins();
+if (files.length) buildStale(['sdk', 'server', 'themes']);
 
 let failed = 0;
 for (const file of files) {

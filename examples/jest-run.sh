@@ -9,7 +9,7 @@
 #   examples/jest-esm: ESM, ts-jest's ESM recipe (`--experimental-vm-modules`); tsc with nodenext and bundler;
 #                      then again on msw 3 (ES modules only, Node 22.12+) under Node 22.
 #
-# Usage: examples/jest-run.sh [directory holding the three .tgz]   (default: packs them, which builds them)
+# Usage: examples/jest-run.sh [directory holding the tarballs]   (default: scripts/pack.sh packs them)
 # Env:   JEST_CJS_MSW: msw of the CommonJS app (default 2.11.2; see below);
 #        JEST_CJS_LATEST_MSW: msw of examples/jest-cjs-msw-latest (default 2: the newest 2.x of the registry);
 #        JEST_ESM_MSW3: msw of the ESM app's second run (default 3).
@@ -23,11 +23,7 @@ scratch_dir "$repo" "" jest
 tarballs="${1:-}"
 if [[ -z "$tarballs" ]]; then
   tarballs="$scratch/tarballs"
-  mkdir "$tarballs"
-  (cd "$repo" && node -e 'for (const pkg of JSON.parse(process.argv[1])) console.log(pkg.dir)' \
-    "$(npx tsx scripts/workspace-packages.ts)" | while read -r dir; do
-    npm pack --silent -w "$dir" --pack-destination "$tarballs" >/dev/null
-  done)
+  bash "$repo/scripts/pack.sh" "$tarballs" >/dev/null
 fi
 tarballs="$(cd "$tarballs" && pwd)"
 

@@ -5,28 +5,24 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
-import { addMissingPreviewKeys } from './api/themes/theme.js';
 import { isFirstProcess } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
-import { demoApp, EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
+import { type DemoOptions, type ServerCredentials, upgradeExisting } from './demo-credentials.js';
+import { EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
 import { createExplorerHandler } from './explorer/handler.js';
 import { createRequestListener } from './express/app.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
-import { hashPassword } from './oauth/secrets.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
 import { createPostgresStore, isPostgresUrl } from './store/postgres/postgres.js';
 import type { Dataset, Store } from './store/types.js';
-
-/** Demo credentials to use instead of generated ones. */
-export type DemoOptions = Partial<DemoCredentials>;
 
 /** Options of {@link createServer}. Every field is optional. */
 export interface ServerOptions {
@@ -85,12 +81,6 @@ export interface ServerOptions {
    * the MSW handlers answer (they serve no explorer), and no explorer client is registered.
    */
   explorer?: boolean;
-}
-
-/** The demo credentials of a running server. */
-export interface ServerCredentials extends Omit<DemoCredentials, 'password'> {
-  /** `undefined` when the data already existed and no password was given: only its hash is stored. */
-  password: string | undefined;
 }
 
 /** A running reference server. */
@@ -176,55 +166,17 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
     try {
       // Data on disk may have been damaged by hand or by a crash under an older version: its owner is told.
       await removeAssetsWithoutBytes(store, (line) => console.warn(`storefront-server: ${line}`));
-      return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
+      return { store, ownsStore: true, seeded: false, credentials: await upgradeExisting(store, demo) };
     } catch (error) {
       // Closing releases the data's lock, which would otherwise keep this process's own next attempt out.
       await store.close();
       throw error;
     }
   }
-  if (isStore(data)) return { store: data, ownsStore: false, seeded: false, credentials: await upgrade(data, demo) };
+  if (isStore(data))
+    return { store: data, ownsStore: false, seeded: false, credentials: await upgradeExisting(data, demo) };
   const store = createMemoryStore(data);
-  return { store, ownsStore: true, seeded: false, credentials: await upgrade(store, demo) };
-}
-
-/** Existing data: what older data lacks, then the demo credentials. */
-async function upgrade(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
-  await addMissingPreviewKeys(store);
-  return applyDemo(store, demo);
-}
-
-/** Puts the given demo credentials into existing data, and reads back the rest. */
-async function applyDemo(store: Store, demo: DemoOptions): Promise<ServerCredentials | undefined> {
-  const app = demoApp(store);
-  const user = app && store.get('users', app.owner_id);
-  if (!app || !user) return undefined;
-  const appPatch = {
-    // Seeded before kinds existed: the kind it is seeded with now, so that the themes CLI can still sign in.
-    ...(app.kind === undefined ? { kind: 'native' as const } : {}),
-    ...(demo.clientId === undefined ? {} : { client_id: demo.clientId }),
-    ...(demo.clientSecret === undefined ? {} : { client_secret: demo.clientSecret }),
-    ...(demo.redirectUris === undefined ? {} : { redirect_uris: demo.redirectUris }),
-  };
-  const userPatch = {
-    ...(demo.login === undefined ? {} : { login: demo.login }),
-    // Hashed outside the write so that the ~80 ms of scrypt do not hold the write queue.
-    ...(demo.password === undefined ? {} : { password_hash: hashPassword(demo.password) }),
-  };
-  if (Object.keys(appPatch).length || Object.keys(userPatch).length) {
-    await store.write((tx) => {
-      if (Object.keys(appPatch).length) tx.update('apps', app.id, appPatch);
-      if (Object.keys(userPatch).length) tx.update('users', user.id, userPatch);
-    });
-  }
-  const current = store.get('apps', app.id)!;
-  return {
-    clientId: current.client_id,
-    clientSecret: current.client_secret,
-    login: store.get('users', user.id)!.login,
-    password: demo.password,
-    redirectUris: current.redirect_uris,
-  };
+  return { store, ownsStore: true, seeded: false, credentials: await upgradeExisting(store, demo) };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -4,13 +4,8 @@
  */
 export { type Core, createCore } from './core/index.js';
 export type { Addresses, Clock, CoreContext, CoreHandler, CoreRequest, CoreResponse } from './core/types.js';
-export {
-  createServer,
-  type DemoOptions,
-  type ServerCredentials,
-  type ServerOptions,
-  type StorefrontServer,
-} from './create-server.js';
+export { createServer, type ServerOptions, type StorefrontServer } from './create-server.js';
+export type { DemoOptions, ServerCredentials } from './demo-credentials.js';
 export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';
 export type { ServerTimeouts } from './express/timeouts.js';

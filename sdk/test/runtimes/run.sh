@@ -7,7 +7,7 @@
 # in a directory of its own outside the repository and kept there between runs (about 350 MB; reinstalled when the
 # versions below change). Chromium is Debian's (/usr/bin/chromium), driven by the repository's playwright-core.
 #
-# Usage: sdk/test/runtimes/run.sh [directory holding the SDK's .tgz]   (default: packs it, which builds it)
+# Usage: sdk/test/runtimes/run.sh [directory holding the SDK's .tgz]   (default: scripts/pack.sh packs it)
 # Env:   RUNTIMES: which to run (default "bun deno workerd chromium");
 #        RUNTIMES_CACHE: where the runtimes are installed (default ~/.cache/storefront-platform/runtimes);
 #        BUN_VERSION, DENO_VERSION, WORKERD_VERSION: npm versions of the runtimes (defaults below).
@@ -33,8 +33,7 @@ app="$scratch"
 tarballs="${1:-}"
 if [[ -z "$tarballs" ]]; then
   tarballs="$app/tarballs"
-  mkdir "$tarballs"
-  (cd "$repo" && npm pack --silent -w sdk --pack-destination "$tarballs" >/dev/null)
+  bash "$repo/scripts/pack.sh" "$tarballs" >/dev/null
 fi
 sdk_tgz=$(echo "$(cd "$tarballs" && pwd)"/storefront-platform-sdk-*.tgz)
 [[ -f "$sdk_tgz" ]] || { echo "run.sh: no storefront-platform-sdk-*.tgz in $tarballs" >&2; exit 2; }

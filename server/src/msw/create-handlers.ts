@@ -7,7 +7,7 @@ import type { Scope } from '@storefront-platform/sdk/internal';
 import { type HttpHandler, http } from 'msw';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
-import type { ServerCredentials } from '../create-server.js';
+import type { ServerCredentials } from '../demo-credentials.js';
 import { demoApp } from '../explorer/client.js';
 import { OAuthError } from '../oauth/errors.js';
 import { assertScopesAllowed } from '../oauth/scopes.js';

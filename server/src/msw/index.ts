@@ -3,7 +3,7 @@
  * suites in Node (`setupServer`) and browsers (`setupWorker`). Imports no `node:` module, Express or lowdb.
  */
 export type { Clock } from '../core/types.js';
-export type { ServerCredentials } from '../create-server.js';
+export type { ServerCredentials } from '../demo-credentials.js';
 export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
 // What `seed` gives and `createHandlers({ seed })` takes.
 export type { CollectionName, Dataset } from '../store/types.js';

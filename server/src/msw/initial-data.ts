@@ -1,6 +1,6 @@
 /** The data a mock starts from (and returns to on `reset()`): the demo seed, or a test's own data set. */
 import { fillPreviewKeys } from '../api/themes/theme.js';
-import type { ServerCredentials } from '../create-server.js';
+import type { ServerCredentials } from '../demo-credentials.js';
 import { type SeedOptions, seed } from '../seed/index.js';
 import { COLLECTIONS, emptyDataset, isCollectionName } from '../store/collections.js';
 import type { Dataset } from '../store/types.js';
