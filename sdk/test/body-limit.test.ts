@@ -86,6 +86,7 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
             'svc:endless': { href: `${origin}/endless` },
             'svc:image': { href: `${origin}/image`, type: 'image/png' },
             'svc:sized': { href: `${origin}/sized` },
+            'svc:sized_by': { href: `${origin}/sized{?bytes}`, templated: true },
           },
         }),
       );
@@ -297,6 +298,53 @@ describe('maxResponseSize', () => {
       expect(() => client({ maxResponseSize: bad })).toThrow(TypeError);
     }
     expect(() => client({ maxResponseSize: false })).not.toThrow();
+  });
+});
+
+describe('maxResponseSize of one follow', () => {
+  it("holds a file handed out unread to a tighter limit than the client's, and closes the connection", async () => {
+    const { count, fetch } = countingFetch();
+    const ended = closing('/image');
+    const root = (await client({ fetch }).root()) as unknown as Entity;
+    const before = count.read;
+    const file = (await root.follow('svc:image', undefined, { maxResponseSize: 64 * 1024 })) as unknown as Response;
+    const error = await file.arrayBuffer().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limit: 64 * 1024, status: 200 });
+    expect(count.read - before).toBeLessThanOrEqual(64 * 1024 + count.largestChunk);
+    expect((await ended).finished).toBe(false);
+  });
+
+  it('reads a JSON answer of exactly its limit, and refuses one byte more', async () => {
+    const root = (await client().root()) as unknown as Entity;
+    const limit = 10_000;
+    const exact = (await root.follow('svc:sized_by', { bytes: limit }, { maxResponseSize: limit })) as Entity;
+    expect(JSON.stringify(exact.toJSON())).toHaveLength(limit);
+    const over = await root
+      .follow('svc:sized_by', { bytes: limit + 1 }, { maxResponseSize: limit })
+      .catch((e: unknown) => e);
+    expect(over).toBeInstanceOf(ResponseTooLargeError);
+    expect(over).toMatchObject({ limit });
+  });
+
+  it("never raises the client's limit", async () => {
+    const error = await ((await client().root()) as unknown as Entity)
+      .follow('svc:endless', undefined, { maxResponseSize: 10 * LIMIT })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ limit: LIMIT });
+  });
+
+  it('takes a positive integer, checked before anything is sent', async () => {
+    let fetches = 0;
+    const counting: typeof fetch = (input, init) => {
+      fetches++;
+      return globalThis.fetch(input, init);
+    };
+    const root = (await client({ fetch: counting }).root()) as unknown as Entity;
+    for (const bad of [0, -1, 1.5, Number.NaN, '1' as unknown as number]) {
+      await expect(root.follow('svc:endless', undefined, { maxResponseSize: bad })).rejects.toThrow(TypeError);
+    }
+    expect(fetches).toBe(1);
   });
 });
 

@@ -133,7 +133,7 @@ describe('a hostile server', BIN_TESTS, () => {
     expect(pulled.stdout).toMatch(/^ {2}skipped {2}42 \(unsafe name: not a string\)$/m);
     expect(pulled.stdout).toMatch(/^ {2}skipped {2}big\.html \(too large: 102400 bytes, the API allows 65536\)$/m);
     expect(pulled.stdout).toMatch(/^ {2}skipped {2}assets\/images\/huge\.png \(too large: 5242880 bytes/m);
-    expect(pulled.stdout).toMatch(/^ {2}failed {3}assets\/images\/fat\.png \(.+ is over 1048576 bytes/m);
+    expect(pulled.stdout).toMatch(/^ {2}failed {3}assets\/images\/fat\.png \(.+ over 1048576 bytes/m);
     expect(pulled.stdout).toMatch(/^ {2}created {2}layout\.html$/m);
 
     // Nothing outside the folder was written or overwritten; nothing refused is in it.

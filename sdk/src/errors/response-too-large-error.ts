@@ -10,14 +10,14 @@ export interface ResponseTooLargeInit {
   status: number;
   /** Response headers, lower-case names. */
   headers?: Record<string, string>;
-  /** The limit passed, in bytes (the client's `maxResponseSize`). */
+  /** The limit passed, in bytes (the client's `maxResponseSize`, or the request's). */
   limit: number;
 }
 
 /**
- * An answer whose body is larger than the client reads (`maxResponseSize` of `createClient`): refused by its
- * `Content-Length` before a byte was read, or as soon as the bytes read (decoded, when compressed) passed the limit,
- * the rest left unread and the connection closed. Whatever the status: an error answer is read under the same
+ * An answer whose body is larger than the client reads (`maxResponseSize` of `createClient`, or of the `follow`
+ * that asked for it): refused by its `Content-Length` before a byte was read, or as soon as the bytes read (decoded,
+ * when compressed) passed the limit, the rest left unread and the connection closed. Whatever the status: an error answer is read under the same
  * limit. Never retried, since the same request would bring the same answer again.
  */
 export class ResponseTooLargeError extends StorefrontError {
@@ -37,7 +37,7 @@ export class ResponseTooLargeError extends StorefrontError {
     const url = redactUrl(init.url);
     super(
       'RESPONSE_TOO_LARGE',
-      `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (the client's maxResponseSize): not read`,
+      `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (maxResponseSize): not read`,
     );
     this.method = init.method;
     this.url = url;

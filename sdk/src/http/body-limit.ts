@@ -45,6 +45,18 @@ export function bodyLimit(option: BodyLimit | undefined): BodyLimit {
   throw new TypeError(`maxResponseSize: ${String(option)} is not a number of bytes (a positive integer) or false`);
 }
 
+/**
+ * The limit of one request: the client's, or `perRequest` (`FollowOptions.maxResponseSize`) when lower; a
+ * `TypeError` when `perRequest` is not a positive integer.
+ */
+export function requestLimit(client: BodyLimit, perRequest: number | undefined): BodyLimit {
+  if (perRequest === undefined) return client;
+  if (!Number.isSafeInteger(perRequest) || perRequest <= 0) {
+    throw new TypeError(`maxResponseSize: ${String(perRequest)} is not a number of bytes (a positive integer)`);
+  }
+  return client === false ? perRequest : Math.min(client, perRequest);
+}
+
 /** The request an answer came for, as its error names it. */
 export interface LimitedRequest {
   /** Upper-case. */

@@ -6,7 +6,7 @@ import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { utf8Length } from '../shared/utf8-length.js';
-import { type BodyLimit, limitBody } from './body-limit.js';
+import { type BodyLimit, limitBody, requestLimit } from './body-limit.js';
 import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
 import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
@@ -56,6 +56,8 @@ export interface TransportRequest {
   /** Sent as `If-Match`; the entity decides which tag (see `FollowOptions.ifMatch`). */
   ifMatch?: IfMatch;
   signal?: AbortSignal;
+  /** The most bytes read of this answer, when fewer than the client's (see `FollowOptions.maxResponseSize`). */
+  maxResponseSize?: number;
 }
 
 /** What a request resolved to. */
@@ -81,6 +83,8 @@ interface Exchange {
   method: string;
   url: string;
   signal?: AbortSignal;
+  /** The most bytes read of each answer: the client's limit, or the request's when lower. */
+  limit: BodyLimit;
   /** Attempts sent so far, the one after a refresh included. */
   attempts: number;
   /** Retries ky made so far; the attempt after a refresh is not one of them. */
@@ -124,9 +128,10 @@ export class Transport {
       ? await auth?.credentials(request.signal, http.fetch)
       : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
+    const limit = requestLimit(this.#options.maxResponseSize, request.maxResponseSize);
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     // A store shared with clients of a higher limit may hold more than this one reads: it asks for the answer anew.
-    if (stored && this.#overLimit(stored.body)) stored = undefined;
+    if (stored && overLimit(stored.body, limit)) stored = undefined;
     const ifMatch =
       request.ifMatch === IF_MATCH_CACHED ? (await cache?.get(owner, request.url))?.headers.etag : request.ifMatch;
     if (request.ifMatch !== undefined && ifMatch === undefined) {
@@ -145,6 +150,7 @@ export class Transport {
       method,
       url: request.url,
       signal: request.signal,
+      limit,
       attempts: 0,
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
@@ -172,8 +178,8 @@ export class Transport {
         stored = undefined;
         continue;
       }
-      if (!response.ok) throw await responseError(method, request.url, response, this.#options.maxResponseSize);
-      const text = await this.#text(method, request.url, response);
+      if (!response.ok) throw await responseError(method, request.url, response, limit);
+      const text = await this.#text(exchange, response);
       const reply = this.#reply(method, request.url, response, text);
       if (cache) await this.#updateCache(cache, owner, request.url, reply, text);
       return reply;
@@ -228,7 +234,7 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const response = limitBody(await http.fetch(request, init), this.#options.maxResponseSize, exchange);
+      const response = limitBody(await http.fetch(request, init), exchange.limit, exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {
           method,
@@ -293,20 +299,14 @@ export class Transport {
   /** What the caller gets for a failure of ky: the user's abort reason, else the typed error. */
   #failure(error: unknown, exchange: Exchange): Promise<unknown> {
     if (exchange.signal?.aborted) return Promise.resolve(exchange.signal.reason);
-    const { http, maxResponseSize } = this.#options;
-    return typedFailure(error, { method: exchange.method, url: exchange.url, timeout: http.timeout, maxResponseSize });
+    const { method, url, limit } = exchange;
+    return typedFailure(error, { method, url, timeout: this.#options.http.timeout, maxResponseSize: limit });
   }
 
   /** The body of a JSON response: read within its attempt, unless a hook of the user's answered with a response of its own. */
-  async #text(method: string, url: string, response: Response): Promise<string | undefined> {
+  async #text({ method, url, limit }: Exchange, response: Response): Promise<string | undefined> {
     if (method === 'HEAD' || !isJsonType(response.headers.get('content-type'))) return undefined;
-    return bodyText(response, this.#options.maxResponseSize, { method, url });
-  }
-
-  /** Whether a cached body is larger than this client reads (counted only when it may be: UTF-8 takes ≤ 3 bytes a unit). */
-  #overLimit(body: string): boolean {
-    const limit = this.#options.maxResponseSize;
-    return limit !== false && body.length * 3 > limit && utf8Length(body) > limit;
+    return bodyText(response, limit, { method, url });
   }
 
   #reply(method: string, url: string, response: Response, text: string | undefined): Reply {
@@ -371,4 +371,9 @@ export class Transport {
     await cache.invalidate(owner, [...urls]);
     emitter.emit('cache:invalidated', { urls: [...urls].map((u) => redactUrl(u)) });
   }
+}
+
+/** Whether a cached body is larger than `limit` (counted only when it may be: UTF-8 takes ≤ 3 bytes a unit). */
+function overLimit(body: string, limit: BodyLimit): boolean {
+  return limit !== false && body.length * 3 > limit && utf8Length(body) > limit;
 }

@@ -178,6 +178,7 @@ export class Entity<S extends Shape = UnknownShape> {
       type: link.type,
       signal: options.signal,
       ifMatch: this.#ifMatch(link, url, options.ifMatch),
+      maxResponseSize: options.maxResponseSize,
     });
   }
 

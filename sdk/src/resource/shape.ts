@@ -57,6 +57,12 @@ export interface FollowOptions {
    * Form-style (`{?q}`, `{&q}`), `{;x}` and `{#x}` variables are optional either way.
    */
   strictTemplates?: boolean;
+  /**
+   * The most bytes read of this answer, when fewer than the client's `maxResponseSize`: a larger one fails with a
+   * `ResponseTooLargeError`, read no further. For a download whose size the app knows a bound of (the bytes of an
+   * asset, at most 1 MiB), which the raw `Response` would otherwise read up to the client's limit.
+   */
+  maxResponseSize?: number;
 }
 
 type ArgsOfEdge<E> = E extends Edge<infer A, infer _R> ? A : never;

@@ -5,7 +5,6 @@
 import type { Client, Root, Shop, Template, Theme, ThemeAsset } from '@storefront-platform/sdk';
 import { CliError, UsageError } from '../errors.js';
 import { quoted } from '../printable.js';
-import { readCapped } from './capped-body.js';
 import { md5 } from './digest.js';
 import { type FileKind, pathOf, placeOf, type ThemeFileId } from './layout.js';
 import { MAX_ASSET_BYTES, MAX_TEMPLATE_BYTES } from './limits.js';
@@ -214,9 +213,9 @@ export function restoredFiles(client: Client, manifest: Manifest): Map<string, R
  */
 export async function contentOf(file: RemoteFile, signal?: AbortSignal): Promise<string | Uint8Array> {
   if (file.kind === 'template') return file.entity.properties.body;
-  // The `file` link leads to the bytes on the static host; the SDK hands back the Response, unread.
-  const response = await file.entity.follow('file', undefined, signal ? { signal } : {});
-  const bytes = await readCapped(response, MAX_ASSET_BYTES);
+  // An asset's bytes are at most the API's limit of one: a larger answer is refused as soon as it passes it.
+  const response = await file.entity.follow('file', undefined, { signal, maxResponseSize: MAX_ASSET_BYTES });
+  const bytes = new Uint8Array(await response.arrayBuffer());
   if (md5(bytes) !== file.md5)
     throw new CliError(`${file.path}: the bytes downloaded do not match the digest the API gives`);
   return bytes;

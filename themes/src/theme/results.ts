@@ -1,5 +1,12 @@
 /** What a transfer did, file by file, and which errors end it rather than one file. */
-import { HttpError, NetworkError, OAuthError, ServerError, TimeoutError } from '@storefront-platform/sdk';
+import {
+  HttpError,
+  NetworkError,
+  OAuthError,
+  ResponseTooLargeError,
+  ServerError,
+  TimeoutError,
+} from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import type { FileKind } from './layout.js';
 import { ConflictError } from './writes.js';
@@ -45,12 +52,14 @@ export function isTransient(error: unknown): boolean {
 
 /**
  * The result of a file whose write threw, or a rethrow when the error is about the whole session (the server is
- * unreachable or refuses the token) rather than about this file (a body over the limit, an undeletable file).
+ * unreachable or refuses the token) rather than about this file (a body over the limit, an asset's bytes over the
+ * API's, an undeletable file).
  */
 export function fileFailure(path: string, kind: FileKind, error: unknown): FileResult {
   if (error instanceof ConflictError) return { path, kind, action: 'conflict', message: error.message };
   const aboutTheFile =
     error instanceof CliError ||
+    error instanceof ResponseTooLargeError ||
     (error instanceof HttpError &&
       !(error instanceof OAuthError) &&
       !isTransient(error) &&
