@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { packageEntries } from './scripts/workspace-packages.js';
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -51,6 +52,24 @@ const NODE = [
  */
 const MOCKED_MODULES = ['server/test/shell-gzip.test.ts', 'server/test/oauth/password-checks.test.ts'];
 
+/**
+ * The projects whose files take longest (processes, crash rounds, the CLI), started first: the many short files of
+ * the others then fill both workers to the end, where by name or size (a fresh clone has no durations cached) a
+ * crash suite of a minute could start last and run alone.
+ */
+const FIRST = ['system', 'tools'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = FIRST.indexOf(spec.project.name);
+      return at === -1 ? FIRST.length : at;
+    };
+    // Stable: within a project, vitest's own order (the longest first, once it has durations).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   resolve: {
     // Tests import the package by its public name, resolved to the sources (no build needed).
@@ -61,9 +80,12 @@ export default defineConfig({
     // Most files spend their time waiting on processes they start (servers, the CLI, Redis, Chromium): vitest's
     // default of one worker less than the cores ran the whole suite in one worker on two cores (7 min; 4.5 with 2).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Every file is in exactly one project; `vitest run` runs them all.
+    // Every file is in exactly one project; `vitest run` runs them all. The type tests (`*.test-d.ts`: the SDK's
+    // and React's types, asserted with expectTypeOf) are in none: `npm run typecheck`, whose tsc checks them with
+    // the rest, fails on a wrong one, and vitest's typecheck would run tsc over them a second time.
     projects: [
       {
         extends: true,
@@ -76,14 +98,6 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'node-isolated', include: MOCKED_MODULES } },
       { extends: true, test: { name: 'mocks', include: MOCKS } },
-      {
-        extends: true,
-        // The type tests (`*.test-d.ts`: the SDK's and React's types), by tsc: once, types do not depend on Node.
-        test: {
-          name: 'types',
-          typecheck: { enabled: true, only: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-        },
-      },
       {
         extends: true,
         test: { name: 'system', include: SYSTEM, globalSetup: [BUILD_BINS] },

@@ -18,6 +18,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=../scripts/lib/scratch.sh
 source "$repo/scripts/lib/scratch.sh"
+# shellcheck source=../scripts/lib/node-bin.sh
+source "$repo/scripts/lib/node-bin.sh"
 scratch_dir "$repo" "" jest
 
 tarballs="${1:-}"
@@ -52,7 +54,17 @@ install_app() {
   echo "jest-run.sh: $name with msw $(cd "$scratch/$name" && node -p "require('msw/package.json').version")"
 }
 
-install_app jest-cjs "msw@$cjs_msw" "@types/jest@$(dev @types/jest)"
+# The three installs at once: they wait on the network and the disk more than on a core.
+install_app jest-cjs "msw@$cjs_msw" "@types/jest@$(dev @types/jest)" &
+cjs=$!
+install_app jest-cjs-msw-latest "msw@$cjs_latest_msw" "@types/jest@$(dev @types/jest)" &
+cjs_latest=$!
+install_app jest-esm "msw@$esm_msw" &
+esm=$!
+wait "$cjs"
+wait "$cjs_latest"
+wait "$esm"
+
 (
   cd "$scratch/jest-cjs"
   npx tsc -p tsconfig.json
@@ -61,7 +73,6 @@ install_app jest-cjs "msw@$cjs_msw" "@types/jest@$(dev @types/jest)"
   npx jest --ci
 )
 
-install_app jest-cjs-msw-latest "msw@$cjs_latest_msw" "@types/jest@$(dev @types/jest)"
 (
   cd "$scratch/jest-cjs-msw-latest"
   # Else the settings would be tested on an msw that does not need them.
@@ -70,7 +81,6 @@ install_app jest-cjs-msw-latest "msw@$cjs_latest_msw" "@types/jest@$(dev @types/
   npx jest --ci
 )
 
-install_app jest-esm "msw@$esm_msw"
 (
   cd "$scratch/jest-esm"
   npx tsc -p tsconfig.json
@@ -85,5 +95,5 @@ install_app jest-esm "msw@$esm_msw"
   npm install --no-audit --no-fund --no-package-lock --loglevel=error --engine-strict=false "msw@$esm_msw3" >/dev/null
   echo "jest-run.sh: jest-esm with msw $(node -p "require('msw/package.json').version") under Node 22"
   npx tsc -p tsconfig.json
-  npx --yes --package "node@22" -- node --experimental-vm-modules node_modules/jest/bin/jest.js --ci
+  with_node 22 node --experimental-vm-modules node_modules/jest/bin/jest.js --ci
 )

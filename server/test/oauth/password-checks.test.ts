@@ -1,14 +1,14 @@
 /**
- * Password checks run one at a time: scrypt is pure JS on the event loop, so concurrent runs finish no sooner
- * and every other request waits for a slice of each. (bench/server-oauth.bench.ts measures what that buys.)
+ * Password checks run one at a time, so that a flood of guessed logins takes one core (and, in Node, one thread of
+ * libuv's pool) however large it is. (bench/server-oauth.bench.ts measures what that buys.)
  */
 import { describe, expect, it, vi } from 'vitest';
 
 /** scrypt runs under way, and the most seen at once. */
 const runs = vi.hoisted(() => ({ now: 0, most: 0 }));
 
-vi.mock('@noble/hashes/scrypt.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@noble/hashes/scrypt.js')>();
+vi.mock('../../src/shared/scrypt.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/shared/scrypt.js')>();
   return {
     ...original,
     scryptAsync: async (...args: Parameters<typeof original.scryptAsync>) => {
