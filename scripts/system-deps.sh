@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the tests need besides npm packages, from Debian: a real Redis server (the token and cache store tests),
 # PostgreSQL (the PostgreSQL store's tests: a server answering on 127.0.0.1, or the binaries, from which the tests
-# start a private cluster; test/support/postgres-server.ts) and Chromium (the browser tests). Installed when missing and we may (root); otherwise says how, and the tests
-# that need them skip with a loud message (under CI=true they fail instead).
+# start a private cluster; test/support/postgres-server.ts) and Chromium (the browser tests). Installed when missing
+# and we may (root); otherwise says how, and the tests that need them skip with a loud message (under CI=true they
+# fail instead).
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
