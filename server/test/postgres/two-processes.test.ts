@@ -8,9 +8,9 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { type CliProcess, startCli } from '../helpers/cli-process.js';
 import { tokenRequest } from '../helpers/test-server.js';
 import { hiddenFields } from '../oauth/fixture.js';
+import { type Server, startServers, stopServers } from './write-load.js';
 
 const DEMO = { clientId: 'fleet-app', clientSecret: 'fleet-secret-0123456789', login: 'demo', password: 'fleet pw' };
 const REDIRECT_URI = 'http://localhost:8080/callback';
@@ -22,43 +22,20 @@ const skip = skipWithout(POSTGRES, 'The two-process PostgreSQL tests');
 
 describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
   let schema: FreshSchema;
-  const processes: CliProcess[] = [];
+  let servers: Server[] = [];
   /** The two servers' origins: A seeded the data, B opened it. */
   let origins: [string, string];
   let token: string;
 
-  async function start(url: string): Promise<string> {
-    const cli = startCli([
-      '--store',
-      url,
-      '--port',
-      '0',
-      '--quiet',
-      '--products',
-      '10',
-      '--demo-client-id',
-      DEMO.clientId,
-      '--demo-client-secret',
-      DEMO.clientSecret,
-      '--demo-password',
-      DEMO.password,
-    ]);
-    processes.push(cli);
-    return (await cli.waitFor(/listening on (http:\/\/\S+)/))[1]!;
-  }
-
   beforeAll(async () => {
     schema = await freshSchema();
-    // One after the other: the first seeds.
-    const a = await start(schema.url);
-    const b = await start(schema.url);
-    origins = [a, b];
-    token = await clientToken(a);
+    servers = await startServers(schema.url, 2, { products: 10, demo: DEMO });
+    origins = [servers[0]!.origin, servers[1]!.origin];
+    token = await clientToken(origins[0]);
   }, 60_000);
 
   afterAll(async () => {
-    for (const cli of processes) cli.child.kill('SIGKILL');
-    await Promise.all(processes.map((cli) => cli.exited));
+    await stopServers(servers);
     await schema?.drop();
   });
 

@@ -1,13 +1,21 @@
 /**
- * Servers on one PostgreSQL schema under a steady load of writes, and what became of each write: what the
- * fault tests (`faults.test.ts`, `restarts.test.ts`) count afterwards.
+ * Servers on one PostgreSQL schema as processes (two-processes.test.ts starts its own with these too), under a
+ * steady load of writes, and what became of each write: what the fault tests (`faults.test.ts`, `restarts.test.ts`)
+ * count afterwards.
  */
 import pg from 'pg';
 import { expect } from 'vitest';
 import { type CliProcess, startCli } from '../helpers/cli-process.js';
 import { tokenRequest } from '../helpers/test-server.js';
 
-const DEMO = { clientId: 'fault-app', clientSecret: 'fault-secret-0123456789' };
+const DEMO: Demo = { clientId: 'fault-app', clientSecret: 'fault-secret-0123456789' };
+
+/** The demo app's credentials, and the demo user's password when given. */
+interface Demo {
+  clientId: string;
+  clientSecret: string;
+  password?: string;
+}
 
 /** A `storefront-server --store <url>` process. */
 export interface Server {
@@ -17,22 +25,21 @@ export interface Server {
   applicationName: string;
 }
 
+/** What the servers are started with: the demo app's credentials (and password) and how many products to seed. */
+export interface ServerSetup {
+  demo?: Demo;
+  products?: number;
+}
+
 /** Starts `count` servers on `url`, one after the other (the first seeds). */
-export async function startServers(url: string, count: number): Promise<Server[]> {
+export async function startServers(url: string, count: number, setup: ServerSetup = {}): Promise<Server[]> {
+  const { demo = DEMO, products = 3 } = setup;
   const servers: Server[] = [];
   for (let i = 0; i < count; i++) {
     const cli = startCli([
-      '--store',
-      url,
-      '--port',
-      '0',
-      '--quiet',
-      '--products',
-      '3',
-      '--demo-client-id',
-      DEMO.clientId,
-      '--demo-client-secret',
-      DEMO.clientSecret,
+      ...['--store', url, '--port', '0', '--quiet', '--products', String(products)],
+      ...['--demo-client-id', demo.clientId, '--demo-client-secret', demo.clientSecret],
+      ...(demo.password === undefined ? [] : ['--demo-password', demo.password]),
     ]);
     const origin = (await cli.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     servers.push({ cli, origin, applicationName: `storefront-server ${cli.child.pid}` });
