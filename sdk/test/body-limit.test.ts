@@ -25,7 +25,7 @@ import {
   MAX_TITLE_LENGTH,
 } from '../../server/src/api/themes/theme.js';
 import type { Store } from '../../server/src/store/types.js';
-import { DEFAULT_MAX_RESPONSE_SIZE, limitBody } from '../src/http/body-limit.js';
+import { DEFAULT_MAX_RESPONSE_SIZE, limitBody, withBody } from '../src/http/body-limit.js';
 
 const LIMIT = 1024 * 1024;
 const CHUNK = Buffer.alloc(16 * 1024, 'a');
@@ -159,9 +159,7 @@ function countingFetch() {
       },
       { highWaterMark: 0 },
     );
-    const copy = new Response(counted, response);
-    Object.defineProperty(copy, 'url', { value: response.url });
-    return copy;
+    return withBody(response, counted);
   };
   return { count, fetch };
 }

@@ -3,6 +3,8 @@
  * they are read, for tests and benchmarks that count requests or bytes.
  */
 
+import { withBody } from '../../sdk/src/http/body-limit.js';
+
 /** One exchange seen by {@link recordingFetch}. */
 export interface Exchange {
   method: string;
@@ -51,14 +53,7 @@ export function recordingFetch(): Recorder {
         },
       }),
     );
-    const copy = new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    // A Response built by hand has no URL; the SDK resolves relative links against it.
-    Object.defineProperty(copy, 'url', { value: response.url });
-    return copy;
+    return withBody(response, counted);
   };
   const tokenRequests = () => exchanges.filter((e) => new URL(e.url).pathname === '/oauth/token');
   const apiRequests = () => exchanges.filter((e) => new URL(e.url).pathname.startsWith('/v1'));

@@ -102,12 +102,19 @@ export function limitBody(response: Response, limit: BodyLimit, request: Limited
     },
     { highWaterMark: 0 },
   );
-  const kept = new Response(limited, {
+  return withBody(response, limited);
+}
+
+/**
+ * `response` with `body` in place of its own, and its status, headers and URL: a constructed Response has no URL,
+ * and relative links resolve against it.
+ */
+export function withBody(response: Response, body: BodyInit | null): Response {
+  const copy = new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
   });
-  // A constructed Response has no URL, and relative links resolve against it.
-  Object.defineProperty(kept, 'url', { value: response.url });
-  return kept;
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
 }

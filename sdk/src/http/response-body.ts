@@ -3,7 +3,7 @@
  * calls puts it under the same timeout, so that a body that stalls fails (and is retried) like a server that does.
  */
 
-import { type BodyLimit, type LimitedRequest, limitBody } from './body-limit.js';
+import { type BodyLimit, type LimitedRequest, limitBody, withBody } from './body-limit.js';
 
 /** The text read of each response handed to ky, by that response. */
 const bodies = new WeakMap<Response, string>();
@@ -23,10 +23,7 @@ export async function withText(response: Response, copy: boolean): Promise<Respo
   let kept = response;
   if (copy) {
     // No body at all rather than an empty one: a 204 or a 304 may not have one.
-    const body = text === '' ? null : text;
-    kept = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    // A constructed Response has no URL, and the caller resolves relative links against it.
-    Object.defineProperty(kept, 'url', { value: response.url });
+    kept = withBody(response, text === '' ? null : text);
   }
   bodies.set(kept, text);
   return kept;
