@@ -1,3 +1,4 @@
+export type * from './events.js';
 export type * from './hal.js';
 export type * from './relations.js';
 export type * from './resources.js';

@@ -4,6 +4,13 @@
  * The server's relation registry is declared against these names, so a relation cannot exist on one side only.
  */
 import type {
+  EventFields,
+  EventType,
+  WebhookDeliveryFields,
+  WebhookEndpointFields,
+  WebhookEndpointStatus,
+} from './events.js';
+import type {
   OrderFields,
   OrderLineItemFields,
   OrderStatus,
@@ -128,6 +135,37 @@ export interface CreateThemeAssetBody {
   data: string;
 }
 
+/** Query of the event list (`svc:events`): oldest first, from a cursor. */
+export interface EventQuery {
+  /** An event id: only the events written after it. */
+  after?: string;
+  /** Only these types. */
+  types?: OneOrMany<EventType>;
+  shop_ids?: OneOrMany<string | number>;
+  /** Seconds (at most 30) to hold the answer open while no event is after the cursor: long-polling. */
+  wait?: number;
+  /** 1–100, default 30. */
+  per_page?: number;
+}
+
+/** Body of `svc:create_webhook_endpoint`. */
+export interface CreateWebhookEndpointBody {
+  /** `http(s)://` address events are POSTed to. */
+  url: string;
+  /** Event types to send, or `["*"]` (the default) for all. */
+  events?: (EventType | '*')[];
+  description?: string;
+}
+
+/** Body of `svc:update_webhook_endpoint`: what changes. */
+export interface UpdateWebhookEndpointBody {
+  url?: string;
+  events?: (EventType | '*')[];
+  description?: string;
+  /** `enabled` again after the server disabled it, or `disabled` to pause it. */
+  status?: WebhookEndpointStatus;
+}
+
 type Self<R extends RepresentationName> = { self: Relation<'get', R> };
 
 /** Relations of the root resource. */
@@ -144,6 +182,44 @@ export interface RootRelations extends Self<'root'> {
   'service-desc': Relation<'get', 'document'>;
   /** The API explorer (`text/html`, RFC 8631), where the server serves one. */
   'service-doc': Relation<'get', 'document'>;
+  /** Events of the shops the user administers, oldest first (admin tokens only). */
+  'svc:events': Relation<'get', 'results:event', EventQuery>;
+  /** One event (admin tokens only). */
+  'svc:event': Relation<'get', 'event', { id: string }>;
+  /** This app's webhook endpoints (admin tokens only). */
+  'svc:webhook_endpoints': Relation<'get', 'results:webhookEndpoint', PagingVars>;
+  /** Registers a webhook endpoint of this app; the answer holds its secret, once (admin tokens only). */
+  'svc:create_webhook_endpoint': Relation<'post', 'webhookEndpoint', never, CreateWebhookEndpointBody>;
+}
+
+/** Relations of an event. */
+export interface EventRelations extends Self<'event'> {
+  /**
+   * The resource the event is about (a theme, template, asset, product or order): absent after a delete and on a
+   * `ping`. Its `ETag` at the time is `data.etag`.
+   */
+  'svc:subject': Relation<'get', 'theme' | 'themeTemplate' | 'themeAsset' | 'product' | 'order'>;
+  'svc:shop': Relation<'get', 'shop'>;
+}
+
+/** Relations of a webhook endpoint. */
+export interface WebhookEndpointRelations extends Self<'webhookEndpoint'> {
+  'svc:update_webhook_endpoint': Relation<'put', 'webhookEndpoint', never, UpdateWebhookEndpointBody>;
+  'svc:delete_webhook_endpoint': Relation<'delete', 'none'>;
+  /** A new secret, in the answer; the old one keeps signing beside it for 24 hours. */
+  'svc:rotate_webhook_secret': Relation<'post', 'webhookEndpoint'>;
+  /** Sends a `ping` event to this endpoint; the answer is its first delivery attempt. */
+  'svc:ping_webhook_endpoint': Relation<'post', 'webhookDelivery'>;
+  /** Its delivery attempts, newest first. */
+  'svc:deliveries': Relation<'get', 'results:webhookDelivery', PagingVars>;
+}
+
+/** Relations of a delivery attempt. */
+export interface WebhookDeliveryRelations extends Self<'webhookDelivery'> {
+  'svc:event': Relation<'get', 'event'>;
+  'svc:webhook_endpoint': Relation<'get', 'webhookEndpoint'>;
+  /** Delivers the event to this endpoint again, now, as a new series of attempts. */
+  'svc:resend_event': Relation<'post', 'webhookDelivery'>;
 }
 
 /** Relations of a shop. */
@@ -236,6 +312,9 @@ export interface Representations {
   theme: Representation<'theme', ThemeFields, { templates: 'themeTemplate'; assets: 'themeAsset' }, ThemeRelations>;
   themeTemplate: Representation<'themeTemplate', TemplateFields, None, TemplateRelations>;
   themeAsset: Representation<'themeAsset', ThemeAssetFields, None, ThemeAssetRelations>;
+  event: Representation<'event', EventFields, None, EventRelations>;
+  webhookEndpoint: Representation<'webhookEndpoint', WebhookEndpointFields, None, WebhookEndpointRelations>;
+  webhookDelivery: Representation<'webhookDelivery', WebhookDeliveryFields, None, WebhookDeliveryRelations>;
 }
 
 /** Name of a representation in {@link Representations}. */

@@ -3,10 +3,11 @@
  * it imports the tables, never the routes, so that `hal` (which routes use to build links) can read it.
  */
 import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
+import { eventRelations } from './events/relations.js';
 import { coreRelations } from './relations.js';
 import { themeRelations } from './themes/relations.js';
 
-const registry: RelationTable<SvcRelationName> = { ...coreRelations, ...themeRelations };
+const registry: RelationTable<SvcRelationName> = { ...coreRelations, ...themeRelations, ...eventRelations };
 
 /** The entry of a relation, by its full name (`svc:update_theme`); `undefined` for unknown or plain names. */
 export function relationEntry(rel: string): RelationEntry | undefined {

@@ -25,6 +25,7 @@ interface RelationDomains {
     | 'orderSummary'
     | 'orderLineItem';
   theme: 'theme' | 'themeTemplate' | 'themeAsset';
+  events: 'event' | 'webhookEndpoint' | 'webhookDelivery';
 }
 
 /** `R`, if {@link RelationDomains} places every one of them: otherwise a type error naming those it does not. */
@@ -33,8 +34,20 @@ type Placed<R extends RelationDomains[keyof RelationDomains]> = R;
 /** Every curied relation name of the contract. */
 export type SvcRelationName = SvcRelationOf<Placed<RepresentationName>>;
 
+/** The root's links to events and webhook endpoints, which the events' table documents with theirs. */
+type RootEventRelationName = 'svc:events' | 'svc:event' | 'svc:webhook_endpoints' | 'svc:create_webhook_endpoint';
+
 /** Relations of the root, shops, products and orders: documented in `./relations.ts`. */
-export type CoreRelationName = SvcRelationOf<RelationDomains['core']>;
+export type CoreRelationName = Exclude<SvcRelationOf<RelationDomains['core']>, RootEventRelationName>;
+
+/**
+ * Relations of events, webhook endpoints and deliveries, and the root's links to them, but for those a core
+ * representation has too (`svc:shop`): documented in `./events/relations.ts`.
+ */
+export type EventRelationName = Exclude<
+  SvcRelationOf<RelationDomains['events']> | RootEventRelationName,
+  CoreRelationName
+>;
 
 /**
  * Relations of themes, templates and assets, but for those a core representation has too (`svc:shop`):
