@@ -23,6 +23,8 @@ import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
 import { createPostgresStore, isPostgresUrl } from './store/postgres/postgres.js';
 import type { Dataset, Store } from './store/types.js';
+import type { Deliverer, WebhookSender } from './webhooks/deliverer.js';
+import { nodeWebhookSender } from './webhooks/node-sender.js';
 
 /** Options of {@link createServer}. Every field is optional. */
 export interface ServerOptions {
@@ -81,6 +83,22 @@ export interface ServerOptions {
    * the MSW handlers answer (they serve no explorer), and no explorer client is registered.
    */
   explorer?: boolean;
+  /** How webhooks are delivered (see docs/server.md, "Webhooks"). */
+  webhooks?: ServerWebhookOptions;
+}
+
+/** Options of webhook delivery. */
+export interface ServerWebhookOptions {
+  /**
+   * Hosts (names or literal addresses) that may be targets although they are loopback, private or link-local. A
+   * server listening on loopback delivers anywhere; one listening on another interface refuses those unless
+   * allowed here.
+   */
+  allow?: readonly string[];
+  /** Attempts in flight at most. Default 8. */
+  concurrency?: number;
+  /** Replaces the HTTP sender (tests). */
+  send?: WebhookSender;
 }
 
 /** A running reference server. */
@@ -98,6 +116,11 @@ export interface StorefrontServer {
   credentials: ServerCredentials | undefined;
   /** Whether this start seeded the data (in memory, or a JSON file that was missing or reset). */
   seeded: boolean;
+  /**
+   * The webhook delivery loop: `drain()` makes every attempt due on the server's clock and resolves once none is
+   * left, so that a test that moved the clock need not wait.
+   */
+  webhooks: Pick<Deliverer, 'drain'>;
   /** Stops listening, lets in-flight requests finish, then closes the store (unless it was given ready). */
   close(): Promise<void>;
 }
@@ -119,6 +142,11 @@ function listeningOrigin(address: AddressInfo): string {
           ? `[${address.address}]`
           : address.address;
   return `http://${host}:${address.port}`;
+}
+
+/** Whether the server listens on the loopback interface only (an IPv4 127/8 or the IPv6 `::1` address). */
+function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 function checkOptions(options: ServerOptions): void {
@@ -241,14 +269,25 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const addresses = published ?? addressesOf(url);
   const withExplorer = options.explorer ?? true;
   const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
-  const core = createCore({
-    store: opened.store,
-    clock: options.clock ?? { now: () => Date.now() },
-    addresses,
-    tokenTtl: tokenTtlOf(options.tokenTtl),
-    explorerUrl,
-    redirectUris: options.redirectUris,
-  });
+  const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
+  const core = createCore(
+    {
+      store: opened.store,
+      clock: options.clock ?? { now: () => Date.now() },
+      addresses,
+      tokenTtl: tokenTtlOf(options.tokenTtl),
+      explorerUrl,
+      redirectUris: options.redirectUris,
+      webhookTargets,
+    },
+    {
+      webhooks: {
+        send: options.webhooks?.send ?? nodeWebhookSender(webhookTargets),
+        ...(options.webhooks?.concurrency === undefined ? {} : { concurrency: options.webhooks.concurrency }),
+      },
+    },
+  );
+  const webhooks = core.webhooks!;
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
   const explorer = withExplorer
     ? createExplorerHandler({ baseUrl: addresses.baseUrl, authUrl: addresses.authUrl, clientId: EXPLORER_CLIENT_ID })
@@ -283,6 +322,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     store: opened.store,
     credentials: opened.credentials,
     seeded: opened.seeded,
+    webhooks: { drain: () => webhooks.drain() },
     close() {
       stopping = true;
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
@@ -290,7 +330,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
         http.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections with no request in flight would hold `close` open for their timeout.
         http.closeIdleConnections();
-      }).then(() => (opened.ownsStore ? opened.store.close() : undefined));
+      })
+        .then(() => webhooks.close())
+        .then(() => (opened.ownsStore ? opened.store.close() : undefined));
       return closing;
     },
   };

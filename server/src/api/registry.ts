@@ -2,8 +2,9 @@
  * THE relation registry: every domain's table, merged. Drives links and the `/rels/{rel}` pages. It is data:
  * it imports the tables, never the routes, so that `hal` (which routes use to build links) can read it.
  */
-import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
+
 import { eventRelations } from './events/relations.js';
+import type { RelationEntry, RelationTable, SvcRelationName } from './relation-entry.js';
 import { coreRelations } from './relations.js';
 import { themeRelations } from './themes/relations.js';
 

@@ -3,6 +3,7 @@ import type { Links } from '@storefront-platform/sdk/internal';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
 import { hasScope, ownShops } from './access.js';
+import { endpointsTemplate, endpointsUrl, eventsTemplate, eventTemplate } from './events/urls.js';
 import { halEntity, link, resource } from './hal.js';
 import { newest } from './results.js';
 import { shopSummary } from './shops.js';
@@ -44,6 +45,10 @@ export const rootRoutes: Route[] = [
         if (admin) {
           links['svc:all_orders'] = link('svc:all_orders', ordersTemplate(addresses), templated);
           links['svc:order'] = link('svc:order', orderTemplate(addresses), templated);
+          links['svc:events'] = link('svc:events', eventsTemplate(addresses), templated);
+          links['svc:event'] = link('svc:event', eventTemplate(addresses), templated);
+          links['svc:webhook_endpoints'] = link('svc:webhook_endpoints', endpointsTemplate(addresses), templated);
+          links['svc:create_webhook_endpoint'] = link('svc:create_webhook_endpoint', endpointsUrl(addresses));
         }
         // RFC 8631's relation for the description meant for machines: the OpenAPI document.
         links['service-desc'] = { href: `${base}/openapi.json`, type: OPENAPI_TYPE };

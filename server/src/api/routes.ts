@@ -1,6 +1,7 @@
 /** Every route of the core's mounts: the resource API under `{base_url}`, theme files, relation pages. */
 import type { Route } from '../http/route.js';
 import { openApiRoute } from '../openapi/openapi-route.js';
+import { eventApiRoutes } from './events/index.js';
 import { orderRoutes } from './orders.js';
 import { productRoutes } from './products.js';
 import { rootRoutes } from './root.js';
@@ -14,6 +15,7 @@ export const apiRoutes: readonly Route[] = [
   ...productRoutes,
   ...orderRoutes,
   ...themeApiRoutes,
+  ...eventApiRoutes,
   openApiRoute(() => ({ api: apiRoutes })),
 ];
 

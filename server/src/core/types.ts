@@ -5,6 +5,7 @@
  */
 import type { Scope } from '@storefront-platform/sdk/internal';
 import type { Store } from '../store/types.js';
+import type { TargetPolicy } from '../webhooks/targets.js';
 
 /** Request headers, by case-insensitive name (`Headers` satisfies this). */
 export interface HeaderReader {
@@ -76,6 +77,18 @@ export interface CoreContext {
    * server's address: `storefront-server --redirect-uri`).
    */
   redirectUris?: readonly string[];
+  /** Which webhook targets are refused (a server beyond loopback); absent: none. */
+  webhookTargets?: TargetPolicy;
+  /**
+   * Signals written events to long-polling requests of the event list; the core sets it (see `core/index.ts`).
+   */
+  events?: EventSignal;
+}
+
+/** Wakes what waits for events. */
+export interface EventSignal {
+  /** Resolves once events are written by this process, or after `timeoutMs`, whichever comes first. */
+  next(timeoutMs: number): Promise<void>;
 }
 
 /** The caller behind a valid bearer token. */

@@ -8,7 +8,7 @@ import type { CoreRequest } from '../core/types.js';
 import { badRequest, HttpError, validationError } from './http-error.js';
 
 /** JSON types a body member may have. */
-export type FieldType = 'string' | 'integer' | 'boolean' | 'object';
+export type FieldType = 'string' | 'integer' | 'boolean' | 'object' | 'string[]';
 
 /** One member of a body: its type, or the types it may have, and whether it must be present. */
 export interface FieldRule {
@@ -24,6 +24,7 @@ interface TypeOf {
   integer: number;
   boolean: boolean;
   object: Record<string, unknown>;
+  'string[]': string[];
 }
 
 /** The value type of a rule's `type`. */
@@ -41,6 +42,7 @@ const CHECKS: Record<FieldType, (value: unknown) => boolean> = {
   integer: (value) => Number.isSafeInteger(value),
   boolean: (value) => typeof value === 'boolean',
   object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'string[]': (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
 };
 
 const ARTICLE: Record<FieldType, string> = {
@@ -48,6 +50,7 @@ const ARTICLE: Record<FieldType, string> = {
   integer: 'an integer',
   boolean: 'a boolean',
   object: 'an object',
+  'string[]': 'an array of strings',
 };
 
 /** Whether a `Content-Type` value names JSON (`application/json`, `application/*+json`). */

@@ -13,6 +13,9 @@ const NAMES: Record<CollectionName, true> = {
   templates: true,
   assets: true,
   files: true,
+  events: true,
+  webhook_endpoints: true,
+  webhook_deliveries: true,
 };
 
 /** Every collection name, in a fixed order. */

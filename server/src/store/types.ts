@@ -4,12 +4,16 @@
  * arithmetic (token expiry) are epoch milliseconds.
  */
 import type {
+  EventDataMap,
+  EventType,
   OrderAddress,
   OrderContact,
   OrderLineItemFields,
   OrderStatus,
   ProductStatus,
   Scope,
+  WebhookDeliveryStatus,
+  WebhookEndpointStatus,
 } from '@storefront-platform/sdk/internal';
 
 /** A person who logs in (password grant, authorization page). */
@@ -191,6 +195,75 @@ export interface AssetFileRow {
   data: string;
 }
 
+/**
+ * An event, written in the same commit as the write it reports (`api/events/record.ts`). Its row is what the
+ * event's representation shows, but for `seq` and `subject`.
+ */
+export interface EventRow<T extends EventType = EventType> {
+  /**
+   * The store's id, from its sequence: the event's place in the event list. Decided under the write lock, so
+   * the list's order is the commits' order on every process.
+   */
+  id: string;
+  /** `evt_…`, random: what clients see as the event's `id`, unique across processes and data sets. */
+  public_id: string;
+  type: T;
+  /** Null for a `ping`, which is about an endpoint, not a shop. */
+  shop_id: string | null;
+  created_on: string;
+  data: EventDataMap[T];
+  /**
+   * The subject's address as a path on the server's origin (`/v1/themes/3/templates/12`), so that a server moved
+   * to another public URL links it there; absent after a delete and on a ping.
+   */
+  subject?: string;
+  /** A ping's endpoint: only it is sent the event, and the event list leaves it out. */
+  ping_of?: string;
+}
+
+/** A webhook endpoint of an app. */
+export interface WebhookEndpointRow {
+  id: string;
+  /** The app whose token created it: only that app's admin tokens see and change it. */
+  app_id: string;
+  /** The user of that token: the endpoint is sent the events of the shops this user administers. */
+  user_id: string;
+  url: string;
+  events: (EventType | '*')[];
+  description: string;
+  status: WebhookEndpointStatus;
+  disabled_reason: string | null;
+  /** `whsec_…`, kept as issued: it is the HMAC key of the signatures. */
+  secret: string;
+  /** The secret before the last rotation, which signs beside the new one until `previous_secret_until`. */
+  previous_secret?: string;
+  /** Epoch ms. */
+  previous_secret_until?: number;
+  /** Epoch ms of the first failed attempt since the last success; null while the endpoint answers. */
+  failing_since: number | null;
+  created_on: string;
+  updated_on: string;
+}
+
+/** One attempt to deliver an event to an endpoint. */
+export interface WebhookDeliveryRow {
+  id: string;
+  /** The event's store id (its `EventRow.id`, not its public `evt_…`). */
+  event_id: string;
+  event_type: EventType;
+  endpoint_id: string;
+  attempt: number;
+  status: WebhookDeliveryStatus;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  /** Epoch ms when a pending attempt is due; null once it was made. */
+  due_at: number | null;
+  /** When the next attempt of the series is due, once this one failed and another follows. */
+  next_attempt_on: string | null;
+  created_on: string;
+}
+
 /** Every collection of the store and the row type it holds. */
 export interface Collections {
   users: UserRow;
@@ -204,6 +277,9 @@ export interface Collections {
   templates: TemplateRow;
   assets: AssetRow;
   files: AssetFileRow;
+  events: EventRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_deliveries: WebhookDeliveryRow;
 }
 
 /** Name of a collection of the store. */
@@ -258,6 +334,14 @@ export interface SharedFailures {
   clear(key: string): Promise<void>;
 }
 
+/** A row held against every other process sharing the data (see {@link Store.claim}). */
+export interface Claim<R> {
+  /** The row as committed when the claim was taken (`undefined`: gone). */
+  row: R | undefined;
+  /** Lets other processes take it. */
+  release(): Promise<void>;
+}
+
 /**
  * The store: reads are synchronous from memory; writes are serialised through one queue and
  * acknowledged only once durable (on disk for the JSON adapter).
@@ -283,6 +367,11 @@ export interface Store {
    * across processes), `/health` to probe; `undefined`: nothing to wait for. A store of one process has none.
    */
   sync?(): Promise<void> | undefined;
+  /**
+   * Only for a store other processes share: holds the row against every other process until released, or until
+   * this process ends; `undefined` when another process holds it. A webhook attempt is made under one.
+   */
+  claim?<C extends CollectionName>(collection: C, id: string): Promise<Claim<Collections[C]> | undefined>;
   /** Only for a store other processes share: the failed-login counts they all see. */
   readonly failures?: SharedFailures;
   /** Waits for queued writes, then releases the store. */

@@ -3,6 +3,7 @@
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
+import { assetEvent } from '../events/subjects.js';
 import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 import { assetEntity, assetFileValidators } from './representations.js';
@@ -19,9 +20,11 @@ export const assetRoutes: Route[] = [
       const file = await readAssetUpload(call.request);
       // Encoded before the write so that the queue is held only for the bookkeeping.
       const data = encodeBase64(file.bytes);
-      const { asset, created } = await call.context.store.write((tx) =>
-        saveAsset(tx, theme, file, data, call.context.clock.now()),
-      );
+      const { asset, created } = await call.context.store.write((tx) => {
+        const saved = saveAsset(tx, theme, file, data, call.context.clock.now());
+        assetEvent(tx, call.context, theme, saved.asset, saved.created ? 'created' : 'updated');
+        return saved;
+      });
       return { status: created ? 201 : 200, entity: assetEntity(call, asset) };
     },
   },
@@ -36,6 +39,7 @@ export const assetRoutes: Route[] = [
         const current = themeAsset(call, theme, call.params.asset_id!);
         assertPreconditions(call.request.headers, { body: '', ...assetFileValidators(current) });
         deleteAsset(tx, theme, current, call.context.clock.now());
+        assetEvent(tx, call.context, theme, current, 'deleted');
       });
       return { status: 204 };
     },

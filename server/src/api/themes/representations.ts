@@ -75,12 +75,17 @@ export function assetResource(a: Addresses, asset: AssetRow): HalResource {
 }
 
 /** The other theme of the same shop (production ↔ development), if any. */
-function devThemeOf(store: Store, shopId: string): ThemeRow | undefined {
+function devThemeOf(store: Pick<Store, 'where'>, shopId: string): ThemeRow | undefined {
   return store.where('themes', 'shop_id', shopId).find((t) => !t.production);
 }
 
-/** A theme with its templates and assets embedded. */
-export function themeResource(a: Addresses, store: Store, theme: ThemeRow, shopUrl: string): HalResource {
+/** A theme with its templates and assets embedded; `store` may be a write's transaction, to see its changes. */
+export function themeResource(
+  a: Addresses,
+  store: Pick<Store, 'where'>,
+  theme: ThemeRow,
+  shopUrl: string,
+): HalResource {
   const href = themeUrl(a, theme.id);
   const links: Links = {
     self: link('self', href),

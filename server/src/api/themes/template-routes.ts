@@ -3,6 +3,7 @@ import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.j
 import { validationError } from '../../http/http-error.js';
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Call, Route } from '../../http/route.js';
+import { templateEvent } from '../events/subjects.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {
@@ -67,9 +68,11 @@ export const templateRoutes: Route[] = [
       const file_name = checkedFileName(input.file_name);
       checkTemplateBody(input.body);
       checkLastSeen(input.last_updated_on);
-      const { template, created } = await call.context.store.write((tx) =>
-        saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now()),
-      );
+      const { template, created } = await call.context.store.write((tx) => {
+        const saved = saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now());
+        templateEvent(tx, call.context, theme, saved.template, saved.created ? 'created' : 'updated');
+        return saved;
+      });
       const entity = templateEntity(call, template);
       if (!created) return { entity };
       return { status: 201, entity, headers: { location: templateUrl(call.context.addresses, theme.id, template.id) } };
@@ -92,7 +95,9 @@ export const templateRoutes: Route[] = [
         // Inside the write queue, so that no other write lands between the check and the change.
         const current = themeTemplate(call, theme, call.params.template_id!);
         assertPreconditions(call.request.headers, templateEntity(call, current));
-        return updateTemplate(tx, theme, current, input, call.context.clock.now());
+        const updated = updateTemplate(tx, theme, current, input, call.context.clock.now());
+        templateEvent(tx, call.context, theme, updated, 'updated');
+        return updated;
       });
       return { entity: templateEntity(call, template) };
     },
@@ -107,6 +112,7 @@ export const templateRoutes: Route[] = [
         const current = themeTemplate(call, theme, call.params.template_id!);
         assertPreconditions(call.request.headers, templateEntity(call, current));
         deleteTemplate(tx, theme, current, call.context.clock.now());
+        templateEvent(tx, call.context, theme, current, 'deleted');
       });
       return { status: 204 };
     },

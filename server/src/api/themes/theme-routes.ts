@@ -4,6 +4,7 @@ import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.j
 import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
+import { themeEvent } from '../events/subjects.js';
 import { administeredTheme, productionTheme } from './lookup.js';
 import { themeEntity } from './representations.js';
 import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
@@ -45,7 +46,9 @@ export const themeRoutes: Route[] = [
       const updated = await call.context.store.write((tx) => {
         assertPreconditions(call.request.headers, themeEntity(call, theme));
         const touched = touchTheme(tx, theme, call.context.clock.now());
-        return tx.update('themes', touched.id, patch);
+        const changed = tx.update('themes', touched.id, patch);
+        themeEvent(tx, call.context, changed, 'updated');
+        return changed;
       });
       return { entity: themeEntity(call, updated) };
     },
@@ -57,9 +60,12 @@ export const themeRoutes: Route[] = [
     async handle(call) {
       const shop = administeredShop(call, call.params.shop_id!);
       assertPreconditions(call.request.headers, NO_REPRESENTATION);
-      const { theme, created } = await call.context.store.write((tx) =>
-        ensureDevTheme(tx, shop, call.context.clock.now()),
-      );
+      const { theme, created } = await call.context.store.write((tx) => {
+        const ensured = ensureDevTheme(tx, shop, call.context.clock.now());
+        // An existing development theme is answered, not written: no event.
+        if (ensured.created) themeEvent(tx, call.context, ensured.theme, 'created');
+        return ensured;
+      });
       const entity = themeEntity(call, theme);
       if (!created) return { entity };
       return { status: 201, entity, headers: { location: themeUrl(call.context.addresses, theme.id) } };

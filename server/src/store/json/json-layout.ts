@@ -33,6 +33,10 @@ const LAYOUT: Record<CollectionName, Layout> = {
   products: 'shards',
   orders: 'shards',
   assets: 'shards',
+  events: 'shards',
+  webhook_deliveries: 'shards',
+  // A few per app, read by hand when a delivery puzzles someone.
+  webhook_endpoints: 'array',
 };
 
 /** The layout of `name` in data of format `version`. */

@@ -21,6 +21,9 @@
  * Version 5: `deleted_at` on every table, when a row was deleted, so that marks are pruned by age; `processes`
  * dropped. Stop the servers of an earlier version before starting this one on their schema: their writes would
  * fail without the table.
+ *
+ * Version 6: the tables of events, webhook endpoints and delivery attempts, of the same shape as the others.
+ * Servers of version 5 keep working beside it (they neither read nor write these tables).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
@@ -32,6 +35,13 @@ interface Migration {
   name: string;
   sql: (schema: string) => string;
 }
+
+/** A collection's table and its indexes, as every version since 5 has them. */
+const collectionTable = (schema: string, name: CollectionName) => [
+  `CREATE TABLE ${schema}.${name} (id text PRIMARY KEY, row json, inserted bigint NOT NULL, version bigint NOT NULL, deleted_at timestamptz)`,
+  `CREATE INDEX ${name}_version ON ${schema}.${name} (version)`,
+  `CREATE INDEX ${name}_deleted ON ${schema}.${name} (version) WHERE row IS NULL`,
+];
 
 /** Tables of version 1, written out: a later collection comes with a migration of its own. */
 const VERSION_1_TABLES: readonly CollectionName[] = [
@@ -99,6 +109,17 @@ const MIGRATIONS: readonly Migration[] = [
         `SELECT seq FROM ${schema}.head FOR UPDATE`,
         ...VERSION_1_TABLES.map((name) => `ALTER TABLE ${schema}.${name} ADD COLUMN deleted_at timestamptz`),
         `DROP TABLE ${schema}.processes`,
+      ].join(';\n'),
+  },
+  {
+    version: 6,
+    name: 'events, webhook endpoints and deliveries',
+    sql: (schema) =>
+      [
+        `SELECT seq FROM ${schema}.head FOR UPDATE`,
+        ...(['events', 'webhook_endpoints', 'webhook_deliveries'] as const).flatMap((name) =>
+          collectionTable(schema, name),
+        ),
       ].join(';\n'),
   },
 ];

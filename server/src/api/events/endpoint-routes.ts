@@ -1,0 +1,306 @@
+/**
+ * Webhook endpoints of the caller's app, their delivery attempts, ping and resend (admin tokens). An endpoint
+ * belongs to the app whose token created it: another app's endpoints are 404 to it.
+ */
+import type { EventType } from '@storefront-platform/sdk/internal';
+import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
+import { notFound, validationError } from '../../http/http-error.js';
+import { type BodySpec, readJson } from '../../http/json-body.js';
+import type { Call, Route } from '../../http/route.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
+import { targetProblem } from '../../webhooks/targets.js';
+import { halEntity } from '../hal.js';
+import type { ListOrder } from '../list-order.js';
+import { listReply } from '../results.js';
+import { LISTED_TYPES, mayRead } from './event-routes.js';
+import { newWebhookSecret, recordPing, stageDelivery } from './record.js';
+import { deliveryResource, endpointResource } from './representations.js';
+import { deliveriesUrl, deliveryUrl, endpointsUrl, endpointUrl } from './urls.js';
+
+/** Endpoints an app may have. */
+export const MAX_ENDPOINTS = 16;
+/** How long the secret before a rotation keeps signing beside the new one (events.md). */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const MAX_BODY_BYTES = 16 * 1024;
+const MAX_URL_LENGTH = 2048;
+const MAX_DESCRIPTION = 500;
+
+const CREATE = {
+  url: { type: 'string', required: true },
+  events: { type: 'string[]' },
+  description: { type: 'string' },
+} as const satisfies BodySpec;
+
+const UPDATE = {
+  url: { type: 'string' },
+  events: { type: 'string[]' },
+  description: { type: 'string' },
+  status: { type: 'string' },
+} as const satisfies BodySpec;
+
+const byId = <R extends { id: string }>(descending: boolean): ListOrder<R> => ({
+  field: 'id',
+  type: 'number',
+  of: (row) => Number(row.id),
+  descending,
+});
+
+function checkedUrl(call: Call, value: string): string {
+  if (value.length > MAX_URL_LENGTH) throw validationError('url', `must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw validationError('url', 'must be an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw validationError('url', 'must be an absolute http:// or https:// URL');
+  }
+  if (url.username || url.password) throw validationError('url', 'must not carry credentials');
+  const problem = targetProblem(url, call.context.webhookTargets);
+  if (problem) throw validationError('url', problem);
+  return url.href;
+}
+
+function checkedEvents(value: string[]): (EventType | '*')[] {
+  if (value.length === 0) throw validationError('events', 'must name at least one event type, or "*"');
+  for (const type of value) {
+    if (type !== '*' && !(LISTED_TYPES as readonly string[]).includes(type)) {
+      throw validationError('events', `unknown event type "${type}"; known: *, ${LISTED_TYPES.join(', ')}`);
+    }
+  }
+  return [...new Set(value)] as (EventType | '*')[];
+}
+
+function checkedDescription(value: string): string {
+  if (value.length > MAX_DESCRIPTION)
+    throw validationError('description', `must be at most ${MAX_DESCRIPTION} characters`);
+  return value;
+}
+
+/** The endpoint of the URL, if it is the caller's app's; else 404. */
+function ownEndpoint(call: Call, id = call.params.endpoint_id!): WebhookEndpointRow {
+  const endpoint = call.context.store.get('webhook_endpoints', id);
+  if (!endpoint || endpoint.app_id !== call.principal.appId) throw notFound(`No webhook endpoint ${id}`);
+  return endpoint;
+}
+
+function endpointReply(call: Call, endpoint: WebhookEndpointRow, secret?: string) {
+  const { addresses } = call.context;
+  return halEntity(addresses, endpointResource(addresses, endpoint, secret), Date.parse(endpoint.updated_on));
+}
+
+function deliveryReply(call: Call, id: string) {
+  const { addresses, store } = call.context;
+  const delivery = store.get('webhook_deliveries', id)!;
+  return halEntity(addresses, deliveryResource(addresses, store, delivery), Date.parse(delivery.created_on));
+}
+
+export const endpointRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/webhook_endpoints',
+    scope: 'admin',
+    handle(call) {
+      const { store, addresses } = call.context;
+      return listReply(call, {
+        name: 'webhook_endpoints',
+        variant: call.principal.appId,
+        params: [],
+        order: byId<WebhookEndpointRow>(false),
+        revisions: [store.revision('webhook_endpoints')],
+        listing: () => {
+          const rows = store.where('webhook_endpoints', 'app_id', call.principal.appId);
+          return {
+            kind: 'webhookEndpoint',
+            href: `${endpointsUrl(addresses)}.json`,
+            rows,
+            lastModified: Math.max(0, ...rows.map((row) => Date.parse(row.updated_on))),
+            summary: (row) => endpointResource(addresses, row),
+          };
+        },
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhook_endpoints',
+    scope: 'admin',
+    async handle(call) {
+      assertPreconditions(call.request.headers, NO_REPRESENTATION);
+      const input = await readJson(call.request, CREATE, MAX_BODY_BYTES);
+      const url = checkedUrl(call, input.url);
+      const events = input.events === undefined ? (['*'] as const) : checkedEvents(input.events);
+      const description = checkedDescription(input.description ?? '');
+      const secret = newWebhookSecret();
+      const { principal, context } = call;
+      const endpoint = await context.store.write((tx) => {
+        if (tx.where('webhook_endpoints', 'app_id', principal.appId).length >= MAX_ENDPOINTS) {
+          throw validationError('url', `this app has ${MAX_ENDPOINTS} webhook endpoints, the most it may have`);
+        }
+        const now = new Date(context.clock.now()).toISOString();
+        return tx.insert('webhook_endpoints', {
+          app_id: principal.appId,
+          user_id: principal.userId,
+          url,
+          events: [...events],
+          description,
+          status: 'enabled',
+          disabled_reason: null,
+          secret,
+          failing_since: null,
+          created_on: now,
+          updated_on: now,
+        });
+      });
+      const location = endpointUrl(context.addresses, endpoint.id);
+      return { status: 201, entity: endpointReply(call, endpoint, secret), headers: { location } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/webhook_endpoints/:endpoint_id',
+    scope: 'admin',
+    handle: (call) => ({ entity: endpointReply(call, ownEndpoint(call)) }),
+  },
+  {
+    method: 'PUT',
+    path: '/webhook_endpoints/:endpoint_id',
+    scope: 'admin',
+    async handle(call) {
+      assertPreconditions(call.request.headers, endpointReply(call, ownEndpoint(call)));
+      const input = await readJson(call.request, UPDATE, MAX_BODY_BYTES);
+      const patch: Partial<WebhookEndpointRow> = {};
+      if (input.url !== undefined) patch.url = checkedUrl(call, input.url);
+      if (input.events !== undefined) patch.events = checkedEvents(input.events);
+      if (input.description !== undefined) patch.description = checkedDescription(input.description);
+      if (input.status !== undefined) {
+        if (input.status !== 'enabled' && input.status !== 'disabled') {
+          throw validationError('status', 'must be "enabled" or "disabled"');
+        }
+        patch.status = input.status;
+        // Enabled again (or disabled by hand): whatever the server had found is history.
+        patch.disabled_reason = null;
+        patch.failing_since = null;
+      }
+      const updated = await call.context.store.write((tx) => {
+        const current = ownEndpoint(call);
+        assertPreconditions(call.request.headers, endpointReply(call, current));
+        return tx.update('webhook_endpoints', current.id, {
+          ...patch,
+          updated_on: new Date(call.context.clock.now()).toISOString(),
+        });
+      });
+      return { entity: endpointReply(call, updated) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/webhook_endpoints/:endpoint_id',
+    scope: 'admin',
+    async handle(call) {
+      await call.context.store.write((tx) => {
+        const current = ownEndpoint(call);
+        assertPreconditions(call.request.headers, endpointReply(call, current));
+        tx.delete('webhook_endpoints', current.id);
+        // Its pending attempts go with it; those made stay as history until their events are pruned.
+        for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', current.id)) {
+          if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
+        }
+      });
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhook_endpoints/:endpoint_id/rotate_secret',
+    scope: 'admin',
+    async handle(call) {
+      ownEndpoint(call);
+      const secret = newWebhookSecret();
+      const updated = await call.context.store.write((tx) => {
+        const current = ownEndpoint(call);
+        const now = call.context.clock.now();
+        return tx.update('webhook_endpoints', current.id, {
+          secret,
+          previous_secret: current.secret,
+          previous_secret_until: now + ROTATION_OVERLAP_MS,
+          updated_on: new Date(now).toISOString(),
+        });
+      });
+      return { entity: endpointReply(call, updated, secret) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhook_endpoints/:endpoint_id/ping',
+    scope: 'admin',
+    async handle(call) {
+      ownEndpoint(call);
+      const delivery = await call.context.store.write((tx) => recordPing(tx, call.context, ownEndpoint(call)));
+      const location = deliveryUrl(call.context.addresses, delivery.id);
+      return { status: 201, entity: deliveryReply(call, delivery.id), headers: { location } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/webhook_endpoints/:endpoint_id/deliveries',
+    scope: 'admin',
+    handle(call) {
+      const endpoint = ownEndpoint(call);
+      const { store, addresses } = call.context;
+      return listReply(call, {
+        name: `webhook_deliveries:${endpoint.id}`,
+        variant: call.principal.appId,
+        params: [],
+        order: byId<WebhookDeliveryRow>(true),
+        revisions: [store.revision('webhook_deliveries'), store.revision('events')],
+        listing: () => {
+          const rows = [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse();
+          return {
+            kind: 'webhookDelivery',
+            href: deliveriesUrl(addresses, endpoint.id),
+            rows,
+            lastModified: rows.length ? Date.parse(rows[0]!.created_on) : 0,
+            summary: (row) => deliveryResource(addresses, store, row),
+          };
+        },
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/webhook_deliveries/:delivery_id',
+    scope: 'admin',
+    handle(call) {
+      const delivery = call.context.store.get('webhook_deliveries', call.params.delivery_id!);
+      if (!delivery || !ownsDelivery(call, delivery.endpoint_id))
+        throw notFound(`No delivery ${call.params.delivery_id}`);
+      return { entity: deliveryReply(call, delivery.id) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhook_deliveries/:delivery_id/resend',
+    scope: 'admin',
+    async handle(call) {
+      const id = call.params.delivery_id!;
+      const { store, clock } = call.context;
+      const created = await store.write((tx) => {
+        const delivery = tx.get('webhook_deliveries', id);
+        const event = delivery && tx.get('events', delivery.event_id);
+        if (!delivery || !event || !ownsDelivery(call, delivery.endpoint_id) || !mayRead(call, event)) {
+          throw notFound(`No delivery ${id}`);
+        }
+        return stageDelivery(tx, event.id, event.type, delivery.endpoint_id, clock.now());
+      });
+      const location = deliveryUrl(call.context.addresses, created.id);
+      return { status: 201, entity: deliveryReply(call, created.id), headers: { location } };
+    },
+  },
+];
+
+function ownsDelivery(call: Call, endpointId: string): boolean {
+  // The endpoint may be gone; its attempts stay readable to nobody then, as other apps' are.
+  return call.context.store.get('webhook_endpoints', endpointId)?.app_id === call.principal.appId;
+}

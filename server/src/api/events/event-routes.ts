@@ -1,0 +1,154 @@
+/**
+ * The event list and an event (admin tokens): the events of the shops the caller administers, oldest first.
+ * The list is a feed: `after` names the last event seen, `next` is always there (after this page's last item,
+ * or the same place when the page is empty), and `wait` holds an empty answer open until an event is written.
+ */
+import type { EventType, Links } from '@storefront-platform/sdk/internal';
+import { badRequest, notFound } from '../../http/http-error.js';
+import type { Call, Route } from '../../http/route.js';
+import type { EventRow } from '../../store/types.js';
+import { halEntity, link } from '../hal.js';
+import { integer, list, single } from '../query.js';
+import { eventResource } from './representations.js';
+import { eventsUrl } from './urls.js';
+
+/** Every event type but `ping`, which the list leaves out. */
+export const LISTED_TYPES: readonly EventType[] = [
+  'theme.created',
+  'theme.updated',
+  'template.created',
+  'template.updated',
+  'template.deleted',
+  'theme_asset.created',
+  'theme_asset.updated',
+  'theme_asset.deleted',
+  'product.created',
+  'product.updated',
+  'order.created',
+  'order.updated',
+];
+
+/** The longest `wait`, seconds (events.md). */
+const MAX_WAIT_S = 30;
+/** How often a held request looks again for events other processes wrote (they send no signal here). */
+const RECHECK_MS = 250;
+
+/** The events `call`'s user may see: of the shops they administer, pings left out. */
+function visibleEvents(call: Call, shopIds: ReadonlySet<string> | undefined, types: ReadonlySet<string> | undefined) {
+  const { store } = call.context;
+  const own = new Set(store.where('shops', 'owner_id', call.principal.userId).map((shop) => shop.id));
+  const key = `events:${call.principal.userId}:${[...(shopIds ?? [])]}:${[...(types ?? [])]}`;
+  const revisions = [store.revision('events'), store.revision('shops')];
+  return call.cache.memo(key, revisions, () =>
+    store
+      .all('events')
+      .filter(
+        (event) =>
+          event.shop_id !== null &&
+          own.has(event.shop_id) &&
+          (!shopIds || shopIds.has(event.shop_id)) &&
+          (!types || types.has(event.type)),
+      ),
+  );
+}
+
+/** Index of the first of `events` (in list order) written after the event of store id `id`. */
+function indexAfter(events: readonly EventRow[], id: number): number {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (Number(events[middle]!.id) > id) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+function readQuery(call: Call) {
+  const types = list(call.query, 'types');
+  for (const type of types ?? []) {
+    if (!(LISTED_TYPES as readonly string[]).includes(type)) {
+      throw badRequest(`Query parameter types: unknown event type "${type}"; known: ${LISTED_TYPES.join(', ')}`);
+    }
+  }
+  const shopIds = list(call.query, 'shop_ids');
+  const after = single(call.query, 'after');
+  let afterId = 0;
+  if (after !== undefined) {
+    const event = call.context.store.where('events', 'public_id', after)[0];
+    if (!event) throw badRequest(`Query parameter after: no event ${after} (events are kept 30 days)`);
+    afterId = Number(event.id);
+  }
+  return {
+    types: types && new Set(types),
+    shopIds: shopIds && new Set(shopIds),
+    after,
+    afterId,
+    waitMs: integer(call.query, 'wait', 0, MAX_WAIT_S, 0) * 1000,
+    perPage: integer(call.query, 'per_page', 1, 100, 30),
+  };
+}
+
+export const eventRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/events',
+    scope: 'admin',
+    async handle(call) {
+      const query = readQuery(call);
+      const { context } = call;
+      const deadline = Date.now() + query.waitMs;
+      let events = visibleEvents(call, query.shopIds, query.types);
+      let start = indexAfter(events, query.afterId);
+      // Long-polling, on the wall clock (a moved test clock must not end it): a write of this process signals at
+      // once; those of other processes sharing the data are read by the store's `sync` between short waits.
+      while (start === events.length && Date.now() < deadline) {
+        await context.events?.next(Math.min(RECHECK_MS, deadline - Date.now()));
+        await context.store.sync?.();
+        events = visibleEvents(call, query.shopIds, query.types);
+        start = indexAfter(events, query.afterId);
+      }
+      const shown = events.slice(start, start + query.perPage);
+      const params: [string, string][] = [];
+      if (query.types) params.push(['types', [...query.types].join(',')]);
+      if (query.shopIds) params.push(['shop_ids', [...query.shopIds].join(',')]);
+      params.push(['per_page', String(query.perPage)]);
+      const href = (after: string | undefined) => {
+        const search = new URLSearchParams(params);
+        if (after !== undefined) search.set('after', after);
+        return `${eventsUrl(context.addresses)}?${search}`;
+      };
+      const last = shown.at(-1)?.public_id ?? query.after;
+      const links: Links = { self: link('self', href(query.after)), next: link('next', href(last)) };
+      const document = {
+        _class: ['results', 'event'],
+        total_items: events.length - start,
+        page: 1,
+        per_page: query.perPage,
+        _links: links,
+        _embedded: { items: shown.map((event) => eventResource(context.addresses, event)) },
+      };
+      const newest = shown.at(-1) ?? events.at(-1);
+      return { entity: halEntity(context.addresses, document, newest ? Date.parse(newest.created_on) : 0) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/events/:id',
+    scope: 'admin',
+    handle(call) {
+      const { store, addresses } = call.context;
+      const event = store.where('events', 'public_id', call.params.id!)[0];
+      if (!event || !mayRead(call, event)) throw notFound(`No event ${call.params.id}`);
+      return { entity: halEntity(addresses, eventResource(addresses, event), Date.parse(event.created_on)) };
+    },
+  },
+];
+
+/** Whether the caller may read `event`: its shop's administrator, or for a ping the endpoint's app. */
+export function mayRead(call: Call, event: EventRow): boolean {
+  const { store } = call.context;
+  if (event.ping_of !== undefined)
+    return store.get('webhook_endpoints', event.ping_of)?.app_id === call.principal.appId;
+  return event.shop_id !== null && store.get('shops', event.shop_id)?.owner_id === call.principal.userId;
+}

@@ -1,0 +1,126 @@
+/**
+ * Writing an event in the same commit as the write it reports (`shared/design/events.md`): the event row and one
+ * pending delivery per endpoint that wants it are staged in the write's transaction, so that an acknowledged
+ * write has exactly one event, and every endpoint its first attempt, while a write that failed or was cut by a
+ * crash has neither. Delivering is another loop's (`webhooks/deliverer.ts`).
+ */
+import { type EventDataMap, type EventType, encodeBase64 } from '@storefront-platform/sdk/internal';
+import type { CoreContext } from '../../core/types.js';
+import type { EventRow, Store, Transaction, WebhookEndpointRow } from '../../store/types.js';
+
+const DAY_MS = 86_400_000;
+/** Events and their deliveries are kept this long (events.md). */
+export const EVENT_RETENTION_MS = 30 * DAY_MS;
+/** A purge scans every event: at most this often per store, on the write path of a new event. */
+const PURGE_INTERVAL_MS = 3_600_000;
+const lastPurge = new WeakMap<Store, number>();
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** `prefix` and 24 random base-36 characters (124 bits): ids that no two processes or data sets share. */
+export function randomId(prefix: string): string {
+  let out = prefix;
+  for (const byte of crypto.getRandomValues(new Uint8Array(24))) out += ALPHABET[byte % 36];
+  return out;
+}
+
+/** A webhook secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
+export function newWebhookSecret(): string {
+  return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
+}
+
+/** An event about to be written. */
+export interface NewEvent<T extends EventType = EventType> {
+  type: T;
+  shopId: string | null;
+  data: EventDataMap[T];
+  /** The subject's absolute URL (it is stored as a path on the origin); absent after a delete. */
+  subject?: string;
+}
+
+/** Whether `endpoint` is sent events of `type`. */
+export function wants(endpoint: WebhookEndpointRow, type: EventType): boolean {
+  return endpoint.status === 'enabled' && (endpoint.events.includes('*') || endpoint.events.includes(type));
+}
+
+/** A pending first attempt at `now` of event `eventId` to `endpoint`. */
+export function stageDelivery(tx: Transaction, eventId: string, type: EventType, endpointId: string, now: number) {
+  return tx.insert('webhook_deliveries', {
+    event_id: eventId,
+    event_type: type,
+    endpoint_id: endpointId,
+    attempt: 1,
+    status: 'pending',
+    response_status: null,
+    duration_ms: null,
+    error: null,
+    due_at: now,
+    next_attempt_on: new Date(now).toISOString(),
+    created_on: new Date(now).toISOString(),
+  });
+}
+
+/**
+ * Stages `event` and its deliveries in `tx`: to every enabled endpoint that wants its type and whose user
+ * administers its shop. Call it inside the write that the event reports, once per write.
+ */
+export function recordEvent<T extends EventType>(tx: Transaction, context: CoreContext, event: NewEvent<T>): EventRow {
+  const now = context.clock.now();
+  const shop = event.shopId === null ? undefined : tx.get('shops', event.shopId);
+  const row = tx.insert('events', {
+    public_id: randomId('evt_'),
+    type: event.type,
+    shop_id: event.shopId,
+    created_on: new Date(now).toISOString(),
+    data: event.data,
+    ...(event.subject === undefined ? {} : { subject: pathOnOrigin(context, event.subject) }),
+  }) as EventRow<T>;
+  if (shop) {
+    for (const endpoint of context.store.all('webhook_endpoints')) {
+      if (endpoint.user_id === shop.owner_id && wants(endpoint, event.type)) {
+        stageDelivery(tx, row.id, event.type, endpoint.id, now);
+      }
+    }
+  }
+  purgeIfDue(tx, context.store, now);
+  return row;
+}
+
+/** Stages a `ping` of `endpoint`: an event of no shop, sent to that endpoint alone. */
+export function recordPing(tx: Transaction, context: CoreContext, endpoint: WebhookEndpointRow) {
+  const now = context.clock.now();
+  const event = tx.insert('events', {
+    public_id: randomId('evt_'),
+    type: 'ping',
+    shop_id: null,
+    created_on: new Date(now).toISOString(),
+    data: { endpoint_id: endpoint.id },
+    ping_of: endpoint.id,
+  });
+  purgeIfDue(tx, context.store, now);
+  return stageDelivery(tx, event.id, 'ping', endpoint.id, now);
+}
+
+function pathOnOrigin(context: CoreContext, url: string): string {
+  const { origin } = context.addresses;
+  return url.startsWith(origin) ? url.slice(origin.length) : url;
+}
+
+/** Deletes events older than the retention, with their deliveries, at most once per interval per store. */
+function purgeIfDue(tx: Transaction, store: Store, now: number): void {
+  const last = lastPurge.get(store);
+  if (last !== undefined && now - last < PURGE_INTERVAL_MS) return;
+  lastPurge.set(store, now);
+  const cutoff = new Date(now - EVENT_RETENTION_MS).toISOString();
+  const old = new Set<string>();
+  // Oldest first: stop at the first event within the retention.
+  for (const event of store.all('events')) {
+    if (event.created_on >= cutoff) break;
+    old.add(event.id);
+    tx.delete('events', event.id);
+  }
+  if (old.size === 0) return;
+  for (const delivery of store.all('webhook_deliveries')) {
+    if (old.has(delivery.event_id)) tx.delete('webhook_deliveries', delivery.id);
+  }
+}

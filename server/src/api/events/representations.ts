@@ -1,0 +1,73 @@
+/**
+ * The HAL representations of events, webhook endpoints and delivery attempts (`shared/design/events.md`). An
+ * event's representation is also the body of its deliveries, so it is built from the row and the addresses alone.
+ */
+import type { HalResource, Links } from '@storefront-platform/sdk/internal';
+import type { Addresses } from '../../core/types.js';
+import type { EventRow, Store, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
+import { link, resource } from '../hal.js';
+import { shopUrl } from '../urls.js';
+import { deliveriesUrl, deliveryUrl, endpointUrl, eventUrl } from './urls.js';
+
+/** An event, as `GET svc:event` answers it and as its deliveries carry it. */
+export function eventResource(a: Addresses, event: EventRow): HalResource {
+  const links: Links = { self: link('self', eventUrl(a, event.public_id)) };
+  if (event.subject !== undefined) links['svc:subject'] = link('svc:subject', a.origin + event.subject);
+  if (event.shop_id !== null) links['svc:shop'] = link('svc:shop', shopUrl(a, event.shop_id));
+  const fields = {
+    id: event.public_id,
+    type: event.type,
+    created_on: event.created_on,
+    shop_id: event.shop_id,
+    data: event.data,
+  };
+  return resource(['event'], fields, links);
+}
+
+/** An endpoint; `secret` only in the answers that create or rotate it. */
+export function endpointResource(a: Addresses, endpoint: WebhookEndpointRow, secret?: string): HalResource {
+  const href = endpointUrl(a, endpoint.id);
+  const links: Links = {
+    self: link('self', href),
+    'svc:update_webhook_endpoint': link('svc:update_webhook_endpoint', href),
+    'svc:delete_webhook_endpoint': link('svc:delete_webhook_endpoint', href),
+    'svc:rotate_webhook_secret': link('svc:rotate_webhook_secret', `${href}/rotate_secret`),
+    'svc:ping_webhook_endpoint': link('svc:ping_webhook_endpoint', `${href}/ping`),
+    'svc:deliveries': link('svc:deliveries', deliveriesUrl(a, endpoint.id)),
+  };
+  const fields = {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    status: endpoint.status,
+    disabled_reason: endpoint.disabled_reason,
+    created_on: endpoint.created_on,
+    updated_on: endpoint.updated_on,
+    ...(secret === undefined ? {} : { secret }),
+  };
+  return resource(['webhookEndpoint'], fields, links);
+}
+
+/** A delivery attempt; its event is looked up for its public id (`undefined` once pruned). */
+export function deliveryResource(a: Addresses, store: Pick<Store, 'get'>, delivery: WebhookDeliveryRow): HalResource {
+  const event = store.get('events', delivery.event_id);
+  const links: Links = { self: link('self', deliveryUrl(a, delivery.id)) };
+  if (event) links['svc:event'] = link('svc:event', eventUrl(a, event.public_id));
+  links['svc:webhook_endpoint'] = link('svc:webhook_endpoint', endpointUrl(a, delivery.endpoint_id));
+  if (event) links['svc:resend_event'] = link('svc:resend_event', `${deliveryUrl(a, delivery.id)}/resend`);
+  const fields = {
+    id: delivery.id,
+    event_id: event?.public_id ?? null,
+    event_type: delivery.event_type,
+    endpoint_id: delivery.endpoint_id,
+    attempt: delivery.attempt,
+    status: delivery.status,
+    response_status: delivery.response_status,
+    duration_ms: delivery.duration_ms,
+    error: delivery.error,
+    next_attempt_on: delivery.next_attempt_on,
+    created_on: delivery.created_on,
+  };
+  return resource(['webhookDelivery'], fields, links);
+}

@@ -1,0 +1,283 @@
+/**
+ * The delivery loop: makes the pending attempts that are due on the core's clock, records each outcome and the
+ * next attempt in one write, and disables endpoints that answer `410 Gone` or have failed for five days. It is
+ * not in any request's path: a write stages its event's first attempts (`api/events/record.ts`) and wakes the
+ * loop once committed.
+ *
+ * Across processes sharing a PostgreSQL store, each attempt is claimed through the database (`Store.claim`):
+ * the claim is held while the attempt runs and ends with the process, so an attempt is made by one process at a
+ * time, and one that dies mid-attempt costs at most one repeat, by whichever process looks next. Attempts in
+ * flight are bounded, so that slow receivers cannot exhaust the server.
+ */
+
+import { eventResource } from '../api/events/representations.js';
+import type { CoreContext } from '../core/types.js';
+import { StoreUnavailableError } from '../store/errors.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '../store/types.js';
+import { DISABLE_AFTER_MS, retryAfterMs, retryDelay } from './schedule.js';
+import { signatureHeader } from './signature.js';
+
+/** A webhook request as the loop hands it to a {@link WebhookSender}. */
+export interface OutgoingWebhook {
+  url: string;
+  /** `content-type`, `webhook-id`, `webhook-timestamp`, `webhook-signature`, `user-agent`. */
+  headers: Record<string, string>;
+  body: string;
+  /** The whole exchange's limit, ms: past it the sender rejects. */
+  timeoutMs: number;
+}
+
+/** What came back. */
+export interface WebhookAnswer {
+  status: number;
+  /** The `Retry-After` header, if any. */
+  retryAfter: string | null;
+}
+
+/**
+ * Sends one webhook and resolves with the receiver's answer (any status), or rejects with an error that says why
+ * none came (refused address, connection error, timeout). Never follows redirects.
+ */
+export type WebhookSender = (webhook: OutgoingWebhook) => Promise<WebhookAnswer>;
+
+/** Options of the delivery loop. */
+export interface DelivererOptions {
+  send: WebhookSender;
+  /** Attempts in flight at most. Default 8. */
+  concurrency?: number;
+  /** An attempt's limit, ms. Default 15 000 (events.md). */
+  timeoutMs?: number;
+  /**
+   * How often the loop looks for due attempts on its own, ms, beside being woken by this process's writes: for
+   * attempts staged by other processes, and retries falling due. Default 1000.
+   */
+  pollMs?: number;
+}
+
+const USER_AGENT = 'storefront-server-webhooks/1 (+https://www.standardwebhooks.com/)';
+const MAX_ERROR_LENGTH = 500;
+
+/** The delivery loop of one core. */
+export class Deliverer {
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private passing: Promise<number> | undefined;
+  private closed = false;
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly context: CoreContext,
+    private readonly options: DelivererOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 8;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  /** Looks for due attempts soon (after this process wrote some). */
+  wake(): void {
+    if (this.closed) return;
+    this.schedule(0);
+  }
+
+  /** Starts looking on its own, every `pollMs`. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  /**
+   * Makes every attempt that is due now on the core's clock, retries included as the clock reaches them, and
+   * resolves once none is left that this process may make: what tests await instead of waiting.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      const started = await this.pass();
+      const made = await Promise.all([...this.inFlight.values()]);
+      if (started === 0 && !made.some(Boolean)) return;
+    }
+  }
+
+  /** Stops looking and waits for the attempts in flight. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pass()
+        .catch(() => 0)
+        .finally(() => {
+          if (!this.closed && !this.timer) this.schedule(this.pollMs);
+        });
+    }, ms);
+    // A loop of its own never keeps a process (or a test runner) alive.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Starts the due attempts there is room for; resolves with how many it started. One pass at a time. */
+  private pass(): Promise<number> {
+    this.passing ??= this.startDue().finally(() => {
+      this.passing = undefined;
+    });
+    return this.passing;
+  }
+
+  private async startDue(): Promise<number> {
+    const { store, clock } = this.context;
+    try {
+      await store.sync?.();
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return 0;
+      throw error;
+    }
+    const now = clock.now();
+    const due = store
+      .where('webhook_deliveries', 'status', 'pending')
+      .filter((row) => row.due_at !== null && row.due_at <= now && !this.inFlight.has(row.id));
+    due.sort((a, b) => a.due_at! - b.due_at! || Number(a.id) - Number(b.id));
+    let started = 0;
+    for (const row of due) {
+      if (this.inFlight.size >= this.concurrency) break;
+      const attempt = this.attempt(row.id).finally(() => {
+        this.inFlight.delete(row.id);
+        // Room again: what waited for it goes next.
+        if (!this.closed) this.wake();
+      });
+      this.inFlight.set(row.id, attempt);
+      started++;
+    }
+    return started;
+  }
+
+  /** Makes one attempt, if no other process holds it and it is still pending; resolves with whether it did. */
+  private async attempt(id: string): Promise<boolean> {
+    const { store } = this.context;
+    const claim = store.claim
+      ? await store.claim('webhook_deliveries', id).catch(() => null)
+      : { row: store.get('webhook_deliveries', id), release: async () => undefined };
+    if (!claim) return false;
+    try {
+      const row = claim.row;
+      if (row?.status !== 'pending') return false;
+      await this.send(row);
+      return true;
+    } finally {
+      await claim.release().catch(() => undefined);
+    }
+  }
+
+  private async send(row: WebhookDeliveryRow): Promise<void> {
+    const { store, clock, addresses } = this.context;
+    const endpoint = store.get('webhook_endpoints', row.endpoint_id);
+    const event = store.get('events', row.event_id);
+    if (!endpoint || !event || endpoint.status !== 'enabled') {
+      const why = !event ? 'the event was pruned' : !endpoint ? 'the endpoint was deleted' : 'the endpoint is disabled';
+      await this.record(row, { error: `Not sent: ${why}`, final: true });
+      return;
+    }
+    const body = `${JSON.stringify(eventResource(addresses, event))}\n`;
+    const now = clock.now();
+    const timestamp = Math.floor(now / 1000);
+    const secrets = [endpoint.secret];
+    if (endpoint.previous_secret && (endpoint.previous_secret_until ?? 0) > now) secrets.push(endpoint.previous_secret);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': event.public_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': await signatureHeader(secrets, event.public_id, timestamp, body),
+    };
+    const started = performance.now();
+    try {
+      const answer = await this.options.send({ url: endpoint.url, headers, body, timeoutMs: this.timeoutMs });
+      const duration = Math.round(performance.now() - started);
+      await this.record(row, { status: answer.status, retryAfter: answer.retryAfter, duration });
+    } catch (error) {
+      const duration = Math.round(performance.now() - started);
+      await this.record(row, { error: messageOf(error), duration });
+    }
+  }
+
+  /** Records an attempt's outcome, the next attempt and what it means for the endpoint, in one write. */
+  private record(
+    row: WebhookDeliveryRow,
+    outcome: { status?: number; retryAfter?: string | null; error?: string; duration?: number; final?: boolean },
+  ): Promise<void> {
+    const { store, clock } = this.context;
+    return store.write((tx) => {
+      const current = tx.get('webhook_deliveries', row.id);
+      // Recorded meanwhile by another process (this one's claim had lapsed): the first record stands.
+      if (current?.status !== 'pending') return;
+      const now = clock.now();
+      const status = outcome.status;
+      const ok = status !== undefined && status >= 200 && status < 300;
+      const endpoint = tx.get('webhook_endpoints', row.endpoint_id);
+      let next: number | undefined;
+      let disabled: string | undefined;
+      if (!ok && !outcome.final && endpoint) {
+        const failingSince = endpoint.failing_since ?? now;
+        if (status === 410) disabled = 'The endpoint answered 410 Gone';
+        else if (now - failingSince >= DISABLE_AFTER_MS) {
+          disabled = `Every delivery failed for 5 days, since ${new Date(failingSince).toISOString()}`;
+        } else {
+          const waited = status === 429 || status === 503 ? retryAfterMs(outcome.retryAfter ?? null, now) : undefined;
+          const delay = retryDelay(row.attempt, waited);
+          if (delay !== undefined) next = now + delay;
+        }
+        updateEndpoint(tx, endpoint, now, { failing_since: failingSince, disabled });
+      } else if (ok && endpoint && endpoint.failing_since !== null) {
+        updateEndpoint(tx, endpoint, now, { failing_since: null });
+      }
+      const error = ok ? null : (outcome.error ?? `The endpoint answered ${status}`);
+      tx.update('webhook_deliveries', row.id, {
+        status: ok ? 'succeeded' : 'failed',
+        response_status: status ?? null,
+        duration_ms: outcome.duration ?? null,
+        error: error?.slice(0, MAX_ERROR_LENGTH),
+        due_at: null,
+        next_attempt_on: next === undefined ? null : new Date(next).toISOString(),
+      });
+      if (next !== undefined) {
+        tx.insert('webhook_deliveries', {
+          event_id: row.event_id,
+          event_type: row.event_type,
+          endpoint_id: row.endpoint_id,
+          attempt: row.attempt + 1,
+          status: 'pending',
+          response_status: null,
+          duration_ms: null,
+          error: null,
+          due_at: next,
+          next_attempt_on: new Date(next).toISOString(),
+          created_on: new Date(now).toISOString(),
+        });
+      }
+    });
+  }
+}
+
+function updateEndpoint(
+  tx: Parameters<Parameters<CoreContext['store']['write']>[0]>[0],
+  endpoint: WebhookEndpointRow,
+  now: number,
+  change: { failing_since: number | null; disabled?: string },
+): void {
+  if (change.disabled === undefined && endpoint.failing_since === change.failing_since) return;
+  tx.update('webhook_endpoints', endpoint.id, {
+    failing_since: change.failing_since,
+    ...(change.disabled === undefined
+      ? {}
+      : { status: 'disabled' as const, disabled_reason: change.disabled, updated_on: new Date(now).toISOString() }),
+  });
+}
+
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message || 'The request failed';
+}

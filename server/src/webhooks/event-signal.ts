@@ -1,0 +1,22 @@
+import type { EventSignal } from '../core/types.js';
+
+/** An {@link EventSignal} that `fire()` wakes. */
+export class WrittenEvents implements EventSignal {
+  private waiters = new Set<() => void>();
+
+  next(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      this.waiters.add(done);
+    });
+  }
+
+  fire(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

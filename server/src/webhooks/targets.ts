@@ -1,0 +1,92 @@
+/**
+ * Which addresses a webhook may be sent to (events.md, "Which addresses"). A server that listens on loopback only
+ * is a developer's own: it delivers anywhere, `localhost` included. One that listens on another interface is
+ * shared, and refuses loopback, private, link-local and other special-use addresses (RFC 6890), unless a host is
+ * allowed by name, so that nobody can make it reach into its own network. Platform-neutral: the names a host
+ * resolves to are checked by the Node sender (`node-sender.ts`) on the addresses it actually connects to.
+ */
+
+/** What targets are refused. */
+export interface TargetPolicy {
+  /** Refuse loopback, private, link-local and special-use addresses. */
+  restricted: boolean;
+  /** Hosts (names or literal addresses, as in a URL) allowed even so. */
+  allow: readonly string[];
+}
+
+/** Why an IP address is special-use, or `undefined` for a public one. */
+export function specialAddress(address: string): string | undefined {
+  const v4 = parseIpv4(address);
+  if (v4) return specialIpv4(v4);
+  const lower = address.toLowerCase().replace(/^\[|\]$/g, '');
+  if (!lower.includes(':')) return undefined;
+  const mapped = /^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)?.[1];
+  if (mapped) return specialAddress(mapped);
+  const groups = expandIpv6(lower);
+  if (!groups) return 'an address that cannot be read';
+  if (groups.every((g) => g === 0)) return 'the unspecified address';
+  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return 'a loopback address';
+  if ((groups[0]! & 0xfe00) === 0xfc00) return 'a private address';
+  if ((groups[0]! & 0xffc0) === 0xfe80) return 'a link-local address';
+  if ((groups[0]! & 0xff00) === 0xff00) return 'a multicast address';
+  // IPv4-compatible, NAT64 and 6to4 forms carry an IPv4 address that may be private: refuse them all.
+  if (
+    groups.slice(0, 6).every((g) => g === 0) ||
+    (groups[0] === 0x64 && groups[1] === 0xff9b) ||
+    groups[0] === 0x2002
+  ) {
+    return 'an address embedding an IPv4 one';
+  }
+  return undefined;
+}
+
+function specialIpv4([a, b]: number[]): string | undefined {
+  if (a === 127) return 'a loopback address';
+  if (a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168)) return 'a private address';
+  if (a === 169 && b === 254) return 'a link-local address';
+  if (a === 100 && b! >= 64 && b! <= 127) return 'a shared (carrier-grade NAT) address';
+  if (a === 0) return 'a "this network" address';
+  if (a! >= 224) return 'a multicast or reserved address';
+  return undefined;
+}
+
+function parseIpv4(text: string): number[] | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.map(Number);
+}
+
+function expandIpv6(text: string): number[] | undefined {
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const read = (part: string) =>
+    part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : Number.NaN));
+  const head = read(halves[0]!);
+  const tail = halves.length === 2 ? read(halves[1]!) : [];
+  const missing = 8 - head.length - tail.length;
+  if ((halves.length === 1 && missing !== 0) || missing < 0) return undefined;
+  const groups = [...head, ...Array<number>(missing).fill(0), ...tail];
+  return groups.some(Number.isNaN) ? undefined : groups;
+}
+
+/** Whether `host` (a URL's hostname) is allowed by name. */
+export function allowedHost(host: string, policy: TargetPolicy): boolean {
+  const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return policy.allow.some((allowed) => allowed.toLowerCase().replace(/^\[|\]$/g, '') === bare);
+}
+
+/**
+ * Why `url` may not be a target under `policy`, as far as its text tells (a literal address, a `localhost`
+ * name); `undefined` when it may, or when only resolving its name could tell.
+ */
+export function targetProblem(url: URL, policy: TargetPolicy | undefined): string | undefined {
+  if (!policy?.restricted || allowedHost(url.hostname, policy)) return undefined;
+  const host = url.hostname.toLowerCase();
+  const special = host === 'localhost' || host.endsWith('.localhost') ? 'a loopback address' : specialAddress(host);
+  return special && refusal(url.hostname, special);
+}
+
+/** The message of a refused target. */
+export function refusal(host: string, special: string): string {
+  return `${host} is ${special}, which this server does not send webhooks to, as it listens beyond loopback (allow it with --webhooks-allow ${host})`;
+}
