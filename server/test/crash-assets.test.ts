@@ -30,6 +30,11 @@ describe('asset writes killed at random moments (SIGKILL)', () => {
           const asset = uploaded.get(`crash/upload-${earlier}.svg`);
           expect(asset?.digest, `round ${round}: the upload of round ${earlier}`).toBe(assetDigest(files[earlier]!));
         }
+        // Exactly one event per upload that is there (the write and its event commit together), none for the others.
+        const events = store.all('events').filter((e) => e.type === 'theme_asset.created');
+        const named = events.map((e) => (e.data as { file_name: string }).file_name).sort();
+        const present = [...uploaded.keys()].filter((name) => name.startsWith('crash/upload-')).sort();
+        expect(named, `round ${round}: the upload events`).toEqual(present);
       },
     });
     console.log('asset upload:', report);
@@ -67,6 +72,12 @@ describe('asset writes killed at random moments (SIGKILL)', () => {
         }),
       check(store, round, answer) {
         if (answer?.status === 204) deleted.push(round);
+        // One event per deletion that happened, none for a deletion the kill cut.
+        const events = store.all('events').filter((e) => e.type === 'theme_asset.deleted');
+        const gone = victims.map((_, n) => n).filter((n) => store.get('assets', `victim-${n}`) === undefined);
+        expect(events.map((e) => (e.data as { id: string }).id).sort(), `round ${round}: the deletion events`).toEqual(
+          gone.map((n) => `victim-${n}`).sort(),
+        );
         for (const earlier of deleted)
           expect(store.get('assets', `victim-${earlier}`), `round ${round}`).toBeUndefined();
         for (let later = round + 1; later <= ROUNDS; later++)

@@ -16,6 +16,8 @@ describe('a development theme creation killed at random moments (SIGKILL)', () =
   it('leaves, after the restart, the whole copy of the production theme or none, 20 rounds', async () => {
     const path = await crashData(await tempDir());
     let production: ReturnType<typeof contentOf> | undefined;
+    /** Development themes found after a restart: each creation committed, so each has its event. */
+    let created = 0;
     const report = await crashRounds({
       path,
       rounds: 20,
@@ -28,7 +30,11 @@ describe('a development theme creation killed at random moments (SIGKILL)', () =
         const dev = store.where('themes', 'shop_id', '1').filter((t) => !t.production);
         if (answer?.status === 201) expect(dev, `round ${round}: the acknowledged theme`).toHaveLength(1);
         expect(dev.length).toBeLessThanOrEqual(1);
+        created += dev.length;
+        const events = store.all('events').filter((e) => e.type === 'theme.created');
+        expect(events, `round ${round}: one event per committed creation`).toHaveLength(created);
         if (dev.length === 0) return;
+        expect((events.at(-1)!.data as { id: string }).id).toBe(dev[0]!.id);
         expect(contentOf(store, dev[0]!.id), `round ${round}: the development theme`).toEqual(production);
         // Ready for the next round: the theme goes, in one write.
         await store.write((tx) => {

@@ -21,6 +21,14 @@ describe('root', () => {
       'svc:shop': { href: `${base}/shops/{id}.json`, templated: true },
       'svc:all_orders': { href: `${base}/orders.json{?shop_ids,status,q,sort,page,per_page}`, templated: true },
       'svc:order': { href: `${base}/shops/{shop_id}/orders/{id}.json`, templated: true },
+      'svc:events': { href: `${base}/events.json{?after,types,shop_ids,wait,per_page}`, templated: true },
+      'svc:event': { href: `${base}/events/{id}.json`, templated: true },
+      'svc:webhook_endpoints': { href: `${base}/webhook_endpoints.json{?page,per_page}`, templated: true },
+      'svc:create_webhook_endpoint': {
+        href: `${base}/webhook_endpoints`,
+        method: 'post',
+        title: 'Add webhook endpoint',
+      },
       'service-desc': { href: `${base}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
       'service-doc': { href: `${t.server.origin}/explorer`, type: 'text/html', title: 'API explorer' },
     });

@@ -61,7 +61,7 @@ export interface CollectionPlace {
 /** Where a new collection of `rows` rows goes in the current format. */
 export function newPlace(dir: string, stem: string, name: CollectionName, rows: number): CollectionPlace {
   const layout = LAYOUT[name];
-  const count = layout === 'shards' ? shardCountFor(rows) : 1;
+  const count = layout === 'shards' ? shardCountFor(rows, name) : 1;
   const entry =
     layout === 'array' ? `${stem}.${name}.json` : layout === 'rows' ? `${stem}.${name}` : shardEntry(stem, name, count);
   return { dir, stem, layout, entry, count };
