@@ -25,6 +25,10 @@ export function specialAddress(address: string): string | undefined {
   const groups = expandIpv6(lower);
   if (!groups) return 'an address that cannot be read';
   if (groups.every((g) => g === 0)) return 'the unspecified address';
+  // IPv4-mapped (`::ffff:a.b.c.d`, which URLs write in hex): the IPv4 address decides.
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return specialAddress(`${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`);
+  }
   if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return 'a loopback address';
   if ((groups[0]! & 0xfe00) === 0xfc00) return 'a private address';
   if ((groups[0]! & 0xffc0) === 0xfe80) return 'a link-local address';
@@ -81,7 +85,8 @@ export function allowedHost(host: string, policy: TargetPolicy): boolean {
  */
 export function targetProblem(url: URL, policy: TargetPolicy | undefined): string | undefined {
   if (!policy?.restricted || allowedHost(url.hostname, policy)) return undefined;
-  const host = url.hostname.toLowerCase();
+  // `localhost.` is `localhost`: a name's trailing dot only says it is fully qualified.
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
   const special = host === 'localhost' || host.endsWith('.localhost') ? 'a loopback address' : specialAddress(host);
   return special && refusal(url.hostname, special);
 }

@@ -46,7 +46,8 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  // On every interface, so that other loopback addresses (127.0.0.2) and names reach it too.
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   server.unref();
   return receiver;
