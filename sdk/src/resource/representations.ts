@@ -33,3 +33,15 @@ export type ProductList = Results<ShapeOf<'productSummary'>>;
 export type ShopList = Results<ShapeOf<'shopSummary'>>;
 /** A page of orders (`svc:all_orders`, `svc:orders`). */
 export type OrderList = Results<ShapeOf<'orderSummary'>>;
+/** An event (`svc:event`): what changed, in which shop, and `svc:subject`, the resource it is about. */
+export type Event = Entity<ShapeOf<'event'>>;
+/** A page of events (`svc:events`), oldest first; `next` is always there to poll for newer ones. */
+export type EventList = Results<ShapeOf<'event'>>;
+/** A webhook endpoint of the app, with its update, delete, rotate, ping and deliveries relations. */
+export type WebhookEndpoint = Entity<ShapeOf<'webhookEndpoint'>>;
+/** A page of the app's webhook endpoints (`svc:webhook_endpoints`). */
+export type WebhookEndpointList = Results<ShapeOf<'webhookEndpoint'>>;
+/** One delivery attempt of an event to an endpoint, with `svc:resend_event`. */
+export type WebhookDelivery = Entity<ShapeOf<'webhookDelivery'>>;
+/** A page of an endpoint's delivery attempts (`svc:deliveries`), newest first. */
+export type WebhookDeliveryList = Results<ShapeOf<'webhookDelivery'>>;
