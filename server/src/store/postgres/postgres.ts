@@ -27,6 +27,7 @@ import { openStoreEngine, type PendingWrite, type Persistence, type StoreEngine 
 import { StoreError, StoreUnavailableError } from '../errors.js';
 import { type Serial, serial } from '../serial.js';
 import type { CollectionName, Collections, Dataset, SharedFailures, Store } from '../types.js';
+import { type ClaimOptions, openClaims } from './postgres-claims.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
 import { migrateSchema, quoteSchema, SETUP_LIMITS, tableOf } from './postgres-schema.js';
 
@@ -43,6 +44,8 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Connections this process opens at most. Default 4. */
   connections?: number;
+  /** The claims' pool of connections, beside those (see `postgres-claims.ts`). */
+  claims?: ClaimOptions;
 }
 
 /** A store in a PostgreSQL database. */
@@ -62,6 +65,8 @@ export interface PostgresStore extends Store {
    * `postgres-prune.ts`); each process does it every 10 minutes by itself. Resolves with how many went.
    */
   prune(olderThanMs?: number): Promise<number>;
+  /** Holds a row against every other process on the schema (see `postgres-claims.ts`). */
+  claim: NonNullable<Store['claim']>;
 }
 
 /** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
@@ -237,6 +242,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       });
       return waiting;
     };
+    const claims = openClaims(target.connectionString, schema, target.schema, target.location, options.claims);
     let closing: Promise<void> | undefined;
     return {
       ...store,
@@ -245,11 +251,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       sync,
       prune,
       failures: sharedFailures(pool, schema),
+      claim: (collection, id) => claims.claim(collection, id),
       close() {
         closing ??= store.close().finally(async () => {
           closed = true;
           clearInterval(pruning);
-          await pool.end().catch(() => undefined);
+          await Promise.all([pool.end().catch(() => undefined), claims.close().catch(() => undefined)]);
         });
         return closing;
       },
