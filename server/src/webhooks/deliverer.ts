@@ -62,6 +62,11 @@ const decoder = new TextDecoder();
 /** The delivery loop of one core. */
 export class Deliverer {
   private readonly inFlight = new Map<string, Promise<boolean>>();
+  /**
+   * Attempts another process held when this one tried, and when it may try again (epoch ms, wall clock): until the
+   * next poll, so that processes do not keep asking for what another is making.
+   */
+  private readonly heldElsewhere = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private passing: Promise<number> | undefined;
   private closed = false;
@@ -139,17 +144,23 @@ export class Deliverer {
       throw error;
     }
     const now = clock.now();
+    const wall = Date.now();
+    for (const [id, until] of this.heldElsewhere) if (until <= wall) this.heldElsewhere.delete(id);
     const due = store
       .where('webhook_deliveries', 'status', 'pending')
-      .filter((row) => row.due_at !== null && row.due_at <= now && !this.inFlight.has(row.id));
+      .filter(
+        (row) =>
+          row.due_at !== null && row.due_at <= now && !this.inFlight.has(row.id) && !this.heldElsewhere.has(row.id),
+      );
     due.sort((a, b) => a.due_at! - b.due_at! || Number(a.id) - Number(b.id));
     let started = 0;
     for (const row of due) {
       if (this.inFlight.size >= this.concurrency) break;
-      const attempt = this.attempt(row.id).finally(() => {
+      const attempt = this.attempt(row.id).then((made) => {
         this.inFlight.delete(row.id);
-        // Room again: what waited for it goes next.
-        if (!this.closed) this.wake();
+        // Room again: what waited for it goes next (not after a refused claim: that would ask again at once).
+        if (made && !this.closed) this.wake();
+        return made;
       });
       this.inFlight.set(row.id, attempt);
       started++;
@@ -163,7 +174,10 @@ export class Deliverer {
     const claim = store.claim
       ? await store.claim('webhook_deliveries', id).catch(() => null)
       : { row: store.get('webhook_deliveries', id), release: async () => undefined };
-    if (!claim) return false;
+    if (!claim) {
+      this.heldElsewhere.set(id, Date.now() + this.pollMs);
+      return false;
+    }
     try {
       const row = claim.row;
       if (row?.status !== 'pending') return false;
