@@ -30,6 +30,7 @@ const EXAMPLES: Record<string, () => Promise<ExampleModule>> = {
   'keep-alive': () => import('./keep-alive/index.js') as Promise<ExampleModule>,
   'client-credentials': () => import('./client-credentials/index.js') as Promise<ExampleModule>,
   fleet: () => import('./fleet/index.js') as Promise<ExampleModule>,
+  'webhooks-receiver': () => import('./webhooks-receiver/index.js') as Promise<ExampleModule>,
 };
 
 async function run(argv: string[]): Promise<number> {

@@ -16,17 +16,23 @@ import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { diskFailureOf } from './http/disk-failure.js';
+import { runListen } from './listen-command.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
 import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
+import { runTrigger } from './trigger-command.js';
 
 const USAGE = `Usage: storefront-server [options]
 
 Starts the Storefront Platform API reference server with demo data.
 storefront-server migrate --from DIR|URL --to DIR|URL copies data between a
 JSON data directory and a PostgreSQL database (storefront-server migrate --help).
+storefront-server listen --forward-to URL forwards a server's events to your
+app, signed, with no tunnel (storefront-server listen --help).
+storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
+changes a real product or order with its event (storefront-server trigger --help).
 
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
   --port N                  port to listen on; 0 picks a free one (default 4000)
@@ -56,6 +62,9 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             (repeatable; STOREFRONT_REDIRECT_URIS takes them
                             comma-separated). Any port of
                             http://localhost/callback needs none
+  --webhooks-allow HOSTS    hosts (comma-separated names or addresses) a server
+                            listening beyond loopback may deliver webhooks to
+                            although they are loopback, private or link-local
   --quiet                   no request log
   --help                    show this help
 `;
@@ -76,6 +85,7 @@ const OPTIONS = {
   'demo-login': { type: 'string' },
   'demo-password': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
+  'webhooks-allow': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -88,6 +98,18 @@ class UsageError extends Error {}
 /** The variable of each flag; `--redirect-uri`, repeatable, is read from a plural list. */
 const envName = (name: Name) =>
   name === 'redirect-uri' ? 'STOREFRONT_REDIRECT_URIS' : `STOREFRONT_${name.toUpperCase().replaceAll('-', '_')}`;
+
+/** `--webhooks-allow a,b --webhooks-allow c` (and `STOREFRONT_WEBHOOKS_ALLOW=a,b`): the hosts, each once. */
+function allowedHosts(value: Value | undefined): string[] {
+  const given = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  const hosts = given.flatMap((entry) => entry.split(',')).map((host) => host.trim().replace(/^\[|\]$/g, ''));
+  for (const host of hosts) {
+    if (!host || /[\s/@]/.test(host)) {
+      throw new UsageError(`--webhooks-allow takes host names or addresses, got "${host}"`);
+    }
+  }
+  return [...new Set(hosts)];
+}
 
 type Value = string | boolean | string[];
 
@@ -113,6 +135,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Nam
 }
 
 function fromVariable(name: Name, value: string): Value {
+  if (name === 'webhooks-allow') return [value];
   if (name === 'redirect-uri')
     return value
       .split(',')
@@ -275,6 +298,8 @@ function storeUrl(value: Value | undefined): string | undefined {
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'migrate') return runMigrate(process.argv.slice(3));
+  if (process.argv[2] === 'listen') return runListen(process.argv.slice(3));
+  if (process.argv[2] === 'trigger') return runTrigger(process.argv.slice(3));
   let options: ReturnType<typeof readOptions>;
   let port: number | undefined;
   let products: number | undefined;
@@ -284,6 +309,7 @@ async function main(): Promise<number> {
   let workers: number;
   let trustProxy: string[];
   let extraRedirectUris: string[];
+  let webhooksAllow: string[];
   try {
     options = readOptions(process.argv.slice(2), process.env);
     port = integer('port', options.port, 0, 65535);
@@ -293,6 +319,7 @@ async function main(): Promise<number> {
     store = storeUrl(options.store);
     trustProxy = trustedProxies(options['trust-proxy']);
     extraRedirectUris = redirectUris(options['redirect-uri']);
+    webhooksAllow = allowedHosts(options['webhooks-allow']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
@@ -330,6 +357,7 @@ async function main(): Promise<number> {
       tokenTtl,
       demo: Object.fromEntries(Object.entries(demo).filter(([, value]) => value !== undefined)),
       redirectUris: extraRedirectUris,
+      ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
       log: options.quiet !== true,
     });
   } catch (error) {

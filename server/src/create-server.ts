@@ -4,6 +4,9 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EventFields } from '@storefront-platform/sdk/internal';
+import { eventResource } from './api/events/representations.js';
+import { type TriggerOptions, type TriggerType, triggerEvent } from './api/events/trigger.js';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
 import { isFirstProcess } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
@@ -101,6 +104,12 @@ export interface ServerWebhookOptions {
   send?: WebhookSender;
 }
 
+/** An event as `GET svc:event` shows it (`server.trigger`). */
+export type TriggeredEvent<T extends TriggerType = TriggerType> = EventFields<T> & {
+  _class: ['event'];
+  _links: Record<string, { href: string }>;
+};
+
 /** A running reference server. */
 export interface StorefrontServer {
   /** Where it listens, e.g. `http://127.0.0.1:4000`. */
@@ -121,6 +130,13 @@ export interface StorefrontServer {
    * left, so that a test that moved the clock need not wait.
    */
   webhooks: Pick<Deliverer, 'drain'>;
+  /**
+   * Creates or changes the real product or order that `type` (`product.created`, `product.updated`,
+   * `order.created`, `order.updated`) reports, in one write with its event, and resolves with the event as
+   * `GET svc:event` shows it: a later GET of its subject answers the `etag` in its `data`. Rejects with a
+   * `TriggerError` (nothing written) for an unknown type, shop, id or `set` field (`storefront-server trigger`).
+   */
+  trigger<T extends TriggerType>(type: T, options: TriggerOptions): Promise<TriggeredEvent<T>>;
   /** Stops listening, lets in-flight requests finish, then closes the store (unless it was given ready). */
   close(): Promise<void>;
 }
@@ -269,11 +285,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const addresses = published ?? addressesOf(url);
   const withExplorer = options.explorer ?? true;
   const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
+  const clock = options.clock ?? { now: () => Date.now() };
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
   const core = createCore(
     {
       store: opened.store,
-      clock: options.clock ?? { now: () => Date.now() },
+      clock,
       addresses,
       tokenTtl: tokenTtlOf(options.tokenTtl),
       explorerUrl,
@@ -288,6 +305,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     },
   );
   const webhooks = core.webhooks!;
+  // The core's context (its store wakes the delivery loop after a write) is not exposed: the trigger writes through
+  // the store and wakes the loop itself; long-polls of the event list see it at their next recheck (250 ms).
+  const triggerContext = {
+    store: opened.store,
+    clock,
+    addresses,
+    tokenTtl: tokenTtlOf(options.tokenTtl),
+  };
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
   const explorer = withExplorer
     ? createExplorerHandler({ baseUrl: addresses.baseUrl, authUrl: addresses.authUrl, clientId: EXPLORER_CLIENT_ID })
@@ -323,6 +348,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     credentials: opened.credentials,
     seeded: opened.seeded,
     webhooks: { drain: () => webhooks.drain() },
+    async trigger(type, triggerOptions) {
+      const event = await triggerEvent(triggerContext, type, triggerOptions);
+      webhooks.wake();
+      return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
+    },
     close() {
       stopping = true;
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');

@@ -2,9 +2,17 @@
  * `@storefront-platform/server`: the reference server (`createServer`), its parts for embedding (the core, the
  * Express shell) and its data (stores, demo seed).
  */
+
+export {
+  TRIGGER_TYPES,
+  TriggerError,
+  type TriggerOptions,
+  type TriggerType,
+  triggerEvent,
+} from './api/events/trigger.js';
 export { type Core, createCore } from './core/index.js';
 export type { Addresses, Clock, CoreContext, CoreHandler, CoreRequest, CoreResponse } from './core/types.js';
-export { createServer, type ServerOptions, type StorefrontServer } from './create-server.js';
+export { createServer, type ServerOptions, type StorefrontServer, type TriggeredEvent } from './create-server.js';
 export type { DemoOptions, ServerCredentials } from './demo-credentials.js';
 export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';

@@ -30,7 +30,7 @@ const SORT_KEYS: Record<string, SortKey<OrderRow>> = {
   total: { type: 'number', of: orderTotal },
 };
 
-function summaryFields(row: OrderRow) {
+export function summaryFields(row: OrderRow) {
   return {
     id: row.id,
     code: row.code,
@@ -46,7 +46,7 @@ function orderSummary(addresses: Addresses, row: OrderRow): HalResource {
   return resource(['order'], summaryFields(row), { self: link('self', orderUrl(addresses, row.shop_id, row.id)) });
 }
 
-function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
+export function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
   const links = {
     self: link('self', orderUrl(addresses, row.shop_id, row.id)),
     'svc:shop': link('svc:shop', shopUrl(addresses, row.shop_id)),

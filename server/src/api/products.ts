@@ -31,7 +31,7 @@ const SORT_KEYS: Record<string, SortKey<ProductRow>> = {
   price: { type: 'number', of: (row) => row.price },
 };
 
-function summaryFields(row: ProductRow) {
+export function summaryFields(row: ProductRow) {
   return {
     id: row.id,
     title: row.title,
@@ -46,7 +46,7 @@ function productSummary(addresses: Addresses, row: ProductRow): HalResource {
   return resource(['product'], summaryFields(row), { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
 }
 
-function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
+export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
   const fields = {
     ...summaryFields(row),
     description: row.description,
