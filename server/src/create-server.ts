@@ -305,14 +305,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     },
   );
   const webhooks = core.webhooks!;
-  // The core's context (its store wakes the delivery loop after a write) is not exposed: the trigger writes through
-  // the store and wakes the loop itself; long-polls of the event list see it at their next recheck (250 ms).
-  const triggerContext = {
-    store: opened.store,
-    clock,
-    addresses,
-    tokenTtl: tokenTtlOf(options.tokenTtl),
-  };
   const log = options.log === true ? (line: string) => console.log(line) : options.log || undefined;
   const explorer = withExplorer
     ? createExplorerHandler({ baseUrl: addresses.baseUrl, authUrl: addresses.authUrl, clientId: EXPLORER_CLIENT_ID })
@@ -349,8 +341,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     seeded: opened.seeded,
     webhooks: { drain: () => webhooks.drain() },
     async trigger(type, triggerOptions) {
-      const event = await triggerEvent(triggerContext, type, triggerOptions);
-      webhooks.wake();
+      // Through the core's context, whose store wakes the delivery loop and the long-polls once the write is done.
+      const event = await triggerEvent(core.context, type, triggerOptions);
       return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },
     close() {

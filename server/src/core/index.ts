@@ -24,6 +24,11 @@ export interface Core {
   fetch(request: Request): Promise<Response>;
   /** The webhook delivery loop, when the core was given a way to send (`options.webhooks`). */
   webhooks?: Deliverer;
+  /**
+   * What the core's routes run with: its store wakes the delivery loop and the event list's long-polls after a
+   * write, so that code writing beside the routes (a trigger) goes through it too.
+   */
+  context: CoreContext;
 }
 
 /** What the core does beyond answering requests. */
@@ -86,7 +91,7 @@ export function createSharingCore(
       { prefix: `${pathOf(addresses.origin)}/rels`, router: RELATIONS },
     ],
   });
-  return { handle, fetch: toFetchHandler(handle), webhooks };
+  return { handle, fetch: toFetchHandler(handle), webhooks, context };
 }
 
 /**
