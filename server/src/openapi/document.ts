@@ -76,6 +76,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   }
   const target = relation?.target ?? spec.target;
   if (!target) throw new Error(`${spec.id}: no target`);
+  if (typeof target !== 'string') throw new Error(`${spec.id}: ${spec.relation} leads to one of several targets`);
   const read = method === 'get';
   const parameters: object[] = pathNames.map((name) => ({
     name,
