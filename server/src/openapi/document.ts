@@ -213,7 +213,12 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     }
     const spec = OPERATIONS[key];
     if (!spec) throw new Error(`The route ${key} is not described in server/src/openapi/operations.ts`);
-    const at = `${base}${path}${spec.json ? '.json' : ''}`;
+    // One path item per path (`.json` is optional everywhere): with the suffix only when every route of the path
+    // is linked with it (the event list's GET is, the endpoint list's POST beside its GET is not).
+    const json = routes.api.every(
+      (other) => other.path !== route.path || OPERATIONS[`${other.method} ${other.path}`]?.json,
+    );
+    const at = `${base}${path}${json ? '.json' : ''}`;
     paths[at] ??= {};
     paths[at][route.method.toLowerCase()] = apiOperation(route, spec, names);
   }
