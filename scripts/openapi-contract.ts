@@ -23,8 +23,20 @@ const CONTRACT_INDEX = join(ROOT, 'sdk', 'src', 'contract', 'index.ts');
 /** Where the generated module is written. */
 export const CONTRACT_MODULE = join(ROOT, 'server', 'src', 'openapi', 'contract.generated.ts');
 
-/** Wire types the representation table does not reach: error bodies, the token endpoint's, HAL's link objects. */
-const ROOTS = ['ErrorBody', 'OAuthErrorBody', 'TokenResponse', 'Link', 'Curie', 'ResultsFields', 'Scope'];
+/**
+ * Wire types the representation table does not reach: error bodies, the token endpoint's, HAL's link objects, and
+ * each event type's `data` (the document's `webhooks` narrow the event to each type).
+ */
+const ROOTS = [
+  'ErrorBody',
+  'OAuthErrorBody',
+  'TokenResponse',
+  'Link',
+  'Curie',
+  'ResultsFields',
+  'Scope',
+  'EventDataMap',
+];
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -160,7 +172,7 @@ class Walker {
         const of = (name: string) => c.getTypeOfSymbol(shape.getProperty(name)!);
         const spec: RelationSpec = {
           method: literal(of('method'), `${where}.method`),
-          target: literal(of('target'), `${where}.target`),
+          target: targets(of('target'), `${where}.target`),
         };
         if (!(of('vars').flags & ts.TypeFlags.Never)) spec.vars = this.schema(of('vars'), `${where}.vars`);
         if (!(of('body').flags & ts.TypeFlags.Never)) spec.body = this.schema(of('body'), `${where}.body`);
@@ -180,6 +192,12 @@ class Walker {
 function literal(type: ts.Type, where: string): string {
   if (!type.isStringLiteral()) throw new Error(`${where}: expected a string literal type`);
   return type.value;
+}
+
+/** A relation's target: one representation name, or several when the link leads to one of them (`svc:subject`). */
+function targets(type: ts.Type, where: string): string | string[] {
+  if (!type.isUnion()) return literal(type, where);
+  return type.types.map((member) => literal(member, where));
 }
 
 function withDescription(schema: Schema, description: string): Schema {

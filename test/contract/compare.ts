@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { embeddedCases } from './cases/embedded.js';
+import { eventCases } from './cases/events.js';
 import { httpCases } from './cases/http-semantics.js';
 import { oauthCases } from './cases/oauth.js';
 import { openApiCases } from './cases/openapi.js';
@@ -28,6 +29,7 @@ export const CASES: ContractCase[] = [
   ...preconditionCases,
   ...securityCases,
   ...openApiCases,
+  ...eventCases,
 ];
 
 const documents = new Map<Target, Conformance>();

@@ -156,8 +156,8 @@ export class Session {
   }
 
   /**
-   * Access tokens, authorization codes and the preview key of a theme the case creates: random on each target,
-   * so recorded by their order of appearance. (Seeded themes keep the data set's keys, compared as they are.)
+   * Access tokens, authorization codes, the preview key of a theme the case creates, event ids and webhook
+   * secrets: random on each target, so recorded by their order of appearance. (Seeded themes keep the data set's keys, compared as they are.)
    */
   #learnSecrets(type: string, text: string, status: number, location: string | null): void {
     const found: string[] = [];
@@ -167,6 +167,10 @@ export class Session {
     }
     if (status === 201 && type.startsWith('application/json')) {
       for (const [, key] of text.matchAll(/\/preview\/([\w-]+)\//g)) found.push(key!);
+    }
+    if (type.startsWith('application/json')) {
+      // Event ids and webhook secrets, random alike.
+      for (const [secret] of text.matchAll(/\bevt_[0-9a-z]{24}\b|\bwhsec_[A-Za-z0-9+/]+=*/g)) found.push(secret);
     }
     if (location) {
       const url = new URL(location);

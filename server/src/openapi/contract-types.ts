@@ -7,8 +7,11 @@ export type Schema = { [keyword: string]: unknown };
 export interface RelationSpec {
   /** `get`, `put`, `post` or `delete`. */
   method: string;
-  /** A representation name, `results:<name>`, `none` (204) or `document` (not JSON). */
-  target: string;
+  /**
+   * A representation name, `results:<name>`, `none` (204) or `document` (not JSON); several names when the link
+   * leads to one of them, which only its `_class` tells (an event's `svc:subject`).
+   */
+  target: string | string[];
   /** The URI template's variables, when it has any. */
   vars?: Schema;
   /** The JSON request body, when the relation takes one. */

@@ -39,6 +39,43 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Body of `svc:create_theme_asset`: the file as base64 (a `data:*;base64,` prefix is tolerated).',
     },
+    CreateWebhookEndpointBody: {
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+          description: '`http(s)://` address events are POSTed to.',
+        },
+        events: {
+          type: 'array',
+          items: {
+            enum: [
+              'theme.created',
+              'theme.updated',
+              'template.created',
+              'template.updated',
+              'template.deleted',
+              'theme_asset.created',
+              'theme_asset.updated',
+              'theme_asset.deleted',
+              'product.created',
+              'product.updated',
+              'order.created',
+              'order.updated',
+              'ping',
+              '*',
+            ],
+          },
+          description: 'Event types to send, or `["*"]` (the default) for all.',
+        },
+        description: {
+          type: 'string',
+        },
+      },
+      required: ['url'],
+      additionalProperties: false,
+      description: 'Body of `svc:create_webhook_endpoint`.',
+    },
     Curie: {
       type: 'object',
       properties: {
@@ -90,6 +127,167 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Error body of the resource API (wire contract, Errors).',
     },
+    EventDataMap: {
+      type: 'object',
+      properties: {
+        'theme.created': {
+          $ref: '#/components/schemas/ThemeEventData',
+        },
+        'theme.updated': {
+          $ref: '#/components/schemas/ThemeEventData',
+        },
+        'template.created': {
+          $ref: '#/components/schemas/TemplateEventData',
+        },
+        'template.updated': {
+          $ref: '#/components/schemas/TemplateEventData',
+        },
+        'template.deleted': {
+          $ref: '#/components/schemas/TemplateEventData',
+        },
+        'theme_asset.created': {
+          $ref: '#/components/schemas/ThemeAssetEventData',
+        },
+        'theme_asset.updated': {
+          $ref: '#/components/schemas/ThemeAssetEventData',
+        },
+        'theme_asset.deleted': {
+          $ref: '#/components/schemas/ThemeAssetEventData',
+        },
+        'product.created': {
+          $ref: '#/components/schemas/ProductEventData',
+        },
+        'product.updated': {
+          $ref: '#/components/schemas/ProductEventData',
+        },
+        'order.created': {
+          $ref: '#/components/schemas/OrderEventData',
+        },
+        'order.updated': {
+          $ref: '#/components/schemas/OrderEventData',
+        },
+        ping: {
+          $ref: '#/components/schemas/PingEventData',
+        },
+      },
+      required: [
+        'theme.created',
+        'theme.updated',
+        'template.created',
+        'template.updated',
+        'template.deleted',
+        'theme_asset.created',
+        'theme_asset.updated',
+        'theme_asset.deleted',
+        'product.created',
+        'product.updated',
+        'order.created',
+        'order.updated',
+        'ping',
+      ],
+      additionalProperties: false,
+      description:
+        'Every event type and its `data`. The list grows only by adding: a receiver should ignore types it does not\nknow.',
+    },
+    EventQuery: {
+      type: 'object',
+      properties: {
+        after: {
+          type: 'string',
+          description: 'An event id: only the events written after it.',
+        },
+        types: {
+          anyOf: [
+            {
+              const: 'theme.created',
+            },
+            {
+              const: 'theme.updated',
+            },
+            {
+              const: 'template.created',
+            },
+            {
+              const: 'template.updated',
+            },
+            {
+              const: 'template.deleted',
+            },
+            {
+              const: 'theme_asset.created',
+            },
+            {
+              const: 'theme_asset.updated',
+            },
+            {
+              const: 'theme_asset.deleted',
+            },
+            {
+              const: 'product.created',
+            },
+            {
+              const: 'product.updated',
+            },
+            {
+              const: 'order.created',
+            },
+            {
+              const: 'order.updated',
+            },
+            {
+              const: 'ping',
+            },
+            {
+              type: 'array',
+              items: {
+                enum: [
+                  'theme.created',
+                  'theme.updated',
+                  'template.created',
+                  'template.updated',
+                  'template.deleted',
+                  'theme_asset.created',
+                  'theme_asset.updated',
+                  'theme_asset.deleted',
+                  'product.created',
+                  'product.updated',
+                  'order.created',
+                  'order.updated',
+                  'ping',
+                ],
+              },
+            },
+          ],
+          description: 'Only these types.',
+        },
+        shop_ids: {
+          anyOf: [
+            {
+              type: 'string',
+            },
+            {
+              type: 'integer',
+            },
+            {
+              type: 'array',
+              items: {
+                type: ['string', 'integer'],
+              },
+            },
+          ],
+        },
+        wait: {
+          type: 'integer',
+          description: 'Seconds (at most 30) to hold the answer open while no event is after the cursor: long-polling.',
+        },
+        per_page: {
+          type: 'integer',
+          description: '1–100, default 30.',
+        },
+      },
+      additionalProperties: false,
+      description: 'Query of the event list (`svc:events`): oldest first, from a cursor.',
+    },
     FieldError: {
       type: 'object',
       properties: {
@@ -116,7 +314,7 @@ export const CONTRACT: Contract = {
             'Target URL, or an RFC 6570 URI template when `templated` is true. May be relative to the document URL.',
         },
         method: {
-          enum: ['put', 'post', 'delete'],
+          enum: ['post', 'put', 'delete'],
           description: 'Lower-case verb to use; when absent the link is followed with GET.',
         },
         templated: {
@@ -229,6 +427,41 @@ export const CONTRACT: Contract = {
       required: ['name', 'email'],
       additionalProperties: false,
       description: 'Who placed an order.',
+    },
+    OrderEventData: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        code: {
+          type: 'string',
+          description: 'Human-facing order code, e.g. `A1B2C3`.',
+        },
+        status: {
+          $ref: '#/components/schemas/OrderStatus',
+        },
+        total: {
+          type: 'integer',
+          description: 'Total in integer cents.',
+        },
+        currency_code: {
+          type: 'string',
+        },
+        created_on: {
+          type: 'string',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        etag: {
+          type: 'string',
+          description: "The strong `ETag` an admin's GET of the subject answered right after the write.",
+        },
+      },
+      required: ['id', 'code', 'status', 'total', 'currency_code', 'created_on', 'updated_on'],
+      additionalProperties: false,
+      description: "`data` of the `order.*` events: the order's summary fields.",
     },
     OrderFields: {
       type: 'object',
@@ -372,6 +605,62 @@ export const CONTRACT: Contract = {
       required: ['id', 'code', 'status', 'total', 'currency_code', 'created_on', 'updated_on'],
       additionalProperties: false,
       description: 'An order inside lists.',
+    },
+    PagingVars: {
+      type: 'object',
+      properties: {
+        page: {
+          type: 'integer',
+        },
+        per_page: {
+          type: 'integer',
+          description: '1–100, default 30.',
+        },
+      },
+      additionalProperties: false,
+      description: 'Variables of a results link.',
+    },
+    PingEventData: {
+      type: 'object',
+      properties: {
+        endpoint_id: {
+          type: 'string',
+        },
+      },
+      required: ['endpoint_id'],
+      additionalProperties: false,
+      description: '`data` of a `ping`: which endpoint was asked to be tested.',
+    },
+    ProductEventData: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        title: {
+          type: 'string',
+        },
+        slug: {
+          type: 'string',
+        },
+        price: {
+          type: 'integer',
+          description: "Price in integer cents of the shop's currency.",
+        },
+        status: {
+          $ref: '#/components/schemas/ProductStatus',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        etag: {
+          type: 'string',
+          description: "The strong `ETag` an admin's GET of the subject answered right after the write.",
+        },
+      },
+      required: ['id', 'title', 'slug', 'price', 'status', 'updated_on'],
+      additionalProperties: false,
+      description: "`data` of the `product.*` events: the product's summary fields.",
     },
     ProductFields: {
       type: 'object',
@@ -681,6 +970,36 @@ export const CONTRACT: Contract = {
       enum: ['html', 'css', 'js'],
       description: 'Short content type of a template, from its file extension.',
     },
+    TemplateEventData: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        theme_id: {
+          type: 'string',
+        },
+        file_name: {
+          type: 'string',
+        },
+        name: {
+          type: 'string',
+        },
+        content_type: {
+          $ref: '#/components/schemas/TemplateContentType',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        etag: {
+          type: 'string',
+          description: "The strong `ETag` an admin's GET of the subject answered right after the write.",
+        },
+      },
+      required: ['id', 'theme_id', 'file_name', 'name', 'content_type', 'updated_on'],
+      additionalProperties: false,
+      description: '`data` of the `template.*` events: the template without its body (follow `svc:subject` for it).',
+    },
     TemplateFields: {
       type: 'object',
       properties: {
@@ -710,6 +1029,42 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'An HTML, CSS or JavaScript template inside a theme (spec §2.4).',
     },
+    ThemeAssetEventData: {
+      type: 'object',
+      properties: {
+        theme_id: {
+          type: 'string',
+        },
+        id: {
+          type: 'string',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        digest: {
+          type: 'string',
+          description: "MD5 hex digest of the file's bytes.",
+        },
+        file_size: {
+          type: 'integer',
+          description: 'Size in bytes.',
+        },
+        file_name: {
+          type: 'string',
+        },
+        content_type: {
+          type: 'string',
+          description: 'Media type, e.g. `image/png`.',
+        },
+        etag: {
+          type: 'string',
+          description: "The strong `ETag` an admin's GET of the subject answered right after the write.",
+        },
+      },
+      required: ['theme_id', 'id', 'updated_on', 'digest', 'file_size', 'file_name', 'content_type'],
+      additionalProperties: false,
+      description: "`data` of the `theme_asset.*` events: the asset's fields without its bytes.",
+    },
     ThemeAssetFields: {
       type: 'object',
       properties: {
@@ -738,6 +1093,30 @@ export const CONTRACT: Contract = {
       required: ['id', 'updated_on', 'digest', 'file_size', 'file_name', 'content_type'],
       additionalProperties: false,
       description: 'A static file of a theme (spec §2.5). It has a `file` link and no `self`.',
+    },
+    ThemeEventData: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        title: {
+          type: 'string',
+        },
+        production: {
+          type: 'boolean',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        etag: {
+          type: 'string',
+          description: "The strong `ETag` an admin's GET of the subject answered right after the write.",
+        },
+      },
+      required: ['id', 'title', 'production', 'updated_on'],
+      additionalProperties: false,
+      description: "`data` of the `theme.*` events: the theme's summary fields.",
     },
     ThemeFields: {
       type: 'object',
@@ -822,6 +1201,184 @@ export const CONTRACT: Contract = {
       },
       additionalProperties: false,
       description: 'Body of `svc:update_theme`.',
+    },
+    UpdateWebhookEndpointBody: {
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+        },
+        events: {
+          type: 'array',
+          items: {
+            enum: [
+              'theme.created',
+              'theme.updated',
+              'template.created',
+              'template.updated',
+              'template.deleted',
+              'theme_asset.created',
+              'theme_asset.updated',
+              'theme_asset.deleted',
+              'product.created',
+              'product.updated',
+              'order.created',
+              'order.updated',
+              'ping',
+              '*',
+            ],
+          },
+        },
+        description: {
+          type: 'string',
+        },
+        status: {
+          enum: ['enabled', 'disabled'],
+          description: '`enabled` again after the server disabled it, or `disabled` to pause it.',
+        },
+      },
+      additionalProperties: false,
+      description: 'Body of `svc:update_webhook_endpoint`: what changes.',
+    },
+    WebhookDeliveryFields: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        event_id: {
+          type: 'string',
+        },
+        event_type: {
+          enum: [
+            'theme.created',
+            'theme.updated',
+            'template.created',
+            'template.updated',
+            'template.deleted',
+            'theme_asset.created',
+            'theme_asset.updated',
+            'theme_asset.deleted',
+            'product.created',
+            'product.updated',
+            'order.created',
+            'order.updated',
+            'ping',
+          ],
+        },
+        endpoint_id: {
+          type: 'string',
+        },
+        attempt: {
+          type: 'integer',
+          description: '1 for the first attempt.',
+        },
+        status: {
+          $ref: '#/components/schemas/WebhookDeliveryStatus',
+        },
+        response_status: {
+          type: ['null', 'integer'],
+          description:
+            "The receiver's status; null when none came (pending, refused address, timeout, connection error).",
+        },
+        duration_ms: {
+          type: ['null', 'integer'],
+        },
+        error: {
+          type: ['null', 'string'],
+          description: 'What went wrong, when it did.',
+        },
+        next_attempt_on: {
+          type: ['null', 'string'],
+          description:
+            'When this attempt is due (pending) or when the next one is (failed, to be retried); null when none.',
+        },
+        created_on: {
+          type: 'string',
+        },
+      },
+      required: [
+        'id',
+        'event_id',
+        'event_type',
+        'endpoint_id',
+        'attempt',
+        'status',
+        'response_status',
+        'duration_ms',
+        'error',
+        'next_attempt_on',
+        'created_on',
+      ],
+      additionalProperties: false,
+      description: 'One attempt to deliver an event to an endpoint.',
+    },
+    WebhookDeliveryStatus: {
+      enum: ['pending', 'succeeded', 'failed'],
+      description: 'Outcome of one delivery attempt.',
+    },
+    WebhookEndpointFields: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+        },
+        url: {
+          type: 'string',
+          description: 'Where events are POSTed.',
+        },
+        events: {
+          type: 'array',
+          items: {
+            enum: [
+              'theme.created',
+              'theme.updated',
+              'template.created',
+              'template.updated',
+              'template.deleted',
+              'theme_asset.created',
+              'theme_asset.updated',
+              'theme_asset.deleted',
+              'product.created',
+              'product.updated',
+              'order.created',
+              'order.updated',
+              'ping',
+              '*',
+            ],
+          },
+          description: 'The event types sent to it, or `["*"]` for all.',
+        },
+        description: {
+          type: 'string',
+        },
+        status: {
+          $ref: '#/components/schemas/WebhookEndpointStatus',
+        },
+        disabled_reason: {
+          type: ['null', 'string'],
+          description:
+            'Why the server disabled it (`410 Gone`, 5 days of failures); null when enabled or disabled by the app.',
+        },
+        created_on: {
+          type: 'string',
+        },
+        updated_on: {
+          type: 'string',
+        },
+        secret: {
+          type: 'string',
+          description:
+            '`whsec_` + base64 of 32 random bytes: only in the answers that create the endpoint or rotate its secret.\nKeep it: it is never shown again.',
+        },
+      },
+      required: ['id', 'url', 'events', 'description', 'status', 'disabled_reason', 'created_on', 'updated_on'],
+      additionalProperties: false,
+      description: 'A webhook endpoint of the app whose token created it.',
+    },
+    WebhookEndpointStatus: {
+      enum: ['enabled', 'disabled'],
+      description: 'Whether an endpoint is sent events.',
     },
   },
   representations: {
@@ -910,6 +1467,41 @@ export const CONTRACT: Contract = {
         'service-doc': {
           method: 'get',
           target: 'document',
+        },
+        'svc:events': {
+          method: 'get',
+          target: 'results:event',
+          vars: {
+            $ref: '#/components/schemas/EventQuery',
+          },
+        },
+        'svc:event': {
+          method: 'get',
+          target: 'event',
+          vars: {
+            type: 'object',
+            properties: {
+              id: {
+                type: 'string',
+              },
+            },
+            required: ['id'],
+            additionalProperties: false,
+          },
+        },
+        'svc:webhook_endpoints': {
+          method: 'get',
+          target: 'results:webhookEndpoint',
+          vars: {
+            $ref: '#/components/schemas/PagingVars',
+          },
+        },
+        'svc:create_webhook_endpoint': {
+          method: 'post',
+          target: 'webhookEndpoint',
+          body: {
+            $ref: '#/components/schemas/CreateWebhookEndpointBody',
+          },
         },
         self: {
           method: 'get',
@@ -1206,6 +1798,144 @@ export const CONTRACT: Contract = {
         'svc:delete_theme_asset': {
           method: 'delete',
           target: 'none',
+        },
+      },
+    },
+    event: {
+      class: 'event',
+      fields: {
+        type: 'object',
+        properties: {
+          id: {
+            type: 'string',
+            description: "`evt_…`: the Standard's `webhook-id`, the same on every attempt; unique across processes.",
+          },
+          type: {
+            enum: [
+              'theme.created',
+              'theme.updated',
+              'template.created',
+              'template.updated',
+              'template.deleted',
+              'theme_asset.created',
+              'theme_asset.updated',
+              'theme_asset.deleted',
+              'product.created',
+              'product.updated',
+              'order.created',
+              'order.updated',
+              'ping',
+            ],
+          },
+          created_on: {
+            type: 'string',
+          },
+          shop_id: {
+            type: 'string',
+          },
+          data: {
+            anyOf: [
+              {
+                $ref: '#/components/schemas/ThemeEventData',
+              },
+              {
+                $ref: '#/components/schemas/TemplateEventData',
+              },
+              {
+                $ref: '#/components/schemas/ThemeAssetEventData',
+              },
+              {
+                $ref: '#/components/schemas/ProductEventData',
+              },
+              {
+                $ref: '#/components/schemas/OrderEventData',
+              },
+              {
+                $ref: '#/components/schemas/PingEventData',
+              },
+            ],
+          },
+        },
+        required: ['id', 'type', 'created_on', 'shop_id', 'data'],
+        additionalProperties: false,
+      },
+      embedded: {},
+      relations: {
+        'svc:subject': {
+          method: 'get',
+          target: ['product', 'order', 'theme', 'themeTemplate', 'themeAsset'],
+        },
+        'svc:shop': {
+          method: 'get',
+          target: 'shop',
+        },
+        self: {
+          method: 'get',
+          target: 'event',
+        },
+      },
+    },
+    webhookEndpoint: {
+      class: 'webhookEndpoint',
+      fields: {
+        $ref: '#/components/schemas/WebhookEndpointFields',
+      },
+      embedded: {},
+      relations: {
+        'svc:update_webhook_endpoint': {
+          method: 'put',
+          target: 'webhookEndpoint',
+          body: {
+            $ref: '#/components/schemas/UpdateWebhookEndpointBody',
+          },
+        },
+        'svc:delete_webhook_endpoint': {
+          method: 'delete',
+          target: 'none',
+        },
+        'svc:rotate_webhook_secret': {
+          method: 'post',
+          target: 'webhookEndpoint',
+        },
+        'svc:ping_webhook_endpoint': {
+          method: 'post',
+          target: 'webhookDelivery',
+        },
+        'svc:deliveries': {
+          method: 'get',
+          target: 'results:webhookDelivery',
+          vars: {
+            $ref: '#/components/schemas/PagingVars',
+          },
+        },
+        self: {
+          method: 'get',
+          target: 'webhookEndpoint',
+        },
+      },
+    },
+    webhookDelivery: {
+      class: 'webhookDelivery',
+      fields: {
+        $ref: '#/components/schemas/WebhookDeliveryFields',
+      },
+      embedded: {},
+      relations: {
+        'svc:event': {
+          method: 'get',
+          target: 'event',
+        },
+        'svc:webhook_endpoint': {
+          method: 'get',
+          target: 'webhookEndpoint',
+        },
+        'svc:resend_event': {
+          method: 'post',
+          target: 'webhookDelivery',
+        },
+        self: {
+          method: 'get',
+          target: 'webhookDelivery',
         },
       },
     },

@@ -12,6 +12,7 @@ import { componentName, relationSpec, representationSchemas, schemaRef } from '.
 import { OPERATIONS, type OperationSpec } from './operations.js';
 import { API_HEADERS, ERROR_RESPONSES, HEADERS, PARAMETERS, securitySchemes, VALIDATORS } from './responses.js';
 import { documentPaths, oauthPaths, RELATION_PAGE } from './service-paths.js';
+import { narrowedEventSchemas, WEBHOOK_PARAMETERS, webhooks } from './webhooks.js';
 
 /** The document's own operation, described with the rest. */
 const DOCUMENT_ROUTE = 'GET /openapi';
@@ -46,7 +47,7 @@ function queryParameters(vars: Schema | undefined, pathNames: string[]): object[
     });
 }
 
-function successResponses(method: string, target: string, creates: boolean, description: string) {
+function successResponses(method: string, target: string, creates: OperationSpec['creates'], description: string) {
   const headers = { ...API_HEADERS, ...VALIDATORS };
   if (target === 'none') return { '204': { description, headers: API_HEADERS } };
   const content = { 'application/json': { schema: schemaRef(componentName(target)) } };
@@ -55,6 +56,7 @@ function successResponses(method: string, target: string, creates: boolean, desc
     // `Location` names the created resource's `self`; an asset has none (its `file` is elsewhere).
     const addressable = CONTRACT.representations[target]?.relations.self !== undefined;
     const location = addressable ? { Location: { $ref: '#/components/headers/Location' } } : {};
+    if (creates === 'always') return { '201': { ...ok, headers: { ...headers, ...location } } };
     return {
       '200': { ...ok, description: `${description} (found or replaced).` },
       '201': { ...ok, description: `${description} (created).`, headers: { ...headers, ...location } },
@@ -62,6 +64,12 @@ function successResponses(method: string, target: string, creates: boolean, desc
   }
   if (method !== 'get') return { '200': ok };
   return { '200': ok, '304': { description: 'Unchanged since the validators sent (no body).', headers } };
+}
+
+/** The tag of a resource route, by its first segment. */
+function tagOf(path: string): string {
+  if (/^\/(events|webhook_)/.test(path)) return 'Webhooks';
+  return path.includes('theme') ? 'Themes' : 'Resources';
 }
 
 function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
@@ -76,6 +84,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   }
   const target = relation?.target ?? spec.target;
   if (!target) throw new Error(`${spec.id}: no target`);
+  if (typeof target !== 'string') throw new Error(`${spec.id}: ${spec.relation} leads to one of several targets`);
   const read = method === 'get';
   const parameters: object[] = pathNames.map((name) => ({
     name,
@@ -90,7 +99,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
       : [paramRef('IfMatch'), paramRef('IfUnmodifiedSince'), paramRef('IfNoneMatch')]),
   );
   const responses: Record<string, unknown> = {
-    ...successResponses(method, target, spec.creates ?? false, entry?.target ?? `A ${target}.`),
+    ...successResponses(method, target, spec.creates, entry?.target ?? `A ${target}.`),
     '400': responseRef('BadRequest'),
   };
   if (route.scope !== null) responses['401'] = responseRef('Unauthorized');
@@ -107,7 +116,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   responses['503'] = responseRef('ServiceUnavailable');
   const operation: Record<string, unknown> = {
     operationId: spec.id,
-    tags: [route.path.includes('theme') ? 'Themes' : 'Resources'],
+    tags: [tagOf(route.path)],
     summary: entry?.summary ?? spec.summary,
     security: route.scope === null ? [] : [{ oauth2: [route.scope] }],
     parameters,
@@ -204,7 +213,12 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     }
     const spec = OPERATIONS[key];
     if (!spec) throw new Error(`The route ${key} is not described in server/src/openapi/operations.ts`);
-    const at = `${base}${path}${spec.json ? '.json' : ''}`;
+    // One path item per path (`.json` is optional everywhere): with the suffix only when every route of the path
+    // is linked with it (the event list's GET is, the endpoint list's POST beside its GET is not).
+    const json = routes.api.every(
+      (other) => other.path !== route.path || OPERATIONS[`${other.method} ${other.path}`]?.json,
+    );
+    const at = `${base}${path}${json ? '.json' : ''}`;
     paths[at] ??= {};
     paths[at][route.method.toLowerCase()] = apiOperation(route, spec, names);
   }
@@ -231,17 +245,28 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
       { name: 'Themes', description: 'Themes, their templates and assets, and the files they serve.' },
       { name: 'OAuth', description: 'The authorization service (spec §5).' },
       { name: 'Relations', description: 'The documentation of each `svc:` relation.' },
+      {
+        name: 'Webhooks',
+        description:
+          'Events (one per write, in the same commit), the app’s webhook endpoints and their delivery attempts. The deliveries themselves are under `webhooks`.',
+      },
     ],
     paths,
+    webhooks: webhooks(),
     components: {
       schemas: {} as Record<string, Schema>,
-      parameters: PARAMETERS,
+      parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
       headers: HEADERS,
       responses: ERROR_RESPONSES,
       securitySchemes: securitySchemes(addresses),
     },
   };
-  const available = { ...CONTRACT.schemas, ...representationSchemas(), RelationPage: RELATION_PAGE };
+  const available = {
+    ...CONTRACT.schemas,
+    ...representationSchemas(),
+    ...narrowedEventSchemas(),
+    RelationPage: RELATION_PAGE,
+  };
   document.components.schemas = usedSchemas(document, available);
   return document;
 }

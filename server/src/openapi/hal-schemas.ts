@@ -102,7 +102,8 @@ export function representationSchemas(): Record<string, Schema> {
   for (const [name, spec] of Object.entries(CONTRACT.representations)) {
     out[componentName(name)] = representationSchema(spec);
     for (const relation of Object.values(spec.relations)) {
-      if (relation.target.startsWith('results:')) listed.add(relation.target.slice('results:'.length));
+      const { target } = relation;
+      if (typeof target === 'string' && target.startsWith('results:')) listed.add(target.slice('results:'.length));
     }
   }
   for (const item of listed)

@@ -15,10 +15,16 @@ export interface OperationSpec {
   target?: string;
   /** Summary when no relation gives it. */
   summary?: string;
-  /** Whether the documented path carries the `.json` suffix, as the server's links to it do. */
+  /**
+   * Whether the server's links to it carry the `.json` suffix: the documented path does when every route of the
+   * path is so linked (one path item per path).
+   */
   json?: boolean;
-  /** 201 with `Location` when it created the resource, 200 when it found or replaced one. */
-  creates?: boolean;
+  /**
+   * `true`: 201 with `Location` when it created the resource, 200 when it found or replaced one; `'always'`: every
+   * success created one (201 with `Location`).
+   */
+  creates?: true | 'always';
 }
 
 export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
@@ -51,4 +57,39 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   'DELETE /themes/:theme_id/templates/:template_id': { id: 'deleteTemplate', relation: 'svc:delete_template' },
   'POST /themes/:theme_id/assets': { id: 'createThemeAsset', relation: 'svc:create_theme_asset', creates: true },
   'DELETE /themes/:theme_id/assets/:asset_id': { id: 'deleteThemeAsset', relation: 'svc:delete_theme_asset' },
+  'GET /events': { id: 'listEvents', relation: 'svc:events', json: true },
+  'GET /events/:id': { id: 'getEvent', relation: 'svc:event', json: true },
+  'GET /webhook_endpoints': { id: 'listWebhookEndpoints', relation: 'svc:webhook_endpoints', json: true },
+  'POST /webhook_endpoints': {
+    id: 'createWebhookEndpoint',
+    relation: 'svc:create_webhook_endpoint',
+    creates: 'always',
+  },
+  'GET /webhook_endpoints/:endpoint_id': { id: 'getWebhookEndpoint', relation: 'svc:webhook_endpoint' },
+  'PUT /webhook_endpoints/:endpoint_id': { id: 'updateWebhookEndpoint', relation: 'svc:update_webhook_endpoint' },
+  'DELETE /webhook_endpoints/:endpoint_id': { id: 'deleteWebhookEndpoint', relation: 'svc:delete_webhook_endpoint' },
+  'POST /webhook_endpoints/:endpoint_id/rotate_secret': {
+    id: 'rotateWebhookSecret',
+    relation: 'svc:rotate_webhook_secret',
+  },
+  'POST /webhook_endpoints/:endpoint_id/ping': {
+    id: 'pingWebhookEndpoint',
+    relation: 'svc:ping_webhook_endpoint',
+    creates: 'always',
+  },
+  'GET /webhook_endpoints/:endpoint_id/deliveries': {
+    id: 'listWebhookDeliveries',
+    relation: 'svc:deliveries',
+    json: true,
+  },
+  'GET /webhook_deliveries/:delivery_id': {
+    id: 'getWebhookDelivery',
+    target: 'webhookDelivery',
+    summary: 'One delivery attempt: the `self` of every attempt, and what `svc:ping_webhook_endpoint` answers.',
+  },
+  'POST /webhook_deliveries/:delivery_id/resend': {
+    id: 'resendWebhookEvent',
+    relation: 'svc:resend_event',
+    creates: 'always',
+  },
 };

@@ -9,6 +9,8 @@ import type {
   UpdateTemplateBody,
   UpdateThemeBody,
 } from '@storefront-platform/sdk';
+// The webhook bodies are not among the SDK's public exports yet; the contract's, through the internal entry.
+import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from '@storefront-platform/sdk/internal';
 
 type Properties = Record<string, unknown>;
 
@@ -28,6 +30,21 @@ const PREFILLS: Record<string, (p: Properties) => object | null> = {
   create_template: (): CreateTemplateBody => ({ file_name: 'snippets/new.html', body: '<p>New snippet</p>\n' }),
   create_theme_asset: (): CreateThemeAssetBody => ({ file_name: 'images/pixel.gif', data: PIXEL }),
   create_dev_theme: () => null,
+  // `events` is an array: the dialog edits it as JSON and sends it as one.
+  create_webhook_endpoint: (): CreateWebhookEndpointBody => ({
+    url: 'http://localhost:3000/webhooks',
+    events: ['*'],
+    description: '',
+  }),
+  update_webhook_endpoint: (p): UpdateWebhookEndpointBody => ({
+    url: String(p.url ?? ''),
+    events: (Array.isArray(p.events) ? p.events : ['*']) as UpdateWebhookEndpointBody['events'],
+    description: String(p.description ?? ''),
+    status: p.status === 'disabled' ? 'disabled' : 'enabled',
+  }),
+  rotate_webhook_secret: () => null,
+  ping_webhook_endpoint: () => null,
+  resend_event: () => null,
 };
 
 /**

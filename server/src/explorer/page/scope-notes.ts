@@ -8,7 +8,14 @@ import { SCOPES, type ScopeName } from './session.js';
 
 /** Relations the server gives only to `admin` tokens (on a shop: of its administrators), by `_class`. */
 const ADMIN_ONLY: Record<string, readonly string[]> = {
-  root: ['svc:all_orders', 'svc:order'],
+  root: [
+    'svc:all_orders',
+    'svc:order',
+    'svc:events',
+    'svc:event',
+    'svc:webhook_endpoints',
+    'svc:create_webhook_endpoint',
+  ],
   shop: ['svc:theme', 'svc:orders'],
 };
 
