@@ -17,21 +17,31 @@ declare const event: Event;
 
 describe('typed event and webhook relations', () => {
   it('follows the root to events and endpoints', () => {
-    expectTypeOf(root.follow('svc:events', { after: 'evt_1', types: ['template.updated'], wait: 25 })).resolves.toEqualTypeOf<EventList>();
+    expectTypeOf(
+      root.follow('svc:events', { after: 'evt_1', types: ['template.updated'], wait: 25 }),
+    ).resolves.toEqualTypeOf<EventList>();
     expectTypeOf(root.follow('svc:event', { id: 'evt_1' })).resolves.toEqualTypeOf<Event>();
     expectTypeOf(root.follow('svc:webhook_endpoints')).resolves.toEqualTypeOf<WebhookEndpointList>();
     expectTypeOf(
-      root.follow('svc:create_webhook_endpoint', { url: 'http://localhost:3000/webhooks', events: ['template.updated'] }),
+      root.follow('svc:create_webhook_endpoint', {
+        url: 'http://localhost:3000/webhooks',
+        events: ['template.updated'],
+      }),
     ).resolves.toEqualTypeOf<WebhookEndpoint>();
     // @ts-expect-error: not an event type
-    void root.follow('svc:create_webhook_endpoint', { url: 'http://localhost:3000/webhooks', events: ['template.changed'] });
+    void root.follow('svc:create_webhook_endpoint', {
+      url: 'http://localhost:3000/webhooks',
+      events: ['template.changed'],
+    });
     // @ts-expect-error: the url is required
     void root.follow('svc:create_webhook_endpoint', { events: ['*'] });
   });
 
   it('types an endpoint, its deliveries and their resend', () => {
     expectTypeOf(endpoint.properties.secret).toEqualTypeOf<string | undefined>();
-    expectTypeOf(endpoint.follow('svc:update_webhook_endpoint', { status: 'enabled' })).resolves.toEqualTypeOf<WebhookEndpoint>();
+    expectTypeOf(
+      endpoint.follow('svc:update_webhook_endpoint', { status: 'enabled' }),
+    ).resolves.toEqualTypeOf<WebhookEndpoint>();
     expectTypeOf(endpoint.follow('svc:rotate_webhook_secret')).resolves.toEqualTypeOf<WebhookEndpoint>();
     expectTypeOf(endpoint.follow('svc:ping_webhook_endpoint')).resolves.toEqualTypeOf<WebhookDelivery>();
     expectTypeOf(endpoint.follow('svc:deliveries')).resolves.toEqualTypeOf<WebhookDeliveryList>();

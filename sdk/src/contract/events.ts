@@ -79,7 +79,8 @@ export interface EventFields<T extends EventType = EventType> {
   id: string;
   type: T;
   created_on: string;
-  shop_id: string;
+  /** The shop the write was in; null for a `ping`, which is about an endpoint. */
+  shop_id: string | null;
   data: EventDataMap[T];
 }
 

@@ -195,10 +195,10 @@ export interface RootRelations extends Self<'root'> {
 /** Relations of an event. */
 export interface EventRelations extends Self<'event'> {
   /**
-   * The resource the event is about (a theme, template, asset, product or order): absent after a delete and on a
-   * `ping`. Its `ETag` at the time is `data.etag`.
+   * The resource the event is about (a theme, template, product or order; an asset's file, a document): absent
+   * after a delete and on a `ping`. Its `ETag` at the time is `data.etag`.
    */
-  'svc:subject': Relation<'get', 'theme' | 'themeTemplate' | 'themeAsset' | 'product' | 'order'>;
+  'svc:subject': Relation<'get', 'theme' | 'themeTemplate' | 'product' | 'order' | 'document'>;
   'svc:shop': Relation<'get', 'shop'>;
 }
 

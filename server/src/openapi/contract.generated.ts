@@ -1831,7 +1831,8 @@ export const CONTRACT: Contract = {
             type: 'string',
           },
           shop_id: {
-            type: 'string',
+            type: ['null', 'string'],
+            description: 'The shop the write was in; null for a `ping`, which is about an endpoint.',
           },
           data: {
             anyOf: [
@@ -1863,7 +1864,7 @@ export const CONTRACT: Contract = {
       relations: {
         'svc:subject': {
           method: 'get',
-          target: ['product', 'order', 'theme', 'themeTemplate', 'themeAsset'],
+          target: ['product', 'order', 'document', 'theme', 'themeTemplate'],
         },
         'svc:shop': {
           method: 'get',

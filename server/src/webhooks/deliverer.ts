@@ -258,7 +258,7 @@ export class Deliverer {
         status: ok ? 'succeeded' : 'failed',
         response_status: status ?? null,
         duration_ms: outcome.duration ?? null,
-        error: error?.slice(0, MAX_ERROR_LENGTH),
+        error: error === null ? null : error.slice(0, MAX_ERROR_LENGTH),
         due_at: null,
         next_attempt_on: next === undefined ? null : new Date(next).toISOString(),
       });

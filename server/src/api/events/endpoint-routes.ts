@@ -85,9 +85,16 @@ function ownEndpoint(call: Call, id = call.params.endpoint_id!): WebhookEndpoint
   return endpoint;
 }
 
+/**
+ * The endpoint's entity; with `secret`, the answer that shows it, validated by the endpoint's own tag (what a GET
+ * answers), so that an `If-Match` taken from it holds for the next change.
+ */
 function endpointReply(call: Call, endpoint: WebhookEndpointRow, secret?: string) {
   const { addresses } = call.context;
-  return halEntity(addresses, endpointResource(addresses, endpoint, secret), Date.parse(endpoint.updated_on));
+  const modified = Date.parse(endpoint.updated_on);
+  const entity = halEntity(addresses, endpointResource(addresses, endpoint), modified);
+  if (secret === undefined) return entity;
+  return { ...halEntity(addresses, endpointResource(addresses, endpoint, secret), modified), etag: entity.etag };
 }
 
 function deliveryReply(call: Call, id: string) {

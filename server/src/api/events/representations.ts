@@ -58,7 +58,8 @@ export function deliveryResource(a: Addresses, store: Pick<Store, 'get'>, delive
   if (event) links['svc:resend_event'] = link('svc:resend_event', `${deliveryUrl(a, delivery.id)}/resend`);
   const fields = {
     id: delivery.id,
-    event_id: event?.public_id ?? null,
+    // Deliveries are pruned with their events, in the same write: the event is there.
+    event_id: event?.public_id ?? '',
     event_type: delivery.event_type,
     endpoint_id: delivery.endpoint_id,
     attempt: delivery.attempt,
