@@ -2,12 +2,7 @@
  * Events and webhook endpoints (`shared/design/events.md`): the resources an app reads and the bodies the
  * server POSTs to its endpoints, delivered per Standard Webhooks 1.0.
  */
-import type {
-  OrderSummaryFields,
-  ProductSummaryFields,
-  TemplateContentType,
-  ThemeAssetFields,
-} from './resources.js';
+import type { OrderSummaryFields, ProductSummaryFields, TemplateContentType, ThemeAssetFields } from './resources.js';
 
 /**
  * What the subject looked like once the write was done: its `ETag`, for a conditional GET of `svc:subject` that
