@@ -1,5 +1,4 @@
 import type { EventFields, Links } from '../contract/index.js';
-import { encodeBase64 } from '../shared/base64.js';
 import { importKeys, signedContent, type WebhookSecrets } from './signature.js';
 
 /** An event to sign: its fields, and `_class` and `_links` when the test needs them. */
@@ -9,8 +8,8 @@ export type TestEvent = EventFields & { _class?: string[]; _links?: Links };
 export interface SignTestWebhookOptions {
   /** `webhook-id`. Default: the event's `id`; required when the body is given as text. */
   id?: string;
-  /** `webhook-timestamp`, in seconds or as a `Date`. Default: now. */
-  timestamp?: number | Date;
+  /** `webhook-timestamp`, in epoch seconds. Default: now. */
+  timestamp?: number;
 }
 
 /** A delivery as the server would POST it: its body and headers. */
@@ -42,14 +41,14 @@ export async function signTestWebhook(
 ): Promise<SignedTestWebhook> {
   const body = typeof event === 'string' ? event : `${JSON.stringify(event)}\n`;
   const id = options.id ?? (event as TestEvent).id;
-  if (!id) throw new TypeError('signTestWebhook: a body given as text needs options.id');
-  const { timestamp = new Date() } = options;
-  const seconds = String(typeof timestamp === 'number' ? timestamp : Math.floor(timestamp.getTime() / 1000));
+  if (!id) throw new TypeError('signTestWebhook: no id');
+  const seconds = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const content = signedContent(id, seconds, new TextEncoder().encode(body));
   const signatures = await Promise.all(
     (await importKeys(secret, 'sign')).map(async (key) => {
+      // 32 bytes: no need for the chunked encoder of ../shared/base64.ts.
       const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, content));
-      return `v1,${encodeBase64(signature)}`;
+      return `v1,${btoa(String.fromCharCode(...signature))}`;
     }),
   );
   return {

@@ -44,7 +44,7 @@ describe('the Standard test vector', () => {
   it('is what the reference library signs, and what signTestWebhook signs', async () => {
     const date = new Date(VECTOR.timestamp * 1000);
     expect(new Webhook(VECTOR.secret).sign(VECTOR.id, date, VECTOR.payload)).toBe(VECTOR.signature);
-    const ours = await signTestWebhook(VECTOR.payload, VECTOR.secret, { id: VECTOR.id, timestamp: date });
+    const ours = await signTestWebhook(VECTOR.payload, VECTOR.secret, { id: VECTOR.id, timestamp: VECTOR.timestamp });
     expect(ours.headers['webhook-signature']).toBe(VECTOR.signature);
     expect(ours.body).toBe(VECTOR.payload);
   });
@@ -148,11 +148,11 @@ describe('interoperability with standardwebhooks', () => {
 });
 
 describe('what is not a delivery', () => {
-  it('names the missing headers', async () => {
+  it('says which headers a delivery needs when one is missing', async () => {
     const error = await verifyWebhook('{}', { 'webhook-id': 'evt_1' }, newSecret()).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'WEBHOOK_HEADERS',
-      message: expect.stringMatching(/webhook-timestamp, webhook-signature/),
+      message: 'A webhook-id, webhook-timestamp or webhook-signature is missing',
     });
   });
 
