@@ -5,29 +5,15 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type EventOf, signTestWebhook } from '@storefront-platform/sdk/webhooks';
+import { signTestWebhook } from '@storefront-platform/sdk/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/webhooks/express.js';
 import { createReceiver as createFetchReceiver } from '../../examples/webhooks/fetch.js';
 import { createReceiver as createNodeReceiver } from '../../examples/webhooks/node-http.js';
+import { templateUpdated } from '../../sdk/test/webhooks/events.js';
 
 const secret = `whsec_${btoa('0123456789abcdef0123456789abcdef')}`;
-const event: EventOf<'template.updated'> = {
-  _class: ['event'],
-  id: 'evt_1',
-  type: 'template.updated',
-  created_on: '2026-12-06T10:00:00.123Z',
-  shop_id: '1',
-  data: {
-    id: '12',
-    theme_id: '3',
-    file_name: 'layout.html',
-    name: 'layout',
-    content_type: 'html',
-    updated_on: '2026-12-06T10:00:00.123Z',
-  },
-  _links: { self: { href: 'http://127.0.0.1/v1/events/evt_1' } },
-};
+const event = templateUpdated();
 
 const servers: Server[] = [];
 afterEach(async () => {

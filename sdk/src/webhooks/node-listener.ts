@@ -47,15 +47,10 @@ async function rawBodyOf(req: NodeWebhookRequest): Promise<Uint8Array<ArrayBuffe
   if (body !== undefined && !(isEmptyObject(body) && (req as { readable?: boolean }).readable !== false)) {
     throw notRaw('an object: a body parser (express.json()?) ran before the webhook route');
   }
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  // A Blob joins the chunks, text (a stream with an encoding set) or bytes.
+  const chunks: BlobPart[] = [];
+  for await (const chunk of req) chunks.push(chunk as BlobPart);
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 function isEmptyObject(value: unknown): boolean {
