@@ -6,7 +6,9 @@
  * - an app that signs in with `bearer`, reads the root and follows a relation through the default HTTP cache,
  *   importing the SDK by its package name as an app does: from the package as built (`npm run build`, which this
  *   bench runs; `sideEffects: false` lets the bundler drop what the app does not use), and from the sources;
- * - an app that signs in with the implicit grant (`authorizeUrl`, `readImplicitFragment`, then `bearer`).
+ * - an app that signs in with the implicit grant (`authorizeUrl`, `readImplicitFragment`, then `bearer`);
+ * - the webhooks subpath alone (`@storefront-platform/sdk/webhooks`), whole, and as an app that imports only
+ *   `verifyWebhook` and `signTestWebhook` (package build and sources), which must stay under its own budget.
  *
  * Fails when the whole SDK or the bearer app passes its budget, when either app carries the JWT signer (jwt-encode
  * and its crypto-js SHA-256: a browser holds no client secret to sign with), or when anything in a bundle imports a
@@ -20,6 +22,8 @@ import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 // 14.3 KB before the transport moved onto ky, which brings about 5 KB.
 const BUDGET = 20 * 1024;
 const APP_BUDGET = 14 * 1024;
+/** `verifyWebhook` + `signTestWebhook` alone (issue 46): what an edge function pays to verify deliveries. */
+const VERIFY_BUDGET = 1.5 * 1024;
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const entry = `${repo}sdk/src/index.ts`;
 /** Inputs of the JWT signer, which no browser app should carry. */
@@ -45,6 +49,13 @@ if (state === null) {
   console.log((await client.root()).properties.user_name);
 }
 `;
+
+const VERIFY_APP = `
+import { signTestWebhook, verifyWebhook } from '@storefront-platform/sdk/webhooks';
+export { signTestWebhook, verifyWebhook };
+`;
+
+const WEBHOOKS_WHOLE = `export * from '@storefront-platform/sdk/webhooks';`;
 
 const nodeImports: string[] = [];
 const noNodeBuiltins: Plugin = {
@@ -98,6 +109,9 @@ const bearerDist = await app(BEARER_APP, 'dist');
 const bearerSources = await app(BEARER_APP, 'sources');
 const implicitDist = await app(IMPLICIT_APP, 'dist');
 const implicitSources = await app(IMPLICIT_APP, 'sources');
+const verifyDist = await app(VERIFY_APP, 'dist');
+const verifySources = await app(VERIFY_APP, 'sources');
+const webhooksWhole = await app(WEBHOOKS_WHOLE, 'sources');
 
 // Where the bytes come from: the SDK's own folders and each package.
 const parts = new Map<string, number>();
@@ -129,6 +143,10 @@ row('app: bearer + follow + cache (package build)', bearerDist, APP_BUDGET);
 row('app: bearer + follow + cache (sources)', bearerSources, APP_BUDGET);
 row('app: implicit grant (package build)', implicitDist);
 row('app: implicit grant (sources)', implicitSources);
+console.log('\nWebhooks subpath, measured alone (gzip -9)');
+row('webhooks: verify + sign (package build)', verifyDist, VERIFY_BUDGET);
+row('webhooks: verify + sign (sources)', verifySources, VERIFY_BUDGET);
+row('webhooks: the whole subpath (sources)', webhooksWhole);
 
 let failed = false;
 const fail = (message: string) => {
@@ -143,6 +161,13 @@ for (const [name, built] of [
 ] as const) {
   if (built.gzipped > APP_BUDGET)
     fail(`the ${name}, ${kb(built.gzipped)} gzipped, is over the ${kb(APP_BUDGET)} budget`);
+}
+for (const [name, built] of [
+  ['verify + sign (package build)', verifyDist],
+  ['verify + sign (sources)', verifySources],
+] as const) {
+  if (built.gzipped > VERIFY_BUDGET)
+    fail(`${name}, ${kb(built.gzipped)} gzipped, is over the ${kb(VERIFY_BUDGET)} budget`);
 }
 for (const [name, built] of [
   ['bearer app (package build)', bearerDist],

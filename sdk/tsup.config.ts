@@ -6,12 +6,13 @@ const common = {
     index: 'src/index.ts',
     internal: 'src/internal.ts',
     redis: 'src/redis/index.ts',
+    webhooks: 'src/webhooks/index.ts',
     // Not an export: a file of its own so that a bundler drops the JWT signer (jwt-encode, CommonJS and not marked
     // free of side effects) from apps that never call `authorized`. Inside index.js its import would be kept.
     'jwt-assertion': 'src/auth/jwt-assertion.ts',
   },
   target: 'es2022',
-  // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself).
+  // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself; `webhooks` runs in both).
   platform: 'neutral',
   // Shared chunks in both formats: one module of each class (errors, `Entity`) per format across the entries.
   splitting: true,

@@ -17,6 +17,8 @@ export const DOCS = join(ROOT, 'docs');
  * file, seen only by the snippets' program: as a real `.d.ts` it would declare these globals for the whole project.
  */
 const CONTEXT = join(ROOT, '.tmp', 'doc-snippets', 'context.d.ts');
+/** Declarations of the frameworks the docs show that this repository does not install (Hono). */
+const FRAMEWORK_TYPES = [join(ROOT, 'examples', 'webhooks', 'hono-types.d.ts')];
 const CONTEXT_SOURCE = `import type { Client, Root, Shop, Theme } from '@storefront-platform/sdk';
 
 declare global {
@@ -130,7 +132,7 @@ export function typeCheck(snippets: readonly Snippet[]): SnippetError[] {
       ? getSourceFile.call(host, path, language, onError, create)
       : ts.createSourceFile(path, code, language, true);
   };
-  const program = ts.createProgram({ rootNames: [...virtual.keys(), CONTEXT], options, host });
+  const program = ts.createProgram({ rootNames: [...virtual.keys(), CONTEXT, ...FRAMEWORK_TYPES], options, host });
   const errors: SnippetError[] = [];
   for (const [path, snippet] of virtual) {
     const source = program.getSourceFile(path);

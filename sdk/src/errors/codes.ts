@@ -22,4 +22,13 @@ export type ErrorCode =
   | 'AUTHORIZATION_LOST'
   | 'UNKNOWN_RELATION'
   | 'TEMPLATE_VARIABLE'
-  | 'TOKEN_STORE';
+  | 'TOKEN_STORE'
+  | WebhookErrorCode;
+
+/**
+ * Codes of a `WebhookVerificationError` (`@storefront-platform/sdk/webhooks`): why a delivery was refused.
+ * `WEBHOOK_HEADERS`: a `webhook-id`, `webhook-timestamp` or `webhook-signature` header is missing;
+ * `WEBHOOK_TIMESTAMP`: the timestamp is no number or outside the tolerance; `WEBHOOK_SIGNATURE`: no signature
+ * matches; `WEBHOOK_BODY`: the body given is not the raw one (an object, or text re-serialised from one).
+ */
+export type WebhookErrorCode = 'WEBHOOK_HEADERS' | 'WEBHOOK_TIMESTAMP' | 'WEBHOOK_SIGNATURE' | 'WEBHOOK_BODY';

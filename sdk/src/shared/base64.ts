@@ -21,7 +21,7 @@ export function encodeBase64(bytes: Uint8Array): string {
 }
 
 /** The bytes of base64 `text`; `undefined` when `text` is not base64. */
-export function decodeBase64(text: string): Uint8Array | undefined {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   let binary: string;
   try {
     binary = atob(text);

@@ -1,0 +1,75 @@
+/**
+ * Two receivers (two handlers, each with its own Redis connection, as two app processes would have) sharing one
+ * real redis-server through `createRedisDedupeStore`: every delivery, repeated to both at once, is handled
+ * exactly once; a failed handler's claim is given up, so the retry is handled. Run with each Redis client kind.
+ */
+import { createRedisDedupeStore } from '@storefront-platform/sdk/redis';
+import { createWebhookHandler, type StorefrontEvent, signTestWebhook } from '@storefront-platform/sdk/webhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectRedis, REDIS_CLIENT_KINDS, type TestRedis } from '../../../test/support/redis-clients.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
+import { newSecret, templateUpdated } from './events.js';
+
+const available = !skipWithout(REDIS_SERVER, 'The Redis dedupe tests');
+const secret = newSecret();
+
+let server: RedisServer;
+beforeAll(async () => {
+  if (available) server = await startRedisServer();
+});
+afterAll(() => server?.stop());
+
+describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('with $kind', ({ kind }) => {
+  const connections: TestRedis[] = [];
+  afterAll(() => Promise.all(connections.map((redis) => redis.close())));
+
+  /** A receiver of its own connection, recording the ids it handled into `handled`. */
+  async function receiver(handled: string[], prefix: string, fail?: () => boolean) {
+    const redis = await connectRedis(kind, server.url);
+    connections.push(redis);
+    const on = async (event: StorefrontEvent) => {
+      // Long enough for the other receiver's delivery to arrive while this one runs.
+      await new Promise((done) => setTimeout(done, 5));
+      if (fail?.()) throw new Error('handler failed');
+      handled.push(event.id);
+    };
+    const dedupe = createRedisDedupeStore({ client: redis.client, prefix });
+    return { redis, handler: createWebhookHandler({ secrets: secret, on: { '*': on }, dedupe, onError: () => {} }) };
+  }
+
+  async function deliver(handler: (request: Request) => Promise<Response>, id: string) {
+    const { body, headers } = await signTestWebhook(templateUpdated(id), secret);
+    return (await handler(new Request('http://app.test/webhooks', { method: 'POST', body, headers }))).status;
+  }
+
+  it('handles each of 200 deliveries once across two receivers that both get every one', async () => {
+    const handled: string[] = [];
+    const prefix = `dedupe-${kind}`;
+    const [a, b] = [await receiver(handled, prefix), await receiver(handled, prefix)];
+    const ids = Array.from({ length: 200 }, (_, i) => `evt_${i}`);
+    const statuses = await Promise.all(ids.flatMap((id) => [deliver(a.handler, id), deliver(b.handler, id)]));
+    expect(new Set(statuses)).toEqual(new Set([204]));
+    expect(handled.sort()).toEqual([...ids].sort());
+    // The claims expire: two days unless told otherwise.
+    const ttl = Number(await a.redis.send('PTTL', `${prefix}:webhook:evt_0`));
+    expect(ttl).toBeGreaterThan(2 * 86_400_000 - 60_000);
+  });
+
+  it('gives a claim up when the handler threw, so that the retry, at the other receiver, is handled', async () => {
+    const handled: string[] = [];
+    const prefix = `retry-${kind}`;
+    const failing = await receiver(handled, prefix, () => true);
+    const healthy = await receiver(handled, prefix);
+    expect(await deliver(failing.handler, 'evt_x')).toBe(500);
+    expect(await failing.redis.send('EXISTS', `${prefix}:webhook:evt_x`)).toBe(0);
+    expect(await deliver(healthy.handler, 'evt_x')).toBe(204);
+    expect(handled).toEqual(['evt_x']);
+  });
+});
+
+it('rejects when Redis does not answer, so that the handler answers 500', async () => {
+  const dead = { sendCommand: vi.fn(() => new Promise<never>(() => {})) };
+  const store = createRedisDedupeStore({ client: dead, commandTimeout: 20 });
+  await expect(store.claim('evt_1', 1000)).rejects.toThrow(/did not answer SET within 20 ms/);
+});
