@@ -28,11 +28,9 @@ describe('typed event and webhook relations', () => {
         events: ['template.updated'],
       }),
     ).resolves.toEqualTypeOf<WebhookEndpoint>();
+    const url = 'http://localhost:3000/webhooks';
     // @ts-expect-error: not an event type
-    void root.follow('svc:create_webhook_endpoint', {
-      url: 'http://localhost:3000/webhooks',
-      events: ['template.changed'],
-    });
+    void root.follow('svc:create_webhook_endpoint', { url, events: ['template.changed'] });
     // @ts-expect-error: the url is required
     void root.follow('svc:create_webhook_endpoint', { events: ['*'] });
   });

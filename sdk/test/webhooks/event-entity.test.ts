@@ -39,7 +39,7 @@ describe('eventEntity', () => {
       data: { ...templateUpdated().data, etag },
     };
     statuses.length = 0;
-    const subject = await eventEntity(client, event).follow('svc:subject');
+    const subject = (await eventEntity(client, event).follow('svc:subject')) as Template;
     expect(statuses).toEqual([304]);
     expect(subject.response!.revalidated).toBe(true);
     expect(subject.response!.headers.get('etag')).toBe(event.data.etag);
@@ -50,16 +50,17 @@ describe('eventEntity', () => {
     const event = templateUpdated('evt_f', reference.server.baseUrl, subjectUrl);
     for (const options of [{}, { cache: false as const }]) {
       const { client, statuses } = recorded(options);
-      const subject = await eventEntity(client, event).follow('svc:subject');
+      const subject = (await eventEntity(client, event).follow('svc:subject')) as Template;
       expect(statuses.at(-1)).toBe(200);
       expect(subject.response!.revalidated).toBe(false);
     }
     const { client, statuses } = recorded();
-    const before = await eventEntity(client, event).follow('svc:subject');
+    const before = (await eventEntity(client, event).follow('svc:subject')) as Template;
     const etag = before.response!.headers.get('etag');
-    await (before as Template).follow('svc:update_template', { body: `<p>changed ${Date.now()}</p>` });
+    await before.follow('svc:update_template', { body: `<p>changed ${Date.now()}</p>` });
     statuses.length = 0;
-    const after = await eventEntity(client, { ...event, data: { ...event.data, etag: etag! } }).follow('svc:subject');
+    const later = { ...event, data: { ...event.data, etag: etag! } };
+    const after = (await eventEntity(client, later).follow('svc:subject')) as Template;
     // The write invalidated the cached copy: a plain GET, and a version newer than the event's.
     expect(statuses).toEqual([200]);
     expect(after.response!.headers.get('etag')).not.toBe(etag);

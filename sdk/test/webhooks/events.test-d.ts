@@ -1,5 +1,5 @@
 /** The events' types: handlers get their type's event, the union narrows by `type`, the subject follows typed. */
-import type { Client, Order, Product, Template, Theme, ThemeAsset } from '@storefront-platform/sdk';
+import type { Client, Order, Product, Template, Theme } from '@storefront-platform/sdk';
 import {
   createWebhookHandler,
   type EventOf,
@@ -49,4 +49,5 @@ event.data.file_name;
 await verifyWebhook({ type: 'ping' }, new Headers(), 'whsec_x');
 
 const subject = await eventEntity(client, event).follow('svc:subject');
-expectTypeOf(subject).toEqualTypeOf<Theme | Template | ThemeAsset | Product | Order>();
+// An asset's subject is its file: a document, answered as a Response.
+expectTypeOf(subject).toEqualTypeOf<Theme | Template | Product | Order | Response>();
