@@ -16,3 +16,10 @@ export {
 } from './create-handlers.js';
 export type { FailureOptions, ServerErrorOptions } from './failures.js';
 export { MOCK_DEMO_SECRETS } from './initial-data.js';
+export type {
+  DeliveredEvent,
+  MockWebhookDelivery,
+  MockWebhookOptions,
+  MockWebhooks,
+  WebhookReceiver,
+} from './webhooks.js';
