@@ -188,7 +188,14 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
   const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
-    store: (store) => webhooks.observe(store),
+    // An attempt due now starts at once, not on the loop's next turn (a timer): deliveries to a function the test
+    // registered arrive within milliseconds of the write's answer, drained or not.
+    store: (store) =>
+      webhooks.observe(
+        store,
+        () => clock.now(),
+        () => void live.core.webhooks?.drain().catch(() => undefined),
+      ),
     options: () => ({
       webhooks: {
         send: webhooks.sender(),
