@@ -291,6 +291,25 @@ describe('webhooks in the mock', () => {
     quick.reset();
   });
 
+  test('a ping and a resend through the API are delivered like any event', async () => {
+    const token = await clientToken();
+    const endpoint = await addEndpoint(token, APP, ['template.updated']);
+    const received = recordingReceiver();
+    const ping = await api(`/webhook_endpoints/${endpoint.id}/ping`, token, { method: 'POST' });
+    await mock.webhooks.drain();
+    const [pinged] = mock.webhooks.deliveries();
+    expect(pinged).toMatchObject({ id: ping.id, event_type: 'ping', status: 'succeeded', attempt: 1 });
+    const resent = await api(`/webhook_deliveries/${ping.id}/resend`, token, { method: 'POST' });
+    await mock.webhooks.drain();
+    const all = mock.webhooks.deliveries();
+    expect(all.map((d) => [d.id, d.event_type, d.status])).toEqual([
+      [ping.id, 'ping', 'succeeded'],
+      [resent.id, 'ping', 'succeeded'],
+    ]);
+    // The same event, the same webhook-id: a receiver dedupes on it.
+    expect(received.map((r) => r.headers['webhook-id'])).toEqual([all[0]!.event_id, all[0]!.event_id]);
+  });
+
   test('reset() forgets receivers and deliveries with the data', async () => {
     // Nothing listens on port 1: without a receiver, an attempt there is refused at once.
     const nowhere = 'http://127.0.0.1:1/webhooks';
