@@ -5,8 +5,11 @@
 
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { type HttpHandler, http } from 'msw';
+import { eventResource } from '../api/events/representations.js';
+import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
+import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
 import { demoApp } from '../explorer/client.js';
 import { OAuthError } from '../oauth/errors.js';
@@ -107,6 +110,17 @@ export interface StorefrontMock {
    * expect(mock.webhooks.deliveries().map((d) => d.event_type)).toEqual(['template.updated']);
    */
   webhooks: MockWebhooks;
+  /**
+   * Creates or changes the real product or order that `type` (`product.created`, `product.updated`,
+   * `order.created`, `order.updated`) reports, in one write with its event, as `server.trigger` does, and resolves
+   * with the event as `GET svc:event` shows it; its deliveries follow like any write's. Rejects with a
+   * `TriggerError` (nothing written) for an unknown type, shop, id or `set` field.
+   *
+   * @example
+   * await mock.trigger('order.created', { shop: 'northwind', set: { total: 0 } });
+   * await mock.webhooks.drain();
+   */
+  trigger<T extends TriggerType>(type: T, options: TriggerOptions): Promise<TriggeredEvent<T>>;
   /**
    * An access token of the demo app, straight into the store, without a token request.
    *
@@ -223,6 +237,12 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     reset() {
       webhooks.reset();
       live.reset();
+    },
+
+    async trigger(type, triggerOptions) {
+      // Through the live store: its deliveries start as the write commits (see `observe`).
+      const event = await triggerEvent({ store: live.store, clock, addresses, tokenTtl }, type, triggerOptions);
+      return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },
 
     webhooks: {

@@ -4,7 +4,7 @@
  * `onUnhandledRequest`), with `deliveries()` and `drain()` for assertions and the mock's clock for retries.
  */
 import { bearer, createClient } from '@storefront-platform/sdk';
-import { createHandlers, type MockWebhookDelivery } from '@storefront-platform/server/msw';
+import { createHandlers, type MockWebhookDelivery, TriggerError } from '@storefront-platform/server/msw';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Doc } from '../themes/fixture.js';
@@ -308,6 +308,20 @@ describe('webhooks in the mock', () => {
     ]);
     // The same event, the same webhook-id: a receiver dedupes on it.
     expect(received.map((r) => r.headers['webhook-id'])).toEqual([all[0]!.event_id, all[0]!.event_id]);
+  });
+
+  test('trigger() changes real state and its event is delivered; a field it does not know is an error', async () => {
+    const token = await clientToken();
+    await addEndpoint(token, APP, ['order.created']);
+    const received = recordingReceiver();
+    const shop = await api('/shops/1.json', token);
+    const event = await mock.trigger('order.created', { shop: shop.id, set: { total: 0 } });
+    await mock.webhooks.drain();
+    expect(received).toHaveLength(1);
+    expect(mock.webhooks.deliveries()).toMatchObject([{ event_type: 'order.created', event_id: event.id }]);
+    const order = await api(event._links['svc:subject']!.href, token);
+    expect(order.total).toBe(0);
+    await expect(mock.trigger('order.created', { shop: shop.id, set: { nonsense: 1 } })).rejects.toThrow(TriggerError);
   });
 
   test('reset() forgets receivers and deliveries with the data', async () => {
