@@ -5,8 +5,11 @@
 
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { type HttpHandler, http } from 'msw';
+import { eventResource } from '../api/events/representations.js';
+import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import { addressesOf } from '../core/addresses.js';
 import type { Clock } from '../core/types.js';
+import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
 import { demoApp } from '../explorer/client.js';
 import { OAuthError } from '../oauth/errors.js';
@@ -26,6 +29,7 @@ import {
 } from './failures.js';
 import { initialData } from './initial-data.js';
 import { forwardingStore, liveCore } from './live-core.js';
+import { type MockWebhookOptions, MockWebhookState, type MockWebhooks } from './webhooks.js';
 
 /** The default origin of the handlers, the reference server's default address. */
 const DEFAULT_ORIGIN = 'http://localhost:4000';
@@ -47,6 +51,8 @@ export interface HandlersOptions {
   clock?: Clock;
   /** Lifetime of issued access tokens, in seconds. Default 3600. */
   tokenTtl?: number;
+  /** Webhook delivery: an attempt's timeout and the attempts in flight at most. */
+  webhooks?: MockWebhookOptions;
 }
 
 /** Options of {@link StorefrontMock.issueToken}. */
@@ -86,8 +92,35 @@ export interface StorefrontMock {
    * given ready, which holds only a hash. `undefined` when the data holds no app.
    */
   credentials: ServerCredentials | undefined;
-  /** Back to the initial data (tokens issued since are forgotten, ids start over). Call it in `afterEach`. */
+  /**
+   * Back to the initial data (tokens issued since are forgotten, ids start over, webhook endpoints, events and
+   * deliveries are gone, receivers registered with `webhooks.receive` are unregistered). Call it in `afterEach`.
+   */
   reset(): void;
+  /**
+   * Webhooks: the API's writes record their events and deliver them to the app's endpoints (registered through
+   * the API, `svc:create_webhook_endpoint`) with the server's headers, signatures and retry schedule, on the
+   * mock's clock. Each attempt goes to the function registered for the endpoint's URL, or else to the URL itself
+   * (MSW lets it through: `bypass`). No redirect is followed; no address is refused.
+   *
+   * @example
+   * mock.webhooks.receive('http://app.test/webhooks', (request) => app.handleWebhook(request));
+   * await client.follow('svc:update_template', { body: '…' }); // an endpoint for template.updated exists
+   * await mock.webhooks.drain();
+   * expect(mock.webhooks.deliveries().map((d) => d.event_type)).toEqual(['template.updated']);
+   */
+  webhooks: MockWebhooks;
+  /**
+   * Creates or changes the real product or order that `type` (`product.created`, `product.updated`,
+   * `order.created`, `order.updated`) reports, in one write with its event, as `server.trigger` does, and resolves
+   * with the event as `GET svc:event` shows it; its deliveries follow like any write's. Rejects with a
+   * `TriggerError` (nothing written) for an unknown type, shop, id or `set` field.
+   *
+   * @example
+   * await mock.trigger('order.created', { shop: 'northwind', set: { total: 0 } });
+   * await mock.webhooks.drain();
+   */
+  trigger<T extends TriggerType>(type: T, options: TriggerOptions): Promise<TriggeredEvent<T>>;
   /**
    * An access token of the demo app, straight into the store, without a token request.
    *
@@ -167,7 +200,24 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
   const clock = options.clock ?? systemClock;
   const { dataset, credentials, seeded } = initialData(options.seed);
-  const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded);
+  const webhooks = new MockWebhookState(options.webhooks);
+  const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
+    // An attempt due now starts at once, not on the loop's next turn (a timer): deliveries to a function the test
+    // registered arrive within milliseconds of the write's answer, drained or not.
+    store: (store) =>
+      webhooks.observe(
+        store,
+        () => clock.now(),
+        () => void live.core.webhooks?.drain().catch(() => undefined),
+      ),
+    options: () => ({
+      webhooks: {
+        send: webhooks.sender(),
+        timeoutMs: webhooks.timeoutMs,
+        ...(webhooks.concurrency === undefined ? {} : { concurrency: webhooks.concurrency }),
+      },
+    }),
+  });
   const { origin } = addresses;
 
   async function expire(token: string): Promise<boolean> {
@@ -184,7 +234,22 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     baseUrl: addresses.baseUrl,
     store: forwardingStore(live),
     credentials,
-    reset: () => live.reset(),
+    reset() {
+      webhooks.reset();
+      live.reset();
+    },
+
+    async trigger(type, triggerOptions) {
+      // Through the live store: its deliveries start as the write commits (see `observe`).
+      const event = await triggerEvent({ store: live.store, clock, addresses, tokenTtl }, type, triggerOptions);
+      return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
+    },
+
+    webhooks: {
+      receive: (url, receiver) => webhooks.receive(url, receiver),
+      deliveries: () => webhooks.deliveries(live.store, addresses),
+      drain: () => live.core.webhooks?.drain() ?? Promise.resolve(),
+    },
 
     async issueToken({ scope, user }) {
       const store = live.store;

@@ -2,7 +2,7 @@
  * The mock's current store and core, replaced as a whole by `reset()`, and a {@link Store} that always reads
  * and writes the current one, so that a test may keep the `store` it got before a reset.
  */
-import { type Core, createSharingCore } from '../core/index.js';
+import { type Core, type CoreOptions, createSharingCore } from '../core/index.js';
 import type { Addresses, Clock } from '../core/types.js';
 import { PristineRepresentations } from '../http/representation-cache.js';
 import { createSharingStore } from '../store/engine.js';
@@ -24,20 +24,29 @@ export interface CoreSettings {
   tokenTtl: number;
 }
 
+/** What a mock adds to each core it builds (its first and those of each `reset()`). */
+export interface CoreHooks {
+  /** The store the core is given, over the fresh one. */
+  store?(store: Store): Store;
+  /** The core's options (its webhook sender). */
+  options?(): CoreOptions;
+}
+
 /**
  * The live core over `initial`, a data set nobody changes; its rows are checked (unique ids) now unless
  * `checked` says they need not be. No start copies it: each store reads the tables built over it once per
  * process and copies a table only when it first writes to it, so a start, and each `reset()`, costs what the
  * test changes, not the size of the data.
  */
-export function liveCore(initial: Dataset, settings: CoreSettings, checked: boolean): LiveCore {
+export function liveCore(initial: Dataset, settings: CoreSettings, checked: boolean, hooks: CoreHooks = {}): LiveCore {
   const shared = sharedOf(initial);
   if (!checked) shared.tables.check();
   const pristine = shared.representationsAt(settings.addresses.origin);
   const build = () => {
-    const store = createSharingStore(shared.tables);
+    const fresh = createSharingStore(shared.tables);
+    const given = hooks.store?.(fresh) ?? fresh;
     // A new core too: its representation cache is keyed by store revisions, which start over with the store.
-    return { store, core: createSharingCore({ store, ...settings }, pristine) };
+    return { store: given, core: createSharingCore({ store: given, ...settings }, pristine, hooks.options?.()) };
   };
   let current = build();
   return {
@@ -48,6 +57,8 @@ export function liveCore(initial: Dataset, settings: CoreSettings, checked: bool
       return current.store;
     },
     reset() {
+      // The replaced core's delivery loop stops (its attempts in flight end on their own).
+      void current.core.webhooks?.close();
       current = build();
     },
   };
