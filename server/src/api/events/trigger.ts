@@ -15,6 +15,7 @@ import { recordEvent } from './record.js';
 
 /** The event types a trigger can make. */
 export const TRIGGER_TYPES = ['product.created', 'product.updated', 'order.created', 'order.updated'] as const;
+/** An event type a trigger can make: what the sandbox writes beyond the API (products, orders). */
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** What to trigger: in which shop, on which object, with which fields changed. */
