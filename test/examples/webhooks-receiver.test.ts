@@ -1,6 +1,6 @@
 /** The webhooks-receiver example against a fresh server: it receives its write's event, verified. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, verify } from '../../examples/webhooks-receiver/index.js';
+import { main } from '../../examples/webhooks-receiver/index.js';
 import { type ExampleServer, startExampleServer } from './server.js';
 
 let example: ExampleServer;
@@ -13,16 +13,8 @@ describe('webhooks-receiver', () => {
   it('registers an endpoint, receives its write’s event verified, and removes the endpoint', async () => {
     const lines: string[] = [];
     const result = await main(example.options(lines));
-    expect(result.refused).toBe(0);
     expect(result.received.map((event) => event.type)).toEqual(['theme.updated']);
     expect(lines.join('\n')).toMatch(/received theme.updated evt_\S+ \(verified\)/);
     expect(example.server.store.all('webhook_endpoints')).toHaveLength(0);
-  });
-
-  it('refuses a forged signature and a stale timestamp', () => {
-    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-    const body = '{"id":"evt_1"}\n';
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': '1000', 'webhook-signature': 'v1,AAAA' };
-    expect(verify(secret, headers, body, 1000)).toBe(false);
   });
 });
