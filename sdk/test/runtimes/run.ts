@@ -150,6 +150,56 @@ if (unknown.length)
 const server = await createServer({ port: 0, products: 60, explorer: false });
 const { credentials } = server;
 if (!credentials) throw new Error('the seeded server has no demo app');
+
+// Each runtime verifies a real delivery of the server: an endpoint here, and a write before each runtime's turn.
+const received: ScenarioOptions['webhook'][] = [];
+const receiver = createHttpServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    received.push({ secret: '', body: Buffer.concat(chunks).toString('utf8'), headers });
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const admin = await fetch(`${server.origin}/oauth/token`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'admin',
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+  }),
+}).then((answer) => answer.json() as Promise<{ access_token: string }>);
+const apiHeaders = { authorization: `Bearer ${admin.access_token}`, 'content-type': 'application/json' };
+const endpoint = await fetch(`${server.baseUrl}/webhook_endpoints`, {
+  method: 'POST',
+  headers: apiHeaders,
+  body: JSON.stringify({
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`,
+    events: ['theme.updated'],
+  }),
+}).then((answer) => answer.json() as Promise<{ secret: string }>);
+
+/** A delivery the server makes now: the demo shop's theme renamed, delivered, received. */
+async function delivery(name: string): Promise<ScenarioOptions['webhook']> {
+  const before = received.length;
+  const answer = await fetch(`${server.baseUrl}/themes/1`, {
+    method: 'PUT',
+    headers: apiHeaders,
+    body: JSON.stringify({ title: `Checked on ${name}` }),
+  });
+  if (answer.status !== 200) throw new Error(`renaming the theme: ${answer.status}`);
+  await server.webhooks.drain();
+  const made = received[before];
+  if (!made) throw new Error('the server made no delivery');
+  return { ...made, secret: endpoint.secret };
+}
+
 let failed = 0;
 try {
   for (const name of requested) {
@@ -158,6 +208,7 @@ try {
       origin: server.origin,
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
+      webhook: await delivery(name),
     };
     const started = performance.now();
     try {
@@ -176,5 +227,6 @@ try {
   }
 } finally {
   await server.close();
+  receiver.close();
 }
 process.exitCode = failed ? 1 : 0;

@@ -11,6 +11,7 @@ import {
   type TokenInfo,
   UnauthorizedError,
 } from '@storefront-platform/sdk';
+import { verifyWebhook, WebhookVerificationError } from '@storefront-platform/sdk/webhooks';
 
 /** Where the reference server is and which app to act as; what the runner hands every runtime. */
 export interface ScenarioOptions {
@@ -18,20 +19,40 @@ export interface ScenarioOptions {
   origin: string;
   clientId: string;
   clientSecret: string;
+  /** A delivery the server made to an endpoint of the runner's just before (a theme renamed), and its secret. */
+  webhook: { secret: string; body: string; headers: Record<string, string> };
 }
 
 /** One line per step that passed, for the runner's log. */
 export type ScenarioReport = string[];
 
 /** The steps of the scenario, each a line of its report. */
-export const SCENARIO_STEPS = 4;
+export const SCENARIO_STEPS = 5;
 
 function check(condition: unknown, step: string, detail: string): asserts condition {
   if (!condition) throw new Error(`${step}: ${detail}`);
 }
 
-export async function scenario({ origin, clientId, clientSecret }: ScenarioOptions): Promise<ScenarioReport> {
+export async function scenario({ origin, clientId, clientSecret, webhook }: ScenarioOptions): Promise<ScenarioReport> {
   const report: ScenarioReport = [];
+
+  // The server's real delivery, verified on Web Crypto; one byte changed is refused.
+  const event = await verifyWebhook(webhook.body, webhook.headers, webhook.secret);
+  check(event.type === 'theme.updated', 'webhook', `verified a ${event.type} event, not theme.updated`);
+  const forged = await verifyWebhook(
+    webhook.body.replace('"theme.updated"', '"theme.updatex"'),
+    webhook.headers,
+    webhook.secret,
+  ).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  check(
+    forged instanceof WebhookVerificationError && forged.code === 'WEBHOOK_SIGNATURE',
+    'webhook',
+    `a changed body was not refused as a bad signature (${String(forged)})`,
+  );
+  report.push(`webhook: the server's ${event.type} delivery verified, a changed byte refused`);
   const baseUrl = `${origin}/v1`;
   const tokens: TokenInfo[] = [];
   const client = createClient({
