@@ -16,6 +16,7 @@ import {
   type Server,
   startServers,
   stopServers,
+  unpairedEvents,
   writeLoad,
 } from './write-load.js';
 
@@ -77,6 +78,8 @@ describe.skipIf(skip)('two servers on one schema, and the faults of a database',
     expect(Math.max(...recoveries)).toBeLessThan(10_000);
     expect(servers.map(({ cli }) => cli.child.exitCode)).toEqual([null, null]);
     expect(await lostWrites(schema.url, schema.schema, outcomes)).toEqual([]);
+    // Each write and its event commit together: none without the other.
+    expect(await unpairedEvents(schema.url, schema.schema)).toEqual([]);
   }, 300_000);
 
   it('holds up the other server’s write at most 5 s while a server is stopped inside a write', async () => {

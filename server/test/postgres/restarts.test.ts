@@ -13,6 +13,7 @@ import {
   type Server,
   startServers,
   stopServers,
+  unpairedEvents,
   writeLoad,
 } from './write-load.js';
 
@@ -57,5 +58,7 @@ describe.skipIf(skip)('the database restarted under two servers', () => {
     expect(Math.max(...recoveries)).toBeLessThan(10_000);
     expect(servers.map(({ cli }) => cli.child.exitCode)).toEqual([null, null]);
     expect(await lostWrites(url, SCHEMA, outcomes)).toEqual([]);
+    // Each write and its event commit together: none without the other.
+    expect(await unpairedEvents(url, SCHEMA)).toEqual([]);
   }, 300_000);
 });

@@ -147,6 +147,36 @@ export async function lostWrites(url: string, schema: string, outcomes: Outcomes
   }
 }
 
+/**
+ * The load's writes and their events that do not pair up, as a new process would load them: a template created by
+ * the load without exactly one `template.created` event of its name, or such an event without its template.
+ */
+export async function unpairedEvents(url: string, schema: string): Promise<string[]> {
+  const base = new URL(url);
+  base.searchParams.delete('schema');
+  const db = new pg.Client({ connectionString: base.href });
+  await db.connect();
+  try {
+    const { rows: templates } = await db.query<{ name: string }>(
+      `SELECT row->>'file_name' AS name FROM "${schema}".templates WHERE row->>'file_name' LIKE 'load-%'`,
+    );
+    const { rows: events } = await db.query<{ name: string }>(
+      `SELECT row->'data'->>'file_name' AS name FROM "${schema}".events
+       WHERE row->>'type' = 'template.created' AND row->'data'->>'file_name' LIKE 'load-%'`,
+    );
+    const count = new Map<string, number>();
+    for (const { name } of events) count.set(name, (count.get(name) ?? 0) + 1);
+    const unpaired = templates
+      .filter(({ name }) => count.get(name) !== 1)
+      .map(({ name }) => `${name}: ${count.get(name) ?? 0} events`);
+    const written = new Set(templates.map(({ name }) => name));
+    for (const name of count.keys()) if (!written.has(name)) unpaired.push(`${name}: an event without its template`);
+    return unpaired;
+  } finally {
+    await db.end();
+  }
+}
+
 /** A plain connection to the database of `url`, for the test's own queries. */
 export async function connect(url: string): Promise<pg.Client> {
   const base = new URL(url);
