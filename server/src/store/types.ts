@@ -12,7 +12,7 @@ import type {
   OrderStatus,
   ProductStatus,
   Scope,
-  WebhookDeliveryStatus,
+  WebhookDeliveryFields,
   WebhookEndpointStatus,
 } from '@storefront-platform/sdk/internal';
 
@@ -245,23 +245,12 @@ export interface WebhookEndpointRow {
   updated_on: string;
 }
 
-/** One attempt to deliver an event to an endpoint. */
-export interface WebhookDeliveryRow {
-  id: string;
-  /** The event's store id (its `EventRow.id`, not its public `evt_…`). */
+/** One attempt to deliver an event to an endpoint: its representation's fields, and when it is due. */
+export interface WebhookDeliveryRow extends WebhookDeliveryFields {
+  /** The event's store id (its `EventRow.id`; the representation shows its public `evt_…`). */
   event_id: string;
-  event_type: EventType;
-  endpoint_id: string;
-  attempt: number;
-  status: WebhookDeliveryStatus;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
   /** Epoch ms when a pending attempt is due; null once it was made. */
   due_at: number | null;
-  /** When the next attempt of the series is due, once this one failed and another follows. */
-  next_attempt_on: string | null;
-  created_on: string;
 }
 
 /** Every collection of the store and the row type it holds. */

@@ -10,6 +10,7 @@
  * flight are bounded, so that slow receivers cannot exhaust the server.
  */
 
+import { stageDelivery } from '../api/events/record.js';
 import { eventResource } from '../api/events/representations.js';
 import { halEntity } from '../api/hal.js';
 import type { CoreContext } from '../core/types.js';
@@ -263,19 +264,8 @@ export class Deliverer {
         next_attempt_on: next === undefined ? null : new Date(next).toISOString(),
       });
       if (next !== undefined) {
-        tx.insert('webhook_deliveries', {
-          event_id: row.event_id,
-          event_type: row.event_type,
-          endpoint_id: row.endpoint_id,
-          attempt: row.attempt + 1,
-          status: 'pending',
-          response_status: null,
-          duration_ms: null,
-          error: null,
-          due_at: next,
-          next_attempt_on: new Date(next).toISOString(),
-          created_on: new Date(now).toISOString(),
-        });
+        const { event_id, event_type, endpoint_id } = row;
+        stageDelivery(tx, { event_id, event_type, endpoint_id, attempt: row.attempt + 1 }, next, now);
       }
     });
   }

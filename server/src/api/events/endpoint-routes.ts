@@ -12,7 +12,8 @@ import { targetProblem } from '../../webhooks/targets.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
 import { listReply } from '../results.js';
-import { LISTED_TYPES, mayRead } from './event-routes.js';
+import { mayRead } from './event-routes.js';
+import { isListedType, LISTED_TYPES } from './event-types.js';
 import { newWebhookSecret, recordPing, stageDelivery } from './record.js';
 import { deliveryResource, endpointResource } from './representations.js';
 import { deliveriesUrl, deliveryUrl, endpointsUrl, endpointUrl } from './urls.js';
@@ -65,7 +66,7 @@ function checkedUrl(call: Call, value: string): string {
 function checkedEvents(value: string[]): (EventType | '*')[] {
   if (value.length === 0) throw validationError('events', 'must name at least one event type, or "*"');
   for (const type of value) {
-    if (type !== '*' && !(LISTED_TYPES as readonly string[]).includes(type)) {
+    if (type !== '*' && !isListedType(type)) {
       throw validationError('events', `unknown event type "${type}"; known: *, ${LISTED_TYPES.join(', ')}`);
     }
   }
@@ -299,7 +300,9 @@ export const endpointRoutes: Route[] = [
         if (!delivery || !event || !ownsDelivery(call, delivery.endpoint_id) || !mayRead(call, event)) {
           throw notFound(`No delivery ${id}`);
         }
-        return stageDelivery(tx, event.id, event.type, delivery.endpoint_id, clock.now());
+        const now = clock.now();
+        const series = { event_id: event.id, event_type: event.type, endpoint_id: delivery.endpoint_id, attempt: 1 };
+        return stageDelivery(tx, series, now, now);
       });
       const location = deliveryUrl(call.context.addresses, created.id);
       return { status: 201, entity: deliveryReply(call, created.id), headers: { location } };

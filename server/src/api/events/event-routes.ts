@@ -3,30 +3,15 @@
  * The list is a feed: `after` names the last event seen, `next` is always there (after this page's last item,
  * or the same place when the page is empty), and `wait` holds an empty answer open until an event is written.
  */
-import type { EventType, Links } from '@storefront-platform/sdk/internal';
+import type { Links } from '@storefront-platform/sdk/internal';
 import { badRequest, notFound } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
 import type { EventRow } from '../../store/types.js';
 import { halEntity, link } from '../hal.js';
 import { integer, list, single } from '../query.js';
+import { isListedType, LISTED_TYPES } from './event-types.js';
 import { eventResource } from './representations.js';
 import { eventsUrl } from './urls.js';
-
-/** Every event type but `ping`, which the list leaves out. */
-export const LISTED_TYPES: readonly EventType[] = [
-  'theme.created',
-  'theme.updated',
-  'template.created',
-  'template.updated',
-  'template.deleted',
-  'theme_asset.created',
-  'theme_asset.updated',
-  'theme_asset.deleted',
-  'product.created',
-  'product.updated',
-  'order.created',
-  'order.updated',
-];
 
 /** The longest `wait`, seconds (events.md). */
 const MAX_WAIT_S = 30;
@@ -67,7 +52,7 @@ function indexAfter(events: readonly EventRow[], id: number): number {
 function readQuery(call: Call) {
   const types = list(call.query, 'types');
   for (const type of types ?? []) {
-    if (!(LISTED_TYPES as readonly string[]).includes(type)) {
+    if (!isListedType(type)) {
       throw badRequest(`Query parameter types: unknown event type "${type}"; known: ${LISTED_TYPES.join(', ')}`);
     }
   }

@@ -6,7 +6,7 @@
  */
 import { type EventDataMap, type EventType, encodeBase64 } from '@storefront-platform/sdk/internal';
 import type { CoreContext } from '../../core/types.js';
-import type { EventRow, Store, Transaction, WebhookEndpointRow } from '../../store/types.js';
+import type { EventRow, Store, Transaction, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 
 const DAY_MS = 86_400_000;
 /** Events and their deliveries are kept this long (events.md). */
@@ -43,19 +43,19 @@ export function wants(endpoint: WebhookEndpointRow, type: EventType): boolean {
   return endpoint.status === 'enabled' && (endpoint.events.includes('*') || endpoint.events.includes(type));
 }
 
-/** A pending first attempt at `now` of event `eventId` to `endpoint`. */
-export function stageDelivery(tx: Transaction, eventId: string, type: EventType, endpointId: string, now: number) {
+/** Which event an attempt delivers, to which endpoint, and which attempt of the series it is (1: the first). */
+export type AttemptOf = Pick<WebhookDeliveryRow, 'event_id' | 'event_type' | 'endpoint_id' | 'attempt'>;
+
+/** Stages a pending attempt, due at `due` (epoch ms on the core's clock), written at `now`. */
+export function stageDelivery(tx: Transaction, attempt: AttemptOf, due: number, now: number) {
   return tx.insert('webhook_deliveries', {
-    event_id: eventId,
-    event_type: type,
-    endpoint_id: endpointId,
-    attempt: 1,
+    ...attempt,
     status: 'pending',
     response_status: null,
     duration_ms: null,
     error: null,
-    due_at: now,
-    next_attempt_on: new Date(now).toISOString(),
+    due_at: due,
+    next_attempt_on: new Date(due).toISOString(),
     created_on: new Date(now).toISOString(),
   });
 }
@@ -78,7 +78,7 @@ export function recordEvent<T extends EventType>(tx: Transaction, context: CoreC
   if (shop) {
     for (const endpoint of context.store.all('webhook_endpoints')) {
       if (endpoint.user_id === shop.owner_id && wants(endpoint, event.type)) {
-        stageDelivery(tx, row.id, event.type, endpoint.id, now);
+        stageDelivery(tx, { event_id: row.id, event_type: event.type, endpoint_id: endpoint.id, attempt: 1 }, now, now);
       }
     }
   }
@@ -98,7 +98,7 @@ export function recordPing(tx: Transaction, context: CoreContext, endpoint: Webh
     ping_of: endpoint.id,
   });
   purgeIfDue(tx, context.store, now);
-  return stageDelivery(tx, event.id, 'ping', endpoint.id, now);
+  return stageDelivery(tx, { event_id: event.id, event_type: 'ping', endpoint_id: endpoint.id, attempt: 1 }, now, now);
 }
 
 function pathOnOrigin(context: CoreContext, url: string): string {

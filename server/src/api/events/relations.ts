@@ -3,9 +3,9 @@
  * root's links to them: the links' `method` and the `/rels/{rel}` documentation pages.
  */
 import type { EventRelationName, RelationTable } from '../relation-entry.js';
+import { LISTED_TYPES } from './event-types.js';
 
-const TYPES =
-  '`theme.created`, `theme.updated`, `template.created`, `template.updated`, `template.deleted`, `theme_asset.created`, `theme_asset.updated`, `theme_asset.deleted`, `product.created`, `product.updated`, `order.created`, `order.updated`, `ping`';
+const TYPES = [...LISTED_TYPES, 'ping'].map((type) => `\`${type}\``).join(', ');
 
 /** The registry entries of the event and webhook relations. */
 export const eventRelations: RelationTable<EventRelationName> = {
