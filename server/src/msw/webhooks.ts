@@ -6,10 +6,9 @@
  */
 import type { EventFields, WebhookDeliveryFields } from '@storefront-platform/sdk/internal';
 import { bypass } from 'msw';
-import { eventResource } from '../api/events/representations.js';
-import { halEntity } from '../api/hal.js';
+import { deliveryBody } from '../api/events/representations.js';
 import type { Addresses } from '../core/types.js';
-import type { EventRow, Store, Transaction, WebhookDeliveryRow } from '../store/types.js';
+import type { Store, Transaction, WebhookDeliveryRow } from '../store/types.js';
 import type { WebhookAnswer, WebhookSender } from '../webhooks/deliverer.js';
 
 /**
@@ -178,7 +177,8 @@ export class MockWebhookState {
       if (!row) continue;
       const eventRow = store.get('events', row.event_id);
       const body = eventRow ? this.bodies.get(eventRow.public_id) : undefined;
-      const event = body ? (JSON.parse(body) as DeliveredEvent) : eventRow ? eventBody(addresses, eventRow) : undefined;
+      const sent = body ?? (eventRow && deliveryBody(addresses, eventRow));
+      const event = sent ? (JSON.parse(sent) as DeliveredEvent) : undefined;
       // An event pruned (30 days) takes its attempts with it: nothing left to show.
       if (!event) continue;
       out.push({
@@ -190,8 +190,7 @@ export class MockWebhookState {
         status: row.status,
         response_status: row.response_status,
         duration_ms: row.duration_ms,
-        // The loop records a success's error as undefined: null, as the contract types it.
-        error: row.error ?? null,
+        error: row.error,
         next_attempt_on: row.next_attempt_on,
         created_on: row.created_on,
         event,
@@ -223,14 +222,6 @@ async function discardBody(response: Response): Promise<void> {
   } catch {
     // The status came: an answer cut short is still an answer.
   }
-}
-
-const decoder = new TextDecoder();
-
-/** The event as its deliveries carry it (`GET svc:event`'s document): for an attempt that sent nothing. */
-function eventBody(addresses: Addresses, event: EventRow): DeliveredEvent {
-  const document = halEntity(addresses, eventResource(addresses, event), Date.parse(event.created_on));
-  return JSON.parse(decoder.decode(document.body as Uint8Array)) as DeliveredEvent;
 }
 
 /** URLs compared as parsed (`http://App.test:80/x` is `http://app.test/x`). */

@@ -11,8 +11,7 @@
  */
 
 import { stageDelivery } from '../api/events/record.js';
-import { eventResource } from '../api/events/representations.js';
-import { halEntity } from '../api/hal.js';
+import { deliveryBody } from '../api/events/representations.js';
 import type { CoreContext } from '../core/types.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../store/types.js';
@@ -58,7 +57,6 @@ export interface DelivererOptions {
 
 const USER_AGENT = 'storefront-server-webhooks/1 (+https://www.standardwebhooks.com/)';
 const MAX_ERROR_LENGTH = 500;
-const decoder = new TextDecoder();
 
 /** The delivery loop of one core. */
 export class Deliverer {
@@ -198,10 +196,7 @@ export class Deliverer {
       await this.record(row, { error: `Not sent: ${why}`, final: true });
       return;
     }
-    // The event as `GET svc:event` answers it, and a newline: a receiver whose framework parsed the JSON and
-    // serialised it again (the signature's most common failure) is told so (the SDK's verifier checks for it).
-    const document = halEntity(addresses, eventResource(addresses, event), Date.parse(event.created_on));
-    const body = `${decoder.decode(document.body as Uint8Array)}\n`;
+    const body = deliveryBody(addresses, event);
     const now = clock.now();
     const timestamp = Math.floor(now / 1000);
     const secrets = [endpoint.secret];

@@ -5,7 +5,7 @@
 import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
 import type { EventRow, Store, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
-import { link, resource } from '../hal.js';
+import { halEntity, link, resource } from '../hal.js';
 import { shopUrl } from '../urls.js';
 import { deliveriesUrl, deliveryUrl, endpointUrl, eventUrl } from './urls.js';
 
@@ -22,6 +22,18 @@ export function eventResource(a: Addresses, event: EventRow): HalResource {
     data: event.data,
   };
   return resource(['event'], fields, links);
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The body of a delivery of `event`: the event as `GET svc:event` answers it, and a newline. A receiver whose
+ * framework parsed the JSON and serialised it again (the signatures' most common failure) is told so: the SDK's
+ * verifier checks for the newline.
+ */
+export function deliveryBody(a: Addresses, event: EventRow): string {
+  const document = halEntity(a, eventResource(a, event), Date.parse(event.created_on));
+  return `${decoder.decode(document.body as Uint8Array)}\n`;
 }
 
 /** An endpoint; `secret` only in the answers that create or rotate it. */
