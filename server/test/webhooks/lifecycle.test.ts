@@ -1,0 +1,151 @@
+/**
+ * What a webhook endpoint lives through on the server: `Retry-After` waited for, `410 Gone` disabling at once, an
+ * endpoint disabled and enabled by its app, attempts in flight bounded whatever the receiver does, and events
+ * pruned with their attempts after 30 days.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
+import { type Receiver, startReceiver } from './receiver.js';
+
+let now = Date.now();
+const clock = { now: () => now };
+let t: ThemeServer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  t = await startThemeServer({ clock, tokenTtl: 60 * 86_400, webhooks: { concurrency: 3 } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await t.server.close();
+  await receiver.close();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.answer = () => ({ status: 204 });
+});
+
+async function withEndpoint(run: (endpoint: Doc) => Promise<void>): Promise<void> {
+  const endpoint = await t.json('/webhook_endpoints', {
+    method: 'POST',
+    json: { url: receiver.url, events: ['theme.updated'] },
+    status: 201,
+  });
+  try {
+    await run(endpoint);
+  } finally {
+    await t.call(endpoint._links.self.href, { method: 'DELETE' });
+  }
+}
+
+const rename = (title: string) => t.json('/themes/1', { method: 'PUT', json: { title }, status: 200 });
+const attempts = async (endpoint: Doc): Promise<Doc[]> =>
+  (await t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`))._embedded.items;
+
+describe('a webhook endpoint’s life on the server', () => {
+  it('waits for a Retry-After longer than the schedule’s delay', async () => {
+    await withEndpoint(async (endpoint) => {
+      receiver.answer = () => ({ status: 503, headers: { 'retry-after': '600' } });
+      await rename('Busy');
+      await t.server.webhooks.drain();
+      const [second, first] = await attempts(endpoint);
+      expect(first).toMatchObject({ attempt: 1, status: 'failed', response_status: 503 });
+      // The schedule says 5 s; the receiver asked for 10 minutes.
+      expect(Date.parse(second!.next_attempt_on) - now).toBe(600_000);
+      receiver.answer = () => ({ status: 204 });
+      now += 300_000;
+      await t.server.webhooks.drain();
+      expect(receiver.received).toHaveLength(1);
+      now += 300_000;
+      await t.server.webhooks.drain();
+      expect(receiver.received).toHaveLength(2);
+      expect((await attempts(endpoint))[0]).toMatchObject({ attempt: 2, status: 'succeeded' });
+    });
+  });
+
+  it('is disabled at once by 410 Gone, sent nothing while disabled, and sent again once enabled', async () => {
+    await withEndpoint(async (endpoint) => {
+      receiver.answer = () => ({ status: 410 });
+      await rename('Gone');
+      await t.server.webhooks.drain();
+      const gone = await t.json(endpoint._links.self.href);
+      expect(gone).toMatchObject({ status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone' });
+      expect(await attempts(endpoint)).toHaveLength(1);
+      await rename('While disabled');
+      await t.server.webhooks.drain();
+      expect(receiver.received).toHaveLength(1);
+
+      receiver.answer = () => ({ status: 204 });
+      const enabled = await t.json(endpoint._links.self.href, {
+        method: 'PUT',
+        json: { status: 'enabled' },
+        status: 200,
+      });
+      expect(enabled).toMatchObject({ status: 'enabled', disabled_reason: null });
+      await rename('Enabled again');
+      await t.server.webhooks.drain();
+      expect(receiver.received.map((r) => JSON.parse(r.body).data.title)).toEqual(['Gone', 'Enabled again']);
+    });
+  });
+
+  it('makes at most its concurrency of attempts at once, however slow the receiver', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const releases: (() => void)[] = [];
+    // The receiver answers only when the test lets it: attempts would pile up, if the loop let them.
+    const slow = await startSlowReceiver((release) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      releases.push(() => {
+        inFlight--;
+        release();
+      });
+    });
+    const endpoint = await t.json('/webhook_endpoints', {
+      method: 'POST',
+      json: { url: slow.url, events: ['theme.updated'] },
+      status: 201,
+    });
+    try {
+      for (let n = 0; n < 10; n++) await rename(`Slow ${n}`);
+      const drained = t.server.webhooks.drain();
+      for (let released = 0; released < 10; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        for (; releases.length; released++) releases.shift()!();
+      }
+      await drained;
+      expect(most).toBe(3);
+      expect((await attempts(endpoint)).filter((a) => a.status === 'succeeded')).toHaveLength(10);
+    } finally {
+      await t.call(endpoint._links.self.href, { method: 'DELETE' });
+      slow.close();
+    }
+  });
+
+  it('prunes events older than 30 days, with their attempts', async () => {
+    await withEndpoint(async (endpoint) => {
+      await rename('Old');
+      await t.server.webhooks.drain();
+      const old = JSON.parse(receiver.received[0]!.body).id as string;
+      expect((await t.call(`/events/${old}.json`)).status).toBe(200);
+      now += 31 * 86_400_000;
+      await rename('New');
+      await t.server.webhooks.drain();
+      expect((await t.call(`/events/${old}.json`)).status).toBe(404);
+      expect((await attempts(endpoint)).map((a) => a.event_id)).not.toContain(old);
+    });
+  });
+});
+
+/** A receiver that holds each request until `onRequest`'s release is called. */
+async function startSlowReceiver(onRequest: (release: () => void) => void) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => onRequest(() => res.writeHead(204).end()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/slow`, close: () => server.close() };
+}
