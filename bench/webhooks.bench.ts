@@ -22,7 +22,9 @@ import { addressesOf } from '../server/src/core/addresses.js';
 import { createServer } from '../server/src/create-server.js';
 import { seed } from '../server/src/seed/index.js';
 import { createJsonStore } from '../server/src/store/json/json-file.js';
+import { createPostgresStore } from '../server/src/store/postgres/postgres.js';
 import type { Store } from '../server/src/store/types.js';
+import { freshSchema } from '../test/support/postgres-server.js';
 import { median, percentile } from './stats.js';
 
 const WRITES = 200;
@@ -51,50 +53,75 @@ function templateWrite(store: Store, i: number, withEvent: boolean): Promise<unk
   });
 }
 
-async function writeCost(endpoints: number): Promise<boolean> {
+/** The demo data, with `endpoints` (0 or 1) webhook endpoints of the demo user. */
+function benchData(endpoints: number) {
+  const { dataset } = seed({ products: 30 });
+  // An endpoint of the demo user: each event also stages its first attempt, as a sandbox with a receiver does.
+  const owner = dataset.shops.find((shop) => shop.id === '1')!.owner_id;
+  const stamp = new Date().toISOString();
+  if (endpoints > 0) {
+    dataset.webhook_endpoints.push({
+      id: '1',
+      app_id: dataset.apps[0]!.id,
+      user_id: owner,
+      url: 'http://127.0.0.1:9/none',
+      events: ['*'],
+      description: '',
+      status: 'enabled',
+      disabled_reason: null,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      failing_since: null,
+      created_on: stamp,
+      updated_on: stamp,
+    });
+  }
+  return dataset;
+}
+
+/** The ratio of median template writes with their event over without, on `store`; prints and checks it. */
+async function writeCost(label: string, store: Store): Promise<boolean> {
+  const times = { plain: [] as number[], event: [] as number[] };
+  for (let i = 0; i < WARM_UP; i++) await templateWrite(store, i, i % 2 === 0);
+  for (let i = 0; i < WRITES * 2; i++) {
+    const withEvent = i % 2 === 1;
+    const start = performance.now();
+    await templateWrite(store, i, withEvent);
+    (withEvent ? times.event : times.plain).push(performance.now() - start);
+  }
+  const ratio = median(times.event) / median(times.plain);
+  const ok = ratio <= 1.3;
+  console.log(
+    `template write, ${label}, ${WRITES} each, alternating: without its event median ${ms(median(times.plain))}, ` +
+      `with it ${ms(median(times.event))}: ${ratio.toFixed(2)}× (need ≤ 1.30): ${ok ? 'PASS' : 'FAIL'}`,
+  );
+  return ok;
+}
+
+async function jsonWriteCost(endpoints: number): Promise<boolean> {
   const dir = await mkdtemp(join(tmpdir(), 'storefront-bench-'));
   try {
-    const { dataset } = seed({ products: 30 });
-    // One endpoint of the demo user: each event also stages its first attempt, as a sandbox with a receiver does.
-    const owner = dataset.shops.find((shop) => shop.id === '1')!.owner_id;
-    const stamp = new Date().toISOString();
-    if (endpoints > 0)
-      dataset.webhook_endpoints.push({
-        id: '1',
-        app_id: dataset.apps[0]!.id,
-        user_id: owner,
-        url: 'http://127.0.0.1:9/none',
-        events: ['*'],
-        description: '',
-        status: 'enabled',
-        disabled_reason: null,
-        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-        failing_since: null,
-        created_on: stamp,
-        updated_on: stamp,
-      });
-    const store = await createJsonStore(join(dir, 'db.json'), { initial: () => dataset });
+    const store = await createJsonStore(join(dir, 'db.json'), { initial: () => benchData(endpoints) });
     try {
-      const times = { plain: [] as number[], event: [] as number[] };
-      for (let i = 0; i < WARM_UP; i++) await templateWrite(store, i, i % 2 === 0);
-      for (let i = 0; i < WRITES * 2; i++) {
-        const withEvent = i % 2 === 1;
-        const start = performance.now();
-        await templateWrite(store, i, withEvent);
-        (withEvent ? times.event : times.plain).push(performance.now() - start);
-      }
-      const ratio = median(times.event) / median(times.plain);
-      const ok = ratio <= 1.3;
-      console.log(
-        `template write on the JSON-file store (fsync), ${endpoints} endpoint(s), ${WRITES} each, alternating: without its event median ${ms(median(times.plain))}, ` +
-          `with it ${ms(median(times.event))}: ${ratio.toFixed(2)}× (need ≤ 1.30): ${ok ? 'PASS' : 'FAIL'}`,
-      );
-      return ok;
+      return await writeCost(`JSON-file store (fsync), ${endpoints} endpoint(s)`, store);
     } finally {
       await store.close();
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function postgresWriteCost(endpoints: number): Promise<boolean> {
+  const schema = await freshSchema();
+  try {
+    const store = await createPostgresStore(schema.url, { initial: () => benchData(endpoints) });
+    try {
+      return await writeCost(`PostgreSQL store, ${endpoints} endpoint(s)`, store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await schema.drop();
   }
 }
 
@@ -166,5 +193,11 @@ async function deliveryLatency(): Promise<boolean> {
   }
 }
 
-const results = [await writeCost(0), await writeCost(1), await deliveryLatency()];
+const results = [
+  await jsonWriteCost(0),
+  await jsonWriteCost(1),
+  await postgresWriteCost(0),
+  await postgresWriteCost(1),
+  await deliveryLatency(),
+];
 process.exitCode = results.every(Boolean) ? 0 : 1;
