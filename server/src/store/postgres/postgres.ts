@@ -29,6 +29,7 @@ import { type Serial, serial } from '../serial.js';
 import type { CollectionName, Collections, Dataset, SharedFailures, Store } from '../types.js';
 import { type ClaimOptions, openClaims } from './postgres-claims.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
+import { writeRows } from './postgres-rows.js';
 import { migrateSchema, quoteSchema, SETUP_LIMITS, tableOf } from './postgres-schema.js';
 
 /** Options of {@link createPostgresStore}. */
@@ -80,15 +81,6 @@ export function withoutPassword(text: string): string {
 }
 
 type AnyRow = Collections[CollectionName];
-
-/**
- * Rows, and bytes of rows, per statement when writing many at once (a seed, a migration): keeps each statement
- * well under PostgreSQL's 1 GB message limit, whatever the rows weigh (an asset's bytes, up to 40 MB).
- */
-const CHUNK = 2000;
-const CHUNK_BYTES = 64 * 1024 * 1024;
-/** `inserted` is the write's number times this plus the row's place in the write: rows keep their order. */
-const PLACES = 4_294_967_296n;
 
 /**
  * What a session may hold, ms. A transaction left idle (its process stopped or stuck between statements) is
@@ -326,51 +318,15 @@ async function createData(client: pg.PoolClient, schema: string, options: Postgr
     }
     const data = options.initial?.() ?? {};
     seq += 1;
-    let wrote = false;
-    for (const name of COLLECTIONS) {
-      const rows = data[name] ?? [];
-      if (!rows.length) continue;
-      await upsert(client, schema, name, rows as AnyRow[], seq);
-      wrote = true;
-    }
+    const changes = COLLECTIONS.map((name) => ({ name, upserts: (data[name] ?? []) as AnyRow[], deletes: [] }));
+    await writeRows(client, schema, seq, changes);
+    const wrote = changes.some((change) => change.upserts.length > 0);
     if (wrote || options.reset) await client.query(`UPDATE ${schema}.head SET seq = $1`, [seq]);
     await client.query('COMMIT');
     return true;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
-  }
-}
-
-/** Writes `rows` of `name` as write number `seq`, in order, in chunks. */
-async function upsert(
-  db: pg.PoolClient,
-  schema: string,
-  name: CollectionName,
-  rows: readonly AnyRow[],
-  seq: number,
-): Promise<void> {
-  const table = tableOf(schema, name);
-  for (let from = 0; from < rows.length; ) {
-    const ids: string[] = [];
-    const texts: string[] = [];
-    let bytes = 0;
-    while (from + ids.length < rows.length && ids.length < CHUNK && bytes < CHUNK_BYTES) {
-      const row = rows[from + ids.length]!;
-      if (typeof row.id !== 'string' || row.id === '') throw new StoreError(`Invalid ${name} id`);
-      const text = JSON.stringify(row);
-      ids.push(row.id);
-      texts.push(text);
-      bytes += text.length;
-    }
-    await db.query(
-      `INSERT INTO ${table} AS t (id, row, inserted, version)
-       SELECT u.id, u.row, $3::bigint * ${PLACES} + $4 + u.n, $3 FROM unnest($1::text[], $2::json[]) WITH ORDINALITY AS u(id, row, n)
-       ON CONFLICT (id) DO UPDATE SET row = excluded.row, version = excluded.version,
-         inserted = CASE WHEN t.row IS NULL THEN excluded.inserted ELSE t.inserted END`,
-      [ids, texts, seq, from],
-    );
-    from += ids.length;
   }
 }
 
@@ -489,21 +445,16 @@ function writeThrough(
       const client = session!.client;
       const seq = state.seen + 1;
       try {
-        for (const name of write.changed) {
+        const changes = write.changed.map((name) => {
           const upserts: AnyRow[] = [];
           const deletes: string[] = [];
           for (const [id, row] of write.changes(name)) {
             if (row) upserts.push(row);
             else deletes.push(id);
           }
-          if (upserts.length) await upsert(client, schema, name, upserts, seq);
-          if (deletes.length) {
-            await client.query(
-              `UPDATE ${tableOf(schema, name)} SET row = NULL, version = $2, deleted_at = now() WHERE id = ANY($1)`,
-              [deletes, seq],
-            );
-          }
-        }
+          return { name, upserts, deletes };
+        });
+        await writeRows(client, schema, seq, changes);
         // One round trip again; `seq` is a number, nothing here needs quoting.
         await end(`UPDATE ${schema}.head SET seq = ${seq}; COMMIT`);
         state.seen = seq;
