@@ -18,6 +18,18 @@ export function randomSecret(n = 32): string {
   return encodeBase64Url(crypto.getRandomValues(new Uint8Array(n)));
 }
 
+/**
+ * {@link randomSecret} for a secret people paste into command lines (the demo app's client secret, the demo
+ * password): drawn again while it begins with `-`, which a command line's parser would take for an option
+ * (`storefront-server listen --client-secret -x…`). One draw in 64 is redrawn: a bit of entropy at most.
+ */
+export function typedSecret(n = 32): string {
+  for (;;) {
+    const secret = randomSecret(n);
+    if (!secret.startsWith('-')) return secret;
+  }
+}
+
 /** What is stored for a token or code: SHA-256, base64url. A leaked data file then grants nothing. */
 export function hashSecret(secret: string): string {
   return encodeBase64Url(sha256(encoder.encode(secret)));

@@ -6,7 +6,7 @@ import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { newPreviewKey } from '../api/themes/theme.js';
-import { randomSecret } from '../oauth/secrets.js';
+import { typedSecret } from '../oauth/secrets.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
 import { type Assortment, order, product } from './catalog.js';
@@ -174,9 +174,9 @@ export function seed(options: SeedOptions = {}): SeededData {
 
   const credentials: DemoCredentials = {
     clientId: options.clientId ?? `demo-${bytesToHex(random.bytes(8))}`,
-    clientSecret: options.clientSecret ?? randomSecret(32),
+    clientSecret: options.clientSecret ?? typedSecret(32),
     login: options.login ?? 'demo',
-    password: options.password ?? randomSecret(12),
+    password: options.password ?? typedSecret(12),
     redirectUris: options.redirectUris ?? ['http://localhost:8080/callback', 'http://127.0.0.1:8080/callback'],
   };
   data.users.push(
