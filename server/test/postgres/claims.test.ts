@@ -8,26 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
-import type { WebhookDeliveryRow } from '../../src/store/types.js';
+import { delivery } from '../store/rows.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL claim tests');
-
-function delivery(id: string): WebhookDeliveryRow {
-  return {
-    id,
-    event_id: '1',
-    event_type: 'template.created',
-    endpoint_id: '1',
-    attempt: 1,
-    status: 'pending',
-    response_status: null,
-    duration_ms: null,
-    error: null,
-    due_at: 0,
-    next_attempt_on: null,
-    created_on: new Date(0).toISOString(),
-  };
-}
 
 describe.skipIf(skip)('claims in the PostgreSQL store', () => {
   let schema: FreshSchema;

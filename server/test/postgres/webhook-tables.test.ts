@@ -8,35 +8,12 @@ import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/p
 import { skipWithout } from '../../../test/support/requirement.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
 import { migrateSchema } from '../../src/store/postgres/postgres-schema.js';
-import type { WebhookDeliveryRow } from '../../src/store/types.js';
-import { newTemplate, template } from '../store/rows.js';
+import { delivery, newDelivery, newTemplate, template } from '../store/rows.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL webhook table tests');
 const WEBHOOK_TABLES = ['events', 'webhook_endpoints', 'webhook_deliveries'];
 
 /** A new attempt, as the store takes it (its id from the table's sequence). */
-function newDelivery(): Omit<WebhookDeliveryRow, 'id'> {
-  const { id: _, ...row } = delivery('0');
-  return row;
-}
-
-function delivery(id: string): WebhookDeliveryRow {
-  return {
-    id,
-    event_id: '1',
-    event_type: 'template.created',
-    endpoint_id: '1',
-    attempt: 1,
-    status: 'pending',
-    response_status: null,
-    duration_ms: null,
-    error: null,
-    due_at: 0,
-    next_attempt_on: null,
-    created_on: new Date(0).toISOString(),
-  };
-}
-
 describe.skipIf(skip)('the webhook tables in PostgreSQL', () => {
   let schema: FreshSchema;
   let opened: PostgresStore[];

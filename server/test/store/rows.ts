@@ -1,5 +1,12 @@
 /** Small rows of a few collections, for the store's tests. */
-import type { AssetFileRow, NewRow, TemplateRow, ThemeRow, TokenRow } from '../../src/store/types.js';
+import type {
+  AssetFileRow,
+  NewRow,
+  TemplateRow,
+  ThemeRow,
+  TokenRow,
+  WebhookDeliveryRow,
+} from '../../src/store/types.js';
 
 /** A theme without its id: the store allocates one. */
 export function newTheme(shop_id: string, title = 'Theme', production = true): NewRow<'themes'> {
@@ -28,4 +35,25 @@ export function token(id: string, n = Number(id)): TokenRow {
 
 export function file(id: string, data: string): AssetFileRow {
   return { id, data };
+}
+
+/** A pending first attempt of event 1 to endpoint 1, due at once, without its id: the store allocates one. */
+export function newDelivery(): NewRow<'webhook_deliveries'> {
+  return {
+    event_id: '1',
+    event_type: 'template.created',
+    endpoint_id: '1',
+    attempt: 1,
+    status: 'pending',
+    response_status: null,
+    duration_ms: null,
+    error: null,
+    due_at: 0,
+    next_attempt_on: null,
+    created_on: new Date(0).toISOString(),
+  };
+}
+
+export function delivery(id: string): WebhookDeliveryRow {
+  return { ...newDelivery(), id };
 }
