@@ -16,7 +16,8 @@ export interface Assortment {
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function slugify(text: string): string {
+/** `Red Mug, large` → `red-mug-large`: the seed's and the trigger's slugs. */
+export function slugify(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -119,6 +120,14 @@ const STATUSES: readonly OrderStatus[] = [
 ];
 const CODE_ALPHABET = [...'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'];
 
+/** A six-character order code none of `taken` has, drawn with `pick` (the seed's generator, or crypto's). */
+export function orderCode(pick: <T>(items: readonly T[]) => T, taken: ReadonlySet<string>): string {
+  let code: string;
+  do code = Array.from({ length: 6 }, () => pick(CODE_ALPHABET)).join('');
+  while (taken.has(code));
+  return code;
+}
+
 /** An order of products of one shop; `codes` keeps order codes unique. */
 export function order(
   random: Random,
@@ -130,9 +139,7 @@ export function order(
   codes: Set<string>,
   now: number,
 ): OrderRow {
-  let code: string;
-  do code = Array.from({ length: 6 }, () => random.pick(CODE_ALPHABET)).join('');
-  while (codes.has(code));
+  const code = orderCode((items) => random.pick(items), codes);
   codes.add(code);
   const line_items: LineItemRow[] = random.sample(products, random.int(1, 4)).map((p) => {
     const variant = random.pick(p.variants);

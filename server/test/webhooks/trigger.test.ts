@@ -97,4 +97,17 @@ describe('server.trigger', () => {
     );
     expect(t.server.store.all('events')).toHaveLength(events);
   });
+
+  it('creates rows with the store’s ids: never the id of a deleted row, the slug and SKU after it', async () => {
+    const { store } = t.server;
+    const newest = store.all('products').at(-1)!;
+    await store.write((tx) => tx.delete('products', newest.id));
+    const event = await t.server.trigger('product.created', { shop: newest.shop_id });
+    await t.server.webhooks.drain();
+    const created = store.get('products', event.data.id as string)!;
+    expect(created.id).not.toBe(newest.id);
+    expect(Number(created.id)).toBeGreaterThan(Number(newest.id));
+    expect(created.slug).toBe(`sandbox-trigger-product-${created.id}`);
+    expect(created.variants[0]!.sku).toBe(`TRIGGER-${created.id}-1`);
+  });
 });

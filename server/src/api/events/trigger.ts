@@ -6,6 +6,7 @@
  */
 
 import type { CoreContext } from '../../core/types.js';
+import { orderCode, slugify } from '../../seed/catalog.js';
 import type { EventRow, OrderRow, ProductRow, ShopRow, Store, Transaction } from '../../store/types.js';
 import { halEntity } from '../hal.js';
 import { orderDetail, summaryFields as orderSummaryFields } from '../orders.js';
@@ -169,21 +170,8 @@ const nextId = (ids: Iterable<string>) => {
   return String(max + 1);
 };
 
-const slugify = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-function newCode(store: Store): string {
-  const taken = new Set(store.all('orders').map((order) => order.code));
-  for (;;) {
-    const code = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => CODE_ALPHABET[b % 32]).join('');
-    if (!taken.has(code)) return code;
-  }
-}
+/** A pick for order codes: the seed draws from its own generator, a trigger from crypto's. */
+const cryptoPick = <T>(items: readonly T[]): T => items[crypto.getRandomValues(new Uint32Array(1))[0]! % items.length]!;
 
 /** The one to change: `id` in the shop, else the shop's most recently updated. */
 function target<R extends { id: string; shop_id: string; updated_on: string }>(
@@ -241,11 +229,10 @@ function triggerProduct(
     const { id, ...patch } = after;
     return productEvent(tx, context, tx.update('products', id, patch), shop, false);
   }
-  const id = nextId(store.all('products').map((p) => p.id));
   const variantId = nextId(store.all('products').flatMap((p) => p.variants.map((v) => v.id)));
   const title = 'Sandbox Trigger Product';
-  const draft: ProductRow = {
-    id,
+  // Without its id: the store's sequence hands one out, never that of a deleted row; the slug and SKU follow it.
+  const draft: Omit<ProductRow, 'id'> = {
     shop_id: shop.id,
     title,
     slug: '',
@@ -255,14 +242,19 @@ function triggerProduct(
     status: 'visible',
     vendor: shop.name,
     tags: ['new'],
-    variants: [{ id: variantId, title: 'Default', sku: `TRIGGER-${id}-1`, stock: 10, price: 2500 }],
+    variants: [{ id: variantId, title: 'Default', sku: '', stock: 10, price: 2500 }],
     created_on: now,
     updated_on: now,
   };
   const set = options.set ?? {};
-  const row = applySet(PRODUCT_FIELDS, draft, set, 'product');
-  if (!Object.hasOwn(set, 'slug')) row.slug = `${slugify(row.title)}-${id}`;
-  return productEvent(tx, context, tx.insert('products', row), shop, true);
+  const { id: _, ...fields } = applySet(PRODUCT_FIELDS, { ...draft, id: '' }, set, 'product');
+  const inserted = tx.insert('products', fields);
+  const { id } = inserted;
+  const row = tx.update('products', id, {
+    slug: Object.hasOwn(set, 'slug') ? inserted.slug : `${slugify(inserted.title)}-${id}`,
+    variants: inserted.variants.map((v, k) => ({ ...v, sku: `TRIGGER-${id}-${k + 1}` })),
+  });
+  return productEvent(tx, context, row, shop, true);
 }
 
 function triggerOrder(
@@ -284,10 +276,10 @@ function triggerOrder(
   const product = products.find((p) => p.status === 'visible') ?? products[0];
   if (!product) throw new TriggerError(`shop ${shop.subdomain} (id ${shop.id}) has no product to order`);
   const variant = product.variants[0]!;
-  const draft: OrderRow = {
-    id: nextId(store.all('orders').map((o) => o.id)),
+  // Without its id: the store's sequence hands one out, never that of a deleted row.
+  const draft: Omit<OrderRow, 'id'> = {
     shop_id: shop.id,
-    code: newCode(store),
+    code: orderCode(cryptoPick, new Set(store.all('orders').map((order) => order.code))),
     status: 'open',
     currency_code: shop.currency_code,
     contact: { name: 'Ada Lovelace', email: 'ada.lovelace@example.com' },
@@ -305,7 +297,7 @@ function triggerOrder(
     created_on: now,
     updated_on: now,
   };
-  const row = applySet(ORDER_FIELDS, draft, options.set, 'order');
+  const { id: _, ...row } = applySet(ORDER_FIELDS, { ...draft, id: '' }, options.set, 'order');
   return orderEvent(tx, context, tx.insert('orders', row), true);
 }
 
