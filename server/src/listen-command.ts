@@ -137,7 +137,7 @@ export async function listen(options: ListenOptions): Promise<void> {
         continue;
       }
       const body = (await response.json().catch(() => undefined)) as
-        | { _embedded?: { items?: FeedEvent[] }; detail?: string; title?: string }
+        | { _embedded?: { items?: FeedEvent[] }; _links?: { curies?: unknown }; message?: string }
         | undefined;
       if (response.status >= 500 || body === undefined) {
         print(`${clockTime()}  ${base}/events.json answered ${response.status}; retrying in ${pause / 1000} s`);
@@ -146,9 +146,14 @@ export async function listen(options: ListenOptions): Promise<void> {
         continue;
       }
       if (!response.ok) {
-        throw new ListenError(`${base}/events.json answered ${response.status}: ${body.detail ?? body.title ?? ''}`);
+        throw new ListenError(`${base}/events.json answered ${response.status}: ${body.message ?? ''}`);
       }
-      return body._embedded?.items ?? [];
+      // Each event as `GET svc:event` answers it, and as the server's deliveries carry it: the page's curies lead
+      // its links (an embedded item inherits them).
+      const curies = body._links?.curies;
+      return (body._embedded?.items ?? []).map((item) =>
+        curies ? { ...item, _links: { curies, ...(item._links as object) } } : item,
+      );
     }
   }
 

@@ -36,7 +36,7 @@ async function startServer() {
     expect(response.status).toBe(200);
     return Date.now();
   };
-  return { server, origin, credentials, write };
+  return { server, origin, credentials, write, token };
 }
 
 async function startListen(
@@ -64,7 +64,7 @@ async function startListen(
 
 describe('storefront-server listen', () => {
   it('forwards an event of a server in another process within 1 s, signed with its own secret', async () => {
-    const { origin, credentials, write } = await startServer();
+    const { origin, credentials, write, token } = await startServer();
     const { listen, secret } = await startListen(origin, credentials, ['--events', 'theme.updated']);
     receiver.received.length = 0;
     const latencies: number[] = [];
@@ -84,6 +84,9 @@ describe('storefront-server listen', () => {
     };
     expect(event).toMatchObject({ type: 'theme.updated', data: { title: 'Listened 0' } });
     expect(delivery!.headers['webhook-id']).toBe(event.id);
+    // The body the server's own deliveries carry: the event as GET svc:event answers it, and a newline.
+    const read = await fetch(`${origin}/v1/events/${event.id}.json`, { headers: { authorization: `Bearer ${token}` } });
+    expect(delivery!.body).toBe(`${await read.text()}\n`);
     await listen.waitFor(/theme\.updated {2}evt_\S+ {2}→ 204 {2}\d+ ms/);
     listen.child.kill('SIGINT');
     expect(await listen.exited).toBe(0);
