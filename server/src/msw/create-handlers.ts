@@ -202,14 +202,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
   const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
-    // An attempt due now starts at once, not on the loop's next turn (a timer): deliveries to a function the test
-    // registered arrive within milliseconds of the write's answer, drained or not.
-    store: (store) =>
-      webhooks.observe(
-        store,
-        () => clock.now(),
-        () => void live.core.webhooks?.drain().catch(() => undefined),
-      ),
+    store: (store) => webhooks.observe(store),
     options: () => ({
       webhooks: {
         send: webhooks.sender(),
@@ -240,8 +233,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     },
 
     async trigger(type, triggerOptions) {
-      // Through the live store: its deliveries start as the write commits (see `observe`).
-      const event = await triggerEvent({ store: live.store, clock, addresses, tokenTtl }, type, triggerOptions);
+      // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.
+      const event = await triggerEvent(live.core.context, type, triggerOptions);
       return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },
 

@@ -135,9 +135,9 @@ export class MockWebhookState {
 
   /**
    * `store` with the attempts it records noted in the order they were made (a retry staged early and made late
-   * comes after the attempts made before it), and `due` called after a write that staged attempts due now.
+   * comes after the attempts made before it).
    */
-  observe(store: Store, now: () => number, due: () => void): Store {
+  observe(store: Store): Store {
     const generation = this.generation;
     const note = () => {
       // A replaced store's late writes (an attempt that was in flight at `reset()`) are not the new data's.
@@ -152,12 +152,6 @@ export class MockWebhookState {
       for (const row of fresh) {
         this.seen.add(row.id);
         this.made.push(row.id);
-      }
-      const at = now();
-      if (
-        store.where('webhook_deliveries', 'status', 'pending').some((row) => row.due_at !== null && row.due_at <= at)
-      ) {
-        due();
       }
     };
     return Object.assign(Object.create(store) as Store, {

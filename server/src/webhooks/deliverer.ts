@@ -68,6 +68,8 @@ export class Deliverer {
   private readonly heldElsewhere = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private passing: Promise<number> | undefined;
+  /** A pass was asked for while one ran. */
+  private again = false;
   private closed = false;
   private readonly concurrency: number;
   private readonly timeoutMs: number;
@@ -82,10 +84,9 @@ export class Deliverer {
     this.pollMs = options.pollMs ?? 1000;
   }
 
-  /** Looks for due attempts soon (after this process wrote some). */
+  /** Looks for due attempts now (this process wrote some): an attempt due at once starts within the write's turn. */
   wake(): void {
-    if (this.closed) return;
-    this.schedule(0);
+    if (!this.closed) void this.pass().catch(() => 0);
   }
 
   /** Starts looking on its own, every `pollMs`. */
@@ -126,10 +127,21 @@ export class Deliverer {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** Starts the due attempts there is room for; resolves with how many it started. One pass at a time. */
+  /**
+   * Starts the due attempts there is room for; resolves with how many it started. One pass at a time: a pass asked
+   * for meanwhile runs once the current one ends, so that attempts staged during a pass do not wait for the poll.
+   */
   private pass(): Promise<number> {
-    this.passing ??= this.startDue().finally(() => {
+    if (this.passing) {
+      this.again = true;
+      return this.passing;
+    }
+    this.passing = this.startDue().finally(() => {
       this.passing = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
     });
     return this.passing;
   }
