@@ -1,19 +1,6 @@
-/** The one name rule of local and remote files, and the API limits the tool holds servers to. */
+/** The one name rule of local and remote files. */
 import { describe, expect, it } from 'vitest';
-import { MAX_ASSET_BYTES as SERVER_ASSET_BYTES } from '../../server/src/api/themes/asset.js';
-import { MAX_FILE_NAME_LENGTH as SERVER_NAME_LENGTH } from '../../server/src/api/themes/file-path.js';
-import { MAX_TEMPLATE_BYTES as SERVER_TEMPLATE_BYTES } from '../../server/src/api/themes/template.js';
-import {
-  MAX_ASSETS_PER_THEME as SERVER_ASSETS,
-  MAX_TEMPLATES_PER_THEME as SERVER_TEMPLATES,
-} from '../../server/src/api/themes/theme.js';
 import { fileAt, MAX_FILE_NAME_LENGTH, placeOf } from '../src/theme/layout.js';
-import {
-  MAX_ASSET_BYTES,
-  MAX_ASSETS_PER_THEME,
-  MAX_TEMPLATE_BYTES,
-  MAX_TEMPLATES_PER_THEME,
-} from '../src/theme/limits.js';
 
 describe('placeOf: a name from the server', () => {
   it.each([
@@ -73,15 +60,5 @@ describe('placeOf: a name from the server', () => {
       const remote = typeof local === 'object' ? placeOf(local.kind, local.name) : undefined;
       expect(typeof remote === 'object' ? remote.path : 'invalid').toBe(typeof local === 'object' ? path : 'invalid');
     }
-  });
-});
-
-describe('limits', () => {
-  it("are the reference server's", () => {
-    expect(MAX_FILE_NAME_LENGTH).toBe(SERVER_NAME_LENGTH);
-    expect(MAX_TEMPLATE_BYTES).toBe(SERVER_TEMPLATE_BYTES);
-    expect(MAX_ASSET_BYTES).toBe(SERVER_ASSET_BYTES);
-    expect(MAX_TEMPLATES_PER_THEME).toBe(SERVER_TEMPLATES);
-    expect(MAX_ASSETS_PER_THEME).toBe(SERVER_ASSETS);
   });
 });

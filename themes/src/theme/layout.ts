@@ -4,6 +4,8 @@
  * templates end in .html, .css or .js, which no asset type does, so a file's extension says what it is.
  */
 
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
+
 /** A template or an asset. */
 export type FileKind = 'template' | 'asset';
 
@@ -33,7 +35,7 @@ const ASSET_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'i
  */
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 /** Longest file name the API accepts. */
-export const MAX_FILE_NAME_LENGTH = 120;
+export const MAX_FILE_NAME_LENGTH = API_LIMITS.fileNameLength;
 /**
  * Names Windows gives to devices whatever their extension (`con.html` writes to the console): the API allows
  * them, so they are refused only where they are devices.

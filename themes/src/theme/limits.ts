@@ -1,18 +1,18 @@
 /**
- * The API's limits on what a theme holds (the reference server enforces them on every write, in
- * server/src/api/themes/: template.ts, asset.ts, theme.ts; limits.test.ts keeps these equal to its own). Nothing
- * larger can be a theme's file, so the tool refuses anything larger from a server before writing it, or before
- * reading it whole.
+ * The API's limits on what a theme holds, from the contract the reference server enforces
+ * (`API_LIMITS`). Nothing larger can be a theme's file, so the tool refuses anything larger from a server before
+ * writing it, or before reading it whole.
  */
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 
 /** Largest template body, in UTF-8 bytes. */
-export const MAX_TEMPLATE_BYTES = 64 * 1024;
+export const MAX_TEMPLATE_BYTES = API_LIMITS.templateBytes;
 /** Largest asset file, in bytes. */
-export const MAX_ASSET_BYTES = 1024 * 1024;
+export const MAX_ASSET_BYTES = API_LIMITS.assetBytes;
 /** Most templates in one theme. */
-export const MAX_TEMPLATES_PER_THEME = 1000;
+export const MAX_TEMPLATES_PER_THEME = API_LIMITS.templatesPerTheme;
 /** Most assets in one theme. */
-export const MAX_ASSETS_PER_THEME = 300;
+export const MAX_ASSETS_PER_THEME = API_LIMITS.assetsPerTheme;
 
 /**
  * Largest JSON answer the tool reads: a theme at every limit, its templates embedded with their bodies. JSON

@@ -13,7 +13,7 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { decodeBase64 } from '@storefront-platform/sdk/internal';
+import { API_LIMITS, decodeBase64 } from '@storefront-platform/sdk/internal';
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
@@ -25,7 +25,7 @@ import { gifProblem, icoProblem, jpegProblem, pngProblem, webpProblem } from './
 import { assertRoomForAsset, nextTimestamp, touchTheme } from './theme.js';
 
 /** Largest asset file, in bytes. */
-export const MAX_ASSET_BYTES = 1024 * 1024;
+export const MAX_ASSET_BYTES = API_LIMITS.assetBytes;
 
 /** A checked asset file, ready to store. */
 export interface AssetFile {

@@ -4,8 +4,10 @@
  * such a name can be placed in a URL or looked up without any further escaping.
  */
 
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
+
 /** Longest accepted file name, in characters. */
-export const MAX_FILE_NAME_LENGTH = 120;
+export const MAX_FILE_NAME_LENGTH = API_LIMITS.fileNameLength;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 const DOTS_ONLY = /^\.+$/;

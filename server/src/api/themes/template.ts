@@ -12,6 +12,7 @@
  * before the first staged change, and a thrown error discards the transaction anyway.
  */
 import type { TemplateContentType } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { HttpError, validationError } from '../../http/http-error.js';
 import type { TemplateRow, ThemeRow, Transaction } from '../../store/types.js';
 import { parseFilePath } from './file-path.js';
@@ -21,7 +22,7 @@ import { assertRoomForTemplate, nextTimestamp, touchTheme } from './theme.js';
 export const LAYOUT_FILE_NAME = 'layout.html';
 
 /** Largest template body, in UTF-8 bytes. */
-export const MAX_TEMPLATE_BYTES = 64 * 1024;
+export const MAX_TEMPLATE_BYTES = API_LIMITS.templateBytes;
 
 const CONTENT_TYPES: Record<string, TemplateContentType> = { html: 'html', css: 'css', js: 'js' };
 

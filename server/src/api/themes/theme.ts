@@ -8,15 +8,16 @@
  * assets and their bytes), at most one per shop, created in one store write so that it exists whole or not at
  * all, even across a crash (the JSON-file store journals a write of many files).
  */
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { HttpError, notFound, validationError } from '../../http/http-error.js';
 import { randomSecret, timingSafeEqual } from '../../oauth/secrets.js';
 import type { Dataset, ShopRow, Store, ThemeRow, Transaction } from '../../store/types.js';
 
 /** Longest theme title, in characters. */
-export const MAX_TITLE_LENGTH = 200;
+export const MAX_TITLE_LENGTH = API_LIMITS.themeTitleLength;
 /** Largest settings object, in bytes of its JSON. */
-export const MAX_SETTINGS_BYTES = 64 * 1024;
-const MAX_SETTINGS_DEPTH = 16;
+export const MAX_SETTINGS_BYTES = API_LIMITS.settingsBytes;
+const MAX_SETTINGS_DEPTH = API_LIMITS.settingsDepth;
 
 /** Checks a theme title; throws a 422 on `title`. */
 export function checkTitle(title: string): string {
@@ -52,11 +53,11 @@ export function checkSettings(settings: Record<string, unknown>): Record<string,
 }
 
 /** Most templates in one theme. */
-export const MAX_TEMPLATES_PER_THEME = 1000;
+export const MAX_TEMPLATES_PER_THEME = API_LIMITS.templatesPerTheme;
 /** Most assets in one theme. */
-export const MAX_ASSETS_PER_THEME = 300;
+export const MAX_ASSETS_PER_THEME = API_LIMITS.assetsPerTheme;
 /** Most bytes of all asset files of one theme together. */
-export const MAX_ASSET_BYTES_PER_THEME = 64 * 1024 * 1024;
+export const MAX_ASSET_BYTES_PER_THEME = API_LIMITS.assetBytesPerTheme;
 
 /** Throws a 422 on `file_name` when the theme has no room for another template. */
 export function assertRoomForTemplate(tx: Transaction, theme: ThemeRow): void {

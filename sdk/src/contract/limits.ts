@@ -1,0 +1,27 @@
+/**
+ * The API's limits, declared once: the reference server enforces them, the SDK sizes its default answer limit by
+ * them, the themes CLI checks files against them before sending or reading, and the OpenAPI document states them
+ * in its schemas. Values, not types: they reach the server and the themes CLI through `@storefront-platform/sdk/internal`.
+ */
+export const API_LIMITS = {
+  /** Longest theme title, in characters (after trimming; an empty one is refused). */
+  themeTitleLength: 200,
+  /** Largest theme settings object, in bytes of its JSON. */
+  settingsBytes: 64 * 1024,
+  /** Deepest nesting of a theme's settings. */
+  settingsDepth: 16,
+  /** Largest template body, in UTF-8 bytes. */
+  templateBytes: 64 * 1024,
+  /** Largest asset file, in bytes. */
+  assetBytes: 1024 * 1024,
+  /** Most templates in one theme. */
+  templatesPerTheme: 1000,
+  /** Most assets in one theme. */
+  assetsPerTheme: 300,
+  /** Most bytes of all asset files of one theme together. */
+  assetBytesPerTheme: 64 * 1024 * 1024,
+  /** Longest template or asset file name, in characters. */
+  fileNameLength: 120,
+  /** Smallest and largest `per_page` of a list; the default. */
+  perPage: { min: 1, max: 100, default: 30 },
+} as const;
