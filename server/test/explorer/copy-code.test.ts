@@ -4,12 +4,17 @@
  * SDK reaches the same resources, and the curl command keeps any text intact through the shell's quoting.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as sdk from '@storefront-platform/sdk';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { curlCommand, shellQuote } from '../../src/explorer/page/curl-command.js';
 import { type Step, sdkCode } from '../../src/explorer/page/follow-chain.js';
+import { variableArgs } from '../../src/explorer/page/variable-values.js';
 import { clientToken, useTestServer } from '../helpers/test-server.js';
 
 const t = useTestServer({ products: 3 });
@@ -30,6 +35,36 @@ async function runSdkCode(code: string, token: string): Promise<unknown> {
   return new AsyncFunction('bearer', 'createClient', 'process', body)(sdk.bearer, sdk.createClient, {
     env: { STOREFRONT_TOKEN: token },
   });
+}
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** What strict `tsc` says of copied SDK code pasted into a module of an app (none: it compiles). */
+async function typeErrors(code: string): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'copied-sdk-code-'));
+  try {
+    const file = join(dir, 'copied.ts');
+    await writeFile(file, code);
+    const program = ts.createProgram([file], {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      typeRoots: [join(repo, 'node_modules/@types')],
+      paths: { '@storefront-platform/sdk': [join(repo, 'sdk/src/index.ts')] },
+    });
+    return ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName === file)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('Copy as SDK code', () => {
@@ -93,6 +128,37 @@ describe('Copy as SDK code', () => {
     expect(code).toContain('const theme2 = await theme.follow("self");');
     const theme = (await runSdkCode(code, token)) as sdk.Entity;
     expect(theme._class).toEqual(['theme']);
+  });
+});
+
+describe('Copy as SDK code of a form', () => {
+  it('writes the numbers typed in as numbers: the code compiles under strict tsc and runs', async () => {
+    const server = t();
+    const token = await clientToken(server, 'admin');
+    // The form of `svc:all_products` filled in as a user would: every field is text.
+    const args = variableArgs([
+      { name: 'q', value: '5' },
+      { name: 'page', value: '2' },
+      { name: 'per_page', value: '1' },
+      { name: 'sort', value: '' },
+    ]);
+    const code = sdkCode(
+      [{ kind: 'root' }, { kind: 'follow', rel: 'svc:all_products', method: 'GET', args }],
+      server.baseUrl,
+    );
+    expect(code).toContain('"per_page": 1');
+    expect(code).toContain('"page": 2');
+    // A text variable stays text, digits or not.
+    expect(code).toContain('"q": "5"');
+    expect(code).not.toContain('sort');
+    expect(await typeErrors(code)).toEqual([]);
+    const list = (await runSdkCode(code, token)) as sdk.Entity;
+    expect(list.properties).toMatchObject({ page: 2, per_page: 1 });
+  });
+
+  it('leaves text that is no number as typed, for the SDK or the server to refuse', () => {
+    expect(variableArgs([{ name: 'per_page', value: 'five' }])).toEqual({ per_page: 'five' });
+    expect(variableArgs([{ name: 'wait', value: ' 3 ' }])).toEqual({ wait: 3 });
   });
 });
 

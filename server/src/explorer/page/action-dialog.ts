@@ -11,6 +11,7 @@ import { type BodyField, bodyFields, type EditorModule } from './body-fields.js'
 import { h } from './dom.js';
 import type { FailureText } from './failure-text.js';
 import type { LinkTarget } from './link-controls.js';
+import { variableArgs } from './variable-values.js';
 
 /**
  * Follows the link with these arguments; resolves to what to show in the dialog when the request failed in a
@@ -117,8 +118,7 @@ export async function openAction(dialog: HTMLDialogElement, target: LinkTarget, 
   cancel.onclick = () => dialog.close();
   form.onsubmit = async (event) => {
     event.preventDefault();
-    const args: Record<string, unknown> = {};
-    for (const input of inputs) if (input.value !== '') args[input.name] = input.value;
+    const args = variableArgs(inputs);
     for (const bodyField of fields) {
       const read = bodyField.read();
       if (read && 'problem' in read) {
