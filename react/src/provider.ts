@@ -3,7 +3,7 @@ import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack
 import { createElement, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
 import { ClientContext } from './context.js';
-import { normaliseUrl, queryUrls } from './query-key.js';
+import { invalidateUrls } from './query-key.js';
 import type { SignInOptions } from './sign-in.js';
 import { SignInContext } from './sign-in-context.js';
 import { useSignInState } from './sign-in-state.js';
@@ -67,13 +67,7 @@ function Storefront({
   useEffect(
     () =>
       client.onInvalidate((dropped) => {
-        const urls = dropped === 'all' ? undefined : new Set(dropped.map(normaliseUrl));
-        void queryClient.invalidateQueries({
-          predicate: (query) => {
-            const shown = queryUrls(query, client);
-            return shown.length > 0 && (!urls || shown.some((url) => urls.has(url)));
-          },
-        });
+        void invalidateUrls(queryClient, client, dropped);
       }),
     [client, queryClient],
   );

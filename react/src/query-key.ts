@@ -1,5 +1,5 @@
 import { Entity } from '@storefront-platform/sdk';
-import type { InfiniteData, Query, QueryKey } from '@tanstack/react-query';
+import type { InfiniteData, Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { StorefrontClient } from './client.js';
 
 /** First element of every query key the bindings make, so that apps can tell them from their own. */
@@ -36,6 +36,24 @@ export function queryUrls(query: Query, client: StorefrontClient): string[] {
   return key[3] === 'pages' && Array.isArray(params)
     ? [key[2], ...params.filter((p) => typeof p === 'string')]
     : [key[2]];
+}
+
+/**
+ * Marks stale the queries of `client` read from one of `urls` (`'all'`: every one of its queries), so that those
+ * shown are read again.
+ */
+export function invalidateUrls(
+  queryClient: QueryClient,
+  client: StorefrontClient,
+  urls: readonly string[] | 'all',
+): Promise<void> {
+  const wanted = urls === 'all' ? undefined : new Set(urls.map(normaliseUrl));
+  return queryClient.invalidateQueries({
+    predicate: (query) => {
+      const shown = queryUrls(query, client);
+      return shown.length > 0 && (!wanted || shown.some((url) => wanted.has(url)));
+    },
+  });
 }
 
 /** True when two entities hold the same document (a 304, or a 200 of what was there). */

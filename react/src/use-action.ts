@@ -1,18 +1,18 @@
-import type {
-  EdgeFor,
-  Entity,
-  FollowResult,
-  HalResource,
+import {
+  type EdgeFor,
+  type Entity,
+  type FollowResult,
+  type HalResource,
   PreconditionFailedError,
-  RelationKey,
-  Shape,
-  StorefrontError,
-  ValidationError,
+  type RelationKey,
+  type Shape,
+  type StorefrontError,
+  type ValidationError,
 } from '@storefront-platform/sdk';
 import { type UseMutationOptions, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useClient } from './context.js';
 import { originOf, rememberOrigin } from './etags.js';
-import { resourceKey } from './query-key.js';
+import { invalidateUrls, resourceKey } from './query-key.js';
 import type { VarsOf } from './use-resource.js';
 
 /**
@@ -101,8 +101,12 @@ export function useAction<S extends Shape, K extends RelationKey<S>>(
       if (optimistic && key && context) {
         // Only over this write's own optimistic entity: another write's, or a refetch, since is newer than `previous`.
         if (queryClient.getQueryData(key) === context.shown) queryClient.setQueryData(key, context.previous);
-        void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }
+      if (key && error instanceof PreconditionFailedError) {
+        // The copy the write was based on is stale: every query showing the entity reads it again, so that the
+        // next guarded write sends the current ETag instead of failing the same way.
+        void invalidateUrls(queryClient, client, [key[2]]);
+      } else if (optimistic && key && context) void queryClient.invalidateQueries({ queryKey: key, exact: true });
       return mutation.onError?.(error, vars, context, meta);
     },
   });

@@ -5,7 +5,7 @@
  * update is put back when the write fails.
  */
 import { useAction, useFollow, usePages, useResource, useRoot } from '@storefront-platform/react';
-import { PreconditionFailedError, ValidationError } from '@storefront-platform/sdk';
+import { Entity, PreconditionFailedError, ValidationError } from '@storefront-platform/sdk';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockedApi } from './support/mocked-api.js';
@@ -111,6 +111,30 @@ describe('useAction', () => {
     expect(shown).not.toBe('<p>theirs</p>');
     await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<p>theirs</p>'));
     expect(api.mock.store.get('templates', template.id)!.body).toBe('<p>theirs</p>');
+  });
+
+  it('after a 412, holds the server’s template: the next guarded save goes through, with no code of the app', async () => {
+    const { template, theme, queryClient } = await ready({ ifMatch: true });
+    await api.mock.store.write((tx) =>
+      tx.update('templates', template.id, { body: '<p>theirs</p>', updated_on: new Date().toISOString() }),
+    );
+    screen.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict 412'));
+    expect(api.mock.store.get('templates', template.id)!.body).toBe('<p>theirs</p>');
+    // The entity the write was on is read again: the query's cache holds the server's copy, with its ETag.
+    await waitFor(() => expect(screen.getByTestId('body').textContent).toBe('<p>theirs</p>'));
+    const cached = queryClient
+      .getQueryCache()
+      .findAll()
+      .map((query) => query.state.data)
+      .find((data) => data instanceof Entity && data.properties.file_name === template.file_name) as Entity;
+    expect(cached.properties).toMatchObject({ body: '<p>theirs</p>' });
+    expect(api.count('GET', `/v1/themes/${theme.id}/templates/${template.id}`)).toBe(2);
+
+    screen.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => expect(screen.getByTestId('saved').textContent).toBe('saved'));
+    expect(screen.getByTestId('error').textContent).toBe('');
+    expect(api.mock.store.get('templates', template.id)!.body).toBe('<h1>Saved</h1>');
   });
 
   it('sends a guarded write made from the optimistic entity with the ETag it was made from: a typed 412, no TypeError', async () => {
