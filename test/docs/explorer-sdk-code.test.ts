@@ -1,10 +1,12 @@
 /**
  * The explorer's "Copy as SDK code" as a user pastes it into a strict TypeScript project: the code of a follow
- * chain through embedded resources, a write with a body, and a resource opened by its address type-checks with
- * this repository's tsconfig (strict, `noUncheckedIndexedAccess`).
+ * chain through embedded resources, a write with a body, a resource opened by its address, and a list whose form
+ * was filled in (its numbers typed as text) type-checks with this repository's tsconfig (strict,
+ * `noUncheckedIndexedAccess`).
  */
 import { describe, expect, it } from 'vitest';
 import { type Step, sdkCode } from '../../server/src/explorer/page/follow-chain.js';
+import { variableArgs } from '../../server/src/explorer/page/variable-values.js';
 import { formatErrors, typeCheck } from './snippets.js';
 
 const BASE = 'http://127.0.0.1:4000/v1';
@@ -24,7 +26,20 @@ describe('Copy as SDK code', () => {
       { kind: 'follow', rel: 'svc:theme', method: 'GET' },
       { kind: 'embedded', name: 'templates', index: 0, label: 'layout.html' },
     ];
-    const snippets = [chain, opened].map((steps, i) => ({
+    const listed: Step[] = [
+      { kind: 'root' },
+      {
+        kind: 'follow',
+        rel: 'svc:all_products',
+        method: 'GET',
+        args: variableArgs([
+          { name: 'per_page', value: '5' },
+          { name: 'page', value: '2' },
+          { name: 'q', value: '42' },
+        ]),
+      },
+    ];
+    const snippets = [chain, opened, listed].map((steps, i) => ({
       file: `explorer-sdk-code-${i}.md`,
       line: 1,
       code: sdkCode(steps, BASE),
