@@ -142,7 +142,7 @@ export interface StorefrontMock {
   /**
    * A handler that makes the bearer token of each matching request expire just before the mock answers it:
    * for when the test does not hold the token (client credentials, a token the app stored). Default path: the
-   * whole API (`/v1/*`).
+   * whole API (`/v1` and every path below it).
    *
    * @example
    * server.use(mock.expiredToken({ times: 1 }));

@@ -12,7 +12,7 @@ import { respondError } from '../http/respond.js';
 export interface FailureOptions {
   /**
    * Path under the mock's origin, in MSW's path syntax: `/v1/shops/:shop_id/theme.json`, `/oauth/token`,
-   * `/v1/*`. Default: every path.
+   * `/v1/*` (every path below the API's root, not `/v1` itself). Default: every path.
    */
   path?: string;
   /** Only requests with this method (any case), e.g. `'PUT'`. Default: every method. */
