@@ -64,6 +64,29 @@ function answerInView(): boolean {
   return inView('#answer-status') && inView('.answer .copy-controls button');
 }
 
+/**
+ * What of the open dialog is cut at the page's width, as sentences: its target URL shown whole (wrapped, or
+ * scrolled inside its own box), and nothing wider than the dialog.
+ */
+function dialogProblems(): string[] {
+  const dialog = document.querySelector('dialog[open]');
+  if (!dialog) return ['no dialog is open'];
+  const problems: string[] = [];
+  const box = dialog.getBoundingClientRect();
+  if (box.left < 0 || box.right > innerWidth) problems.push(`the dialog spans ${box.left}–${box.right} px`);
+  if (dialog.scrollWidth > dialog.clientWidth) {
+    problems.push(`the dialog's content is ${dialog.scrollWidth} px wide in ${dialog.clientWidth}`);
+  }
+  const target = dialog.querySelector('.action-form .target code');
+  if (!target) return [...problems, 'no target URL shown'];
+  const shown = target.getBoundingClientRect();
+  const scrolls = target.scrollWidth > target.clientWidth && getComputedStyle(target).overflowX === 'auto';
+  if (!scrolls && (shown.right > box.right || shown.left < box.left)) {
+    problems.push(`the target URL spans ${shown.left}–${shown.right} px in a dialog of ${box.left}–${box.right}`);
+  }
+  return problems;
+}
+
 describeInBrowser('API explorer at three widths', () => {
   let server: StorefrontServer;
   let browser: Browser;
@@ -90,6 +113,29 @@ describeInBrowser('API explorer at three widths', () => {
     await browser?.close();
     await server?.close();
     console.log(`explorer screenshots at three widths: ${shots}`);
+  });
+
+  it('shows an edit dialog whole on a phone: the target URL wraps inside it', async () => {
+    const { width, height } = WIDTHS[0];
+    await page.setViewportSize({ width, height });
+    const theme = server.store.all('themes').find((t) => t.shop_id === '1' && t.production)!;
+    const template = server.store.where('templates', 'theme_id', theme.id).find((t) => t.file_name === 'page.html')!;
+    await page.goto(`${server.origin}/explorer/v1/themes/${theme.id}/templates/${template.id}`);
+    await eventually(heading).toBe('page.html');
+    await page.getByRole('button', { name: 'PUT… svc:update_template of page.html' }).click();
+    await page.waitForSelector('dialog[open] .cm-editor');
+    await page.screenshot({ path: join(shots, 'phone-edit-dialog.png') });
+    expect(await page.evaluate(dialogProblems)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    // A templated link's form, whose target is longer still.
+    await page.goto(server.explorerUrl!);
+    await eventually(heading).toBe('Dana Demo');
+    await page.getByRole('button', { name: 'Fill in… svc:all_products of Dana Demo' }).click();
+    await page.waitForSelector('dialog[open] #var-per_page');
+    await page.screenshot({ path: join(shots, 'phone-list-dialog.png') });
+    expect(await page.evaluate(dialogProblems)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(pageErrors).toEqual([]);
   });
 
   for (const { name, width, height } of WIDTHS) {

@@ -99,7 +99,7 @@ export async function openAction(dialog: HTMLDialogElement, target: LinkTarget, 
     'form',
     { method: 'dialog', class: 'action-form' },
     h('h2', { id: 'action-title' }, `${link.method} `, h('code', null, link.rel)),
-    h('p', { class: 'muted' }, `of ${subject} · `, h('code', null, link.href)),
+    h('p', { class: 'muted target' }, `of ${subject} · `, h('code', null, link.href)),
     inputs.length
       ? h(
           'fieldset',
