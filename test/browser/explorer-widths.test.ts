@@ -120,21 +120,32 @@ describeInBrowser('API explorer at three widths', () => {
     await page.setViewportSize({ width, height });
     const theme = server.store.all('themes').find((t) => t.shop_id === '1' && t.production)!;
     const template = server.store.where('templates', 'theme_id', theme.id).find((t) => t.file_name === 'page.html')!;
-    await page.goto(`${server.origin}/explorer/v1/themes/${theme.id}/templates/${template.id}`);
-    await eventually(heading).toBe('page.html');
-    await page.getByRole('button', { name: 'PUT… svc:update_template of page.html' }).click();
-    await page.waitForSelector('dialog[open] .cm-editor');
-    await page.screenshot({ path: join(shots, 'phone-edit-dialog.png') });
-    expect(await page.evaluate(dialogProblems)).toEqual([]);
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    // A templated link's form, whose target is longer still.
-    await page.goto(server.explorerUrl!);
-    await eventually(heading).toBe('Dana Demo');
-    await page.getByRole('button', { name: 'Fill in… svc:all_products of Dana Demo' }).click();
-    await page.waitForSelector('dialog[open] #var-per_page');
-    await page.screenshot({ path: join(shots, 'phone-list-dialog.png') });
-    expect(await page.evaluate(dialogProblems)).toEqual([]);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    // A write's dialog, and a templated link's form (whose target is longer still).
+    const dialogs = [
+      {
+        shot: 'edit',
+        url: `${server.origin}/explorer/v1/themes/${theme.id}/templates/${template.id}`,
+        title: 'page.html',
+        opener: 'PUT… svc:update_template of page.html',
+        ready: 'dialog[open] .cm-editor',
+      },
+      {
+        shot: 'list',
+        url: server.explorerUrl!,
+        title: 'Dana Demo',
+        opener: 'Fill in… svc:all_products of Dana Demo',
+        ready: 'dialog[open] #var-per_page',
+      },
+    ];
+    for (const { shot, url, title, opener, ready } of dialogs) {
+      await page.goto(url);
+      await eventually(heading).toBe(title);
+      await page.getByRole('button', { name: opener }).click();
+      await page.waitForSelector(ready);
+      await page.screenshot({ path: join(shots, `phone-${shot}-dialog.png`) });
+      expect(await page.evaluate(dialogProblems), opener).toEqual([]);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+    }
     expect(pageErrors).toEqual([]);
   });
 
