@@ -52,12 +52,13 @@ export interface ActionOptions<E, R, V>
  * A write along a `put`, `post` or `delete` link of `entity` as TanStack's mutation, typed by the contract (the body
  * the relation takes, what it returns). When it succeeds, the queries whose responses the SDK's HTTP cache dropped
  * (the resource itself, the lists embedding it, the collections above it) are refetched, and no other: the
- * `StorefrontProvider` reads what the cache dropped, so no query key is written by hand.
+ * `StorefrontProvider` reads what the cache dropped, so no query key is written by hand. When it fails with a 412,
+ * the queries read from the entity's address are refetched, so that the next guarded write sends the current `ETag`.
  *
  * @example
  * const save = useAction(template, 'svc:update_template', { ifMatch: true });
  * save.mutate({ body: '<h1>Hi</h1>' });
- * if (save.error instanceof PreconditionFailedError) … // changed meanwhile: reload, then merge
+ * if (save.error instanceof PreconditionFailedError) … // changed meanwhile: read again by itself; merge the draft
  */
 export function useAction<S extends Shape, K extends RelationKey<S>>(
   entity: Entity<S> | undefined,
