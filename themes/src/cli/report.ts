@@ -1,6 +1,6 @@
 /** How commands show files and transfers: one line per file, a summary line, the exit code they make. */
 import { ExitCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { printable, printableWhole } from '../printable.js';
 import type { FileChange } from '../theme/changes.js';
 import { describeChange } from '../theme/changes.js';
 import type { OversizeFile } from '../theme/local.js';
@@ -30,8 +30,10 @@ export function plural(count: number, noun: string): string {
 export function printFiles(output: Output, files: readonly FileResult[], { quiet = false } = {}): void {
   for (const file of files) {
     if (quiet && file.action !== 'conflict' && file.action !== 'failed' && file.action !== 'skipped') continue;
-    const message = file.message ? ` (${file.message})` : '';
-    output.line(`  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${file.path}${message}`);
+    const message = file.message ? ` (${printableWhole(file.message)})` : '';
+    output.line(
+      `  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${printable(file.path)}${message}`,
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import {
   themeName,
 } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
+import { printableWhole } from '../printable.js';
 import { folderFilter } from '../theme/file-filter.js';
 import { openWorkspace, type Workspace } from '../theme/workspace.js';
 
@@ -31,7 +32,7 @@ export async function showStatus(context: CommandContext): Promise<{ workspace: 
   // What .storefrontignore lists is no change of the theme's.
   const workspace = await openWorkspace(client, dir, undefined, await folderFilter(dir));
   const { changes, manifest, local } = workspace;
-  output.line(`${themeName(manifest)}, pulled into ${workspace.dir}`);
+  output.line(`${themeName(manifest)}, pulled into ${printableWhole(workspace.dir)}`);
   for (const change of changes) output.line(changeLine(output, change));
   for (const path of local.invalid) output.line(ignoredLine(output, 'ignored (not a valid file name)', path));
   printLinks(output, local.links);
