@@ -121,7 +121,7 @@ function checkVerifier(challenge: string | undefined, verifier: string | undefin
 
 /**
  * A code presented twice was probably intercepted: RFC 6749 §4.1.2 asks to revoke what it already granted, and
- * RFC 9700 §4.2.2 everything since, so the token issued for it and each token exchanged from that one. Tokens
+ * RFC 9700 everything since, so the token issued for it and each token exchanged from that one. Tokens
  * already exchanged keep when they were, and are marked too: an exchange attempt then says "revoked".
  */
 function revokeFamily(tx: Transaction, context: CoreContext, code: AuthCodeRow): void {

@@ -1,5 +1,5 @@
 /**
- * A replayed authorization code revokes every token it led to (RFC 6749 §4.1.2, RFC 9700 §4.2.2): the token the
+ * A replayed authorization code revokes every token it led to (RFC 6749 §4.1.2, RFC 9700): the token the
  * code gave, and each token exchanged from it since through the JWT bearer grant. Also when the redemptions race,
  * where the losers find the code used inside the write queue. On a JSON file and on PostgreSQL (two servers on one
  * schema, the race spread over both).
