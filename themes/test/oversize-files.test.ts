@@ -6,12 +6,20 @@
  */
 import { appendFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN_TESTS } from './helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN_TESTS, startCli } from './helpers/cli.js';
 import { useThemesServer } from './helpers/server.js';
 
 const themes = useThemesServer();
 const GIB = 1024 ** 3;
+
+const running: ReturnType<typeof startCli>[] = [];
+afterEach(async () => {
+  for (const watch of running.splice(0)) {
+    watch.child.kill('SIGINT');
+    await watch.exited;
+  }
+});
 
 /** A pulled folder with a new 3 GiB asset, a template one byte over 64 KiB, a tracked asset grown to 2 MiB. */
 async function folderWithHugeFiles() {
@@ -67,5 +75,20 @@ describe('files over the API limit', BIN_TESTS, () => {
     expect(run.stderr).toMatch(/assets\/huge\.png \(3221225472 bytes, at most 1048576\)/);
     expect(run.stderr).toMatch(/big\.html \(65537 bytes, at most 65536\)/);
     expect(t.writesSince(from)).toEqual([]);
+  });
+
+  it('watch ignores one saved, saying why, and sends the next file saved', async () => {
+    const t = themes();
+    const { config, dir } = await t.checkedOut('dev');
+    const watch = startCli(['watch', dir], { config });
+    running.push(watch);
+    await watch.waitFor(/^Watching /m);
+    const from = t.requests.length;
+    await writeFile(join(dir, 'assets/huge.png'), '');
+    await truncate(join(dir, 'assets/huge.png'), 3 * GIB);
+    await watch.waitFor(/ignored {2}assets\/huge\.png: 3221225472 bytes, over the API's limit of 1048576 bytes/);
+    await appendFile(join(dir, 'layout.html'), '<!-- saved -->\n');
+    await watch.waitFor(/pushed\s+layout\.html/);
+    expect(t.writesSince(from)).toEqual([expect.stringMatching(/^PUT \/v1\/themes\/\d+\/templates\/\d+ 200 /)]);
   });
 });
