@@ -27,3 +27,8 @@ export function quoted(value: unknown, max = MAX_SHOWN): string {
 export function printable(text: string, max = MAX_SHOWN): string {
   return cut(text, max).replace(UNSAFE_PLAIN, escaped);
 }
+
+/** `text` as {@link printable} shows it, but whole: a message or a folder whose end matters. */
+export function printableWhole(text: string): string {
+  return printable(text, Number.POSITIVE_INFINITY);
+}

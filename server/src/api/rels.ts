@@ -3,6 +3,7 @@ import type { Addresses } from '../core/types.js';
 import { documentEntity, jsonEntity } from '../http/entity.js';
 import { escapeHtml } from '../http/html.js';
 import { notFound } from '../http/http-error.js';
+import { weightOf, weights } from '../http/quality.js';
 import type { Route } from '../http/route.js';
 import { relationEntry, relationNames } from './registry.js';
 import type { RelationEntry } from './relation-entry.js';
@@ -49,13 +50,17 @@ function jsonPage(addresses: Addresses, name: string, entry: RelationEntry) {
 }
 
 /**
- * Whether the client asks for JSON (`application/json`, `application/hal+json`, any `+json`) and not for HTML: a
- * browser's `Accept` names `text/html`, and a page without an `Accept` is for people too.
+ * Whether the client prefers JSON (`application/json`, `application/hal+json`, any `+json`) to HTML, by the weights
+ * of its `Accept` (RFC 9110 §12.5.1): a browser's names `text/html` first; a tie, or no `Accept`, is HTML, for people.
  */
 function wantsJson(accept: string | null): boolean {
-  if (!accept) return false;
-  const types = accept.split(',').map((part) => part.split(';', 1)[0]!.trim().toLowerCase());
-  return !types.includes('text/html') && types.some((type) => type === 'application/json' || type.endsWith('+json'));
+  const listed = weights(accept);
+  const jsonTypes = [...listed].filter(([type]) => type === 'application/json' || type.endsWith('+json'));
+  const json = jsonTypes.length
+    ? Math.max(...jsonTypes.map(([, weight]) => weight))
+    : (weightOf(listed, 'application/*', '*/*') ?? 0);
+  const html = weightOf(listed, 'text/html', 'text/*', '*/*') ?? 0;
+  return json > html;
 }
 
 export const relationRoutes: Route[] = [

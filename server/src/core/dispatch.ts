@@ -69,7 +69,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
     if (!match) throw notFound(`No resource at ${path}`);
     if (!match.route) {
-      throw new HttpError(405, `Method ${request.method} not allowed here`, undefined, { allow: match.allow });
+      // A HEAD is answered as its GET would be, length included: the same words.
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      throw new HttpError(405, `Method ${method} not allowed here`, undefined, { allow: match.allow });
     }
     const query = request.url.searchParams;
     const route: Route = match.route;

@@ -56,7 +56,7 @@ const NONCE = '%NONCE%';
  * The page, with a nonce of its own: a nonce must not be guessable, so no two responses share one, and the page is
  * not cached (it is a kilobyte; its script and stylesheet, which are, carry the weight).
  */
-function pageAnswer(request: CoreRequest, html: string, apiOrigin: string): CoreResponse {
+function pageAnswer(html: string, apiOrigin: string): CoreResponse {
   const nonce = randomBytes(18).toString('base64');
   const headers = {
     'content-type': 'text/html; charset=utf-8',
@@ -64,7 +64,7 @@ function pageAnswer(request: CoreRequest, html: string, apiOrigin: string): Core
     'x-content-type-options': 'nosniff',
     ...pageHeaders(apiOrigin, nonce),
   };
-  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body: html.replaceAll(NONCE, nonce) }) };
+  return { status: 200, headers, body: html.replaceAll(NONCE, nonce) };
 }
 
 function asset(type: keyof typeof TYPES, body: string, headers: Record<string, string> = {}): Asset {
@@ -107,7 +107,8 @@ function assets(files: ExplorerFiles, config: ExplorerConfig): Served {
 
 function answer(request: CoreRequest, { entity, headers }: Asset): CoreResponse {
   if (isNotModified(request.headers, entity)) return { status: 304, headers };
-  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body: entity.body }) };
+  // A HEAD gets the body too: the shell sends its headers (length, encoding) and leaves the body out.
+  return { status: 200, headers, body: entity.body };
 }
 
 /** The explorer's handler for a server whose page is configured with `config`. */
@@ -127,7 +128,7 @@ export function createExplorerHandler(config: ExplorerConfig): ExplorerHandler {
     });
     return served.then(({ html, files }) => {
       const file = files[path.slice(EXPLORER_PATH.length)];
-      return file ? answer(request, file) : pageAnswer(request, html, apiOrigin);
+      return file ? answer(request, file) : pageAnswer(html, apiOrigin);
     });
   };
 }

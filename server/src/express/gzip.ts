@@ -6,6 +6,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { CoreResponse } from '../core/types.js';
+import { weightOf, weights } from '../http/quality.js';
 
 const gzipAsync = promisify(gzip);
 const encoder = new TextEncoder();
@@ -36,26 +37,18 @@ export function varyOnEncoding(vary: string | undefined): string {
 }
 
 /**
- * Whether an `Accept-Encoding` value accepts gzip (RFC 9110 §12.5.3): `gzip` (or its alias `x-gzip`) or `*`
- * with a non-zero quality; an explicit `gzip;q=0` refuses it whatever `*` says.
+ * Whether a client sending this `Accept-Encoding` gets gzip (RFC 9110 §12.5.3): gzip (or its alias `x-gzip`, else
+ * `*`) has a non-zero weight at least that of `identity` (its own entry, else `*`'s). Unlisted, `identity` stays
+ * acceptable but at the lowest preference, so `gzip;q=0.1` alone still gets gzip, while
+ * `gzip;q=0.001, identity;q=1` does not. With nothing acceptable (`identity;q=0` alone, `*;q=0`) the body goes
+ * uncompressed anyway rather than as a 406: RFC 9110 §12.1 lets a server disregard the field, and an error would
+ * cost the client more than the bytes.
  */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (!acceptEncoding) return false;
-  let wildcard = false;
-  for (const part of acceptEncoding.split(',')) {
-    const [coding = '', ...params] = part.split(';');
-    const name = coding.trim().toLowerCase();
-    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
-    let quality = 1;
-    for (const param of params) {
-      const [key, value] = param.split('=');
-      if (key?.trim().toLowerCase() === 'q') quality = Number(value?.trim());
-    }
-    const accepted = quality > 0;
-    if (name === '*') wildcard = accepted;
-    else return accepted;
-  }
-  return wildcard;
+  const listed = weights(acceptEncoding);
+  const gzip = weightOf(listed, 'gzip', 'x-gzip', '*') ?? 0;
+  const identity = weightOf(listed, 'identity', '*') ?? 0;
+  return gzip > 0 && gzip >= identity;
 }
 
 /** The gzipped bytes of each body object already compressed, or the compression under way. */

@@ -29,10 +29,9 @@ export async function handleAuthorizeRequest(
 ): Promise<CoreResponse> {
   switch (request.method) {
     case 'GET':
-    case 'HEAD': {
-      const response = show(context, request.url.searchParams);
-      return request.method === 'HEAD' ? { ...response, body: undefined } : response;
-    }
+    // A HEAD gets the page too: the transport leaves the body out once it has the headers (length, encoding).
+    case 'HEAD':
+      return show(context, request.url.searchParams);
     case 'POST':
       return submit(context, request, logins);
     default:

@@ -1,7 +1,7 @@
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { isPkceValue } from '@storefront-platform/sdk/internal';
 import type { CoreContext } from '../core/types.js';
-import type { AppRow, AuthCodeRow } from '../store/types.js';
+import type { AppRow, AuthCodeRow, Transaction } from '../store/types.js';
 import { OAuthError } from './errors.js';
 import { verifierMatches } from './pkce.js';
 import { hashSecret, randomSecret } from './secrets.js';
@@ -54,8 +54,8 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
     throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
   }
   if (row.used_at !== undefined) {
-    await revokeIssuedToken(context, row);
-    throw new OAuthError('invalid_grant', 'The authorization code was already used');
+    await store.write((tx) => revokeFamily(tx, context, row));
+    throw alreadyUsed();
   }
   if (row.expires_at <= context.clock.now())
     throw new OAuthError('invalid_grant', 'The authorization code has expired');
@@ -68,16 +68,30 @@ export async function redeemCode(context: CoreContext, app: AppRow, redemption: 
   }
   checkVerifier(row.code_challenge, redemption.codeVerifier);
   if (!store.get('users', row.user_id)) throw new OAuthError('invalid_grant', 'The user of this code no longer exists');
-  return store.write((tx) => {
-    // Checked again inside the write queue: of two concurrent redemptions only the first may succeed.
+  const issued = await store.write((tx) => {
+    // Checked again inside the write queue (on PostgreSQL, under the write lock every process takes, on the rows
+    // as committed): of concurrent redemptions only the first succeeds, and each loser is a replay like any other.
     const current = tx.get('codes', row.id);
-    if (!current || current.used_at !== undefined) {
-      throw new OAuthError('invalid_grant', 'The authorization code was already used');
+    if (!current) return undefined;
+    if (current.used_at !== undefined) {
+      revokeFamily(tx, context, current);
+      return undefined;
     }
-    const issued = insertToken(tx, context, { appId: app.id, userId: row.user_id, scopes: row.scopes });
+    const issued = insertToken(tx, context, {
+      appId: app.id,
+      userId: row.user_id,
+      scopes: row.scopes,
+      codeId: row.id,
+    });
     tx.update('codes', row.id, { used_at: context.clock.now(), token_id: issued.row.id });
     return issued;
   });
+  if (!issued) throw alreadyUsed();
+  return issued;
+}
+
+function alreadyUsed(): OAuthError {
+  return new OAuthError('invalid_grant', 'The authorization code was already used');
 }
 
 /** RFC 7636 §4.6, and RFC 9700 "PKCE Downgrade Attack": a verifier without a challenge is refused too (PKCE downgrade). */
@@ -106,16 +120,18 @@ function checkVerifier(challenge: string | undefined, verifier: string | undefin
 }
 
 /**
- * A code presented twice was probably intercepted: RFC 6749 §4.1.2 asks to revoke what it already granted.
- * (A token exchanged since through the JWT bearer grant is out of reach: the grant does not record its lineage.)
+ * A code presented twice was probably intercepted: RFC 6749 §4.1.2 asks to revoke what it already granted, and
+ * RFC 9700 everything since, so the token issued for it and each token exchanged from that one. Tokens
+ * already exchanged keep when they were, and are marked too: an exchange attempt then says "revoked".
  */
-async function revokeIssuedToken(context: CoreContext, code: AuthCodeRow): Promise<void> {
-  const tokenId = code.token_id;
-  if (tokenId === undefined) return;
-  await context.store.write((tx) => {
-    const token = tx.get('tokens', tokenId);
-    if (token && token.revoked_at === undefined) {
-      tx.update('tokens', tokenId, { revoked_at: context.clock.now(), revoked_because: 'code_replayed' });
-    }
-  });
+function revokeFamily(tx: Transaction, context: CoreContext, code: AuthCodeRow): void {
+  const family = new Set(tx.where('tokens', 'code_id', code.id));
+  // Data written before families were recorded names the first token on the code only.
+  const issued = code.token_id === undefined ? undefined : tx.get('tokens', code.token_id);
+  if (issued) family.add(issued);
+  const now = context.clock.now();
+  for (const token of family) {
+    if (token.revoked_because === 'code_replayed') continue;
+    tx.update('tokens', token.id, { revoked_at: token.revoked_at ?? now, revoked_because: 'code_replayed' });
+  }
 }

@@ -24,6 +24,8 @@ export interface TokenGrant {
   appId: string;
   userId: string;
   scopes: readonly Scope[];
+  /** The authorization code the token descends from (see `TokenRow.code_id`). */
+  codeId?: string;
 }
 
 /** A freshly issued access token: the secret itself (shown once, never stored) and its stored row. */
@@ -48,6 +50,7 @@ export function insertToken(tx: Transaction, context: CoreContext, grant: TokenG
     scopes: [...grant.scopes],
     issued_at: now,
     expires_at: now + context.tokenTtl * 1000,
+    ...(grant.codeId === undefined ? {} : { code_id: grant.codeId }),
   });
   purgeIfDue(tx, context.store, now);
   return { token, row };

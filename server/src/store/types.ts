@@ -68,6 +68,12 @@ export interface TokenRow {
    * §4.1.2), so that an exchange attempt can say so instead of "already exchanged".
    */
   revoked_because?: 'code_replayed';
+  /**
+   * The authorization code this token descends from: issued for it, or exchanged through the JWT bearer grant from
+   * a token that was (recorded in the write that issues the token). A replay of the code revokes every token that
+   * names it. Absent for tokens of other grants, and in data written before families were recorded.
+   */
+  code_id?: string;
 }
 
 /** An authorization code awaiting exchange (authorization code grant + PKCE). */

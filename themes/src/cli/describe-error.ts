@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { printable, printableWhole } from '../printable.js';
 
 /** A server's error message is its own word: shown escaped (see printable.ts), at most this long. */
 const SERVER_MESSAGE_LENGTH = 500;
@@ -34,7 +34,13 @@ function reason(error: Error): string {
   return cause?.message ?? 'no response';
 }
 
+/** What went wrong, in one line fit for a terminal: a server's words and file names included are escaped. */
 export function describeError(error: unknown): Described {
+  const described = describe(error);
+  return { ...described, message: printableWhole(described.message) };
+}
+
+function describe(error: unknown): Described {
   const failure = (message: string) => ({ message, exitCode: ExitCode.failure });
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
   // The limit is the API's own (MAX_DOCUMENT_BYTES): a larger answer is the server's fault, not the user's.

@@ -1,8 +1,9 @@
 /** How commands show files and transfers: one line per file, a summary line, the exit code they make. */
 import { ExitCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { printable, printableWhole } from '../printable.js';
 import type { FileChange } from '../theme/changes.js';
 import { describeChange } from '../theme/changes.js';
+import type { OversizeFile } from '../theme/local.js';
 import type { ThemeTarget } from '../theme/manifest.js';
 import type { OnProgress } from '../theme/results.js';
 import { countActions, type FileAction, type FileResult } from '../theme/results.js';
@@ -29,8 +30,10 @@ export function plural(count: number, noun: string): string {
 export function printFiles(output: Output, files: readonly FileResult[], { quiet = false } = {}): void {
   for (const file of files) {
     if (quiet && file.action !== 'conflict' && file.action !== 'failed' && file.action !== 'skipped') continue;
-    const message = file.message ? ` (${file.message})` : '';
-    output.line(`  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${file.path}${message}`);
+    const message = file.message ? ` (${printableWhole(file.message)})` : '';
+    output.line(
+      `  ${output.paint(ACTION_STYLE[file.action], file.action.padEnd(8))} ${printable(file.path)}${message}`,
+    );
   }
 }
 
@@ -94,7 +97,13 @@ export function changeJson(change: FileChange) {
 
 /** A line for a path left alone, and why: `ignored (symbolic link)`, `skipped (unsafe name: …)`. */
 export function ignoredLine(output: Output, words: string, path: string): string {
-  return `  ${output.paint('dim', words.padEnd(28))} ${path}`;
+  return `  ${output.paint('dim', words.padEnd(28))} ${printable(path)}`;
+}
+
+/** The error line of a file in the folder over the API's size limit, which no command reads. */
+export function oversizeLine(output: Output, { path, size, limit }: OversizeFile): string {
+  const words = `error: ${size} bytes, over the API's limit of ${limit}: not read`;
+  return `  ${output.paint('red', 'too large'.padEnd(28))} ${printable(path)} (${words})`;
 }
 
 /** The lines for the folder's symbolic links, which no command follows. */
@@ -106,7 +115,7 @@ export function printLinks(output: Output, links: readonly string[]): void {
 export function changeLine(output: Output, change: FileChange): string {
   const words = describeChange(change);
   const style = change.conflict ? 'yellow' : change.local ? 'green' : 'cyan';
-  return `  ${output.paint(style, words.padEnd(28))} ${change.path}`;
+  return `  ${output.paint(style, words.padEnd(28))} ${printable(change.path)}`;
 }
 
 /** Which theme, as the JSON documents give it. */

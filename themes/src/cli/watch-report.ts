@@ -1,4 +1,6 @@
 /** How `watch` and `dev` print what the watching does: one line per event, one JSON object per event with --json. */
+
+import { printable, printableWhole } from '../printable.js';
 import type { WatchEvent } from '../theme/watch-machine.js';
 import { describeError } from './describe-error.js';
 import type { Output } from './output.js';
@@ -41,13 +43,13 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
       }
       case 'pulled':
         output.line(
-          `${at} ${output.paint('cyan', 'pulled')}   ${event.file.path} (${event.file.action} on the server)`,
+          `${at} ${output.paint('cyan', 'pulled')}   ${printable(event.file.path)} (${event.file.action} on the server)`,
         );
         output.document({ event: 'pulled', path: event.file.path, action: event.file.action });
         return;
       case 'ready': {
         const { workspace, preview, unpushed } = event;
-        output.line(`Watching ${workspace.dir} for ${themeName(workspace.manifest)} (Ctrl-C to stop)`);
+        output.line(`Watching ${printableWhole(workspace.dir)} for ${themeName(workspace.manifest)} (Ctrl-C to stop)`);
         output.line(`Preview: ${preview}`);
         if (unpushed) output.line(`${plural(unpushed, 'change')} made before watching not pushed yet: run push`);
         printLinks(output, workspace.local.links);
@@ -55,12 +57,12 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
         return;
       }
       case 'ignored':
-        output.line(`${at} ${output.paint('dim', 'ignored')}  ${event.reason}`);
+        output.line(`${at} ${output.paint('dim', 'ignored')}  ${printableWhole(event.reason)}`);
         output.document({ event: 'ignored', path: event.path, message: event.reason });
         return;
       case 'pushed':
         output.line(
-          `${at} ${output.paint('green', 'pushed')}   ${event.file.path} (${event.file.action}, ${Math.round(event.ms)} ms)`,
+          `${at} ${output.paint('green', 'pushed')}   ${printable(event.file.path)} (${event.file.action}, ${Math.round(event.ms)} ms)`,
         );
         output.document({
           event: 'pushed',
@@ -72,19 +74,25 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
       case 'conflict': {
         // A conflict found by a look at the server says what to do itself; one refused on a save gets the hint.
         const hint = event.file.message?.includes('(') ? '' : ' (pull --merge, then save again)';
-        output.line(`${at} ${output.paint('yellow', 'conflict')} ${event.file.path}: ${event.file.message}${hint}`);
+        output.line(
+          `${at} ${output.paint('yellow', 'conflict')} ${printable(event.file.path)}: ${printableWhole(event.file.message ?? '')}${hint}`,
+        );
         output.document({ event: 'conflict', path: event.file.path, message: event.file.message });
         return;
       }
       case 'retrying': {
         const { message } = describeError(event.error);
-        output.line(`${at} ${output.paint('yellow', 'retrying')} ${event.path} in ${seconds(event.delay)}: ${message}`);
+        output.line(
+          `${at} ${output.paint('yellow', 'retrying')} ${printable(event.path)} in ${seconds(event.delay)}: ${message}`,
+        );
         output.document({ event: 'retrying', path: event.path, attempt: event.attempt, delay: event.delay, message });
         return;
       }
       case 'failed': {
         const { message } = describeError(event.error);
-        output.line(`${at} ${output.paint('red', 'failed')}   ${event.path}: ${message} (${outlook(event)})`);
+        output.line(
+          `${at} ${output.paint('red', 'failed')}   ${printable(event.path)}: ${message} (${outlook(event)})`,
+        );
         const { path, kept, waiting, retryIn } = event;
         output.document({ event: 'failed', path, message, kept, waiting, retryIn });
       }

@@ -4,6 +4,7 @@ import type { Output } from '../cli/output.js';
 import { changeJson, themeJson } from '../cli/report.js';
 import type { FileChange } from '../theme/changes.js';
 import { readInside } from '../theme/confined.js';
+import { limitOf } from '../theme/local.js';
 import type { Workspace } from '../theme/workspace.js';
 import { STATUS_DESCRIPTION, showStatus } from './status.js';
 
@@ -20,7 +21,7 @@ async function patchOf(workspace: Workspace, change: FileChange): Promise<string
     const [from, to] = outgoing ? digests : digests.reverse();
     return `Binary file ${change.path}: MD5 ${from} -> ${to}\n`;
   }
-  const here = await readInside(workspace.dir, change.path);
+  const here = await readInside(workspace.dir, change.path, limitOf(change.kind));
   const server = there?.kind === 'template' ? there.entity.properties.body : '';
   const folder = here?.toString('utf8') ?? '';
   const sides = [

@@ -70,7 +70,7 @@ export const login: Command = {
       });
     }
     await store.saveSession(session);
-    output.line(`Logged in to ${session.url} as ${session.user}, ${GRANT_NAMES[session.grant]}`);
+    output.line(`Logged in to ${session.url} as ${printable(session.user)}, ${GRANT_NAMES[session.grant]}`);
     output.document({ ok: true, url: session.url, user: session.user, grant: session.grant });
     return ExitCode.ok;
   },

@@ -4,6 +4,7 @@ import { InterruptedError } from '../cli/interrupt.js';
 import type { Output } from '../cli/output.js';
 import { plural, printFiles } from '../cli/report.js';
 import { ExitCode } from '../errors.js';
+import { printable, printableWhole } from '../printable.js';
 import type { FileKind } from '../theme/layout.js';
 import type { PublishCutError } from '../theme/publish-cut.js';
 import type { JournalHeader } from '../theme/publish-journal.js';
@@ -72,7 +73,9 @@ export function reportCut(
   printFiles(output, published);
   output.line(`Not published (${notPublished.length}):`);
   for (const file of notPublished) {
-    output.line(`  ${output.paint('yellow', TO_DO[file.action].padEnd(9))} ${file.path} (${file.why})`);
+    output.line(
+      `  ${output.paint('yellow', TO_DO[file.action].padEnd(9))} ${printable(file.path)} (${printableWhole(file.why)})`,
+    );
   }
   output.line(`Run storefront-themes publish again to finish: it resumes from the journal ${journal}`);
   const message = `publishing was cut short (${reason}): ${published.length} of ${plural(total, 'change')} published, ${notPublished.length} not; run publish again to finish`;

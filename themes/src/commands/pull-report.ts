@@ -2,6 +2,7 @@
 import type { Output } from '../cli/output.js';
 import { conflictHint, countsOf, exitCodeOf, plural, printFiles, themeJson, themeName } from '../cli/report.js';
 import type { ExitCode } from '../errors.js';
+import { printableWhole } from '../printable.js';
 import type { PullResult } from '../theme/pull.js';
 import type { FileResult } from '../theme/results.js';
 
@@ -18,7 +19,7 @@ export function reportPull(output: Output, result: PullResult, barShown: boolean
   printFiles(output, files, { quiet: barShown });
   const written = files.filter((f) => f.action !== 'conflict' && f.action !== 'failed').length;
   const summary = written || files.length ? countsOf(files) : 'already up to date';
-  output.line(`Pulled ${themeName(workspace.manifest)} into ${workspace.dir}: ${summary}`);
+  output.line(`Pulled ${themeName(workspace.manifest)} into ${printableWhole(workspace.dir)}: ${summary}`);
   const unpushed = workspace.changes.filter((c) => c.local && !c.conflict).length;
   if (unpushed) output.line(`${plural(unpushed, 'change')} of this folder not pushed yet (see status)`);
   const marked = files.filter(markedByMerge);

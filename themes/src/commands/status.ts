@@ -1,7 +1,17 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, type CommandContext, folderOf } from '../cli/command.js';
-import { changeJson, changeLine, ignoredLine, plural, printLinks, themeJson, themeName } from '../cli/report.js';
+import {
+  changeJson,
+  changeLine,
+  ignoredLine,
+  oversizeLine,
+  plural,
+  printLinks,
+  themeJson,
+  themeName,
+} from '../cli/report.js';
 import { ExitCode } from '../errors.js';
+import { printableWhole } from '../printable.js';
 import { folderFilter } from '../theme/file-filter.js';
 import { openWorkspace, type Workspace } from '../theme/workspace.js';
 
@@ -9,8 +19,9 @@ export const STATUS_DESCRIPTION = [
   'Compares the folder and its theme with what the last pull recorded, file by file: added, changed or deleted',
   'here, on the server, or on both sides differently (a conflict, exit code 3). Templates are compared by',
   'content, assets by MD5. Symbolic links are listed as ignored, never followed: a file replaced by one is not',
-  'deleted here. Files of the theme whose names or sizes the API would refuse are listed as skipped. Files listed',
-  'in .storefrontignore are left out.',
+  'deleted here. Files of the theme whose names or sizes the API would refuse are listed as skipped; a file here',
+  "over the API's size limit (64 KiB a template, 1 MiB an asset) is an error line, told by its size, never read.",
+  'Files listed in .storefrontignore are left out.',
 ].join('\n');
 
 /** Opens the folder's workspace and prints its status; the exit code tells whether there are conflicts. */
@@ -21,10 +32,11 @@ export async function showStatus(context: CommandContext): Promise<{ workspace: 
   // What .storefrontignore lists is no change of the theme's.
   const workspace = await openWorkspace(client, dir, undefined, await folderFilter(dir));
   const { changes, manifest, local } = workspace;
-  output.line(`${themeName(manifest)}, pulled into ${workspace.dir}`);
+  output.line(`${themeName(manifest)}, pulled into ${printableWhole(workspace.dir)}`);
   for (const change of changes) output.line(changeLine(output, change));
   for (const path of local.invalid) output.line(ignoredLine(output, 'ignored (not a valid file name)', path));
   printLinks(output, local.links);
+  for (const file of local.oversize) output.line(oversizeLine(output, file));
   for (const { path, name, reason } of workspace.refused) {
     output.line(ignoredLine(output, 'skipped on the server', `${path ?? name} (${reason})`));
   }
@@ -57,6 +69,7 @@ export const status: Command = {
       changes: workspace.changes.map(changeJson),
       invalid: workspace.local.invalid,
       links: workspace.local.links,
+      oversize: workspace.local.oversize,
       refused: workspace.refused,
     });
     return code;

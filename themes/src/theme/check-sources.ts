@@ -3,8 +3,8 @@
 import type { CheckedFile, CheckInput } from './check.js';
 import { readInside } from './confined.js';
 import type { FileFilter } from './file-filter.js';
-import { MAX_FILE_NAME_LENGTH } from './layout.js';
-import { scanFolder } from './local.js';
+import { fileAt, MAX_FILE_NAME_LENGTH } from './layout.js';
+import { limitOf, scanFolder } from './local.js';
 import type { RemoteFile } from './remote.js';
 
 /** Why the API refuses the name of the file at `path` (a path the folder's scan found invalid). */
@@ -21,7 +21,7 @@ export async function folderCheckInput(dir: string, filter: FileFilter): Promise
   const files: CheckedFile[] = [];
   for (const file of scan.files.values()) {
     if (!filter(file.path)) continue;
-    const bytes = await readInside(dir, file.path);
+    const bytes = await readInside(dir, file.path, limitOf(file.kind));
     if (!bytes) continue;
     const text = file.kind === 'template' ? bytes.toString('utf8') : undefined;
     files.push({
@@ -31,6 +31,11 @@ export async function folderCheckInput(dir: string, filter: FileFilter): Promise
       size: bytes.byteLength,
       ...(text === undefined ? {} : { text }),
     });
+  }
+  // Told by their size, never read: the size rule reports them.
+  for (const { path, size } of scan.oversize) {
+    const file = fileAt(path);
+    if (file && file !== 'invalid' && filter(path)) files.push({ kind: file.kind, name: file.name, path, size });
   }
   const refusedNames = scan.invalid.filter(filter).map((path) => ({ path, reason: nameProblem(path) }));
   return { files, refusedNames };

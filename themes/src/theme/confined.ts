@@ -14,6 +14,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CliError } from '../errors.js';
+import { printable } from '../printable.js';
 
 /** A path the tool will not read or write through: a symbolic link on the way, or not inside the folder. */
 export class UnsafePathError extends CliError {
@@ -21,8 +22,20 @@ export class UnsafePathError extends CliError {
     readonly path: string,
     reason: string,
   ) {
-    super(`${path}: ${reason}`);
+    super(`${printable(path)}: ${reason}`);
     this.name = 'UnsafePathError';
+  }
+}
+
+/** A file larger than the API takes: left unread, so that no size makes the tool run out of memory. */
+export class FileTooLargeError extends CliError {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`${printable(path)}: ${size} bytes, over the API's limit of ${limit} bytes for this file: not read`);
+    this.name = 'FileTooLargeError';
   }
 }
 
@@ -77,11 +90,15 @@ export async function lstatInside(dir: string, path: string): Promise<Stats | un
   return undefined;
 }
 
-/** The bytes of `path` in `dir`, `undefined` when it is gone; never through a symbolic link. */
-export async function readInside(dir: string, path: string): Promise<Buffer | undefined> {
+/**
+ * The bytes of `path` in `dir`, `undefined` when it is gone; never through a symbolic link. A file of more than
+ * `maxBytes` is a {@link FileTooLargeError}, told by its size before a byte is read.
+ */
+export async function readInside(dir: string, path: string, maxBytes = Infinity): Promise<Buffer | undefined> {
   const info = await lstatInside(dir, path);
   if (!info) return undefined;
   if (!info.isFile()) throw new UnsafePathError(path, 'not a file');
+  if (info.size > maxBytes) throw new FileTooLargeError(path, info.size, maxBytes);
   let handle: FileHandle;
   try {
     handle = await open(placed(dir, path), constants.O_RDONLY | NOFOLLOW | NONBLOCK);
@@ -95,9 +112,30 @@ export async function readInside(dir: string, path: string): Promise<Buffer | un
     if (opened.dev !== info.dev || opened.ino !== info.ino) {
       throw new UnsafePathError(path, 'replaced while it was opened: not read');
     }
-    return await handle.readFile();
+    return await readAtMost(handle, path, opened.size, maxBytes);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The whole of an open file of `size` bytes when checked, unless it has grown past `maxBytes` since: the buffer
+ * grows with the file, never past one byte more than allowed (which tells a file over the limit).
+ */
+async function readAtMost(handle: FileHandle, path: string, size: number, maxBytes: number): Promise<Buffer> {
+  if (maxBytes === Infinity) return handle.readFile();
+  let buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.byteLength) {
+      if (length > maxBytes) throw new FileTooLargeError(path, (await handle.stat()).size, maxBytes);
+      const grown = Buffer.alloc(Math.min(2 * length, maxBytes + 1));
+      buffer.copy(grown);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.byteLength - length, null);
+    if (bytesRead === 0) return buffer.subarray(0, length);
+    length += bytesRead;
   }
 }
 

@@ -5,9 +5,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readInside, UnsafePathError } from './confined.js';
+import { FileTooLargeError, readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
+import { MAX_ASSET_BYTES, MAX_TEMPLATE_BYTES } from './limits.js';
 
 /** A theme file in the folder, with the digest of its bytes. */
 export interface LocalFile extends ThemeFileId {
@@ -25,11 +26,36 @@ export interface LocalScan {
    * deleted here.
    */
   links: string[];
+  /**
+   * Theme files larger than the API takes, by path: told by their size, never read. Neither sent nor, for a file
+   * the last pull recorded, taken for deleted here.
+   */
+  oversize: OversizeFile[];
 }
 
-/** Whether `path` is one of the scan's links or lies in a linked folder: the folder says nothing about it. */
-export function isBehindLink(scan: Pick<LocalScan, 'links'>, path: string): boolean {
-  return scan.links.some((link) => path === link || path.startsWith(`${link}/`));
+/** A file over the API's limit for its kind. */
+export interface OversizeFile {
+  path: string;
+  /** Its size, in bytes. */
+  size: number;
+  /** The API's limit for a file of its kind, in bytes. */
+  limit: number;
+}
+
+/** The API's size limit for a file of `kind`, in bytes. */
+export function limitOf(kind: ThemeFileId['kind']): number {
+  return kind === 'template' ? MAX_TEMPLATE_BYTES : MAX_ASSET_BYTES;
+}
+
+/**
+ * Whether the folder says nothing about `path`: one of the scan's links or in a linked folder, or a file too large
+ * to read.
+ */
+export function isUnread(scan: Pick<LocalScan, 'links' | 'oversize'>, path: string): boolean {
+  return (
+    scan.links.some((link) => path === link || path.startsWith(`${link}/`)) ||
+    scan.oversize.some((file) => file.path === path)
+  );
 }
 
 /** Throws a usage error unless `dir` is an existing folder. */
@@ -39,13 +65,17 @@ async function assertFolder(dir: string): Promise<void> {
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a folder`);
 }
 
-/** The theme files below `dir` (hidden entries and `node_modules` skipped), each read once for its digest. */
+/**
+ * The theme files below `dir` (hidden entries and `node_modules` skipped), each read once for its digest unless its
+ * size is over the API's limit.
+ */
 export async function scanFolder(dir: string): Promise<LocalScan> {
   await assertFolder(dir);
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = new Map<string, LocalFile>();
   const invalid: string[] = [];
   const links: string[] = [];
+  const oversize: OversizeFile[] = [];
   for (const entry of entries) {
     const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (path.split('/').some(isSkipped)) continue;
@@ -57,14 +87,16 @@ export async function scanFolder(dir: string): Promise<LocalScan> {
     else if (file) {
       try {
         // Gone since the listing: gone it is.
-        const bytes = await readInside(dir, path);
+        const bytes = await readInside(dir, path, limitOf(file.kind));
         if (bytes) files.set(path, { ...file, md5: md5(bytes) });
       } catch (error) {
+        if (error instanceof FileTooLargeError) oversize.push({ path, size: error.size, limit: error.limit });
         // Replaced by a link since the listing: a link it is.
-        if (!(error instanceof UnsafePathError)) throw error;
-        links.push(path);
+        else if (error instanceof UnsafePathError) links.push(path);
+        else throw error;
       }
     }
   }
-  return { files, invalid: invalid.sort(), links: links.sort() };
+  oversize.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { files, invalid: invalid.sort(), links: links.sort(), oversize };
 }

@@ -6,6 +6,7 @@ import { readBase, recordBases } from './base-copies.js';
 import { baseOf, type FileChange, settle } from './changes.js';
 import { readInside, removeInside, writeInside } from './confined.js';
 import type { FileFilter } from './file-filter.js';
+import { limitOf } from './local.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { merge3 } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
@@ -150,7 +151,7 @@ async function mergeOne(dir: string, manifest: Manifest, change: FileChange, the
   if (base === undefined) {
     return { path, kind, action: 'conflict', message: 'changed in the folder too; no base kept to merge (pull again)' };
   }
-  const ours = (await readInside(dir, path))?.toString('utf8') ?? '';
+  const ours = (await readInside(dir, path, limitOf(kind)))?.toString('utf8') ?? '';
   const theirs = String(await contentOf(there));
   const { text, conflicts } = merge3(base, ours, theirs);
   await writeInside(dir, path, text, { replace: true });

@@ -1,11 +1,13 @@
 /** `push`: the folder's changes since the last pull, sent to its theme; only those, one request per file. */
 import type { Client, Theme } from '@storefront-platform/sdk';
+import { CliError } from '../errors.js';
+import { printable } from '../printable.js';
 import { baseKeeper } from './base-copies.js';
 import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { readInside } from './confined.js';
 import { md5 } from './digest.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
-import { isBehindLink } from './local.js';
+import { isUnread, limitOf, type OversizeFile } from './local.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { hasConflictMarkers } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
@@ -70,9 +72,8 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
   const known = restoredFiles(client, manifest);
   const filter = options.filter ?? EVERY_FILE;
-  const edits = compare(manifest.files, local.files, known).filter(
-    (c) => !isBehindLink(local, c.path) && filter(c.path),
-  );
+  refuseOversize(local.oversize.filter((file) => filter(file.path)));
+  const edits = compare(manifest.files, local.files, known).filter((c) => !isUnread(local, c.path) && filter(c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
   if (edits.length && editsOnly && !options.dryRun) {
     const pushed = await pushChanges({ dir, manifest, remote: known }, edits, options);
@@ -83,6 +84,13 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
   return { ...(await pushChanges(workspace, workspace.changes, options)), incoming, links: local.links };
+}
+
+/** Nothing is sent while a file to send is over the API's limit: the push would stop on it halfway. */
+function refuseOversize(files: readonly OversizeFile[]): void {
+  if (!files.length) return;
+  const list = files.map(({ path, size, limit }) => `${printable(path)} (${size} bytes, at most ${limit})`);
+  throw new CliError(`Nothing pushed: over the API's size limit: ${list.join(', ')}`);
 }
 
 /**
@@ -118,7 +126,7 @@ export async function pushChanges(
       const content =
         change.local === 'deleted'
           ? undefined
-          : (options.contents?.get(change.path) ?? (await readInside(dir, change.path)));
+          : (options.contents?.get(change.path) ?? (await readInside(dir, change.path, limitOf(change.kind))));
       if (!content && !current) {
         // Added, then removed before its turn: nothing on either side.
         delete manifest.files[change.path];

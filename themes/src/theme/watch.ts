@@ -19,10 +19,11 @@ import { type Client, HttpError, readRetryAfter } from '@storefront-platform/sdk
 import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
-import { readInside, UnsafePathError } from './confined.js';
+import { FileTooLargeError, readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
+import { limitOf } from './local.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { isTransient } from './results.js';
@@ -172,14 +173,17 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     const { path } = file;
     const started = performance.now();
     try {
-      const bytes = await readInside(dir, path);
+      const bytes = await readInside(dir, path, limitOf(file.kind));
       const change = changeOf(workspace, file, bytes);
       if (!change?.local) return { type: 'unchanged' };
       const contents = new Map(bytes ? [[path, bytes]] : []);
       const { files } = await pushChanges(workspace, [change], { contents, signal });
       return { type: 'answered', files, ms: performance.now() - started };
     } catch (error) {
-      if (error instanceof UnsafePathError) return { type: 'ignored', reason: error.message };
+      // Told by its size, never read: the API would refuse it anyway.
+      if (error instanceof UnsafePathError || error instanceof FileTooLargeError) {
+        return { type: 'ignored', reason: error.message };
+      }
       if (signal.aborted || isTransient(error)) return { type: 'unreachable', error, retryAfter: retryAfterOf(error) };
       return { type: 'refused', error };
     }

@@ -6,7 +6,7 @@ import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
-import { isBehindLink, type LocalScan, scanFolder } from './local.js';
+import { isUnread, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
 import {
   type OpenedTheme,
@@ -63,7 +63,7 @@ function assemble(
   const all = compare(manifest.files, local.files, remote).filter(
     (change) => !held.has(change.path) && filter(change.path),
   );
-  const linked = all.filter((change) => isBehindLink(local, change.path));
+  const linked = all.filter((change) => isUnread(local, change.path));
   const changes = all.filter((change) => !linked.includes(change));
   return { dir, manifest, ...opened, local, remote, refused, changes, linked };
 }

@@ -54,7 +54,8 @@ export async function jwtBearerGrant(
     const current = tx.get('tokens', old.id);
     if (!current || current.revoked_at !== undefined) throw spent(current ?? old);
     tx.update('tokens', old.id, { revoked_at: context.clock.now() });
-    return insertToken(tx, context, { appId: app.id, userId: old.user_id, scopes });
+    // The new token stays in the family of the old one's code, so that a replay of that code reaches it too.
+    return insertToken(tx, context, { appId: app.id, userId: old.user_id, scopes, codeId: current.code_id });
   });
 }
 
