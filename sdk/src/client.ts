@@ -48,13 +48,15 @@ export interface ClientOptions {
   /** `User-Agent` to send (browsers may ignore it). Default: the platform's. */
   userAgent?: string;
   /**
-   * The most bytes the client reads of one answer's body, error answers included (they make the errors), named
-   * after undici's option of the same meaning: past it the request fails with a `ResponseTooLargeError`, at once
-   * when `Content-Length` declares more, else as soon as the bytes read pass it (counted decoded, so a compressed
-   * answer counts at its size once read), the rest left unread and the connection closed; never retried. A non-JSON
-   * answer handed to you unread (an HTML page, a file) errors the same way while you read it. `false`: no limit.
-   * Default: 398 610 432 bytes (about 380 MiB), the largest representation the API sends (a theme at every API
-   * limit, its 1000 templates embedded with bodies of 64 KiB whose every byte JSON escapes as six).
+   * The most bytes the client reads of one answer's body, named after undici's option of the same meaning: past it
+   * the request fails with a `ResponseTooLargeError`, at once when `Content-Length` declares more, else as soon as
+   * the bytes read pass it (counted decoded, so a compressed answer counts at its size once read), the rest left
+   * unread and the connection closed; never retried. A non-JSON answer handed to you unread (an HTML page, a file)
+   * errors the same way while you read it. An error answer's body is read up to 10 MiB at most, whatever this says.
+   * `false`: no limit. Default: 64 MiB (eight answers at once fit in 512 MB), and for the relations whose answer may
+   * be a whole theme (`svc:theme`, `svc:dev_theme`, `svc:create_dev_theme`, `svc:update_theme`, `svc:subject`, a
+   * theme's `self`) the largest theme the API sends, about 380 MiB (1000 templates of 64 KiB embedded, each byte
+   * escaped by JSON as six at worst).
    */
   maxResponseSize?: number | false;
   /**

@@ -111,6 +111,7 @@ export {
   NetworkError,
   NotFoundError,
   OAuthError,
+  PageLoopError,
   PayloadTooLargeError,
   PreconditionFailedError,
   ResponseTooLargeError,

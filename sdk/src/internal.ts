@@ -2,7 +2,8 @@
  * @storefront-platform/sdk/internal: what `storefront-server` shares with the SDK — the whole wire contract (the typed
  * representations and relation maps the public entry keeps to itself), the few encoding helpers both sides
  * must agree on, and the SDK's reading of URI templates and curies, which the server's API explorer builds its
- * forms and documentation links from, the SDK's least-recently-used map, which bounds the server's memos too, and the
+ * forms and documentation links from, the size of the largest theme the API sends (the themes CLI's answer limit),
+ * the SDK's least-recently-used map, which bounds the server's memos too, and the
  * concurrency limit the server's store and the themes CLI share.
  * Not for apps: it follows the server's needs, not semantic versioning.
  *
@@ -17,3 +18,4 @@ export { describeTemplateVariables, type TemplateVariable } from './resource/uri
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';
 export { Lru, type LruOptions } from './shared/lru.js';
 export { isPkceValue } from './shared/pkce.js';
+export { JSON_ESCAPE_FACTOR, maxThemeDocumentBytes } from './shared/theme-document.js';

@@ -26,6 +26,7 @@ import {
 } from '../../server/src/api/themes/theme.js';
 import type { Store } from '../../server/src/store/types.js';
 import { DEFAULT_MAX_RESPONSE_SIZE, limitBody, withBody } from '../src/http/body-limit.js';
+import { maxThemeDocumentBytes } from '../src/shared/theme-document.js';
 
 const LIMIT = 1024 * 1024;
 const CHUNK = Buffer.alloc(16 * 1024, 'a');
@@ -87,6 +88,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
             'svc:image': { href: `${origin}/image`, type: 'image/png' },
             'svc:sized': { href: `${origin}/sized` },
             'svc:sized_by': { href: `${origin}/sized{?bytes}`, templated: true },
+            // Sized like a theme over the plain default: a theme at every limit is larger still.
+            'svc:theme': { href: `${origin}/sized?bytes=${DEFAULT_MAX_RESPONSE_SIZE + 64 * 1024}` },
+            'svc:declared_by': { href: `${origin}/declared{?bytes}`, templated: true },
+            'svc:dev_theme': { href: `${origin}/declared?bytes=${maxThemeDocumentBytes() + 1}` },
           },
         }),
       );
@@ -113,7 +118,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       return;
     case '/declared':
       // Declares more than the limit and sends nothing yet: refused by its header alone.
-      res.writeHead(200, { ...json, 'content-length': String(LIMIT * 100) });
+      res.writeHead(200, {
+        ...json,
+        'content-length': new URL(req.url!, 'http://x').searchParams.get('bytes') ?? String(LIMIT * 100),
+      });
       res.flushHeaders();
       return;
     case '/sized': {
@@ -346,8 +354,47 @@ describe('maxResponseSize of one follow', () => {
   });
 });
 
-describe('the default limit', () => {
-  it('holds a theme at every limit of the server, as the server represents it', () => {
+const MiB = 1024 * 1024;
+
+describe('the default limits', () => {
+  const defaults = () => createClient({ baseUrl: `${origin}/v1/`, cache: false });
+
+  it('64 MiB for a plain answer: a longer one is cut there', async () => {
+    const { count, fetch } = countingFetch();
+    const root = (await createClient({ baseUrl: `${origin}/v1/`, cache: false, fetch }).root()) as unknown as Entity;
+    const error = await root.follow('svc:endless').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limit: 64 * MiB, status: 200 });
+    expect(count.read).toBeLessThanOrEqual(64 * MiB + count.largestChunk);
+    const declared = await root.follow('svc:declared_by', { bytes: 64 * MiB + 1 }).catch((e: unknown) => e);
+    expect(declared).toMatchObject({ limit: 64 * MiB });
+  });
+
+  it.each([
+    ['no option', undefined],
+    ['no limit (false)', false as const],
+    ['a higher limit', 100 * MiB],
+  ])('10 MiB for an error answer, with %s: a longer one is cut there', async (_, maxResponseSize) => {
+    const { count, fetch } = countingFetch();
+    const error = await createClient({ baseUrl: `${origin}/error`, maxResponseSize, fetch, retry: false })
+      .root()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limit: 10 * MiB, status: 500 });
+    expect(count.read).toBeLessThanOrEqual(10 * MiB + count.largestChunk);
+  });
+
+  it('a theme at every API limit for a relation whose answer may be a theme, read with no option', async () => {
+    const root = (await defaults().root()) as unknown as Entity;
+    const theme = (await root.follow('svc:theme')) as Entity;
+    expect(JSON.stringify(theme.toJSON())).toHaveLength(DEFAULT_MAX_RESPONSE_SIZE + 64 * 1024);
+    // One byte over the largest theme is refused all the same.
+    const over = await root.follow('svc:dev_theme').catch((e: unknown) => e);
+    expect(over).toBeInstanceOf(ResponseTooLargeError);
+    expect(over).toMatchObject({ limit: maxThemeDocumentBytes() });
+  });
+
+  it('the largest theme holds a theme at every limit of the server, as the server represents it', () => {
     const addresses = {
       origin: 'https://storefront.example.com',
       baseUrl: 'https://storefront.example.com/v1',
@@ -398,9 +445,9 @@ describe('the default limit', () => {
     const largest =
       bytes(theme) + MAX_TEMPLATES_PER_THEME * (bytes(template) + 1) + MAX_ASSETS_PER_THEME * (bytes(asset) + 1);
     expect(bytes(template)).toBeGreaterThan(6 * MAX_TEMPLATE_BYTES);
-    expect(largest).toBeLessThanOrEqual(DEFAULT_MAX_RESPONSE_SIZE);
+    expect(largest).toBeLessThanOrEqual(maxThemeDocumentBytes());
     // Near it, not a guess far above.
-    expect(largest).toBeGreaterThan(DEFAULT_MAX_RESPONSE_SIZE * 0.98);
+    expect(largest).toBeGreaterThan(maxThemeDocumentBytes() * 0.98);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createClient, Results } from '@storefront-platform/sdk';
+import { createClient, PageLoopError, Results } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch } from './helpers/fake-fetch.js';
 
@@ -89,5 +89,55 @@ describe('results', () => {
     await expect(walk).rejects.toThrow('enough');
     expect(ids).toEqual([1, '2', 3]);
     expect(api.requests.map((r) => r.url)).not.toContain('http://api.test/v1/list?page=3');
+  });
+});
+
+describe('a walk over next links that loop', () => {
+  /** A page of `ids` at `url`, whose `next` is `next` (relative to the API root); no `self` when `self` is false. */
+  const looping = (ids: number[], next: string, self = true) => ({
+    _class: ['results', 'product'],
+    total_items: ids.length,
+    page: 1,
+    per_page: 2,
+    _links: { ...(self && { self: { href: 'loop' } }), next: { href: next } },
+    _embedded: { items: ids.map((id) => ({ _class: ['product'], id, _links: { self: { href: `products/${id}` } } })) },
+  });
+
+  async function walk(routes: Record<string, object>) {
+    const api = fakeFetch({
+      [`GET ${base}`]: { _class: ['root'], _links: { 'svc:all_products': { href: 'loop' } } },
+      ...routes,
+    });
+    const list = await (await createClient({ baseUrl: base, fetch: api.fetch }).root()).follow('svc:all_products');
+    const ids: unknown[] = [];
+    const failure = await (async () => {
+      for await (const item of list.items()) ids.push(item.properties.id);
+    })().catch((error: unknown) => error);
+    return { ids, failure, requests: api.requests.length };
+  }
+
+  it('a page linking itself: its items once, then a PageLoopError naming the URL, no request again', async () => {
+    const { ids, failure, requests } = await walk({ [`GET ${base}loop`]: looping([1, 2], 'loop') });
+    expect(ids).toEqual([1, 2]);
+    expect(failure).toBeInstanceOf(PageLoopError);
+    expect(failure).toMatchObject({ code: 'PAGE_LOOP', url: `${base}loop` });
+    expect(requests).toBe(2);
+  });
+
+  it('an empty page without self linking itself: one request of it again at most, then a PageLoopError', async () => {
+    const { ids, failure, requests } = await walk({ [`GET ${base}loop`]: looping([], 'loop', false) });
+    expect(ids).toEqual([]);
+    expect(failure).toBeInstanceOf(PageLoopError);
+    expect(requests).toBeLessThanOrEqual(3);
+  });
+
+  it('two pages linking each other: each read once, then a PageLoopError', async () => {
+    const { ids, failure, requests } = await walk({
+      [`GET ${base}loop`]: looping([1], 'other'),
+      [`GET ${base}other`]: { ...looping([2], 'loop'), _links: { self: { href: 'other' }, next: { href: 'loop' } } },
+    });
+    expect(ids).toEqual([1, 2]);
+    expect(failure).toBeInstanceOf(PageLoopError);
+    expect(requests).toBe(3);
   });
 });

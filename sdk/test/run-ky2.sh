@@ -47,7 +47,7 @@ cat > "$scratch/tsconfig.json" <<JSON
     "noEmit": true,
     "types": []
   },
-  "files": ["ky-option.ts", "$repo/sdk/src/auth/jwt-encode.d.ts"]
+  "files": ["ky-option.ts"]
 }
 JSON
 cat > "$scratch/ky-option.ts" <<TS

@@ -57,12 +57,12 @@ export function authorized(options: AuthorizedOptions): AuthStrategy {
     exchanged: alreadyExchanged,
     onAuthorizationLost: options.onAuthorizationLost,
     initial: { accessToken: options.accessToken, tokenType: 'Bearer', scopes: [], expiresAt: options.expiresAt },
-    obtain: (previous, fetch) =>
+    obtain: async (previous, fetch) =>
       requestToken({
         ...endpoint(options, fetch),
         params: {
           grant_type: JWT_BEARER_GRANT,
-          assertion: jwtAssertion(
+          assertion: await jwtAssertion(
             { issuer: options.clientId, audience, subject: previous ?? options.accessToken, now: now() },
             options.clientSecret,
           ),

@@ -1,4 +1,4 @@
-import sign from 'jwt-encode';
+import { encodeBase64Url } from '../shared/base64.js';
 
 /** What a JWT bearer assertion says (spec §5.1). */
 export interface JwtAssertionClaims {
@@ -14,17 +14,19 @@ export interface JwtAssertionClaims {
   lifetime?: number;
 }
 
-/** The JWT of the JWT bearer grant, HS256-signed with the client secret. */
-export function jwtAssertion(claims: JwtAssertionClaims, clientSecret: string): string {
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const part = (value: object) => encodeBase64Url(utf8(JSON.stringify(value)));
+
+/**
+ * The JWT of the JWT bearer grant (RFC 7519, compact form), HS256-signed with the UTF-8 bytes of the client secret
+ * by Web Crypto, which every runtime the SDK supports has.
+ */
+export async function jwtAssertion(claims: JwtAssertionClaims, clientSecret: string): Promise<string> {
   const issuedAt = Math.floor(claims.now / 1000);
-  return sign(
-    {
-      iss: claims.issuer,
-      aud: claims.audience,
-      sub: claims.subject,
-      iat: issuedAt,
-      exp: issuedAt + (claims.lifetime ?? 60),
-    },
-    clientSecret,
-  );
+  const { issuer: iss, audience: aud, subject: sub } = claims;
+  const content = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iss, aud, sub, iat: issuedAt, exp: issuedAt + (claims.lifetime ?? 60) })}`;
+  const key = await crypto.subtle.importKey('raw', utf8(clientSecret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return `${content}.${encodeBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8(content))))}`;
 }

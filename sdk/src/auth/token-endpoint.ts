@@ -5,9 +5,10 @@
  */
 import ky, { isTimeoutError } from 'ky';
 import { createHttpError } from '../errors/create-http-error.js';
+import { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
-import { REDACTED } from '../errors/redact.js';
+import { REDACTED, redactUrl } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { limitBody } from '../http/body-limit.js';
@@ -79,6 +80,12 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 
 const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
 
+/** ` to <where>` of a redirect, credentials redacted, when it says. */
+function location(response: Response): string {
+  const where = response.headers.get('location');
+  return where ? ` to ${redactUrl(where)}` : '';
+}
+
 /** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
 function grantedScopes(body: Record<string, unknown>): string[] {
   if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
@@ -132,6 +139,9 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
         timeout: timeout > 0 ? timeout : false,
         retry: 0,
         throwHttpErrors: false,
+        // A grant carries a secret (password, assertion, code, client secret): a redirect would send it to another
+        // address, which fetch would do for a 307 or 308 (it drops only `Authorization`, not the body).
+        redirect: 'manual',
         // The body is read within the attempt, where ky's timeout covers it.
         fetch: async (input, init) =>
           withText(limitBody(await send(input, init), TOKEN_RESPONSE_LIMIT, { method: 'POST', url }), false),
@@ -143,6 +153,15 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     if (isTimeoutError(cause)) throw new TimeoutError({ method: 'POST', url, timeout, cause });
     if (cause instanceof ResponseTooLargeError) throw cause;
     throw new NetworkError({ method: 'POST', url, cause });
+  }
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    throw new HttpError({
+      method: 'POST',
+      url,
+      status: response.status,
+      headers: headerRecord(response.headers),
+      statusText: `a redirect${location(response)}, not followed: grants go to the token endpoint of authUrl only`,
+    });
   }
   const text = readText(response) ?? '';
   const parsed = parseBody(text, response.headers.get('content-type'));

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'OAUTH_ERROR'
   | 'AUTHORIZATION_LOST'
   | 'UNKNOWN_RELATION'
+  | 'PAGE_LOOP'
   | 'TEMPLATE_VARIABLE'
   | 'TOKEN_STORE'
   | WebhookErrorCode;

@@ -9,6 +9,7 @@ export { MethodNotAllowedError } from './method-not-allowed-error.js';
 export { NetworkError } from './network-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { OAuthError } from './oauth-error.js';
+export { PageLoopError } from './page-loop-error.js';
 export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { PreconditionFailedError } from './precondition-failed-error.js';
 export { REDACTED, redactForm, redactHeaders, redactUrl, SECRET_HEADERS, SECRET_PARAMS } from './redact.js';

@@ -7,30 +7,20 @@
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { headerRecord } from './media-type.js';
 
-/*
- * The default is the largest representation the API sends: a theme at every limit of the reference server
- * (server/src/api/themes/theme.ts and template.ts; body-limit.test.ts checks the default against the server's
- * limits and representations), its templates embedded with their bodies. A body's characters stay one byte each
- * as JSON but for the control characters, which JSON escapes as `\u00XX`: six bytes for one, so a body of 64 KiB takes at most
- * 384 KiB. Each template and asset gets 4 KiB for its other members and links (file names are at most 120
- * characters), the theme as much beside its settings (at most 64 KiB as JSON, sent as they are stored).
- * Lists are far smaller: at most 100 summaries a page, without bodies.
+/**
+ * The limit of a client that sets none, for an answer that cannot be a theme: 64 MiB, so that eight answers read at
+ * once fit in 512 MB (a browser tab, a small container). An answer that may be a whole theme gets
+ * `maxThemeDocumentBytes()` instead (see `TransportRequest.theme`).
  */
-const TEMPLATES_PER_THEME = 1000;
-const TEMPLATE_BYTES = 64 * 1024;
-const ASSETS_PER_THEME = 300;
-const SETTINGS_BYTES = 64 * 1024;
-/** What a template, an asset or the theme itself holds besides a body or settings, at most. */
-const MEMBERS_BYTES = 4096;
-/** JSON's worst expansion of a string: `\u00XX` for one byte. */
-const JSON_ESCAPE_FACTOR = 6;
+export const DEFAULT_MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 
-/** The limit of a client that sets none: 398 610 432 bytes (about 380 MiB). */
-export const DEFAULT_MAX_RESPONSE_SIZE =
-  TEMPLATES_PER_THEME * (JSON_ESCAPE_FACTOR * TEMPLATE_BYTES + MEMBERS_BYTES) +
-  ASSETS_PER_THEME * MEMBERS_BYTES +
-  SETTINGS_BYTES +
-  MEMBERS_BYTES;
+/** The most bytes read of an error's body, whatever the limit (ky's own cap): an error says what it has to in far fewer. */
+const ERROR_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** The limit of an answer of `status` in a request limited to `limit`: an error's body gets 10 MiB at most. */
+export function limitOf(status: number, limit: BodyLimit): BodyLimit {
+  return status < 400 || (limit !== false && limit < ERROR_BODY_LIMIT) ? limit : ERROR_BODY_LIMIT;
+}
 
 /** Statuses whose answers have no body (Fetch's null body statuses). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -38,10 +28,12 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** A limit in bytes, or `false` for none. */
 export type BodyLimit = number | false;
 
-/** The limit `option` asks for (`ClientOptions.maxResponseSize`); a `TypeError` for anything but a positive integer or `false`. */
-export function bodyLimit(option: BodyLimit | undefined): BodyLimit {
-  if (option === undefined) return DEFAULT_MAX_RESPONSE_SIZE;
-  if (option === false || (Number.isSafeInteger(option) && option > 0)) return option;
+/**
+ * The limit `option` asks for (`ClientOptions.maxResponseSize`), `undefined` for the defaults; a `TypeError` for
+ * anything but a positive integer or `false`.
+ */
+export function bodyLimit(option: BodyLimit | undefined): BodyLimit | undefined {
+  if (option === undefined || option === false || (Number.isSafeInteger(option) && option > 0)) return option;
   throw new TypeError(`maxResponseSize: ${String(option)} is not a number of bytes (a positive integer) or false`);
 }
 

@@ -11,7 +11,7 @@ import { NetworkError } from '../errors/network-error.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { StorefrontError } from '../errors/storefront-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import type { BodyLimit } from './body-limit.js';
+import { type BodyLimit, limitOf } from './body-limit.js';
 import { headerRecord, parseBody } from './media-type.js';
 import { bodyText } from './response-body.js';
 
@@ -68,7 +68,7 @@ export function isAttemptFailure(error: unknown): boolean {
 
 /**
  * The typed error of a failed response, its body read (within the attempt, when it had one) and parsed; a
- * {@link ResponseTooLargeError} when the body is over `limit`.
+ * {@link ResponseTooLargeError} when the body is over `limit`, or over 10 MiB (see `limitOf`).
  */
 export async function responseError(
   method: string,
@@ -78,7 +78,7 @@ export async function responseError(
 ): Promise<HttpError | ResponseTooLargeError> {
   let text = '';
   try {
-    text = await bodyText(response, limit, { method, url });
+    text = await bodyText(response, limitOf(response.status, limit), { method, url });
   } catch (error) {
     if (error instanceof ResponseTooLargeError) return error;
     // A body cut short: the status says enough.

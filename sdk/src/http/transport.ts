@@ -5,8 +5,9 @@ import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChang
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { maxThemeDocumentBytes } from '../shared/theme-document.js';
 import { utf8Length } from '../shared/utf8-length.js';
-import { type BodyLimit, limitBody, requestLimit } from './body-limit.js';
+import { type BodyLimit, DEFAULT_MAX_RESPONSE_SIZE, limitBody, limitOf, requestLimit } from './body-limit.js';
 import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
 import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
@@ -33,8 +34,8 @@ export interface TransportOptions {
   trusted: Set<string | undefined>;
   cache?: HttpCache;
   userAgent?: string;
-  /** The most bytes read of one body (`ClientOptions.maxResponseSize`). */
-  maxResponseSize: BodyLimit;
+  /** The most bytes read of one body (`ClientOptions.maxResponseSize`); `undefined` for the defaults. */
+  maxResponseSize?: BodyLimit;
 }
 
 /** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (a `TypeError` when not cached). */
@@ -58,6 +59,8 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** The most bytes read of this answer, when fewer than the client's (see `FollowOptions.maxResponseSize`). */
   maxResponseSize?: number;
+  /** The answer may be a whole theme: a client that sets no limit reads up to `maxThemeDocumentBytes()` of it. */
+  theme?: boolean;
 }
 
 /** What a request resolved to. */
@@ -128,7 +131,10 @@ export class Transport {
       ? await auth?.credentials(request.signal, http.fetch)
       : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
-    const limit = requestLimit(this.#options.maxResponseSize, request.maxResponseSize);
+    const limit = requestLimit(
+      this.#options.maxResponseSize ?? (request.theme ? maxThemeDocumentBytes() : DEFAULT_MAX_RESPONSE_SIZE),
+      request.maxResponseSize,
+    );
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     // A store shared with clients of a higher limit may hold more than this one reads: it asks for the answer anew.
     if (stored && overLimit(stored.body, limit)) stored = undefined;
@@ -234,7 +240,8 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const response = limitBody(await http.fetch(request, init), exchange.limit, exchange);
+      const answer = await http.fetch(request, init);
+      const response = limitBody(answer, limitOf(answer.status, exchange.limit), exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {
           method,

@@ -179,6 +179,7 @@ export class Entity<S extends Shape = UnknownShape> {
       signal: options.signal,
       ifMatch: this.#ifMatch(link, url, options.ifMatch),
       maxResponseSize: options.maxResponseSize,
+      theme: THEME_RELATIONS.has(localName(link.rel)) || (link.rel === 'self' && this._class.includes('theme')),
     });
   }
 
@@ -228,6 +229,9 @@ export class Entity<S extends Shape = UnknownShape> {
     return byLocal;
   }
 }
+
+/** Relations whose answer may be a whole theme, templates and bodies embedded (a subject may be one). */
+const THEME_RELATIONS = new Set(['theme', 'dev_theme', 'create_dev_theme', 'update_theme', 'subject']);
 
 /** `update_theme` for `svc:update_theme` or `update_theme`, whether the prefix is declared or not; IRIs stay whole. */
 function localName(rel: string): string {

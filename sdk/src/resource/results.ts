@@ -1,4 +1,5 @@
 import type { PagingVars, ResultsFields } from '../contract/index.js';
+import { PageLoopError } from '../errors/page-loop-error.js';
 import { Entity, type UnknownShape } from './entity.js';
 import type { Edge, FollowOptions, Shape } from './shape.js';
 
@@ -22,12 +23,19 @@ export class Results<I extends Shape = UnknownShape> extends Entity<ResultsShape
     return this.embedded('items') as Entity<I>[];
   }
 
-  /** This page, then each following page through `next`, one request per page, as they are consumed. */
+  /**
+   * This page, then each following page through `next`, one request per page, as they are consumed. A `next` to a
+   * page already read (this one included) ends the walk with a {@link PageLoopError}, before it is requested.
+   */
   async *pages(options: Pick<FollowOptions, 'signal'> = {}): AsyncGenerator<Results<I>, void, undefined> {
     let page: Results<I> = this;
+    const read = new Set([this.response?.url, this.can('self') ? this.link('self').resolve().url : undefined]);
     yield page;
     while (page.can('next')) {
       options.signal?.throwIfAborted();
+      const { url } = page.link('next').resolve();
+      if (read.has(url)) throw new PageLoopError(url);
+      read.add(url);
       const next: unknown = await page.follow('next', undefined, options);
       if (!(next instanceof Results)) return;
       page = next as Results<I>;
