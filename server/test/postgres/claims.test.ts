@@ -30,7 +30,8 @@ describe.skipIf(skip)('claims in the PostgreSQL store', () => {
   async function open(connections?: number, holdMs?: number): Promise<PostgresStore> {
     const store = await createPostgresStore(schema.url, {
       initial: () => ({ webhook_deliveries: ['1', '2', '3'].map(delivery) }),
-      claims: { warn: (line) => warnings.push(line), connections, holdMs },
+      warn: (line) => warnings.push(line),
+      claims: { connections, holdMs },
     });
     opened.push(store);
     return store;
