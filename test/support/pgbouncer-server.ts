@@ -29,6 +29,13 @@ export const PGBOUNCER = requirement(
 /** How PgBouncer lends its server connections: for a client's whole session, or for one transaction. */
 export type PoolMode = 'session' | 'transaction';
 
+/** How a test's servers reach the database: directly, or through a PgBouncer in each pooling mode. */
+export const ROUTES: readonly { route: string; mode?: PoolMode }[] = [
+  { route: 'directly' },
+  { route: 'through PgBouncer, transaction pooling', mode: 'transaction' },
+  { route: 'through PgBouncer, session pooling', mode: 'session' },
+];
+
 /** A private PgBouncer. */
 export interface Pgbouncer {
   readonly mode: PoolMode;

@@ -8,7 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGBOUNCER, type Pgbouncer, type PoolMode, startPgbouncer } from '../../../test/support/pgbouncer-server.js';
+import { PGBOUNCER, type Pgbouncer, ROUTES, startPgbouncer } from '../../../test/support/pgbouncer-server.js';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { tokenRequest } from '../helpers/test-server.js';
@@ -22,12 +22,6 @@ const CHALLENGE = encodeBase64Url(sha256(new TextEncoder().encode(VERIFIER)));
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 const skip = skipWithout(POSTGRES, 'The two-process PostgreSQL tests');
-/** How the servers reach the database: directly, or through a PgBouncer in a pooling mode. */
-const ROUTES: { route: string; mode?: PoolMode }[] = [
-  { route: 'directly' },
-  { route: 'through PgBouncer, transaction pooling', mode: 'transaction' },
-  { route: 'through PgBouncer, session pooling', mode: 'session' },
-];
 const skipPooled = skip || skipWithout(PGBOUNCER, 'The two-process PostgreSQL tests through PgBouncer');
 
 describe.each(ROUTES)('two processes on one PostgreSQL database, $route', ({ mode }) => {
