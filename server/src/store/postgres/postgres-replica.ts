@@ -89,7 +89,9 @@ export async function openReplica(
     },
     hold: () => new Promise((held) => void exclusive(() => new Promise<void>((release) => held(release)))),
     catchUp,
-    refresh: (db, head) => exclusive(() => (head > seen ? catchUp(db, head) : undefined)),
+    async refresh(db, head) {
+      if (head > seen) await exclusive(() => catchUp(db, head));
+    },
     committed(seq) {
       seen = seq;
     },
