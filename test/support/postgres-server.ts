@@ -138,7 +138,8 @@ async function startPrivateCluster(): Promise<string> {
   return (await privateCluster()).url;
 }
 
-function postgresUser(): { uid: number; gid: number } {
+/** The `postgres` user the Debian package creates, which the private servers run as when the tests run as root. */
+export function postgresUser(): { uid: number; gid: number } {
   try {
     const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
     return { uid: id('-u'), gid: id('-g') };

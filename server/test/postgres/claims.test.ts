@@ -1,22 +1,36 @@
 /**
  * `claim` in the PostgreSQL store (`postgres-claims.ts`): a row held by one process is refused to every other
  * until released, or until the holder's connection ends; the claim reads the row as committed; the holder's own
- * write of the row goes through while it holds it; attempts in flight do not take the store's connections.
+ * write of the row goes through while it holds it; attempts in flight do not take the store's connections. Connected
+ * directly, and through a real PgBouncer in each pooling mode.
  */
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PGBOUNCER, type Pgbouncer, ROUTES, startPgbouncer } from '../../../test/support/pgbouncer-server.js';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
 import { delivery } from '../store/rows.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL claim tests');
+const skipPooled = skip || skipWithout(PGBOUNCER, 'The PostgreSQL claim tests through PgBouncer');
 
-describe.skipIf(skip)('claims in the PostgreSQL store', () => {
+describe.each(ROUTES)('claims in the PostgreSQL store, $route', ({ mode }) => {
+  if (mode ? skipPooled : skip) {
+    it.skip('needs PostgreSQL (and PgBouncer)');
+    return;
+  }
+  let bouncer: Pgbouncer | undefined;
   let schema: FreshSchema;
   let opened: PostgresStore[];
   let warnings: string[];
 
+  beforeAll(async () => {
+    bouncer = mode && (await startPgbouncer(mode));
+  });
+  afterAll(async () => {
+    await bouncer?.close();
+  });
   beforeEach(async () => {
     schema = await freshSchema();
     opened = [];
@@ -28,9 +42,10 @@ describe.skipIf(skip)('claims in the PostgreSQL store', () => {
   });
 
   async function open(connections?: number, holdMs?: number): Promise<PostgresStore> {
-    const store = await createPostgresStore(schema.url, {
+    const store = await createPostgresStore(bouncer ? bouncer.through(schema.url) : schema.url, {
       initial: () => ({ webhook_deliveries: ['1', '2', '3'].map(delivery) }),
-      claims: { warn: (line) => warnings.push(line), connections, holdMs },
+      warn: (line) => warnings.push(line),
+      claims: { connections, holdMs },
     });
     opened.push(store);
     return store;

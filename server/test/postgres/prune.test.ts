@@ -86,6 +86,30 @@ describe.skipIf(skip)('pruning the marks of deleted rows', () => {
     expect(b.get('templates', '1')!.body).toBe('after');
   });
 
+  it('keeps the write limits after a reload within a write: a table lock is waited for 4 s, not minutes', async () => {
+    const a = await open();
+    const b = await open();
+    // B deletes rows and prunes a mark at once (the highest id's stays): A, which applied neither, reloads every
+    // row inside its next write.
+    await b.write((tx) => {
+      tx.delete('templates', '1');
+      tx.delete('templates', '2');
+    });
+    expect(await b.prune(0)).toBe(1);
+    // Something else holds the table against writes (reads go on): A's write reloads, then waits to write its
+    // row as long as its lock limit allows.
+    await db.query(`BEGIN; LOCK TABLE "${schema.schema}".templates IN EXCLUSIVE MODE`);
+    try {
+      await expect(a.write((tx) => tx.insert('templates', newTemplate('1', 'blocked.html')))).rejects.toThrow(
+        /lock timeout/,
+      );
+    } finally {
+      await db.query('ROLLBACK');
+    }
+    expect(a.get('templates', '1')).toBeUndefined();
+    expect((await a.write((tx) => tx.insert('templates', newTemplate('1', 'after.html')))).id).toBe('5');
+  }, 30_000);
+
   it('reloads on the next sync once marks it did not apply were pruned, and removes none while another process prunes', async () => {
     const a = await open();
     const b = await open();

@@ -1,11 +1,14 @@
 /**
  * What the API promises holds across processes sharing one PostgreSQL database, enforced by the database: two
  * real `storefront-server --store postgres://…` processes on a schema of their own, requests spread over both.
+ * Connected directly, and through a real PgBouncer in each of its pooling modes (the pooler in front of most hosted
+ * PostgreSQL): the promises are the same.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGBOUNCER, type Pgbouncer, ROUTES, startPgbouncer } from '../../../test/support/pgbouncer-server.js';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { tokenRequest } from '../helpers/test-server.js';
@@ -19,9 +22,15 @@ const CHALLENGE = encodeBase64Url(sha256(new TextEncoder().encode(VERIFIER)));
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 const skip = skipWithout(POSTGRES, 'The two-process PostgreSQL tests');
+const skipPooled = skip || skipWithout(PGBOUNCER, 'The two-process PostgreSQL tests through PgBouncer');
 
-describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
+describe.each(ROUTES)('two processes on one PostgreSQL database, $route', ({ mode }) => {
+  if (mode ? skipPooled : skip) {
+    it.skip('needs PostgreSQL (and PgBouncer)');
+    return;
+  }
   let schema: FreshSchema;
+  let bouncer: Pgbouncer | undefined;
   let servers: Server[] = [];
   /** The two servers' origins: A seeded the data, B opened it. */
   let origins: [string, string];
@@ -29,13 +38,15 @@ describe.skipIf(skip)('two processes on one PostgreSQL database', () => {
 
   beforeAll(async () => {
     schema = await freshSchema();
-    servers = await startServers(schema.url, 2, { products: 10, demo: DEMO });
+    bouncer = mode && (await startPgbouncer(mode));
+    servers = await startServers(bouncer ? bouncer.through(schema.url) : schema.url, 2, { products: 10, demo: DEMO });
     origins = [servers[0]!.origin, servers[1]!.origin];
     token = await clientToken(origins[0]);
   }, 60_000);
 
   afterAll(async () => {
     await stopServers(servers);
+    await bouncer?.close();
     await schema?.drop();
   });
 

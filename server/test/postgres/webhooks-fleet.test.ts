@@ -5,6 +5,7 @@
  * mid-attempt: the other one makes it again, once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { PGBOUNCER, type Pgbouncer, ROUTES, startPgbouncer } from '../../../test/support/pgbouncer-server.js';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { type CliProcess, startCli } from '../helpers/cli-process.js';
@@ -12,6 +13,7 @@ import { type FleetReceiver, startFleetReceiver } from './fleet-receiver.js';
 import { adminToken, connect, type Server, startServers, stopServers } from './write-load.js';
 
 const skip = skipWithout(POSTGRES, 'The webhook fleet tests');
+const skipPooled = skip || skipWithout(PGBOUNCER, 'The webhook fleet tests through PgBouncer');
 /** startServers' demo app, which adminToken uses. */
 const DEMO = { clientId: 'fault-app', clientSecret: 'fault-secret-0123456789' };
 const WRITES = 1000;
@@ -78,6 +80,7 @@ describe.skipIf(skip)('webhook deliveries across processes on one PostgreSQL sch
   let servers: Server[] = [];
   let cluster: CliProcess | undefined;
   let receiver: FleetReceiver | undefined;
+  let bouncer: Pgbouncer | undefined;
 
   afterEach(async () => {
     await stopServers(servers);
@@ -89,94 +92,104 @@ describe.skipIf(skip)('webhook deliveries across processes on one PostgreSQL sch
     cluster = undefined;
     await receiver?.close();
     receiver = undefined;
+    await bouncer?.close();
+    bouncer = undefined;
     await schema?.drop();
     schema = undefined;
   });
 
-  it('two servers and --workers 2: 1 000 writes → 1 000 events, each delivered, none attempted twice at once', async () => {
-    schema = await freshSchema();
-    receiver = await startFleetReceiver();
-    // A moment in flight each, so that two processes attempting one id at once would overlap at the receiver.
-    receiver.answer = () => new Promise((resolve) => setTimeout(() => resolve(204), 5));
-    servers = await startServers(schema.url, 2);
-    cluster = startCli([
-      ...['--store', schema.url, '--workers', '2', '--port', '0', '--quiet'],
-      ...['--demo-client-id', DEMO.clientId, '--demo-client-secret', DEMO.clientSecret],
-    ]);
-    const origins = [
-      ...servers.map((server) => server.origin),
-      (await cluster.waitFor(/listening on (http:\/\/\S+)/))[1]!,
-    ];
-    const token = await adminToken(origins[0]!);
-    const endpoint = await call(origins[1]!, token, '/webhook_endpoints', {
-      method: 'POST',
-      json: { url: receiver.url, events: ['template.created', 'template.updated'] },
-    });
-    expect(endpoint.status).toBe(201);
+  // Through a pooler too: the claims are transactions, which PgBouncer keeps on one server connection.
+  it.for(ROUTES)(
+    'two servers and --workers 2, $route: 1 000 writes → 1 000 events, each delivered, none attempted twice at once',
+    { timeout: 300_000 },
+    async ({ mode }, context) => {
+      if (mode && skipPooled) context.skip('needs PgBouncer');
+      schema = await freshSchema();
+      bouncer = mode && (await startPgbouncer(mode));
+      const url = bouncer ? bouncer.through(schema.url) : schema.url;
+      receiver = await startFleetReceiver();
+      // A moment in flight each, so that two processes attempting one id at once would overlap at the receiver.
+      receiver.answer = () => new Promise((resolve) => setTimeout(() => resolve(204), 5));
+      servers = await startServers(url, 2);
+      cluster = startCli([
+        ...['--store', url, '--workers', '2', '--port', '0', '--quiet'],
+        ...['--demo-client-id', DEMO.clientId, '--demo-client-secret', DEMO.clientSecret],
+      ]);
+      const origins = [
+        ...servers.map((server) => server.origin),
+        (await cluster.waitFor(/listening on (http:\/\/\S+)/))[1]!,
+      ];
+      const token = await adminToken(origins[0]!);
+      const endpoint = await call(origins[1]!, token, '/webhook_endpoints', {
+        method: 'POST',
+        json: { url: receiver.url, events: ['template.created', 'template.updated'] },
+      });
+      expect(endpoint.status).toBe(201);
 
-    const started = performance.now();
-    const ids: string[] = [];
-    const statuses: Record<number, number> = {};
-    /** Writes `from` to `to` (excluded), PARALLEL at a time, write `i` on origin `i` modulo their number. */
-    const writes = async (from: number, to: number) => {
-      let next = from;
-      const writer = async () => {
-        for (let i = next++; i < to; i = next++) {
-          const origin = origins[i % origins.length]!;
-          const created = i < CREATED;
-          const { status, doc } = created
-            ? await call(origin, token, '/themes/1/templates', {
-                method: 'POST',
-                json: { file_name: `fleet-hooks/${i}.html`, body: `<p>${i}</p>` },
-              })
-            : await call(origin, token, `/themes/1/templates/${ids[i % CREATED]}`, {
-                method: 'PUT',
-                json: { body: `<p>${i}</p>` },
-              });
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (created) ids[i] = doc.id;
-        }
+      const started = performance.now();
+      const ids: string[] = [];
+      const statuses: Record<number, number> = {};
+      /** Writes `from` to `to` (excluded), PARALLEL at a time, write `i` on origin `i` modulo their number. */
+      const writes = async (from: number, to: number) => {
+        let next = from;
+        const writer = async () => {
+          for (let i = next++; i < to; i = next++) {
+            const origin = origins[i % origins.length]!;
+            const created = i < CREATED;
+            const { status, doc } = created
+              ? await call(origin, token, '/themes/1/templates', {
+                  method: 'POST',
+                  json: { file_name: `fleet-hooks/${i}.html`, body: `<p>${i}</p>` },
+                })
+              : await call(origin, token, `/themes/1/templates/${ids[i % CREATED]}`, {
+                  method: 'PUT',
+                  json: { body: `<p>${i}</p>` },
+                });
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            if (created) ids[i] = doc.id;
+          }
+        };
+        await Promise.all(Array.from({ length: PARALLEL }, writer));
       };
-      await Promise.all(Array.from({ length: PARALLEL }, writer));
-    };
-    // The first CREATED writes create templates; the rest update them.
-    await writes(0, CREATED);
-    await writes(CREATED, WRITES);
-    const written = performance.now() - started;
-    expect(statuses).toEqual({ 201: CREATED, 200: WRITES - CREATED });
+      // The first CREATED writes create templates; the rest update them.
+      await writes(0, CREATED);
+      await writes(CREATED, WRITES);
+      const written = performance.now() - started;
+      expect(statuses).toEqual({ 201: CREATED, 200: WRITES - CREATED });
 
-    await until(() => receiver!.distinct().size >= WRITES, 60_000, `${WRITES} distinct deliveries`).catch((error) => {
-      for (const server of [...servers.map((s) => s.cli), cluster!]) console.error(server.stderr());
-      throw error;
-    });
-    const delivered = performance.now() - started;
-    // Attempts still recorded after their answer: let the last writes land.
-    await until(
-      async () => ((await attemptsByStatus(schema!.url, schema!.schema)).pending ?? 0) === 0,
-      10_000,
-      'no attempt pending',
-    );
+      await until(() => receiver!.distinct().size >= WRITES, 60_000, `${WRITES} distinct deliveries`).catch((error) => {
+        for (const server of [...servers.map((s) => s.cli), cluster!]) console.error(server.stderr());
+        throw error;
+      });
+      const delivered = performance.now() - started;
+      // Attempts still recorded after their answer: let the last writes land.
+      await until(
+        async () => ((await attemptsByStatus(schema!.url, schema!.schema)).pending ?? 0) === 0,
+        10_000,
+        'no attempt pending',
+      );
 
-    const events = (await allEvents(origins[2]!, token)).filter((event) => event.type.startsWith('template.'));
-    const eventIds = new Set(events.map((event) => event.id));
-    const received = receiver.distinct();
-    const duplicates = receiver.arrivals.length - received.size;
-    const attempts = await attemptsByStatus(schema.url, schema.schema);
-    console.log(
-      `webhooks across processes (2 servers + --workers 2, one schema): ${WRITES} writes in ${written.toFixed(0)} ms → ` +
-        `${events.length} template events (${eventIds.size} distinct), ${received.size} delivered, ` +
-        `${receiver.arrivals.length} arrivals (${duplicates} duplicates, ${receiver.overlaps.length} concurrent), ` +
-        `all delivered ${delivered.toFixed(0)} ms after the first write; attempts ${JSON.stringify(attempts)}`,
-    );
-    expect(events).toHaveLength(WRITES);
-    expect(eventIds.size).toBe(WRITES);
-    expect([...eventIds].filter((id) => !received.has(id))).toEqual([]);
-    expect([...received].filter((id) => !eventIds.has(id))).toEqual([]);
-    expect(receiver.overlaps).toEqual([]);
-    // No process died: every event was attempted once.
-    expect(duplicates).toBe(0);
-    expect(attempts).toEqual({ succeeded: WRITES });
-  }, 300_000);
+      const events = (await allEvents(origins[2]!, token)).filter((event) => event.type.startsWith('template.'));
+      const eventIds = new Set(events.map((event) => event.id));
+      const received = receiver.distinct();
+      const duplicates = receiver.arrivals.length - received.size;
+      const attempts = await attemptsByStatus(schema.url, schema.schema);
+      console.log(
+        `webhooks across processes (2 servers + --workers 2, one schema, ${mode ?? 'direct'}): ${WRITES} writes in ${written.toFixed(0)} ms → ` +
+          `${events.length} template events (${eventIds.size} distinct), ${received.size} delivered, ` +
+          `${receiver.arrivals.length} arrivals (${duplicates} duplicates, ${receiver.overlaps.length} concurrent), ` +
+          `all delivered ${delivered.toFixed(0)} ms after the first write; attempts ${JSON.stringify(attempts)}`,
+      );
+      expect(events).toHaveLength(WRITES);
+      expect(eventIds.size).toBe(WRITES);
+      expect([...eventIds].filter((id) => !received.has(id))).toEqual([]);
+      expect([...received].filter((id) => !eventIds.has(id))).toEqual([]);
+      expect(receiver.overlaps).toEqual([]);
+      // No process died: every event was attempted once.
+      expect(duplicates).toBe(0);
+      expect(attempts).toEqual({ succeeded: WRITES });
+    },
+  );
 
   it('repeats an attempt at most once when its process is killed mid-delivery, from the other process', async () => {
     schema = await freshSchema();

@@ -13,13 +13,17 @@
  * An advisory lock locks no row, so the write goes through while the claim holds.
  *
  * The pool is the claims' own (size {@link DEFAULT_CLAIM_CONNECTIONS}, the delivery loop's default concurrency), so
- * attempts in flight never take the connections the store's writes and reads need. Its failures are logged,
- * rate-limited, and make `claim` reject: the delivery loop takes a rejection for "not claimed now" and looks again
- * later.
+ * attempts in flight never take the connections the store's writes and reads need. Its failures are told (the
+ * store's `warn`, said once per incident: `postgres-session.ts`) and make `claim` reject: the delivery loop takes a
+ * rejection for "not claimed now" and looks again later.
+ *
+ * Behind a connection pooler: the lock is the transaction's, and a pooler keeps a transaction on one server
+ * connection until it ends, in transaction pooling too; its limits are `SET LOCAL` in the batch that takes it.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Claim, CollectionName, Collections } from '../types.js';
 import { tableOf } from './postgres-schema.js';
+import { openPool, setLimits, WRITE_LIMITS } from './postgres-session.js';
 
 /** Connections the claims of one process use at most, by default: the delivery loop's default concurrency. */
 export const DEFAULT_CLAIM_CONNECTIONS = 8;
@@ -31,8 +35,6 @@ export const DEFAULT_CLAIM_CONNECTIONS = 8;
 export const CLAIM_HOLD_MS = 30_000;
 /** Seed of `hashtextextended` for claim keys: a key space apart from the other advisory locks (`hashtext`). */
 const KEY_SEED = 0x5f0c1a1d;
-/** At most one log line per this many ms; what was left out is counted in the next. */
-const LOG_EVERY_MS = 10_000;
 
 /** Options of {@link openClaims}. */
 export interface ClaimOptions {
@@ -40,8 +42,6 @@ export interface ClaimOptions {
   connections?: number;
   /** How long a claim may stay idle in its transaction, ms. Default {@link CLAIM_HOLD_MS}. */
   holdMs?: number;
-  /** Where failures are told. Default `console.warn`. */
-  warn?: (line: string) => void;
 }
 
 /** The claims of one store. */
@@ -52,46 +52,31 @@ export interface Claims {
 }
 
 /**
- * Claims on the schema `schemaName` (quoted: `schema`) of the database at `connectionString`, whose messages name
- * `location`. Connects on the first claim.
+ * Claims on the schema `schemaName` (quoted: `schema`) of the database at `connectionString`, whose failures are
+ * told to `tell`. Connects on the first claim.
  */
 export function openClaims(
   connectionString: string,
   schema: string,
   schemaName: string,
-  location: string,
+  tell: (what: string, error: unknown) => void,
   options: ClaimOptions = {},
 ): Claims {
   const holdMs = options.holdMs ?? CLAIM_HOLD_MS;
-  const warn = throttled(options.warn ?? ((line) => console.warn(line)));
-  const tell = (what: string, error: unknown) =>
-    warn(`storefront-server: PostgreSQL ${location}: ${what}: ${(error as Error).message}`);
-  const pool = new pg.Pool({
+  const pool = openPool({
     connectionString,
+    name: `storefront-server ${process.pid} claims`,
     max: options.connections ?? DEFAULT_CLAIM_CONNECTIONS,
-    application_name: `storefront-server ${process.pid} claims`,
-    lock_timeout: 4000,
-    statement_timeout: 10_000,
-    query_timeout: 30_000,
-    connectionTimeoutMillis: 5000,
-    keepAlive: true,
+    tell,
   });
   /** What each connection holds now, for the message when it is lost. */
   const holding = new WeakMap<pg.PoolClient, string>();
-  // A connection that dies emits 'error' on its client (a query under way rejects with it too), and on the pool
-  // when idle; without listeners the process would end.
   pool.on('connect', (client) =>
     client.on('error', (error) => {
       const held = holding.get(client);
-      tell(
-        held
-          ? `lost the connection holding the claim of ${held} (another process may repeat it)`
-          : 'lost a claim connection',
-        error,
-      );
+      if (held) tell(`lost the connection holding the claim of ${held} (another process may repeat it)`, error);
     }),
   );
-  pool.on('error', (error) => tell('a claim connection failed', error));
 
   return {
     async claim<C extends CollectionName>(collection: C, id: string) {
@@ -110,7 +95,7 @@ export function openClaims(
         // One round trip. The row is read by a statement after the lock's, so under READ COMMITTED its snapshot
         // is taken once the lock is held: it shows whatever the previous holder committed before releasing.
         results = (await client.query(
-          `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.ceil(holdMs)};
+          `BEGIN; ${setLimits({ ...WRITE_LIMITS, idle: holdMs })};
            SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, ${KEY_SEED})) AS locked;
            SELECT row FROM ${tableOf(schema, collection)} WHERE id = ${literalId}`,
         )) as unknown as pg.QueryResult[];
@@ -120,12 +105,12 @@ export function openClaims(
         client.release(error as Error);
         throw error;
       }
-      if (!results[2]!.rows[0].locked) {
+      if (!results.at(-2)!.rows[0].locked) {
         await end(client, 'ROLLBACK', what);
         return undefined;
       }
       holding.set(client, what);
-      const row = (results[3]!.rows[0]?.row ?? undefined) as Collections[C] | undefined;
+      const row = (results.at(-1)!.rows[0]?.row ?? undefined) as Collections[C] | undefined;
       let released: Promise<void> | undefined;
       return {
         row,
@@ -153,20 +138,4 @@ export function openClaims(
       client.release(failed);
     }
   }
-}
-
-/** `warn`, at most once per {@link LOG_EVERY_MS}, saying how many lines it left out. */
-function throttled(warn: (line: string) => void): (line: string) => void {
-  let last = Number.NEGATIVE_INFINITY;
-  let skipped = 0;
-  return (line) => {
-    const now = performance.now();
-    if (now - last < LOG_EVERY_MS) {
-      skipped++;
-      return;
-    }
-    last = now;
-    warn(skipped ? `${line} (and ${skipped} more claim failures)` : line);
-    skipped = 0;
-  };
 }

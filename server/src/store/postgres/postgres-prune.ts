@@ -15,6 +15,7 @@
 import type pg from 'pg';
 import { COLLECTIONS } from '../collections.js';
 import { tableOf } from './postgres-schema.js';
+import { setLimits, WRITE_LIMITS } from './postgres-session.js';
 
 /** How often each process tries, ms; one at a time per schema, the others skip. */
 export const PRUNE_EVERY_MS = 10 * 60_000;
@@ -45,7 +46,8 @@ async function pruneBatch(pool: pg.Pool, schema: string, schemaName: string, old
   const client = await pool.connect();
   let failed: Error | undefined;
   try {
-    await client.query('BEGIN');
+    // A write's limits: pruning holds the write lock as a write does.
+    await client.query(`BEGIN; ${setLimits(WRITE_LIMITS)}`);
     const { rows: locked } = await client.query<{ ok: boolean }>(
       'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok',
       [`storefront-prune:${schemaName}`],

@@ -19,8 +19,8 @@
  * of each table's marks (see `postgres-prune.ts`).
  *
  * Version 5: `deleted_at` on every table, when a row was deleted, so that marks are pruned by age; `processes`
- * dropped. Stop the servers of an earlier version before starting this one on their schema: their writes would
- * fail without the table.
+ * dropped. Servers of an earlier version would fail to write without the table: the migration is refused while
+ * any runs on the schema (they keep a row of `processes` with their connection and lease: `running`).
  *
  * Version 6: the tables of events, webhook endpoints and delivery attempts, of the same shape as the others.
  * Servers of version 5 keep working beside it (they neither read nor write these tables).
@@ -28,12 +28,19 @@
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
 import type { CollectionName } from '../types.js';
+import { SETUP_LIMITS, setLimits } from './postgres-session.js';
 
 /** A schema change: its number (the next one), a name, and its SQL over the schema's quoted name. */
 interface Migration {
   version: number;
   name: string;
   sql: (schema: string) => string;
+  /**
+   * For a change that breaks the servers of the version before it: a query (over the schema's quoted name) of the
+   * servers of that version still running on the schema, one row each (`server`, what the message names). The
+   * migration is refused while it returns any.
+   */
+  running?: (schema: string) => string;
 }
 
 /** A collection's table and its indexes, as every version since 5 has them. */
@@ -110,6 +117,12 @@ const MIGRATIONS: readonly Migration[] = [
         ...VERSION_1_TABLES.map((name) => `ALTER TABLE ${schema}.${name} ADD COLUMN deleted_at timestamptz`),
         `DROP TABLE ${schema}.processes`,
       ].join(';\n'),
+    // Servers of versions 3 and 4 keep a row of `processes` while they run: its `backend` is their listening
+    // connection's, open as long as they are, and its lease they renew. A row whose connection is gone and whose
+    // lease ran out is a server that died: it writes nothing any more.
+    running: (schema) =>
+      `SELECT id || ' (backend ' || backend || ')' AS server FROM ${schema}.processes
+        WHERE backend IN (SELECT pid FROM pg_stat_activity) OR lease_until > now() ORDER BY id`,
   },
   {
     version: 6,
@@ -123,13 +136,6 @@ const MIGRATIONS: readonly Migration[] = [
       ].join(';\n'),
   },
 ];
-
-/**
- * Session limits while the data opens (migrations; a seed written under the write lock): on a big data set these
- * take longer than a request's limits allow (see `SESSION_LIMITS` in `postgres.ts`).
- */
-export const SETUP_LIMITS =
-  "SET LOCAL idle_in_transaction_session_timeout = '5min'; SET LOCAL lock_timeout = '5min'; SET LOCAL statement_timeout = '5min'";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -148,13 +154,14 @@ export function quoteSchema(schema: string): string {
 export const tableOf = (schema: string, name: CollectionName) => `${schema}.${name}`;
 
 /**
- * Brings the schema to {@link SCHEMA_VERSION}: creates it when missing, applies the migrations it lacks. Refuses
- * a schema written by a newer version (its tables may have changed in ways this code does not know).
+ * Brings the schema to {@link SCHEMA_VERSION} (or `upTo`, an older version, which only tests ask for): creates it
+ * when missing, applies the migrations it lacks. Refuses a schema written by a newer version (its tables may have
+ * changed in ways this code does not know), and a migration that breaks the servers still running on the schema.
  * Resolves with the migrations applied now.
  */
-export async function migrateSchema(client: ClientBase, schemaName: string): Promise<number[]> {
+export async function migrateSchema(client: ClientBase, schemaName: string, upTo = SCHEMA_VERSION): Promise<number[]> {
   const schema = quoteSchema(schemaName);
-  await client.query(`BEGIN; ${SETUP_LIMITS}`);
+  await client.query(`BEGIN; ${setLimits(SETUP_LIMITS)}`);
   try {
     // One starter at a time per schema; the others wait and then find it up to date.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storefront-migrations:${schemaName}`]);
@@ -173,7 +180,8 @@ export async function migrateSchema(client: ClientBase, schemaName: string): Pro
       );
     }
     const applied: number[] = [];
-    for (const migration of MIGRATIONS.filter((m) => m.version > current)) {
+    for (const migration of MIGRATIONS.filter((m) => m.version > current && m.version <= upTo)) {
+      if (migration.running) await refuseWhileRunning(client, schemaName, migration);
       await client.query(migration.sql(schema));
       await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
         migration.version,
@@ -187,4 +195,16 @@ export async function migrateSchema(client: ClientBase, schemaName: string): Pro
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** Throws, naming them, when servers that `migration` would break run on the schema. */
+async function refuseWhileRunning(client: ClientBase, schemaName: string, migration: Migration): Promise<void> {
+  const { rows } = await client.query<{ server: string }>(migration.running!(quoteSchema(schemaName)));
+  if (!rows.length) return;
+  const servers = rows.map((row) => row.server).join(', ');
+  throw new StoreError(
+    `The PostgreSQL schema "${schemaName}" needs migration ${migration.version} (${migration.name}), which breaks ` +
+      `the servers of version ${migration.version - 1} still running on it: ${rows.length} (${servers}). ` +
+      'Stop them, then start this server again.',
+  );
 }

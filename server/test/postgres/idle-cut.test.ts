@@ -1,0 +1,67 @@
+/**
+ * Trouble no request sees is said, once: when the database ends a server's idle connections (a restart, a
+ * failover, an operator's `pg_terminate_backend`), one line is logged for the incident, however many connections
+ * it cut, without the URL's password; the store goes on with new connections.
+ */
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
+import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres.js';
+import { newTemplate, template } from '../store/rows.js';
+
+const skip = skipWithout(POSTGRES, 'The PostgreSQL idle-cut tests');
+
+describe.skipIf(skip)('idle connections cut by the database', () => {
+  let schema: FreshSchema;
+  let store: PostgresStore | undefined;
+  let db: pg.Client;
+
+  beforeEach(async () => {
+    schema = await freshSchema();
+    db = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
+    await db.connect();
+  });
+  afterEach(async () => {
+    await db.end();
+    await store?.close();
+    await schema.drop();
+  });
+
+  it('logs one line for a cut of every idle connection, without the password, and goes on', async () => {
+    const warnings: string[] = [];
+    // Trust authentication ignores the password: it is there to be kept out of the log.
+    const url = new URL(schema.url);
+    url.password = 'secret-pw';
+    store = await createPostgresStore(url.href, {
+      initial: () => ({ templates: [template('1')] }),
+      warn: (line) => warnings.push(line),
+    });
+    const opened = store;
+    // Several connections open at once, then idle in the pool; and one of the claims' pool.
+    await Promise.all(Array.from({ length: 4 }, () => opened.failures!.read(['someone'])));
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) => opened.write((tx) => tx.insert('templates', newTemplate('1', `${i}.html`)))),
+    );
+    const claim = await opened.claim('templates', '1');
+    await claim!.release();
+    // This process's idle connections on this schema (their last statement named it).
+    const { rows } = await db.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+        WHERE application_name LIKE $1 AND state = 'idle' AND query LIKE $2`,
+      [`storefront-server ${process.pid}%`, `%"${schema.schema}"%`],
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    for (let i = 0; i < 100 && !warnings.length; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The rest of the burst arrives meanwhile: still one line.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^storefront-server: PostgreSQL postgres:\/\/postgres:\*\*\*@.*closed an idle connection/,
+    );
+    expect(warnings[0]).not.toContain('secret-pw');
+    // The next write and read open connections of their own.
+    await opened.write((tx) => tx.insert('templates', newTemplate('1', 'after.html')));
+    await opened.sync();
+  });
+});
