@@ -105,7 +105,9 @@ class Walker {
     if (type.isIntersection() && type.types.some((t) => t.flags & ts.TypeFlags.String)) return { type: 'string' };
     if (c.isTupleType(type)) {
       const items = c.getTypeArguments(type as ts.TypeReference).map((t, i) => this.schema(t, `${where}[${i}]`));
-      return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length };
+      // A tuple of literals (`_class: ['errors']`) is one value, written as the representations' `_class` is.
+      if (items.every((item) => 'const' in item)) return { const: items.map((item) => item.const) };
+      return { type: 'array', prefixItems: items, items: false, minItems: items.length, maxItems: items.length };
     }
     if (c.isArrayType(type)) {
       const [item] = c.getTypeArguments(type as ts.TypeReference);
@@ -115,10 +117,40 @@ class Walker {
     throw new Error(`${where}: no JSON Schema for the type ${c.typeToString(type)}`);
   }
 
+  /**
+   * The named unions of literals among `members`, as references, and the members left. A union the compiler
+   * built (`ProductSort | undefined` of an optional member, `EventType | '*'`) has lost its parts' names; without
+   * this each use would repeat their literals.
+   */
+  #namedParts(members: ts.Type[]): { refs: Schema[]; rest: ts.Type[] } {
+    let rest = members;
+    const refs: Schema[] = [];
+    for (const [name, parts] of this.#literalUnions) {
+      // The union being declared is not a part of itself.
+      if (this.schemas[name] && !Object.keys(this.schemas[name]).length) continue;
+      if (parts.length > rest.length || !parts.every((part) => rest.includes(part))) continue;
+      refs.push(this.component(name));
+      rest = rest.filter((member) => !parts.includes(member));
+    }
+    return { refs, rest };
+  }
+
+  /** Exported unions of literals, the largest first (so that a union inside another is not taken first). */
+  get #literalUnions(): [string, ts.Type[]][] {
+    this.#literalUnionsCache ??= [...this.#named]
+      .map(([name, symbol]): [string, ts.Type] => [name, this.#checker.getDeclaredTypeOfSymbol(symbol)])
+      .filter(([, type]) => type.isUnion() && type.types.every((t) => t.isLiteral()))
+      .map(([name, type]): [string, ts.Type[]] => [name, (type as ts.UnionType).types])
+      .sort(([, a], [, b]) => b.length - a.length);
+    return this.#literalUnionsCache;
+  }
+  #literalUnionsCache: [string, ts.Type[]][] | undefined;
+
   #union(type: ts.UnionType, where: string): Schema {
-    const members = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
-    if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: 'boolean' };
-    const schemas = members.map((t) => this.schema(t, where));
+    const all = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
+    if (all.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: 'boolean' };
+    const { refs, rest: members } = this.#namedParts(all);
+    const schemas = [...refs, ...members.map((t) => this.schema(t, where))];
     if (schemas.length === 1) return schemas[0]!;
     if (schemas.every((s) => 'const' in s && Object.keys(s).length === 1)) return { enum: schemas.map((s) => s.const) };
     // `string | number`, `number | null`: one `type` list reads better than an anyOf.

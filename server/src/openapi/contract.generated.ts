@@ -49,21 +49,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
           description: 'Event types to send, or `["*"]` (the default) for all.',
@@ -97,14 +89,7 @@ export const CONTRACT: Contract = {
       type: 'object',
       properties: {
         _class: {
-          type: 'array',
-          prefixItems: [
-            {
-              const: 'errors',
-            },
-          ],
-          minItems: 1,
-          maxItems: 1,
+          const: ['errors'],
         },
         message: {
           type: 'string',
@@ -199,62 +184,12 @@ export const CONTRACT: Contract = {
         types: {
           anyOf: [
             {
-              const: 'theme.created',
-            },
-            {
-              const: 'theme.updated',
-            },
-            {
-              const: 'template.created',
-            },
-            {
-              const: 'template.updated',
-            },
-            {
-              const: 'template.deleted',
-            },
-            {
-              const: 'theme_asset.created',
-            },
-            {
-              const: 'theme_asset.updated',
-            },
-            {
-              const: 'theme_asset.deleted',
-            },
-            {
-              const: 'product.created',
-            },
-            {
-              const: 'product.updated',
-            },
-            {
-              const: 'order.created',
-            },
-            {
-              const: 'order.updated',
-            },
-            {
-              const: 'ping',
+              $ref: '#/components/schemas/EventType',
             },
             {
               type: 'array',
               items: {
-                enum: [
-                  'theme.created',
-                  'theme.updated',
-                  'template.created',
-                  'template.updated',
-                  'template.deleted',
-                  'theme_asset.created',
-                  'theme_asset.updated',
-                  'theme_asset.deleted',
-                  'product.created',
-                  'product.updated',
-                  'order.created',
-                  'order.updated',
-                  'ping',
-                ],
+                $ref: '#/components/schemas/EventType',
               },
             },
           ],
@@ -288,6 +223,24 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Query of the event list (`svc:events`): oldest first, from a cursor.',
     },
+    EventType: {
+      enum: [
+        'theme.created',
+        'theme.updated',
+        'template.created',
+        'template.updated',
+        'template.deleted',
+        'theme_asset.created',
+        'theme_asset.updated',
+        'theme_asset.deleted',
+        'product.created',
+        'product.updated',
+        'order.created',
+        'order.updated',
+        'ping',
+      ],
+      description: 'Name of an event type.',
+    },
     FieldError: {
       type: 'object',
       properties: {
@@ -314,7 +267,7 @@ export const CONTRACT: Contract = {
             'Target URL, or an RFC 6570 URI template when `templated` is true. May be relative to the document URL.',
         },
         method: {
-          enum: ['post', 'put', 'delete'],
+          $ref: '#/components/schemas/LinkMethod',
           description: 'Lower-case verb to use; when absent the link is followed with GET.',
         },
         templated: {
@@ -342,40 +295,17 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'A link object (spec §2.2).',
     },
+    LinkMethod: {
+      enum: ['put', 'post', 'delete'],
+      description: 'HTTP verbs a link may declare in `method` (absent means GET).',
+    },
     OAuthErrorBody: {
       type: 'object',
       properties: {
         error: {
           anyOf: [
             {
-              const: 'invalid_request',
-            },
-            {
-              const: 'invalid_client',
-            },
-            {
-              const: 'invalid_grant',
-            },
-            {
-              const: 'unauthorized_client',
-            },
-            {
-              const: 'unsupported_grant_type',
-            },
-            {
-              const: 'invalid_scope',
-            },
-            {
-              const: 'access_denied',
-            },
-            {
-              const: 'unsupported_response_type',
-            },
-            {
-              const: 'server_error',
-            },
-            {
-              const: 'slow_down',
+              $ref: '#/components/schemas/OAuthErrorCode',
             },
             {
               type: 'string',
@@ -390,6 +320,22 @@ export const CONTRACT: Contract = {
       required: ['error'],
       additionalProperties: false,
       description: 'Error body of the token endpoint (RFC 6749 §5.2).',
+    },
+    OAuthErrorCode: {
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'invalid_grant',
+        'unauthorized_client',
+        'unsupported_grant_type',
+        'invalid_scope',
+        'access_denied',
+        'unsupported_response_type',
+        'server_error',
+        'slow_down',
+      ],
+      description:
+        '`error` codes the authorization service sends: RFC 6749 §5.2 (token endpoint), §4.1.2.1 and §4.2.2.1\n(`access_denied`, `unsupported_response_type` and `server_error`, in authorization redirects; the token\nendpoint also answers `server_error` to a failure of its own), and `slow_down`.',
     },
     OrderAddress: {
       type: 'object',
@@ -555,10 +501,10 @@ export const CONTRACT: Contract = {
           ],
         },
         status: {
-          enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+          $ref: '#/components/schemas/OrderStatus',
         },
         sort: {
-          enum: ['updated_on.desc', 'updated_on.asc', 'created_on.desc', 'created_on.asc', 'total.asc', 'total.desc'],
+          $ref: '#/components/schemas/OrderSort',
         },
         page: {
           type: 'integer',
@@ -571,8 +517,12 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Query of the order list (`svc:all_orders`, `svc:orders`).',
     },
+    OrderSort: {
+      enum: ['updated_on.desc', 'updated_on.asc', 'created_on.desc', 'created_on.asc', 'total.asc', 'total.desc'],
+      description: 'Sort orders accepted by the order list.',
+    },
     OrderStatus: {
-      enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+      enum: ['pending', 'open', 'paid', 'shipped', 'closed', 'cancelled'],
       description: 'Lifecycle of an order.',
     },
     OrderSummaryFields: {
@@ -753,7 +703,7 @@ export const CONTRACT: Contract = {
           ],
         },
         status: {
-          enum: ['visible', 'hidden'],
+          $ref: '#/components/schemas/ProductStatus',
         },
         tags: {
           anyOf: [
@@ -769,16 +719,7 @@ export const CONTRACT: Contract = {
           ],
         },
         sort: {
-          enum: [
-            'updated_on.desc',
-            'updated_on.asc',
-            'created_on.desc',
-            'created_on.asc',
-            'title.asc',
-            'title.desc',
-            'price.asc',
-            'price.desc',
-          ],
+          $ref: '#/components/schemas/ProductSort',
         },
         page: {
           type: 'integer',
@@ -790,6 +731,19 @@ export const CONTRACT: Contract = {
       },
       additionalProperties: false,
       description: 'Query of the product list (`svc:all_products`, `svc:products`).',
+    },
+    ProductSort: {
+      enum: [
+        'updated_on.desc',
+        'updated_on.asc',
+        'created_on.desc',
+        'created_on.asc',
+        'title.asc',
+        'title.desc',
+        'price.asc',
+        'price.desc',
+      ],
+      description: 'Sort orders accepted by the product list.',
     },
     ProductStatus: {
       enum: ['visible', 'hidden'],
@@ -1211,21 +1165,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
         },
@@ -1233,7 +1179,7 @@ export const CONTRACT: Contract = {
           type: 'string',
         },
         status: {
-          enum: ['enabled', 'disabled'],
+          $ref: '#/components/schemas/WebhookEndpointStatus',
           description: '`enabled` again after the server disabled it, or `disabled` to pause it.',
         },
       },
@@ -1250,21 +1196,7 @@ export const CONTRACT: Contract = {
           type: 'string',
         },
         event_type: {
-          enum: [
-            'theme.created',
-            'theme.updated',
-            'template.created',
-            'template.updated',
-            'template.deleted',
-            'theme_asset.created',
-            'theme_asset.updated',
-            'theme_asset.deleted',
-            'product.created',
-            'product.updated',
-            'order.created',
-            'order.updated',
-            'ping',
-          ],
+          $ref: '#/components/schemas/EventType',
         },
         endpoint_id: {
           type: 'string',
@@ -1330,21 +1262,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
           description: 'The event types sent to it, or `["*"]` for all.',
@@ -1540,7 +1464,7 @@ export const CONTRACT: Contract = {
                 description: 'Matches title, vendor and tags.',
               },
               status: {
-                enum: ['visible', 'hidden'],
+                $ref: '#/components/schemas/ProductStatus',
               },
               tags: {
                 anyOf: [
@@ -1556,16 +1480,7 @@ export const CONTRACT: Contract = {
                 ],
               },
               sort: {
-                enum: [
-                  'updated_on.desc',
-                  'updated_on.asc',
-                  'created_on.desc',
-                  'created_on.asc',
-                  'title.asc',
-                  'title.desc',
-                  'price.asc',
-                  'price.desc',
-                ],
+                $ref: '#/components/schemas/ProductSort',
               },
               page: {
                 type: 'integer',
@@ -1593,17 +1508,10 @@ export const CONTRACT: Contract = {
                 description: "Matches the order code or the contact's name or email.",
               },
               status: {
-                enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+                $ref: '#/components/schemas/OrderStatus',
               },
               sort: {
-                enum: [
-                  'updated_on.desc',
-                  'updated_on.asc',
-                  'created_on.desc',
-                  'created_on.asc',
-                  'total.asc',
-                  'total.desc',
-                ],
+                $ref: '#/components/schemas/OrderSort',
               },
               page: {
                 type: 'integer',
@@ -1811,21 +1719,7 @@ export const CONTRACT: Contract = {
             description: "`evt_…`: the Standard's `webhook-id`, the same on every attempt; unique across processes.",
           },
           type: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-            ],
+            $ref: '#/components/schemas/EventType',
           },
           created_on: {
             type: 'string',
@@ -1864,7 +1758,7 @@ export const CONTRACT: Contract = {
       relations: {
         'svc:subject': {
           method: 'get',
-          target: ['product', 'order', 'document', 'theme', 'themeTemplate'],
+          target: ['product', 'order', 'theme', 'themeTemplate', 'document'],
         },
         'svc:shop': {
           method: 'get',
