@@ -4,7 +4,9 @@ import { CONTRACT } from '../../src/openapi/contract.generated.js';
 
 /** Every `enum` list in `value`, with where it is. */
 function enums(value: unknown, at: string, out: [string, string][] = []): [string, string][] {
-  if (Array.isArray(value)) value.forEach((item, i) => enums(item, `${at}[${i}]`, out));
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) enums(item, `${at}[${i}]`, out);
+  }
   else if (value && typeof value === 'object') {
     for (const [key, member] of Object.entries(value)) {
       if (key === 'enum') out.push([at, JSON.stringify([...(member as unknown[])].sort())]);
