@@ -4,7 +4,9 @@
  * (token response, OAuth errors).
  */
 import type { Addresses } from '../core/types.js';
+import { assetFileName, themeFileName } from './bounds.js';
 import type { Schema } from './contract-types.js';
+import { TOKEN_FORM_EXAMPLE } from './examples.js';
 import { schemaRef } from './hal-schemas.js';
 import { VALIDATORS } from './responses.js';
 
@@ -135,8 +137,13 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'requestToken',
         tags: ['OAuth'],
         summary: 'Issue an access token (every grant).',
+        description:
+          'The token endpoint (spec §5.1): one form per grant. The client authenticates with HTTP Basic, or with `client_id` and `client_secret` in the form (never both); public clients send only `client_id`.',
         security: [{ clientBasic: [] }, {}],
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: GRANTS } } },
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: GRANTS, example: TOKEN_FORM_EXAMPLE } },
+        },
         responses: {
           '200': {
             description: 'The token (spec §5.2), never cached.',
@@ -160,6 +167,7 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizationServerMetadata',
         tags: ['OAuth'],
         summary: 'The authorization server’s metadata (RFC 8414): its endpoints and what they accept.',
+        description: 'What discovery clients (openid-client, oauth4webapi) read first.',
         security: [],
         responses: {
           '200': {
@@ -174,6 +182,8 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizePage',
         tags: ['OAuth'],
         summary: 'The login and consent page of the authorization code and implicit grants.',
+        description:
+          'An HTML form for people; a request that cannot be redirected back is answered here, others at the redirect URI.',
         security: [],
         parameters: AUTHORIZE_QUERY,
         responses: {
@@ -188,6 +198,7 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizeDecision',
         tags: ['OAuth'],
         summary: 'The form’s answer: log in and approve, or deny.',
+        description: 'Posted by the login and consent page; answered with a redirect to the client, or the page again.',
         security: [],
         requestBody: {
           required: true,
@@ -248,12 +259,12 @@ const files = (description: string) => ({
   headers: VALIDATORS,
   content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 });
-const rest = (name: string, description: string) => ({
+const rest = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
   name,
   in: 'path',
   required: true,
   description,
-  schema: { type: 'string' },
+  schema,
 });
 
 /** The relation pages, theme files and previews, at their addresses relative to the origin. */
@@ -266,6 +277,8 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
       operationId: extra.length ? 'previewFile' : 'previewPage',
       tags: ['Themes'],
       summary: description,
+      description:
+        'Open to whoever holds the preview key; always revalidated. The page is the theme’s `layout.html` with a `<base href>` of the preview folder, so that relative references resolve to the theme’s files.',
       security: [],
       parameters: [theme, key, ...extra],
       responses: { '200': files('The page or file.'), '304': notModified, '404': notFound },
@@ -277,6 +290,7 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
         operationId: 'describeRelation',
         tags: ['Relations'],
         summary: 'What a `svc:` relation does: HTML for people, JSON on `Accept: application/json`.',
+        description: 'Where the root’s `svc:` curie expands to: one page per relation, from the relation registry.',
         security: [],
         parameters: [rest('rel', 'The relation’s name without its `svc:` prefix.')],
         responses: {
@@ -298,16 +312,22 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
         operationId: 'getAssetFile',
         tags: ['Themes'],
         summary: 'A theme asset’s bytes (its `file` link): long-lived cache, `nosniff`, SVG sandboxed.',
+        description:
+          'The address changes with the bytes (`digest`), so the file is cached for a year. A name in a folder is sent with its `/` encoded (`images%2Flogo.png`), as generated clients send it, or as it is.',
         security: [],
         parameters: [
           theme,
           rest('digest', 'The file’s MD5 digest.'),
-          rest('file_name', 'The asset’s file name (may contain `/`).'),
+          rest('file_name', 'The asset’s file name; a `/` in it may be sent encoded, as `%2F`.', {
+            type: 'string',
+            pattern: assetFileName().pattern,
+          }),
         ],
         responses: { '200': files('The file, with its media type.'), '304': notModified, '404': notFound },
       },
     },
-    [`${statics}/themes/{theme_id}/preview/{key}`]: preview(
+    // The folder's address, with its `/`: the `svc:theme_preview` link, and the `<base href>` of the page.
+    [`${statics}/themes/{theme_id}/preview/{key}/`]: preview(
       [],
       'The theme’s preview: its `layout.html` (the `svc:theme_preview` link).',
     ),
@@ -315,7 +335,8 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
       [
         rest(
           'file_name',
-          'A template or asset of the theme by its file name (may contain `/`), as `layout.html` refers to it.',
+          'A template or asset of the theme by its file name, as `layout.html` refers to it; a `/` in it may be sent encoded, as `%2F`.',
+          themeFileName(),
         ),
       ],
       'A file of the theme’s preview.',

@@ -6,8 +6,7 @@ import { CONTRACT } from '../../src/openapi/contract.generated.js';
 function enums(value: unknown, at: string, out: [string, string][] = []): [string, string][] {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) enums(item, `${at}[${i}]`, out);
-  }
-  else if (value && typeof value === 'object') {
+  } else if (value && typeof value === 'object') {
     for (const [key, member] of Object.entries(value)) {
       if (key === 'enum') out.push([at, JSON.stringify([...(member as unknown[])].sort())]);
       else enums(member, `${at}.${key}`, out);
