@@ -101,6 +101,7 @@ export function assetFileName(): Schema {
   };
 }
 
+/** The contract's `string | number`, each of a form the guard reads. */
 const LAST_UPDATED_ON: Schema = {
   anyOf: [
     { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' },
@@ -163,8 +164,7 @@ function bodyBounds(): Record<string, Record<string, Schema>> {
 
 /**
  * The component schemas with the server's bounds: each refined member keeps the contract's schema (its type, its
- * description unless the bound says more) under the bound's keywords; a bound with its own `anyOf` replaces the
- * member's alternatives.
+ * description unless the bound says more) under the bound's keywords.
  */
 export function boundedSchemas(schemas: Readonly<Record<string, Schema>>): Record<string, Schema> {
   const out = { ...schemas };
@@ -176,7 +176,7 @@ export function boundedSchemas(schemas: Readonly<Record<string, Schema>>): Recor
     for (const [member, bound] of Object.entries(members)) {
       const own = properties[member];
       if (!own) throw new Error(`bounds: ${component} has no member ${member}`);
-      refined[member] = bound.anyOf ? { description: own.description, ...bound } : { ...own, ...bound };
+      refined[member] = { ...own, ...bound };
     }
     out[component] = { ...schema, properties: refined };
   }

@@ -181,7 +181,8 @@ function documentOperation() {
         description: 'The OpenAPI 3.1 document.',
         headers: { ...API_HEADERS, ...VALIDATORS },
         content: {
-          [OPENAPI_MEDIA_TYPE]: {
+          // A media type key names the type without its parameters (`version` is the document's `openapi`).
+          [OPENAPI_MEDIA_TYPE.split(';', 1)[0]!]: {
             schema: {
               type: 'object',
               properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
