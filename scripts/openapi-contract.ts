@@ -24,13 +24,18 @@ const CONTRACT_INDEX = join(ROOT, 'sdk', 'src', 'contract', 'index.ts');
 export const CONTRACT_MODULE = join(ROOT, 'server', 'src', 'openapi', 'contract.generated.ts');
 
 /**
- * Wire types the representation table does not reach: error bodies, the token endpoint's, HAL's link objects, and
- * each event type's `data` (the document's `webhooks` narrow the event to each type).
+ * Wire types the representation table does not reach: error bodies, the authorization service's forms, answers
+ * and metadata, HAL's link objects, and each event type's `data` (the document's `webhooks` narrow the event to
+ * each type).
  */
 const ROOTS = [
   'ErrorBody',
   'OAuthErrorBody',
   'TokenResponse',
+  'TokenRequest',
+  'AuthorizeQuery',
+  'AuthorizeDecisionForm',
+  'AuthorizationServerMetadata',
   'Link',
   'Curie',
   'ResultsFields',
@@ -157,7 +162,24 @@ class Walker {
     if (schemas.every((s) => typeof s.type === 'string' && Object.keys(s).length === 1)) {
       return { type: schemas.map((s) => s.type) };
     }
-    return { anyOf: schemas };
+    // Objects told apart by a member's constant (the token endpoint's grants by `grant_type`): exactly one.
+    return { [this.#discriminated(schemas) ? 'oneOf' : 'anyOf']: schemas };
+  }
+
+  /** Whether every schema is an object whose required member `name` has a constant of its own, for one `name`. */
+  #discriminated(schemas: Schema[]): boolean {
+    const objects = schemas.map((s) => (typeof s.$ref === 'string' ? this.schemas[s.$ref.split('/').pop()!] : s));
+    const [first] = objects;
+    const names = (first?.required as string[] | undefined) ?? [];
+    return names.some((name) => {
+      const values = objects.map((o) => {
+        const member = (o?.properties as Record<string, Schema> | undefined)?.[name];
+        return (o?.required as string[] | undefined)?.includes(name) && member && 'const' in member
+          ? member.const
+          : undefined;
+      });
+      return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+    });
   }
 
   #object(type: ts.Type, where: string): Schema {

@@ -6,6 +6,193 @@ import type { Contract } from './contract-types.js';
 
 export const CONTRACT: Contract = {
   schemas: {
+    AuthorizationCodeGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'authorization_code',
+        },
+        code: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+        },
+        code_verifier: {
+          type: 'string',
+          description: 'PKCE (S256); required of public and native clients.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'code'],
+      additionalProperties: false,
+      description: "Authorization code (+ PKCE), from the authorize endpoint's redirect.",
+    },
+    AuthorizationServerMetadata: {
+      type: 'object',
+      properties: {
+        issuer: {
+          type: 'string',
+          description: 'Also sent as `iss` in authorization responses (RFC 9207).',
+        },
+        authorization_endpoint: {
+          type: 'string',
+        },
+        token_endpoint: {
+          type: 'string',
+        },
+        grant_types_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        response_types_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        response_modes_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        code_challenge_methods_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        token_endpoint_auth_methods_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        scopes_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        authorization_response_iss_parameter_supported: {
+          type: 'boolean',
+        },
+      },
+      required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'response_types_supported'],
+      additionalProperties: false,
+      description: 'Authorization server metadata (RFC 8414 §2): the members the service sends.',
+    },
+    AuthorizeDecisionForm: {
+      type: 'object',
+      properties: {
+        login: {
+          type: 'string',
+        },
+        password: {
+          type: 'string',
+        },
+        decision: {
+          enum: ['approve', 'deny'],
+        },
+        response_type: {
+          $ref: '#/components/schemas/AuthorizeResponseType',
+        },
+        client_id: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+          description: "One of the client's registered redirect URIs; the first one when absent.",
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        state: {
+          type: 'string',
+          description: 'Sent back unchanged with the answer.',
+        },
+        code_challenge: {
+          type: 'string',
+          description: "PKCE: base64url of the verifier's SHA-256.",
+        },
+        code_challenge_method: {
+          const: 'S256',
+        },
+      },
+      required: ['decision', 'response_type', 'client_id'],
+      additionalProperties: false,
+      description: "The authorize page's form: the query's parameters, with the person's login and decision.",
+    },
+    AuthorizeQuery: {
+      type: 'object',
+      properties: {
+        response_type: {
+          $ref: '#/components/schemas/AuthorizeResponseType',
+        },
+        client_id: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+          description: "One of the client's registered redirect URIs; the first one when absent.",
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        state: {
+          type: 'string',
+          description: 'Sent back unchanged with the answer.',
+        },
+        code_challenge: {
+          type: 'string',
+          description: "PKCE: base64url of the verifier's SHA-256.",
+        },
+        code_challenge_method: {
+          const: 'S256',
+        },
+      },
+      required: ['response_type', 'client_id'],
+      additionalProperties: false,
+      description: "The authorize page's query.",
+    },
+    AuthorizeResponseType: {
+      enum: ['code', 'token'],
+      description:
+        'What the authorize page answers with: a code (the authorization code grant) or a token (the implicit one).',
+    },
+    ClientCredentialsGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'client_credentials',
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type'],
+      additionalProperties: false,
+      description: "Client credentials: the token acts as the app's owner.",
+    },
     CreateTemplateBody: {
       type: 'object',
       properties: {
@@ -257,6 +444,47 @@ export const CONTRACT: Contract = {
       required: ['field', 'messages'],
       additionalProperties: false,
       description: "One field's validation messages inside a 422 error.",
+    },
+    JwtBearerGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        },
+        assertion: {
+          type: 'string',
+          description:
+            'HS256 JWT signed with the client secret: `iss` the client id, `aud`, `exp` (at most an hour ahead), `sub` (or\n`prn`) the expired access token.',
+        },
+        client_id: {
+          type: 'string',
+          description: "Accepted without a secret when it equals the assertion's `iss`.",
+        },
+      },
+      required: ['grant_type', 'assertion'],
+      additionalProperties: false,
+      description:
+        'JWT bearer (RFC 7523): exchanges an expired token for a new one with the same user and scopes; the old one is\nrevoked.',
+    },
+    LegacyJwtBearerGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'assertion',
+        },
+        assertion_type: {
+          const: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        },
+        assertion: {
+          type: 'string',
+        },
+        client_id: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'assertion_type', 'assertion'],
+      additionalProperties: false,
+      description: 'The JWT bearer grant in the legacy form older official clients send.',
     },
     Link: {
       type: 'object',
@@ -569,6 +797,34 @@ export const CONTRACT: Contract = {
       },
       additionalProperties: false,
       description: 'Variables of a results link.',
+    },
+    PasswordGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'password',
+        },
+        username: {
+          type: 'string',
+        },
+        password: {
+          type: 'string',
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'username', 'password'],
+      additionalProperties: false,
+      description: 'Resource owner password credentials (trusted apps only).',
     },
     PingEventData: {
       type: 'object',
@@ -1097,6 +1353,26 @@ export const CONTRACT: Contract = {
       required: ['id', 'title', 'production', 'settings', 'updated_on'],
       additionalProperties: false,
       description: "A shop's design theme (spec §2.3).",
+    },
+    TokenRequest: {
+      oneOf: [
+        {
+          $ref: '#/components/schemas/ClientCredentialsGrant',
+        },
+        {
+          $ref: '#/components/schemas/PasswordGrant',
+        },
+        {
+          $ref: '#/components/schemas/JwtBearerGrant',
+        },
+        {
+          $ref: '#/components/schemas/LegacyJwtBearerGrant',
+        },
+        {
+          $ref: '#/components/schemas/AuthorizationCodeGrant',
+        },
+      ],
+      description: "The token endpoint's form (`application/x-www-form-urlencoded`), one per grant.",
     },
     TokenResponse: {
       type: 'object',
