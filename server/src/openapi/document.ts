@@ -9,7 +9,7 @@ import type { Route } from '../http/route.js';
 import { boundedSchemas, CURSOR_PARAMETER, LIST_BOUNDS, LIST_ITEM_BOUNDS, QUERY_BOUNDS } from './bounds.js';
 import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';
-import { BODY_EXAMPLES } from './examples.js';
+import { answerExample, BODY_EXAMPLES } from './examples.js';
 import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
 import { OPENAPI_MEDIA_TYPE } from './openapi-route.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
@@ -168,6 +168,19 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   return operation;
 }
 
+/** `operation` with the seed's answer as the example of its 200, when there is one (examples.generated.ts). */
+function withAnswerExample(operation: Record<string, unknown>, addresses: Addresses): Record<string, unknown> {
+  const example = answerExample(String(operation.operationId), addresses);
+  const ok = (operation.responses as Record<string, { content?: Record<string, object> }>)['200'];
+  const json = ok?.content?.['application/json'];
+  if (example === undefined || !json) return operation;
+  const responses = {
+    ...(operation.responses as object),
+    '200': { ...ok, content: { 'application/json': { ...json, example } } },
+  };
+  return { ...operation, responses };
+}
+
 /** The document's own path: open, validated like a representation. */
 function documentOperation() {
   return {
@@ -250,7 +263,7 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     );
     const at = `${base}${path}${json ? '.json' : ''}`;
     paths[at] ??= {};
-    const operation = apiOperation(route, spec, names);
+    const operation = withAnswerExample(apiOperation(route, spec, names), addresses);
     paths[at][route.method.toLowerCase()] = operation;
     if (route.method === 'GET' && path) paths[`${base}${path}.jsonp`] = { get: jsonpOperation(operation) };
   }

@@ -1,3 +1,6 @@
+import type { Addresses } from '../core/types.js';
+import { GENERATED_EXAMPLES } from './examples.generated.js';
+
 /**
  * Example request bodies, in the document beside each body's schema: what a tool that sends examples (a mock,
  * a fuzzer's first case, the explorer) sends, and what server/test/openapi/walk.test.ts sends to a real server.
@@ -23,3 +26,35 @@ export const BODY_EXAMPLES: Readonly<Record<string, unknown>> = {
 
 /** The token endpoint's example form: the client credentials grant of an app authenticated with Basic. */
 export const TOKEN_FORM_EXAMPLE = { grant_type: 'client_credentials', scope: 'admin' };
+
+/** The addresses the generated examples are written at; `rebaseExample` moves them to a server's own. */
+export const EXAMPLE_ADDRESSES: Addresses = {
+  origin: 'http://storefront.example',
+  baseUrl: 'http://storefront.example/v1',
+  authUrl: 'http://storefront.example',
+  staticUrl: 'http://storefront.example/static',
+};
+
+/** `value` with every URL at {@link EXAMPLE_ADDRESSES} moved to `addresses` (the longest prefix first). */
+function rebase(value: unknown, addresses: Addresses): unknown {
+  if (typeof value === 'string') {
+    for (const key of ['baseUrl', 'staticUrl', 'authUrl', 'origin'] as const) {
+      if (value.startsWith(EXAMPLE_ADDRESSES[key])) return addresses[key] + value.slice(EXAMPLE_ADDRESSES[key].length);
+    }
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item) => rebase(item, addresses));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, rebase(member, addresses)]));
+  }
+  return value;
+}
+
+/**
+ * The seed's answer to the operation `operationId` (scripts/openapi-examples.ts) at `addresses`: real ids, and
+ * links that lead to other examples' resources.
+ */
+export function answerExample(operationId: string, addresses: Addresses): unknown {
+  const example = GENERATED_EXAMPLES[operationId];
+  return example === undefined ? undefined : rebase(example, addresses);
+}
