@@ -45,7 +45,6 @@ async function answers(): Promise<Record<string, unknown>> {
     getProduct: `/shops/${shop.id}/products/${product.id}.json`,
     listOrders: '/orders.json?per_page=2',
     getOrder: `/shops/${shop.id}/orders/${order.id}.json`,
-    getProductionTheme: `/shops/${shop.id}/theme.json`,
     getTheme: `/themes/${theme.id}`,
     getTemplate: `/themes/${theme.id}/templates/${template.id}`,
   };

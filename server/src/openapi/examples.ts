@@ -50,11 +50,14 @@ function rebase(value: unknown, addresses: Addresses): unknown {
   return value;
 }
 
+/** Operations whose example is another's: a shop's production theme is the theme by its id (written once). */
+const SAME_ANSWER: Readonly<Record<string, string>> = { getProductionTheme: 'getTheme' };
+
 /**
  * The seed's answer to the operation `operationId` (scripts/openapi-examples.ts) at `addresses`: real ids, and
  * links that lead to other examples' resources.
  */
 export function answerExample(operationId: string, addresses: Addresses): unknown {
-  const example = GENERATED_EXAMPLES[operationId];
+  const example = GENERATED_EXAMPLES[SAME_ANSWER[operationId] ?? operationId];
   return example === undefined ? undefined : rebase(example, addresses);
 }
