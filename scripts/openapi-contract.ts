@@ -24,13 +24,18 @@ const CONTRACT_INDEX = join(ROOT, 'sdk', 'src', 'contract', 'index.ts');
 export const CONTRACT_MODULE = join(ROOT, 'server', 'src', 'openapi', 'contract.generated.ts');
 
 /**
- * Wire types the representation table does not reach: error bodies, the token endpoint's, HAL's link objects, and
- * each event type's `data` (the document's `webhooks` narrow the event to each type).
+ * Wire types the representation table does not reach: error bodies, the authorization service's forms, answers
+ * and metadata, HAL's link objects, and each event type's `data` (the document's `webhooks` narrow the event to
+ * each type).
  */
 const ROOTS = [
   'ErrorBody',
   'OAuthErrorBody',
   'TokenResponse',
+  'TokenRequest',
+  'AuthorizeQuery',
+  'AuthorizeDecisionForm',
+  'AuthorizationServerMetadata',
   'Link',
   'Curie',
   'ResultsFields',
@@ -105,7 +110,9 @@ class Walker {
     if (type.isIntersection() && type.types.some((t) => t.flags & ts.TypeFlags.String)) return { type: 'string' };
     if (c.isTupleType(type)) {
       const items = c.getTypeArguments(type as ts.TypeReference).map((t, i) => this.schema(t, `${where}[${i}]`));
-      return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length };
+      // A tuple of literals (`_class: ['errors']`) is one value, written as the representations' `_class` is.
+      if (items.every((item) => 'const' in item)) return { const: items.map((item) => item.const) };
+      return { type: 'array', prefixItems: items, items: false, minItems: items.length, maxItems: items.length };
     }
     if (c.isArrayType(type)) {
       const [item] = c.getTypeArguments(type as ts.TypeReference);
@@ -115,17 +122,64 @@ class Walker {
     throw new Error(`${where}: no JSON Schema for the type ${c.typeToString(type)}`);
   }
 
+  /**
+   * The named unions of literals among `members`, as references, and the members left. A union the compiler
+   * built (`ProductSort | undefined` of an optional member, `EventType | '*'`) has lost its parts' names; without
+   * this each use would repeat their literals.
+   */
+  #namedParts(members: ts.Type[]): { refs: Schema[]; rest: ts.Type[] } {
+    let rest = members;
+    const refs: Schema[] = [];
+    for (const [name, parts] of this.#literalUnions) {
+      // The union being declared is not a part of itself.
+      if (this.schemas[name] && !Object.keys(this.schemas[name]).length) continue;
+      if (parts.length > rest.length || !parts.every((part) => rest.includes(part))) continue;
+      refs.push(this.component(name));
+      rest = rest.filter((member) => !parts.includes(member));
+    }
+    return { refs, rest };
+  }
+
+  /** Exported unions of literals, the largest first (so that a union inside another is not taken first). */
+  get #literalUnions(): [string, ts.Type[]][] {
+    this.#literalUnionsCache ??= [...this.#named]
+      .map(([name, symbol]): [string, ts.Type] => [name, this.#checker.getDeclaredTypeOfSymbol(symbol)])
+      .filter(([, type]) => type.isUnion() && type.types.every((t) => t.isLiteral()))
+      .map(([name, type]): [string, ts.Type[]] => [name, (type as ts.UnionType).types])
+      .sort(([, a], [, b]) => b.length - a.length);
+    return this.#literalUnionsCache;
+  }
+  #literalUnionsCache: [string, ts.Type[]][] | undefined;
+
   #union(type: ts.UnionType, where: string): Schema {
-    const members = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
-    if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: 'boolean' };
-    const schemas = members.map((t) => this.schema(t, where));
+    const all = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
+    if (all.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: 'boolean' };
+    const { refs, rest: members } = this.#namedParts(all);
+    const schemas = [...refs, ...members.map((t) => this.schema(t, where))];
     if (schemas.length === 1) return schemas[0]!;
     if (schemas.every((s) => 'const' in s && Object.keys(s).length === 1)) return { enum: schemas.map((s) => s.const) };
     // `string | number`, `number | null`: one `type` list reads better than an anyOf.
     if (schemas.every((s) => typeof s.type === 'string' && Object.keys(s).length === 1)) {
       return { type: schemas.map((s) => s.type) };
     }
-    return { anyOf: schemas };
+    // Objects told apart by a member's constant (the token endpoint's grants by `grant_type`): exactly one.
+    return { [this.#discriminated(schemas) ? 'oneOf' : 'anyOf']: schemas };
+  }
+
+  /** Whether every schema is an object whose required member `name` has a constant of its own, for one `name`. */
+  #discriminated(schemas: Schema[]): boolean {
+    const objects = schemas.map((s) => (typeof s.$ref === 'string' ? this.schemas[s.$ref.split('/').pop()!] : s));
+    const [first] = objects;
+    const names = (first?.required as string[] | undefined) ?? [];
+    return names.some((name) => {
+      const values = objects.map((o) => {
+        const member = (o?.properties as Record<string, Schema> | undefined)?.[name];
+        return (o?.required as string[] | undefined)?.includes(name) && member && 'const' in member
+          ? member.const
+          : undefined;
+      });
+      return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+    });
   }
 
   #object(type: ts.Type, where: string): Schema {

@@ -276,7 +276,7 @@ describe('requests generated from the OpenAPI document', () => {
   test('the token endpoint: each grant of the document, with and without client authentication', async () => {
     const operation = conformance.document.paths['/oauth/token'].post;
     const grants = resolve(operation.requestBody.content['application/x-www-form-urlencoded'].schema).oneOf;
-    for (const grant of grants as Json[]) {
+    for (const grant of (grants as Json[]).map(resolve)) {
       const form = new URLSearchParams();
       for (const name of grant.required) form.set(name, String(sampleOf(grant.properties[name])));
       for (const authorization of [basicAuthorization(DEMO), undefined, 'Basic bm9ib2R5Om5vdGhpbmc=']) {

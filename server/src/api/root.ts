@@ -2,6 +2,7 @@
 import type { Links } from '@storefront-platform/sdk/internal';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
+import { OPENAPI_MEDIA_TYPE } from '../openapi/openapi-route.js';
 import { hasScope, ownShops } from './access.js';
 import { endpointsTemplate, endpointsUrl, eventsTemplate, eventTemplate } from './events/urls.js';
 import { halEntity, link, resource } from './hal.js';
@@ -15,9 +16,6 @@ import {
   shopsTemplate,
   shopTemplate,
 } from './urls.js';
-
-/** The media type the OpenAPI Initiative registered for its JSON documents, with the version they follow. */
-const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 
 export const rootRoutes: Route[] = [
   {
@@ -51,7 +49,7 @@ export const rootRoutes: Route[] = [
           links['svc:create_webhook_endpoint'] = link('svc:create_webhook_endpoint', endpointsUrl(addresses));
         }
         // RFC 8631's relation for the description meant for machines: the OpenAPI document.
-        links['service-desc'] = { href: `${base}/openapi.json`, type: OPENAPI_TYPE };
+        links['service-desc'] = { href: `${base}/openapi.json`, type: OPENAPI_MEDIA_TYPE };
         // RFC 8631's relation for documentation meant for people: the explorer is the API's own, interactive.
         if (context.explorerUrl) {
           links['service-doc'] = { href: context.explorerUrl, type: 'text/html', title: 'API explorer' };

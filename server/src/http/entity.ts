@@ -3,6 +3,8 @@ import { toSeconds } from './http-date.js';
 
 /** Media type of every JSON representation. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
+/** Whether a media type is JSON: `application/json`, or a type with the `+json` suffix (RFC 6839 §3.1). */
+export const isJsonMediaType = (type: string) => /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(type);
 
 /**
  * A representation ready to send: serialised and hashed once, then served as often as it is asked for.

@@ -5,7 +5,7 @@
 import type { CoreResponse, HeaderReader } from '../core/types.js';
 import { assertUnchanged, notModifiedTag } from './conditional.js';
 import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.js';
-import { type Entity, JSON_TYPE } from './entity.js';
+import { type Entity, isJsonMediaType, JSON_TYPE } from './entity.js';
 import { formatHttpDate, toSeconds } from './http-date.js';
 import type { HttpError } from './http-error.js';
 import { JSONP_TYPE, wrapJsonp } from './jsonp.js';
@@ -99,7 +99,7 @@ function withBody(
   entity: Pick<Entity, 'body' | 'contentType'>,
 ): CoreResponse {
   let body = entity.body;
-  if (exchange.jsonp !== undefined && entity.contentType === JSON_TYPE) {
+  if (exchange.jsonp !== undefined && isJsonMediaType(entity.contentType)) {
     body = wrapJsonp(exchange.jsonp, typeof body === 'string' ? body : decoder.decode(body));
     headers['content-type'] = JSONP_TYPE;
     headers['x-content-type-options'] = 'nosniff';

@@ -14,7 +14,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface Call<P extends Principal | undefined = Principal> {
   context: CoreContext;
   request: CoreRequest;
-  /** Path parameters, decoded (`:name`), and the undecoded rest of the path for a trailing `*name`. */
+  /**
+   * Path parameters, decoded (`:name`), and the rest of the path for a trailing `*name`: undecoded but for `%2F`,
+   * read as `/` (a file name sent as one path parameter).
+   */
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
   /** The caller: always present on routes that declare a scope. */

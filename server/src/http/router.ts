@@ -59,11 +59,18 @@ function paramsOf(segments: readonly Segment[], parts: readonly string[]): Recor
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if (segment.kind === 'rest') params[segment.value] = parts.slice(i).join('/');
+    if (segment.kind === 'rest') params[segment.value] = parts.slice(i).join('/').replace(ENCODED_SLASH, '/');
     else if (segment.kind === 'param') params[segment.value] = decode(parts[i]!);
   }
   return params;
 }
+
+/**
+ * An encoded `/` in a rest parameter reads as the `/` it stands for: an OpenAPI path parameter cannot hold a
+ * slash, so generated clients send `images%2Flogo.png` for the file `images/logo.png`. Only the slash is
+ * decoded: the rest of the rest stays as sent, and what it names is still checked where it is looked up.
+ */
+const ENCODED_SLASH = /%2F/gi;
 
 const NONE: readonly Compiled[] = [];
 

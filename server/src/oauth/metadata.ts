@@ -2,6 +2,7 @@
  * RFC 8414 authorization server metadata, so that clients (openid-client's and oauth4webapi's discovery) learn the
  * endpoints and what they accept from the issuer alone.
  */
+import type { AuthorizationServerMetadata } from '@storefront-platform/sdk/internal';
 import type { Addresses, CoreResponse } from '../core/types.js';
 import { JWT_BEARER } from './grants/jwt-bearer.js';
 import { SCOPES } from './scopes.js';
@@ -15,7 +16,7 @@ export function issuerOf(addresses: Addresses): string {
 }
 
 /** The metadata document of the service at `addresses`. */
-export function metadataOf(addresses: Addresses): Record<string, unknown> {
+export function metadataOf(addresses: Addresses): AuthorizationServerMetadata {
   const issuer = issuerOf(addresses);
   return {
     issuer,

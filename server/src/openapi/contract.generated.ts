@@ -6,6 +6,193 @@ import type { Contract } from './contract-types.js';
 
 export const CONTRACT: Contract = {
   schemas: {
+    AuthorizationCodeGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'authorization_code',
+        },
+        code: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+        },
+        code_verifier: {
+          type: 'string',
+          description: 'PKCE (S256); required of public and native clients.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'code'],
+      additionalProperties: false,
+      description: "Authorization code (+ PKCE), from the authorize endpoint's redirect.",
+    },
+    AuthorizationServerMetadata: {
+      type: 'object',
+      properties: {
+        issuer: {
+          type: 'string',
+          description: 'Also sent as `iss` in authorization responses (RFC 9207).',
+        },
+        authorization_endpoint: {
+          type: 'string',
+        },
+        token_endpoint: {
+          type: 'string',
+        },
+        grant_types_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        response_types_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        response_modes_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        code_challenge_methods_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        token_endpoint_auth_methods_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        scopes_supported: {
+          type: 'array',
+          items: {
+            type: 'string',
+          },
+        },
+        authorization_response_iss_parameter_supported: {
+          type: 'boolean',
+        },
+      },
+      required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'response_types_supported'],
+      additionalProperties: false,
+      description: 'Authorization server metadata (RFC 8414 §2): the members the service sends.',
+    },
+    AuthorizeDecisionForm: {
+      type: 'object',
+      properties: {
+        login: {
+          type: 'string',
+        },
+        password: {
+          type: 'string',
+        },
+        decision: {
+          enum: ['approve', 'deny'],
+        },
+        response_type: {
+          $ref: '#/components/schemas/AuthorizeResponseType',
+        },
+        client_id: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+          description: "One of the client's registered redirect URIs; the first one when absent.",
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        state: {
+          type: 'string',
+          description: 'Sent back unchanged with the answer.',
+        },
+        code_challenge: {
+          type: 'string',
+          description: "PKCE: base64url of the verifier's SHA-256.",
+        },
+        code_challenge_method: {
+          const: 'S256',
+        },
+      },
+      required: ['decision', 'response_type', 'client_id'],
+      additionalProperties: false,
+      description: "The authorize page's form: the query's parameters, with the person's login and decision.",
+    },
+    AuthorizeQuery: {
+      type: 'object',
+      properties: {
+        response_type: {
+          $ref: '#/components/schemas/AuthorizeResponseType',
+        },
+        client_id: {
+          type: 'string',
+        },
+        redirect_uri: {
+          type: 'string',
+          description: "One of the client's registered redirect URIs; the first one when absent.",
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        state: {
+          type: 'string',
+          description: 'Sent back unchanged with the answer.',
+        },
+        code_challenge: {
+          type: 'string',
+          description: "PKCE: base64url of the verifier's SHA-256.",
+        },
+        code_challenge_method: {
+          const: 'S256',
+        },
+      },
+      required: ['response_type', 'client_id'],
+      additionalProperties: false,
+      description: "The authorize page's query.",
+    },
+    AuthorizeResponseType: {
+      enum: ['code', 'token'],
+      description:
+        'What the authorize page answers with: a code (the authorization code grant) or a token (the implicit one).',
+    },
+    ClientCredentialsGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'client_credentials',
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type'],
+      additionalProperties: false,
+      description: "Client credentials: the token acts as the app's owner.",
+    },
     CreateTemplateBody: {
       type: 'object',
       properties: {
@@ -49,21 +236,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
           description: 'Event types to send, or `["*"]` (the default) for all.',
@@ -97,14 +276,7 @@ export const CONTRACT: Contract = {
       type: 'object',
       properties: {
         _class: {
-          type: 'array',
-          prefixItems: [
-            {
-              const: 'errors',
-            },
-          ],
-          minItems: 1,
-          maxItems: 1,
+          const: ['errors'],
         },
         message: {
           type: 'string',
@@ -199,62 +371,12 @@ export const CONTRACT: Contract = {
         types: {
           anyOf: [
             {
-              const: 'theme.created',
-            },
-            {
-              const: 'theme.updated',
-            },
-            {
-              const: 'template.created',
-            },
-            {
-              const: 'template.updated',
-            },
-            {
-              const: 'template.deleted',
-            },
-            {
-              const: 'theme_asset.created',
-            },
-            {
-              const: 'theme_asset.updated',
-            },
-            {
-              const: 'theme_asset.deleted',
-            },
-            {
-              const: 'product.created',
-            },
-            {
-              const: 'product.updated',
-            },
-            {
-              const: 'order.created',
-            },
-            {
-              const: 'order.updated',
-            },
-            {
-              const: 'ping',
+              $ref: '#/components/schemas/EventType',
             },
             {
               type: 'array',
               items: {
-                enum: [
-                  'theme.created',
-                  'theme.updated',
-                  'template.created',
-                  'template.updated',
-                  'template.deleted',
-                  'theme_asset.created',
-                  'theme_asset.updated',
-                  'theme_asset.deleted',
-                  'product.created',
-                  'product.updated',
-                  'order.created',
-                  'order.updated',
-                  'ping',
-                ],
+                $ref: '#/components/schemas/EventType',
               },
             },
           ],
@@ -288,6 +410,24 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Query of the event list (`svc:events`): oldest first, from a cursor.',
     },
+    EventType: {
+      enum: [
+        'theme.created',
+        'theme.updated',
+        'template.created',
+        'template.updated',
+        'template.deleted',
+        'theme_asset.created',
+        'theme_asset.updated',
+        'theme_asset.deleted',
+        'product.created',
+        'product.updated',
+        'order.created',
+        'order.updated',
+        'ping',
+      ],
+      description: 'Name of an event type.',
+    },
     FieldError: {
       type: 'object',
       properties: {
@@ -305,6 +445,47 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: "One field's validation messages inside a 422 error.",
     },
+    JwtBearerGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        },
+        assertion: {
+          type: 'string',
+          description:
+            'HS256 JWT signed with the client secret: `iss` the client id, `aud`, `exp` (at most an hour ahead), `sub` (or\n`prn`) the expired access token.',
+        },
+        client_id: {
+          type: 'string',
+          description: "Accepted without a secret when it equals the assertion's `iss`.",
+        },
+      },
+      required: ['grant_type', 'assertion'],
+      additionalProperties: false,
+      description:
+        'JWT bearer (RFC 7523): exchanges an expired token for a new one with the same user and scopes; the old one is\nrevoked.',
+    },
+    LegacyJwtBearerGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'assertion',
+        },
+        assertion_type: {
+          const: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        },
+        assertion: {
+          type: 'string',
+        },
+        client_id: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'assertion_type', 'assertion'],
+      additionalProperties: false,
+      description: 'The JWT bearer grant in the legacy form older official clients send.',
+    },
     Link: {
       type: 'object',
       properties: {
@@ -314,7 +495,7 @@ export const CONTRACT: Contract = {
             'Target URL, or an RFC 6570 URI template when `templated` is true. May be relative to the document URL.',
         },
         method: {
-          enum: ['post', 'put', 'delete'],
+          $ref: '#/components/schemas/LinkMethod',
           description: 'Lower-case verb to use; when absent the link is followed with GET.',
         },
         templated: {
@@ -342,40 +523,17 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'A link object (spec §2.2).',
     },
+    LinkMethod: {
+      enum: ['put', 'post', 'delete'],
+      description: 'HTTP verbs a link may declare in `method` (absent means GET).',
+    },
     OAuthErrorBody: {
       type: 'object',
       properties: {
         error: {
           anyOf: [
             {
-              const: 'invalid_request',
-            },
-            {
-              const: 'invalid_client',
-            },
-            {
-              const: 'invalid_grant',
-            },
-            {
-              const: 'unauthorized_client',
-            },
-            {
-              const: 'unsupported_grant_type',
-            },
-            {
-              const: 'invalid_scope',
-            },
-            {
-              const: 'access_denied',
-            },
-            {
-              const: 'unsupported_response_type',
-            },
-            {
-              const: 'server_error',
-            },
-            {
-              const: 'slow_down',
+              $ref: '#/components/schemas/OAuthErrorCode',
             },
             {
               type: 'string',
@@ -390,6 +548,22 @@ export const CONTRACT: Contract = {
       required: ['error'],
       additionalProperties: false,
       description: 'Error body of the token endpoint (RFC 6749 §5.2).',
+    },
+    OAuthErrorCode: {
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'invalid_grant',
+        'unauthorized_client',
+        'unsupported_grant_type',
+        'invalid_scope',
+        'access_denied',
+        'unsupported_response_type',
+        'server_error',
+        'slow_down',
+      ],
+      description:
+        '`error` codes the authorization service sends: RFC 6749 §5.2 (token endpoint), §4.1.2.1 and §4.2.2.1\n(`access_denied`, `unsupported_response_type` and `server_error`, in authorization redirects; the token\nendpoint also answers `server_error` to a failure of its own), and `slow_down`.',
     },
     OrderAddress: {
       type: 'object',
@@ -555,10 +729,10 @@ export const CONTRACT: Contract = {
           ],
         },
         status: {
-          enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+          $ref: '#/components/schemas/OrderStatus',
         },
         sort: {
-          enum: ['updated_on.desc', 'updated_on.asc', 'created_on.desc', 'created_on.asc', 'total.asc', 'total.desc'],
+          $ref: '#/components/schemas/OrderSort',
         },
         page: {
           type: 'integer',
@@ -571,8 +745,12 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: 'Query of the order list (`svc:all_orders`, `svc:orders`).',
     },
+    OrderSort: {
+      enum: ['updated_on.desc', 'updated_on.asc', 'created_on.desc', 'created_on.asc', 'total.asc', 'total.desc'],
+      description: 'Sort orders accepted by the order list.',
+    },
     OrderStatus: {
-      enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+      enum: ['pending', 'open', 'paid', 'shipped', 'closed', 'cancelled'],
       description: 'Lifecycle of an order.',
     },
     OrderSummaryFields: {
@@ -619,6 +797,34 @@ export const CONTRACT: Contract = {
       },
       additionalProperties: false,
       description: 'Variables of a results link.',
+    },
+    PasswordGrant: {
+      type: 'object',
+      properties: {
+        grant_type: {
+          const: 'password',
+        },
+        username: {
+          type: 'string',
+        },
+        password: {
+          type: 'string',
+        },
+        scope: {
+          type: 'string',
+          description: '`admin` or `public` (the default), space- or comma-separated.',
+        },
+        client_id: {
+          type: 'string',
+          description: 'With `client_secret`, instead of the Basic header (never both).',
+        },
+        client_secret: {
+          type: 'string',
+        },
+      },
+      required: ['grant_type', 'username', 'password'],
+      additionalProperties: false,
+      description: 'Resource owner password credentials (trusted apps only).',
     },
     PingEventData: {
       type: 'object',
@@ -753,7 +959,7 @@ export const CONTRACT: Contract = {
           ],
         },
         status: {
-          enum: ['visible', 'hidden'],
+          $ref: '#/components/schemas/ProductStatus',
         },
         tags: {
           anyOf: [
@@ -769,16 +975,7 @@ export const CONTRACT: Contract = {
           ],
         },
         sort: {
-          enum: [
-            'updated_on.desc',
-            'updated_on.asc',
-            'created_on.desc',
-            'created_on.asc',
-            'title.asc',
-            'title.desc',
-            'price.asc',
-            'price.desc',
-          ],
+          $ref: '#/components/schemas/ProductSort',
         },
         page: {
           type: 'integer',
@@ -790,6 +987,19 @@ export const CONTRACT: Contract = {
       },
       additionalProperties: false,
       description: 'Query of the product list (`svc:all_products`, `svc:products`).',
+    },
+    ProductSort: {
+      enum: [
+        'updated_on.desc',
+        'updated_on.asc',
+        'created_on.desc',
+        'created_on.asc',
+        'title.asc',
+        'title.desc',
+        'price.asc',
+        'price.desc',
+      ],
+      description: 'Sort orders accepted by the product list.',
     },
     ProductStatus: {
       enum: ['visible', 'hidden'],
@@ -1144,6 +1354,26 @@ export const CONTRACT: Contract = {
       additionalProperties: false,
       description: "A shop's design theme (spec §2.3).",
     },
+    TokenRequest: {
+      oneOf: [
+        {
+          $ref: '#/components/schemas/ClientCredentialsGrant',
+        },
+        {
+          $ref: '#/components/schemas/PasswordGrant',
+        },
+        {
+          $ref: '#/components/schemas/JwtBearerGrant',
+        },
+        {
+          $ref: '#/components/schemas/LegacyJwtBearerGrant',
+        },
+        {
+          $ref: '#/components/schemas/AuthorizationCodeGrant',
+        },
+      ],
+      description: "The token endpoint's form (`application/x-www-form-urlencoded`), one per grant.",
+    },
     TokenResponse: {
       type: 'object',
       properties: {
@@ -1211,21 +1441,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
         },
@@ -1233,7 +1455,7 @@ export const CONTRACT: Contract = {
           type: 'string',
         },
         status: {
-          enum: ['enabled', 'disabled'],
+          $ref: '#/components/schemas/WebhookEndpointStatus',
           description: '`enabled` again after the server disabled it, or `disabled` to pause it.',
         },
       },
@@ -1250,21 +1472,7 @@ export const CONTRACT: Contract = {
           type: 'string',
         },
         event_type: {
-          enum: [
-            'theme.created',
-            'theme.updated',
-            'template.created',
-            'template.updated',
-            'template.deleted',
-            'theme_asset.created',
-            'theme_asset.updated',
-            'theme_asset.deleted',
-            'product.created',
-            'product.updated',
-            'order.created',
-            'order.updated',
-            'ping',
-          ],
+          $ref: '#/components/schemas/EventType',
         },
         endpoint_id: {
           type: 'string',
@@ -1330,21 +1538,13 @@ export const CONTRACT: Contract = {
         events: {
           type: 'array',
           items: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-              '*',
+            anyOf: [
+              {
+                $ref: '#/components/schemas/EventType',
+              },
+              {
+                const: '*',
+              },
             ],
           },
           description: 'The event types sent to it, or `["*"]` for all.',
@@ -1540,7 +1740,7 @@ export const CONTRACT: Contract = {
                 description: 'Matches title, vendor and tags.',
               },
               status: {
-                enum: ['visible', 'hidden'],
+                $ref: '#/components/schemas/ProductStatus',
               },
               tags: {
                 anyOf: [
@@ -1556,16 +1756,7 @@ export const CONTRACT: Contract = {
                 ],
               },
               sort: {
-                enum: [
-                  'updated_on.desc',
-                  'updated_on.asc',
-                  'created_on.desc',
-                  'created_on.asc',
-                  'title.asc',
-                  'title.desc',
-                  'price.asc',
-                  'price.desc',
-                ],
+                $ref: '#/components/schemas/ProductSort',
               },
               page: {
                 type: 'integer',
@@ -1593,17 +1784,10 @@ export const CONTRACT: Contract = {
                 description: "Matches the order code or the contact's name or email.",
               },
               status: {
-                enum: ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'],
+                $ref: '#/components/schemas/OrderStatus',
               },
               sort: {
-                enum: [
-                  'updated_on.desc',
-                  'updated_on.asc',
-                  'created_on.desc',
-                  'created_on.asc',
-                  'total.asc',
-                  'total.desc',
-                ],
+                $ref: '#/components/schemas/OrderSort',
               },
               page: {
                 type: 'integer',
@@ -1811,21 +1995,7 @@ export const CONTRACT: Contract = {
             description: "`evt_…`: the Standard's `webhook-id`, the same on every attempt; unique across processes.",
           },
           type: {
-            enum: [
-              'theme.created',
-              'theme.updated',
-              'template.created',
-              'template.updated',
-              'template.deleted',
-              'theme_asset.created',
-              'theme_asset.updated',
-              'theme_asset.deleted',
-              'product.created',
-              'product.updated',
-              'order.created',
-              'order.updated',
-              'ping',
-            ],
+            $ref: '#/components/schemas/EventType',
           },
           created_on: {
             type: 'string',
@@ -1864,7 +2034,7 @@ export const CONTRACT: Contract = {
       relations: {
         'svc:subject': {
           method: 'get',
-          target: ['product', 'order', 'document', 'theme', 'themeTemplate'],
+          target: ['product', 'order', 'theme', 'themeTemplate', 'document'],
         },
         'svc:shop': {
           method: 'get',

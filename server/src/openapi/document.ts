@@ -6,12 +6,16 @@
 import { relationEntry } from '../api/registry.js';
 import type { Addresses } from '../core/types.js';
 import type { Route } from '../http/route.js';
+import { boundedSchemas, CURSOR_PARAMETER, LIST_BOUNDS, LIST_ITEM_BOUNDS, QUERY_BOUNDS } from './bounds.js';
 import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';
+import { answerExample, BODY_EXAMPLES } from './examples.js';
 import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
+import { OPENAPI_MEDIA_TYPE } from './openapi-route.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
 import { API_HEADERS, ERROR_RESPONSES, HEADERS, PARAMETERS, securitySchemes, VALIDATORS } from './responses.js';
 import { documentPaths, oauthPaths, RELATION_PAGE } from './service-paths.js';
+import { ACCESS_TOKEN_SCHEME, jsonpOperation, withHeadOperations } from './variants.js';
 import { narrowedEventSchemas, WEBHOOK_PARAMETERS, webhooks } from './webhooks.js';
 
 /** The document's own operation, described with the rest. */
@@ -30,7 +34,14 @@ function openApiPath(path: string): { path: string; names: string[] } {
   return { path: out === '/' ? '' : out, names };
 }
 
-/** Query parameters of a relation's template variables (those not in the path). */
+/** A comma-separated list's schema with the server's bounds: at least one item, none blank. */
+function boundedList(list: Schema): Schema {
+  const items = list.items as Schema;
+  const strings = items.type === 'string' || (Array.isArray(items.type) && items.type.includes('string'));
+  return { ...list, ...LIST_BOUNDS, items: strings ? { ...items, ...LIST_ITEM_BOUNDS } : items };
+}
+
+/** Query parameters of a relation's template variables (those not in the path), with the server's bounds. */
 function queryParameters(vars: Schema | undefined, pathNames: string[]): object[] {
   const object = vars && typeof vars.$ref === 'string' ? CONTRACT.schemas[vars.$ref.split('/').pop()!] : vars;
   const properties = (object?.properties ?? {}) as Record<string, Schema>;
@@ -39,8 +50,13 @@ function queryParameters(vars: Schema | undefined, pathNames: string[]): object[
     .map(([name, schema]) => {
       // `OneOrMany<T>`: comma-separated on the wire, an array to a client generator.
       const list = (schema.anyOf as Schema[] | undefined)?.find((member) => member.type === 'array');
-      const { description, ...rest } = schema;
-      const parameter: Record<string, unknown> = { name, in: 'query', schema: list ?? rest };
+      const { description: own, ...rest } = schema;
+      const { description = own, ...bounds } = QUERY_BOUNDS[name] ?? {};
+      const parameter: Record<string, unknown> = {
+        name,
+        in: 'query',
+        schema: list ? boundedList(list) : { ...rest, ...bounds },
+      };
       if (list) Object.assign(parameter, { style: 'form', explode: false });
       if (description) parameter.description = description;
       return parameter;
@@ -93,6 +109,9 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
     schema: { type: 'string' },
   }));
   parameters.push(...queryParameters(relation?.vars, pathNames));
+  // Lists page by keyset cursor in their `next` links (`after`), a parameter their templates leave out.
+  const listed = target.startsWith('results:');
+  if (listed && !parameters.some((p) => (p as { name?: string }).name === 'after')) parameters.push(CURSOR_PARAMETER);
   parameters.push(
     ...(read
       ? [paramRef('IfNoneMatch'), paramRef('IfModifiedSince')]
@@ -118,12 +137,21 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
     operationId: spec.id,
     tags: [tagOf(route.path)],
     summary: entry?.summary ?? spec.summary,
+    description: entry
+      ? [entry.target, entry.payload && `Body: ${entry.payload}`, `Example: \`${entry.example}\``]
+          .filter(Boolean)
+          .join('\n\n')
+      : `Answers a \`${componentName(target)}\`.`,
     security: route.scope === null ? [] : [{ oauth2: [route.scope] }],
     parameters,
   };
   if (spec.relation) operation['x-relation'] = spec.relation;
   if (relation?.body) {
-    const content: Record<string, unknown> = { 'application/json': { schema: relation.body } };
+    const name = typeof relation.body.$ref === 'string' ? relation.body.$ref.split('/').pop()! : '';
+    const example = BODY_EXAMPLES[name];
+    const content: Record<string, unknown> = {
+      'application/json': example === undefined ? { schema: relation.body } : { schema: relation.body, example },
+    };
     // The asset upload also takes the file as a form part (wire contract, "Themes, templates, assets").
     if (spec.relation === 'svc:create_theme_asset') {
       content['multipart/form-data'] = {
@@ -140,19 +168,34 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   return operation;
 }
 
+/** `operation` with the seed's answer as the example of its 200, when there is one (examples.generated.ts). */
+function withAnswerExample(operation: Record<string, unknown>, addresses: Addresses): Record<string, unknown> {
+  const example = answerExample(String(operation.operationId), addresses);
+  const ok = (operation.responses as Record<string, { content?: Record<string, object> }>)['200'];
+  const json = ok?.content?.['application/json'];
+  if (example === undefined || !json) return operation;
+  const responses = {
+    ...(operation.responses as object),
+    '200': { ...ok, content: { 'application/json': { ...json, example } } },
+  };
+  return { ...operation, responses };
+}
+
 /** The document's own path: open, validated like a representation. */
 function documentOperation() {
   return {
     operationId: 'getOpenApiDocument',
     tags: ['Resources'],
     summary: 'This document (RFC 8631 `service-desc` of the root).',
+    description: `The OpenAPI 3.1 document, as \`${OPENAPI_MEDIA_TYPE}\`: what the root’s \`service-desc\` link announces.`,
     security: [],
     responses: {
       '200': {
         description: 'The OpenAPI 3.1 document.',
         headers: { ...API_HEADERS, ...VALIDATORS },
         content: {
-          'application/json': {
+          // A media type key names the type without its parameters (`version` is the document's `openapi`).
+          [OPENAPI_MEDIA_TYPE.split(';', 1)[0]!]: {
             schema: {
               type: 'object',
               properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
@@ -220,13 +263,16 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     );
     const at = `${base}${path}${json ? '.json' : ''}`;
     paths[at] ??= {};
-    paths[at][route.method.toLowerCase()] = apiOperation(route, spec, names);
+    const operation = withAnswerExample(apiOperation(route, spec, names), addresses);
+    paths[at][route.method.toLowerCase()] = operation;
+    if (route.method === 'GET' && path) paths[`${base}${path}.jsonp`] = { get: jsonpOperation(operation) };
   }
   const stale = Object.keys(OPERATIONS).filter((key) => !seen.has(key));
   if (stale.length)
     throw new Error(`server/src/openapi/operations.ts describes routes that do not exist: ${stale.join(', ')}`);
   for (const [path, item] of Object.entries(oauthPaths())) paths[`${auth}${path}`] = item as Record<string, unknown>;
   Object.assign(paths, documentPaths(addresses));
+  const described = withHeadOperations(paths);
 
   const document = {
     openapi: '3.1.0',
@@ -237,6 +283,7 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
       description:
         'Every response is HAL+JSON: `_class`, the fields, `_links` (relation → link; `svc:` relations expand through the `curies` entry to `/rels/{rel}`) and `_embedded` (name → array of resources). Follow links rather than building URLs. Every GET path also answers without its `.json` suffix and, with `.jsonp?callback=fn`, as JSONP (same status, the JSON wrapped in a call; the token may then be passed as `access_token`); HEAD works wherever GET does. Reads carry `ETag` and `Last-Modified` and answer conditional requests with 304.',
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'The service’s operator', url: addresses.origin },
     },
     servers: [{ url: addresses.origin }],
     security: [{ oauth2: ['public'] }],
@@ -251,18 +298,18 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
           'Events (one per write, in the same commit), the app’s webhook endpoints and their delivery attempts. The deliveries themselves are under `webhooks`.',
       },
     ],
-    paths,
+    paths: described,
     webhooks: webhooks(),
     components: {
       schemas: {} as Record<string, Schema>,
       parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
       headers: HEADERS,
       responses: ERROR_RESPONSES,
-      securitySchemes: securitySchemes(addresses),
+      securitySchemes: { ...securitySchemes(addresses), accessToken: ACCESS_TOKEN_SCHEME },
     },
   };
   const available = {
-    ...CONTRACT.schemas,
+    ...boundedSchemas(CONTRACT.schemas),
     ...representationSchemas(),
     ...narrowedEventSchemas(),
     RelationPage: RELATION_PAGE,

@@ -12,6 +12,9 @@ const text = (description: string, schema: Schema = { type: 'string' }, required
   schema,
 });
 
+/** A comma-separated list of scopes, maybe empty. */
+const SCOPE_LIST: Schema = { type: 'string', pattern: '^[a-z]*(, ?[a-z]+)*$' };
+
 /** Response headers, by component name. */
 export const HEADERS = {
   ETag: text(
@@ -26,8 +29,10 @@ export const HEADERS = {
   ),
   CacheControl: text('`must-revalidate, private, max-age=0` on the resource API: revalidate every time.'),
   Vary: text('`Accept-Encoding`.'),
-  OAuthScopes: text('Comma-separated scopes of the token used (empty without one).', { type: 'string' }, true),
-  AcceptedOAuthScopes: text('The scope the endpoint needs (empty on open ones).', { type: 'string' }, true),
+  // Sent on every answer, but empty where there is nothing to say (no valid token: every 401; an open endpoint):
+  // an empty header is as good as none to many clients and proxies, so neither is declared required.
+  OAuthScopes: text('Comma-separated scopes of the token used; empty without a valid one (401).', SCOPE_LIST),
+  AcceptedOAuthScopes: text('The scope the endpoint needs; empty on open ones.', SCOPE_LIST),
   Location: text('The created resource.', { type: 'string', format: 'uri' }, true),
   BearerChallenge: text(
     '`Bearer realm="storefront"`, with `error="invalid_token"` when a token was sent, or `error="insufficient_scope", scope="…"` (403).',

@@ -1,81 +1,15 @@
 /**
  * The paths of the document outside the resource API: the authorization service's token and authorize endpoints,
- * the relation pages, theme files, and the document itself. Their bodies are the contract's where it types them
- * (token response, OAuth errors).
+ * the relation pages and theme files. Their forms and bodies are the contract's (sdk/src/contract/oauth.ts: the
+ * token endpoint's and authorize page's forms, the metadata; hal.ts: the token and the OAuth error body).
  */
 import type { Addresses } from '../core/types.js';
+import { assetFileName, themeFileName } from './bounds.js';
+import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';
+import { TOKEN_FORM_EXAMPLE } from './examples.js';
 import { schemaRef } from './hal-schemas.js';
 import { VALIDATORS } from './responses.js';
-
-const form = (properties: Record<string, Schema>, required: string[], description: string): Schema => ({
-  type: 'object',
-  description,
-  properties,
-  required,
-});
-
-const CLIENT = {
-  client_id: { type: 'string', description: 'With `client_secret`, instead of the Basic header (never both).' },
-  client_secret: { type: 'string' },
-};
-const SCOPE = { type: 'string', description: '`admin` or `public` (default), space- or comma-separated.' };
-
-/** The token endpoint's request bodies, one per grant (spec §5.1, wire contract "Authorization service"). */
-const GRANTS: Schema = {
-  oneOf: [
-    form(
-      { grant_type: { const: 'client_credentials' }, scope: SCOPE, ...CLIENT },
-      ['grant_type'],
-      'Client credentials: the token acts as the app’s owner.',
-    ),
-    form(
-      {
-        grant_type: { const: 'password' },
-        username: { type: 'string' },
-        password: { type: 'string' },
-        scope: SCOPE,
-        ...CLIENT,
-      },
-      ['grant_type', 'username', 'password'],
-      'Resource owner password credentials (trusted apps only).',
-    ),
-    form(
-      {
-        grant_type: { const: 'urn:ietf:params:oauth:grant-type:jwt-bearer' },
-        assertion: {
-          type: 'string',
-          description:
-            'HS256 JWT signed with the client secret: `iss` the client id, `aud`, `exp` (at most an hour ahead), `sub` (or `prn`) the expired access token.',
-        },
-        client_id: { type: 'string', description: 'Accepted without a secret when it equals the assertion’s `iss`.' },
-      },
-      ['grant_type', 'assertion'],
-      'JWT bearer (RFC 7523): exchanges an expired token for a new one with the same user and scopes; the old one is revoked.',
-    ),
-    form(
-      {
-        grant_type: { const: 'assertion' },
-        assertion_type: { const: 'urn:ietf:params:oauth:grant-type:jwt-bearer' },
-        assertion: { type: 'string' },
-        client_id: { type: 'string' },
-      },
-      ['grant_type', 'assertion_type', 'assertion'],
-      'The JWT bearer grant in the legacy form older official clients send.',
-    ),
-    form(
-      {
-        grant_type: { const: 'authorization_code' },
-        code: { type: 'string' },
-        redirect_uri: { type: 'string' },
-        code_verifier: { type: 'string', description: 'PKCE (S256); required of public and native clients.' },
-        ...CLIENT,
-      },
-      ['grant_type', 'code'],
-      'Authorization code (+ PKCE), from the authorize endpoint’s redirect.',
-    ),
-  ],
-};
 
 const oauthError = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
@@ -97,35 +31,17 @@ const REDIRECT = {
 
 const RETRY_AFTER = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
 
-const AUTHORIZE_QUERY = [
-  ['response_type', true, { enum: ['code', 'token'] }],
-  ['client_id', true, { type: 'string' }],
-  ['redirect_uri', false, { type: 'string' }],
-  ['scope', false, { type: 'string' }],
-  ['state', false, { type: 'string' }],
-  ['code_challenge', false, { type: 'string' }],
-  ['code_challenge_method', false, { const: 'S256' }],
-].map(([name, required, schema]) => ({ name, in: 'query', required, schema }));
-
-const strings = { type: 'array', items: { type: 'string' } };
-
-/** RFC 8414 §2: the members the service sends. */
-const METADATA: Schema = {
-  type: 'object',
-  properties: {
-    issuer: { type: 'string', format: 'uri', description: 'Also sent as `iss` in authorization responses (RFC 9207).' },
-    authorization_endpoint: { type: 'string', format: 'uri' },
-    token_endpoint: { type: 'string', format: 'uri' },
-    grant_types_supported: strings,
-    response_types_supported: strings,
-    response_modes_supported: strings,
-    code_challenge_methods_supported: strings,
-    token_endpoint_auth_methods_supported: strings,
-    scopes_supported: strings,
-    authorization_response_iss_parameter_supported: { type: 'boolean' },
-  },
-  required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'response_types_supported'],
-};
+/** The authorize page's query parameters, from the contract's `AuthorizeQuery`. */
+function authorizeQuery(): object[] {
+  const query = CONTRACT.schemas.AuthorizeQuery as { properties: Record<string, Schema>; required: string[] };
+  return Object.entries(query.properties).map(([name, { description, ...schema }]) => ({
+    name,
+    in: 'query',
+    required: query.required.includes(name),
+    ...(description ? { description } : {}),
+    schema,
+  }));
+}
 
 /** The authorization service's paths (under `{auth_url}`). */
 export function oauthPaths(): Record<string, unknown> {
@@ -135,8 +51,15 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'requestToken',
         tags: ['OAuth'],
         summary: 'Issue an access token (every grant).',
+        description:
+          'The token endpoint (spec §5.1): one form per grant. The client authenticates with HTTP Basic, or with `client_id` and `client_secret` in the form (never both); public clients send only `client_id`.',
         security: [{ clientBasic: [] }, {}],
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: GRANTS } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: schemaRef('TokenRequest'), example: TOKEN_FORM_EXAMPLE },
+          },
+        },
         responses: {
           '200': {
             description: 'The token (spec §5.2), never cached.',
@@ -160,11 +83,12 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizationServerMetadata',
         tags: ['OAuth'],
         summary: 'The authorization server’s metadata (RFC 8414): its endpoints and what they accept.',
+        description: 'What discovery clients (openid-client, oauth4webapi) read first.',
         security: [],
         responses: {
           '200': {
             description: 'The metadata, cacheable for five minutes.',
-            content: { 'application/json': { schema: METADATA } },
+            content: { 'application/json': { schema: schemaRef('AuthorizationServerMetadata') } },
           },
         },
       },
@@ -174,8 +98,10 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizePage',
         tags: ['OAuth'],
         summary: 'The login and consent page of the authorization code and implicit grants.',
+        description:
+          'An HTML form for people; a request that cannot be redirected back is answered here, others at the redirect URI.',
         security: [],
-        parameters: AUTHORIZE_QUERY,
+        parameters: authorizeQuery(),
         responses: {
           '200': html('The login and consent form.'),
           '302': REDIRECT,
@@ -188,17 +114,12 @@ export function oauthPaths(): Record<string, unknown> {
         operationId: 'authorizeDecision',
         tags: ['OAuth'],
         summary: 'The form’s answer: log in and approve, or deny.',
+        description: 'Posted by the login and consent page; answered with a redirect to the client, or the page again.',
         security: [],
         requestBody: {
           required: true,
           content: {
-            'application/x-www-form-urlencoded': {
-              schema: {
-                type: 'object',
-                description:
-                  'The authorize query’s parameters, with `login`, `password` and `decision` (`approve` or `deny`).',
-              },
-            },
+            'application/x-www-form-urlencoded': { schema: schemaRef('AuthorizeDecisionForm') },
           },
         },
         responses: {
@@ -248,12 +169,12 @@ const files = (description: string) => ({
   headers: VALIDATORS,
   content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 });
-const rest = (name: string, description: string) => ({
+const rest = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
   name,
   in: 'path',
   required: true,
   description,
-  schema: { type: 'string' },
+  schema,
 });
 
 /** The relation pages, theme files and previews, at their addresses relative to the origin. */
@@ -266,6 +187,8 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
       operationId: extra.length ? 'previewFile' : 'previewPage',
       tags: ['Themes'],
       summary: description,
+      description:
+        'Open to whoever holds the preview key; always revalidated. The page is the theme’s `layout.html` with a `<base href>` of the preview folder, so that relative references resolve to the theme’s files.',
       security: [],
       parameters: [theme, key, ...extra],
       responses: { '200': files('The page or file.'), '304': notModified, '404': notFound },
@@ -277,6 +200,7 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
         operationId: 'describeRelation',
         tags: ['Relations'],
         summary: 'What a `svc:` relation does: HTML for people, JSON on `Accept: application/json`.',
+        description: 'Where the root’s `svc:` curie expands to: one page per relation, from the relation registry.',
         security: [],
         parameters: [rest('rel', 'The relation’s name without its `svc:` prefix.')],
         responses: {
@@ -298,16 +222,22 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
         operationId: 'getAssetFile',
         tags: ['Themes'],
         summary: 'A theme asset’s bytes (its `file` link): long-lived cache, `nosniff`, SVG sandboxed.',
+        description:
+          'The address changes with the bytes (`digest`), so the file is cached for a year. A name in a folder is sent with its `/` encoded (`images%2Flogo.png`), as generated clients send it, or as it is.',
         security: [],
         parameters: [
           theme,
           rest('digest', 'The file’s MD5 digest.'),
-          rest('file_name', 'The asset’s file name (may contain `/`).'),
+          rest('file_name', 'The asset’s file name; a `/` in it may be sent encoded, as `%2F`.', {
+            type: 'string',
+            pattern: assetFileName().pattern,
+          }),
         ],
         responses: { '200': files('The file, with its media type.'), '304': notModified, '404': notFound },
       },
     },
-    [`${statics}/themes/{theme_id}/preview/{key}`]: preview(
+    // The folder's address, with its `/`: the `svc:theme_preview` link, and the `<base href>` of the page.
+    [`${statics}/themes/{theme_id}/preview/{key}/`]: preview(
       [],
       'The theme’s preview: its `layout.html` (the `svc:theme_preview` link).',
     ),
@@ -315,7 +245,8 @@ export function documentPaths(addresses: Addresses): Record<string, unknown> {
       [
         rest(
           'file_name',
-          'A template or asset of the theme by its file name (may contain `/`), as `layout.html` refers to it.',
+          'A template or asset of the theme by its file name, as `layout.html` refers to it; a `/` in it may be sent encoded, as `%2F`.',
+          themeFileName(),
         ),
       ],
       'A file of the theme’s preview.',

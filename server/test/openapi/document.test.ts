@@ -32,7 +32,9 @@ describe('the OpenAPI document', () => {
       ...relationRoutes.map((route) => ({ route, at: '/rels' })),
     ];
     for (const { route, at } of mounted) {
-      const path = at + route.path.replace(/[:*](\w+)/g, '{$1}');
+      // The preview folder is described at its address as linked, with its `/`.
+      const folder = route.path.endsWith('/:key') ? '/' : '';
+      const path = at + route.path.replace(/[:*](\w+)/g, '{$1}') + folder;
       expect(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();
     }
   });
@@ -50,7 +52,7 @@ describe('the OpenAPI document', () => {
     const names = products.parameters
       .filter((p: { in?: string }) => p.in === 'query')
       .map((p: { name: string }) => p.name);
-    expect(names).toEqual(['q', 'shop_ids', 'status', 'tags', 'sort', 'page', 'per_page']);
+    expect(names).toEqual(['q', 'shop_ids', 'status', 'tags', 'sort', 'page', 'per_page', 'after']);
     expect(products.parameters.find((p: { name?: string }) => p.name === 'shop_ids')).toMatchObject({
       style: 'form',
       explode: false,

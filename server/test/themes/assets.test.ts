@@ -305,7 +305,8 @@ describe('static file addresses', () => {
     const variants = [
       href.replace(asset.digest, md5(GIF)),
       href.replace('/themes/2/', '/themes/1/'),
-      href.replace('images/static.png', 'images%2Fstatic.png'),
+      href.replace('images%2Fstatic.png', 'images%5Cstatic.png'),
+      href.replace('images%2Fstatic.png', 'images%2F..%2Fimages%2Fstatic.png'),
       href.replace('static.png', 'missing.png'),
     ];
     for (const url of variants) expect([url, (await fetch(url)).status]).toEqual([url, 404]);

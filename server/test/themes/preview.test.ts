@@ -92,7 +92,7 @@ describe('svc:theme_preview', () => {
       href.replace(key, '0'.repeat(key.length)),
       href.replace('/themes/1/', '/themes/2/'),
       `${href}missing.css`,
-      `${href}styles%2Ftheme.css`,
+      `${href}styles%2F..%2Fstyles%2Ftheme.css`,
       `${href}..%5Clayout.html`,
     ];
     for (const url of wrong) expect([url, (await fetch(url)).status]).toEqual([url, 404]);

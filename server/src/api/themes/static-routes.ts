@@ -101,7 +101,8 @@ export const staticRoutes: Route[] = [
     path: '/themes/:theme_id/assets/:digest/*file_name',
     scope: null,
     handle(call) {
-      // The rest of the path is still percent-encoded; stored names never contain `%`, so an encoded one misses.
+      // The rest of the path is still percent-encoded but for `%2F`; stored names never contain `%`, so any other
+      // encoded character misses.
       const asset = findAsset(call, call.params.theme_id!, call.params.file_name!);
       if (!asset || asset.digest !== call.params.digest) throw notFound('No such file');
       return fileReply(assetFileEntity(call.cache, call.context.store, asset), YEAR);

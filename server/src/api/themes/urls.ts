@@ -1,6 +1,6 @@
 /**
  * Where theme resources and files live. File names are limited to `[A-Za-z0-9._-]` and `/`, so they go
- * into paths as they are.
+ * into paths as they are, but for the `/` of an asset's `file` link.
  */
 import type { Addresses } from '../../core/types.js';
 import type { AssetRow, ThemeRow } from '../../store/types.js';
@@ -23,10 +23,11 @@ const staticThemeUrl = (a: Addresses, themeId: string) => `${a.staticUrl}/themes
 
 /**
  * An asset's `file` link. The digest in the path makes the URL immutable: new bytes get a new URL,
- * so the file can be cached for a year.
+ * so the file can be cached for a year. The name is one path parameter, its `/` encoded as the OpenAPI document
+ * describes it (`images%2Flogo.png`): the server reads both forms, tools that follow the document only this one.
  */
 export function assetFileUrl(a: Addresses, asset: AssetRow): string {
-  return `${staticThemeUrl(a, asset.theme_id)}/assets/${asset.digest}/${asset.file_name}`;
+  return `${staticThemeUrl(a, asset.theme_id)}/assets/${asset.digest}/${encodeURIComponent(asset.file_name)}`;
 }
 
 /**
