@@ -40,7 +40,7 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --host HOST               interface to listen on (default 127.0.0.1)
   --data PATH               JSON data file, created and seeded when missing; a
                             directory holds it as db.json
-                            (default ./storefront-data/db.json)
+                            (default ./storefront-data/db.json); not with --store
   --store URL               a PostgreSQL database instead of the JSON file:
                             postgres://user:password@host:5432/db (add
                             ?schema=NAME for a schema other than storefront);
