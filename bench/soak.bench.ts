@@ -10,7 +10,8 @@
  * growth per minute. Every write records its event (kept 30 days), so the data itself grows with the writes: the
  * bench prints the writes per minute beside the slopes, and the heap's growth per write, to compare them.
  *
- * `npm run bench -- soak` runs a minute; `SOAK_MINUTES=30 npm run bench -- soak` the long soak.
+ * `npm run bench -- soak` runs a minute; `SOAK_MINUTES=30 npm run bench -- soak` the long soak. `SOAK_WRITES=0`
+ * leaves the writes out (reads only): what still grows then is not the data.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { type FreshSchema, freshSchema, POSTGRES } from '../test/support/postgre
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 1);
 if (!(MINUTES > 0)) throw new Error(`SOAK_MINUTES must be a positive number, got "${process.env.SOAK_MINUTES}"`);
 const SAMPLE_S = MINUTES >= 10 ? 15 : 3;
+const WRITES = process.env.SOAK_WRITES !== '0';
 /** Requests in flight at once against each server. */
 const CONCURRENCY = 4;
 /** A pause between two requests of one client: a steady load that leaves the shared machine some CPU. */
@@ -149,14 +151,14 @@ async function drive(server: Soaked, client: number, until: number): Promise<voi
   for (let n = 0; Date.now() < until; n++) {
     try {
       let response: Response;
-      if (n % 10 === 9) {
+      if (WRITES && n % 10 === 9) {
         response = await fetch(`${origin}/v1/themes/1/templates/${id}.json`, {
           method: 'PUT',
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ body: `<p>soak ${client} ${n}</p>` }),
         });
         if (response.ok) server.writes.push(Date.now());
-      } else if (n % 200 === 199) {
+      } else if (WRITES && n % 200 === 199) {
         await adminToken(origin);
         server.writes.push(Date.now());
         server.requests++;
@@ -256,7 +258,7 @@ try {
     console.log(`PostgreSQL variant skipped: ${POSTGRES.remedy}`);
   }
   console.log(
-    `Soaking ${servers.length} server(s) for ${MINUTES} min, ${CONCURRENCY} clients each, samples every ${SAMPLE_S} s`,
+    `Soaking ${servers.length} server(s) for ${MINUTES} min, ${CONCURRENCY} clients each, samples every ${SAMPLE_S} s${WRITES ? '' : ', reads only'}`,
   );
   const started = Date.now();
   const until = started + MINUTES * 60_000;
