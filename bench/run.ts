@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every `bench/*.bench.ts` in its own process, one after the other, so that each
  * prints its own figures (ratios against a baseline measured in the same run) without disturbing the others.
- * `npm run bench -- sdk` runs only the files whose name contains `sdk`.
+ * `npm run bench -- sdk` runs only the files whose name contains `sdk`. Most take a minute or less; the soak
+ * (`soak.bench.ts`) runs a minute unless `SOAK_MINUTES` asks for longer (30 for the soak of issue 47).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';

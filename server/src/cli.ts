@@ -20,6 +20,7 @@ import { runListen } from './listen-command.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
+import { ignoreTerminalInterrupt, onStopSignal } from './stop-signals.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
 import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
 import { runTrigger } from './trigger-command.js';
@@ -39,7 +40,7 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --host HOST               interface to listen on (default 127.0.0.1)
   --data PATH               JSON data file, created and seeded when missing; a
                             directory holds it as db.json
-                            (default ./storefront-data/db.json)
+                            (default ./storefront-data/db.json); not with --store
   --store URL               a PostgreSQL database instead of the JSON file:
                             postgres://user:password@host:5432/db (add
                             ?schema=NAME for a schema other than storefront);
@@ -113,25 +114,51 @@ function allowedHosts(value: Value | undefined): string[] {
 
 type Value = string | boolean | string[];
 
-/** The flags merged over their environment variables. */
-function readOptions(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<Name, Value>> {
+/** The flags merged over their environment variables, and where each value came from (to name it in errors). */
+interface Options {
+  values: Partial<Record<Name, Value>>;
+  /** `--data`, `STOREFRONT_DATA`, `STOREFRONT_DATABASE_URL`… */
+  sources: Partial<Record<Name, string>>;
+}
+
+function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   let values: Partial<Record<Name, Value>>;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const merged: Partial<Record<Name, Value>> = {};
-  // The name platforms (Heroku, Render, Fly) give a database's URL, with our prefix.
-  if (values.store === undefined && env.STOREFRONT_STORE === undefined && env.STOREFRONT_DATABASE_URL) {
-    values = { ...values, store: env.STOREFRONT_DATABASE_URL };
-  }
+  const merged: Options = { values: {}, sources: {} };
   for (const name of Object.keys(OPTIONS) as Name[]) {
     const fromEnv = env[envName(name)];
-    if (values[name] !== undefined) merged[name] = values[name];
-    else if (fromEnv !== undefined) merged[name] = fromVariable(name, fromEnv);
+    if (values[name] !== undefined) {
+      merged.values[name] = values[name];
+      merged.sources[name] = `--${name}`;
+    } else if (fromEnv !== undefined) {
+      merged.values[name] = fromVariable(name, fromEnv);
+      merged.sources[name] = envName(name);
+    }
   }
+  // The name platforms (Heroku, Render, Fly) give a database's URL, with our prefix.
+  if (merged.values.store === undefined && env.STOREFRONT_DATABASE_URL) {
+    merged.values.store = env.STOREFRONT_DATABASE_URL;
+    merged.sources.store = 'STOREFRONT_DATABASE_URL';
+  }
+  checkContradictions(merged);
   return merged;
+}
+
+/**
+ * Options that cannot hold together are refused, both named, rather than one silently dropped: a server that
+ * quietly serves other data than asked for is found out late.
+ */
+function checkContradictions({ values, sources }: Options): void {
+  if (values.data !== undefined && values.store !== undefined) {
+    throw new UsageError(
+      `${sources.data} and ${sources.store} contradict each other: the data is either a JSON data directory` +
+        ' (--data) or a PostgreSQL database (--store); give one of them',
+    );
+  }
 }
 
 function fromVariable(name: Name, value: string): Value {
@@ -287,6 +314,20 @@ function trustedProxies(value: Value | undefined): string[] {
   return list;
 }
 
+/** What holds once the server stopped, in words true of its store. */
+function stoppedLine(store: string | undefined): string {
+  return store === undefined
+    ? 'writes are on disk and the port is free'
+    : 'every write it acknowledged is committed in the database and the port is free';
+}
+
+/** The request log: on stdout, each line naming the worker that answered in a fleet. */
+function requestLog(): true | ((line: string) => void) {
+  if (!cluster.isWorker) return true;
+  const worker = `worker ${process.pid}:`;
+  return (line) => console.log(`${worker} ${line}`);
+}
+
 /** `--store`: a PostgreSQL URL (the only other store the command line opens). */
 function storeUrl(value: Value | undefined): string | undefined {
   const url = text(value);
@@ -300,7 +341,9 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'migrate') return runMigrate(process.argv.slice(3));
   if (process.argv[2] === 'listen') return runListen(process.argv.slice(3));
   if (process.argv[2] === 'trigger') return runTrigger(process.argv.slice(3));
-  let options: ReturnType<typeof readOptions>;
+  // The primary stops a fleet's workers (SIGTERM) when the terminal's Ctrl-C reaches them all.
+  if (cluster.isWorker) ignoreTerminalInterrupt();
+  let options: Options['values'];
   let port: number | undefined;
   let products: number | undefined;
   let tokenTtl: number | undefined;
@@ -311,7 +354,7 @@ async function main(): Promise<number> {
   let extraRedirectUris: string[];
   let webhooksAllow: string[];
   try {
-    options = readOptions(process.argv.slice(2), process.env);
+    options = readOptions(process.argv.slice(2), process.env).values;
     port = integer('port', options.port, 0, 65535);
     products = integer('products', options.products, 0, 10_000_000);
     tokenTtl = integer('token-ttl', options['token-ttl'], 1, 10 * 365 * 86_400);
@@ -334,7 +377,7 @@ async function main(): Promise<number> {
   }
   if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
-    return runPrimary({ workers, laterArgs, quiet: options.quiet === true });
+    return runPrimary({ workers, laterArgs, quiet: options.quiet === true, stoppedLine: stoppedLine(store) });
   }
   const data = store ?? dataFilePath(text(options.data) ?? 'storefront-data/db.json');
   const demo = {
@@ -358,22 +401,22 @@ async function main(): Promise<number> {
       demo: Object.fromEntries(Object.entries(demo).filter(([, value]) => value !== undefined)),
       redirectUris: extraRedirectUris,
       ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
-      log: options.quiet !== true,
+      log: options.quiet === true ? false : requestLog(),
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.
     console.error(`storefront-server: ${startFailure(error, listenPort, data)}`);
     return 1;
   }
-  // Handlers first: a signal that arrives right after the banner must not find the default (kill) action.
+  // Handlers first: a signal that arrives right after the banner must not find the default (kill) action. A
+  // fleet's worker says nothing of its stop: its primary says once that the fleet stopped.
+  const say = options.quiet === true || cluster.isWorker ? () => undefined : (line: string) => console.log(line);
   const stopped = new Promise<number>((done) => {
     const stop = (signal: NodeJS.Signals) => {
-      // A second signal while stopping gives up waiting.
-      process.once(signal, () => done(1));
-      if (options.quiet !== true) console.log(`${signal}: finishing in-flight requests and writes…`);
+      say(`${signal}: finishing in-flight requests and writes…`);
       server.close().then(
         () => {
-          if (options.quiet !== true) console.log('Stopped: writes are on disk and the port is free.');
+          say(`Stopped: ${stoppedLine(store)}.`);
           done(0);
         },
         (error) => {
@@ -382,8 +425,7 @@ async function main(): Promise<number> {
         },
       );
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    onStopSignal(stop, cluster.isWorker ? ['SIGTERM'] : ['SIGINT', 'SIGTERM']);
   });
   reportListening();
   if (isFirstProcess())

@@ -8,7 +8,7 @@ import type { EventFields } from '@storefront-platform/sdk/internal';
 import { eventResource } from './api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from './api/events/trigger.js';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
-import { isFirstProcess } from './cluster/worker.js';
+import { isFirstProcess, listenOn } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
 import { createCore } from './core/index.js';
 import type { Clock } from './core/types.js';
@@ -24,7 +24,7 @@ import { tokenTtlOf } from './oauth/token-ttl.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
-import { createPostgresStore, isPostgresUrl } from './store/postgres/postgres.js';
+import { createPostgresStore, isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
 import type { Dataset, Store } from './store/types.js';
 import type { Deliverer, WebhookSender } from './webhooks/deliverer.js';
 import { nodeWebhookSender } from './webhooks/node-sender.js';
@@ -39,7 +39,7 @@ export interface ServerOptions {
    * Where the data lives: a JSON file path (created and seeded when missing, see `createJsonStore`),
    * a ready {@link Dataset} (kept in memory), or a ready {@link Store}. Default: seeded demo data in memory.
    * A JSON file path is locked while the server runs: another process that has it open makes `createServer`
-   * reject with a `StoreLockedError`.
+   * reject with a `StoreLockedError`. A path only: a PostgreSQL URL here is a `TypeError` (it goes in `store`).
    */
   data?: string | Partial<Dataset> | Store;
   /**
@@ -187,7 +187,13 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
     throw new TypeError('Give either `store` or `data`, not both');
   }
   if (typeof options.store === 'string' && !isPostgresUrl(options.store)) {
-    throw new TypeError(`store must be a postgres:// URL or a Store, got "${options.store}"`);
+    throw new TypeError(`store must be a postgres:// URL or a Store, got "${withoutPassword(options.store)}"`);
+  }
+  // One way to open each store: a database given as `data` would open without anyone having asked for a shared one.
+  if (typeof options.data === 'string' && isPostgresUrl(options.data)) {
+    throw new TypeError(
+      `data takes a JSON file path; a PostgreSQL database goes in the store option: createServer({ store: "${withoutPassword(options.data)}" })`,
+    );
   }
   const data = options.store ?? options.data;
   const fresh = () => seed({ ...demo, ...(options.products === undefined ? {} : { products: options.products }) });
@@ -197,7 +203,7 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
   }
   if (typeof data === 'string') {
     let seeded: DemoCredentials | undefined;
-    const open = isPostgresUrl(data) ? createPostgresStore : createJsonStore;
+    const open = data === options.store ? createPostgresStore : createJsonStore;
     const store = await open(data, {
       reset: options.reset,
       initial: () => {
@@ -223,14 +229,10 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
   return { store, ownsStore: true, seeded: false, credentials: await upgradeExisting(store, demo) };
 }
 
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
+/** Listens on `port` of `host`, or on a fleet's socket in a later worker (see `cluster/worker.ts`). */
+async function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  await listenOn(server, port, host);
+  return server.address() as AddressInfo;
 }
 
 /** Stops listening and drops every connection: for a start that failed, whose requests nobody will answer. */
@@ -263,9 +265,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   });
   const listening = () => listen(http, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
   // Listening comes first, so that a port in use fails the start before the data is created, seeded or
-  // changed: a seeded password nobody saw printed would be lost with it. Not in a cluster worker but a fleet's
-  // first: the port is the primary's, bound already, and listening would take connections from the other
-  // workers that this one would hold while its data opens, and drop if it fails to open.
+  // changed: a seeded password nobody saw printed would be lost with it. Not in a fleet's later worker: the
+  // socket is the fleet's, bound already, and listening would take connections from the other workers that this
+  // one would hold while its data opens, and drop if it fails to open.
   const boundFirst = isFirstProcess() ? await listening() : undefined;
   let opened: OpenedData;
   try {

@@ -52,6 +52,14 @@ describe('storefront-server', () => {
     [['stray'], {}, /positional/],
     [[], { STOREFRONT_PORT: 'abc' }, /--port must be/],
     [[], { STOREFRONT_QUIET: 'maybe' }, /STOREFRONT_QUIET must be true or false/],
+    // Contradictions: both named, neither dropped (the database would otherwise be opened instead of the files).
+    [['--data', 'x', '--store', 'postgres://u@127.0.0.1:1/db'], {}, /--data and --store contradict/],
+    [['--data', 'x'], { STOREFRONT_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' }, /--data and STOREFRONT_DATABASE_URL/],
+    [
+      [],
+      { STOREFRONT_DATA: 'x', STOREFRONT_STORE: 'postgres://u@127.0.0.1:1/db' },
+      /STOREFRONT_DATA and STOREFRONT_STORE/,
+    ],
   ] as const)('exits 2 with a clear message for %j %j', async (args, env, message) => {
     const dir = await tempDir();
     const bad = cli([...args], { cwd: dir, env: { ...env } });

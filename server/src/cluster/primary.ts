@@ -4,10 +4,22 @@
  * then the others on the same port, and starts a new worker in place of one that exits unasked (a crash, a
  * `kill -9`; when it waits first, `restart-delay.ts` says), so that the fleet keeps its size while the others go
  * on answering. The workers share one PostgreSQL database, which enforces what must hold across them.
+ *
+ * The listening socket is the fleet's, kept by the primary, not node:cluster's: node's primary (round-robin or
+ * `SCHED_NONE` alike) closes a listening handle when the last worker that uses it exits, and the kernel's queue of
+ * connections goes with it, so that with every worker dead at once (a poison request, an OOM kill), or the only
+ * serving one dead while its sibling starts, new connections were refused. Here the first worker binds the port
+ * itself and hands the socket to the primary, which keeps it open without ever accepting on it (a libuv handle
+ * nobody listens on in this process) and hands it to each later worker. A connection no worker has accepted waits
+ * in the kernel's queue (its backlog, 511) for the next live worker, whichever it is; a worker's death loses only
+ * the connections it had accepted. The workers accept from that one queue: the kernel, not the primary, spreads
+ * the connections (not evenly), and no connection ever passes through the primary, as round-robin's do (a worker
+ * killed with handoffs in flight left them open and unread in the primary for good).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { onStopSignal } from '../stop-signals.js';
 import { FIRST_RETRY_MS, MAX_RETRY_MS, restartDelay } from './restart-delay.js';
-import { LISTENING, WORKER_NUMBER } from './worker.js';
+import { ASK_SOCKET, LISTENING, SOCKET, type SocketHandle, WORKER_NUMBER } from './worker.js';
 
 /** Options of {@link runPrimary}. */
 export interface PrimaryOptions {
@@ -16,31 +28,15 @@ export interface PrimaryOptions {
   laterArgs: string[];
   /** No line about workers starting and exiting (a start that fails is still reported). */
   quiet: boolean;
+  /** The end of the line that says the fleet stopped: what holds once it has (`the port is free`). */
+  stoppedLine: string;
 }
 
 /** Runs the fleet until SIGINT or SIGTERM; resolves with the exit code (1 when it could not start). */
 export async function runPrimary(options: PrimaryOptions): Promise<number> {
-  shareTheListeningSocket();
   const fleet = new Fleet(options);
   if (!(await fleet.start())) return 1;
   return fleet.stopped;
-}
-
-/**
- * Why not node's default on Linux, round-robin (`SCHED_RR`): there the primary accepts every connection itself
- * and hands it to a worker over IPC, keeping its own copy open until the worker acknowledges it
- * (`RoundRobinHandle.prototype.handoff` in node's lib/internal/cluster/round_robin_handle.js). A worker killed
- * with handoffs in flight never acknowledges them, and nothing else closes the primary's copy or hands it to
- * another worker: the connection stays open and unread in the primary for good (seen: a request in Recv-Q for
- * over ten minutes). Until the primary learns of the exit, the dead worker also stays among the idle workers and
- * is handed new connections, which go the same way. With `SCHED_NONE` the primary binds the socket and gives it
- * to every worker, and the workers accept from the kernel's one queue: a connection that no worker has accepted
- * waits there for a live one, so a worker's death loses only the connections it had accepted, and the others
- * take the next ones at once. The price: the kernel does not share connections evenly between the workers.
- */
-function shareTheListeningSocket(): void {
-  // Read when the first worker is forked; set here over NODE_CLUSTER_SCHED_POLICY, since the promise rests on it.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
 }
 
 /** One worker, and whether it serves yet (see `LISTENING`). */
@@ -63,6 +59,8 @@ class Fleet {
   #failedStarts = 0;
   #running = false;
   #stopping = false;
+  /** The fleet's listening socket, once the first worker has bound it (see above). */
+  #socket: SocketHandle | undefined;
   #finish!: (code: number) => void;
 
   constructor(options: PrimaryOptions) {
@@ -74,18 +72,22 @@ class Fleet {
 
   /** Starts the workers, then replaces them until a signal; false (all stopped) if one failed to start. */
   async start(): Promise<boolean> {
+    // From the start: Ctrl-C while the first worker migrates stops the fleet as it would later.
+    onStopSignal(this.#stop);
     // The first alone: two processes creating one schema's data would both seed it.
     const first = this.#fork();
-    if (!(await this.#members.get(first)!.started)) return false;
+    const firstServes = await this.#members.get(first)!.started;
+    if (this.#stopping) return true;
+    if (!firstServes) return false;
     const rest = Array.from({ length: this.#options.workers - 1 }, () => this.#fork());
-    if ((await Promise.all(rest.map((worker) => this.#members.get(worker)!.started))).includes(false)) {
+    const restServe = !(await Promise.all(rest.map((worker) => this.#members.get(worker)!.started))).includes(false);
+    if (this.#stopping) return true;
+    if (!restServe) {
       await this.#stopAll();
       return false;
     }
     this.#say(`${this.#options.workers} workers listening (pids ${[first, ...rest].map(pidOf).join(', ')})`);
     this.#running = true;
-    process.once('SIGINT', this.#stop);
-    process.once('SIGTERM', this.#stop);
     return true;
   }
 
@@ -98,7 +100,9 @@ class Fleet {
     let started!: (serves: boolean) => void;
     const member: Member = { serving: false, started: new Promise((resolve) => (started = resolve)) };
     this.#members.set(worker, member);
-    worker.on('message', (message: { type?: string }) => {
+    worker.on('message', (message: { type?: string }, handle: unknown) => {
+      if (message?.type === SOCKET && handle) this.#socket ??= handle as SocketHandle;
+      if (message?.type === ASK_SOCKET && this.#socket) worker.send({ type: SOCKET }, this.#socket as never);
       if (message?.type !== LISTENING || member.serving) return;
       member.serving = true;
       started(true);
@@ -144,10 +148,11 @@ class Fleet {
   }
 
   readonly #stop = (signal: NodeJS.Signals) => {
-    // A second signal while stopping gives up waiting.
-    process.once(signal, () => this.#finish(1));
-    this.#say(`${signal}: stopping the workers…`);
-    void this.#stopAll().then(() => this.#finish(0));
+    this.#say(`${signal}: stopping the workers (each finishes its requests and writes)…`);
+    void this.#stopAll().then(() => {
+      this.#say(`Stopped: ${this.#options.stoppedLine}.`);
+      this.#finish(0);
+    });
   };
 
   /** Stops every worker (SIGTERM: each finishes its requests) and the starts still to come. */
@@ -155,6 +160,10 @@ class Fleet {
     this.#stopping = true;
     for (const retry of this.#retries) clearTimeout(retry);
     this.#retries.clear();
+    // New connections are refused from now on, rather than queued for workers that will not come; the workers'
+    // own copies keep the socket until each has closed its server.
+    this.#socket?.close();
+    this.#socket = undefined;
     const alive = [...this.#members.keys()].filter((worker) => !worker.isDead());
     await Promise.all(
       alive.map(

@@ -21,8 +21,14 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the CLI with `args`, in `cwd`, with `env` added to a copy of this process's environment. */
-export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliProcess {
+/**
+ * Starts the CLI with `args`, in `cwd`, with `env` added to a copy of this process's environment; `detached`, in a
+ * process group of its own, which `process.kill(-pid, signal)` signals whole, as a terminal's Ctrl-C does.
+ */
+export function startCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; detached?: boolean } = {},
+): CliProcess {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it (npm run build -w sdk -w server)`);
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   // The test runner's own settings would leak into the child's flags otherwise.
@@ -31,6 +37,7 @@ export function startCli(args: string[], options: { cwd?: string; env?: Record<s
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached === true,
   });
   let out = '';
   let err = '';
