@@ -97,6 +97,8 @@ export type {
   WebhookEndpointFields,
   WebhookEndpointStatus,
 } from './contract/index.js';
+// The API's limits, which the server enforces: an app can check a file before sending it.
+export { API_LIMITS } from './contract/limits.js';
 export {
   AuthorizationLostError,
   BadRequestError,
@@ -150,3 +152,4 @@ export type { ShapeOf } from './resource/shape-of.js';
 // Bounded concurrency for many calls at once (uploading a theme's files, reading many products): what the themes CLI
 // and the server's store use.
 export { mapLimited } from './shared/map-limited.js';
+export { maxThemeDocumentBytes } from './shared/theme-document.js';

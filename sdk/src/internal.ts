@@ -11,11 +11,10 @@
  */
 export { basicAuthorization } from './auth/client-authentication.js';
 export type * from './contract/index.js';
-export { API_LIMITS } from './contract/limits.js';
 export { redactUrl } from './errors/redact.js';
 export { Curies } from './resource/curies.js';
 export { describeTemplateVariables, type TemplateVariable } from './resource/uri-template.js';
 export { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './shared/base64.js';
 export { Lru, type LruOptions } from './shared/lru.js';
 export { isPkceValue } from './shared/pkce.js';
-export { JSON_ESCAPE_FACTOR, maxThemeDocumentBytes } from './shared/theme-document.js';
+export { JSON_ESCAPE_FACTOR } from './shared/theme-document.js';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DOCUMENT_BYTES } from '../src/theme/limits.js';
 import { BIN_TESTS, runCli, startCli } from './helpers/cli.js';
 import { type HostileServer, startHostileServer } from './helpers/hostile-proxy.js';
 import { appEnv, DEMO, REDIRECT_URIS } from './helpers/server.js';
@@ -152,8 +153,8 @@ describe('a hostile server', BIN_TESTS, () => {
 
   it('an answer larger than any the API can give is refused before it is read', async () => {
     const dir = join(root, 'too-large');
-    // The theme's representation, 140 MiB long: more than a theme at every limit of the API.
-    const padded = Buffer.alloc(140 << 20);
+    // The theme's representation, 1 MiB more than a theme at every limit of the API.
+    const padded = Buffer.alloc(MAX_DOCUMENT_BYTES + (1 << 20));
     hostile.rewrites.bytes = (path) =>
       /^\/v1\/(shops\/\d+\/theme|themes\/\d+)(\.json)?(\?|$)/.test(path) ? padded : undefined;
     const before = hostile.seen.length;

@@ -1,7 +1,7 @@
 /**
  * The API's limits, declared once: the reference server enforces them, the SDK sizes its default answer limit by
  * them, the themes CLI checks files against them before sending or reading, and the OpenAPI document states them
- * in its schemas. Values, not types: they reach the server and the themes CLI through `@storefront-platform/sdk/internal`.
+ * in its schemas. Exported by the SDK's entry, so that an app can check a file before sending it.
  */
 export const API_LIMITS = {
   /** Longest theme title, in characters (after trimming; an empty one is refused). */

@@ -2,7 +2,7 @@
 import type { Links } from '@storefront-platform/sdk/internal';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
-import { OPENAPI_MEDIA_TYPE } from '../openapi/openapi-route.js';
+import { OPENAPI_MEDIA_TYPE } from '../openapi/document.js';
 import { hasScope, ownShops } from './access.js';
 import { endpointsTemplate, endpointsUrl, eventsTemplate, eventTemplate } from './events/urls.js';
 import { halEntity, link, resource } from './hal.js';

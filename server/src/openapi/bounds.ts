@@ -4,7 +4,7 @@
  * why not. Values come from `API_LIMITS` and the server's own constants where it exports them; the others are
  * held to the server by server/test/openapi/walk.test.ts, which sends each bound to a real server.
  */
-import { API_LIMITS } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk';
 import { ASSET_EXTENSIONS, MAX_ASSET_BYTES } from '../api/themes/asset.js';
 import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';

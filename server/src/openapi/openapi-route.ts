@@ -1,13 +1,7 @@
 /** `GET {base_url}/openapi.json`: the OpenAPI 3.1 document of the service, open without a token. */
 import { type Entity, jsonEntity } from '../http/entity.js';
 import type { Route } from '../http/route.js';
-import { type DescribedRoutes, openApiDocument } from './document.js';
-
-/**
- * The media type the OpenAPI Initiative registered for its JSON documents, with the version they follow: the
- * document is served as it, and the root's `service-desc` link announces it.
- */
-export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+import { type DescribedRoutes, OPENAPI_MEDIA_TYPE, openApiDocument } from './document.js';
 
 /** The route serving the document of `routes` (given late: the document's own route is one of them). */
 export function openApiRoute(routes: () => DescribedRoutes): Route {

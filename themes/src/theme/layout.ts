@@ -4,7 +4,7 @@
  * templates end in .html, .css or .js, which no asset type does, so a file's extension says what it is.
  */
 
-import { API_LIMITS } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk';
 
 /** A template or an asset. */
 export type FileKind = 'template' | 'asset';

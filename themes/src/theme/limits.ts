@@ -3,7 +3,7 @@
  * (`API_LIMITS`). Nothing larger can be a theme's file, so the tool refuses anything larger from a server before
  * writing it, or before reading it whole.
  */
-import { API_LIMITS, maxThemeDocumentBytes } from '@storefront-platform/sdk/internal';
+import { API_LIMITS, maxThemeDocumentBytes } from '@storefront-platform/sdk';
 
 /** Largest template body, in UTF-8 bytes. */
 export const MAX_TEMPLATE_BYTES = API_LIMITS.templateBytes;

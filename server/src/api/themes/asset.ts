@@ -13,7 +13,8 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { API_LIMITS, decodeBase64 } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk';
+import { decodeBase64 } from '@storefront-platform/sdk/internal';
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
