@@ -1,11 +1,11 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
-import type { HalResource, ProductSort } from '@storefront-platform/sdk/internal';
+import type { ProductSort } from '@storefront-platform/sdk/internal';
 import type { Addresses, Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
-import { halEntity, link, resource } from './hal.js';
+import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, PRODUCT_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
@@ -42,11 +42,13 @@ export function summaryFields(row: ProductRow) {
   };
 }
 
-function productSummary(addresses: Addresses, row: ProductRow): HalResource {
-  return resource(['product'], summaryFields(row), { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
+function productSummary(addresses: Addresses, row: ProductRow): Hal<'productSummary'> {
+  return resource('productSummary', summaryFields(row), {
+    self: link('self', productUrl(addresses, row.shop_id, row.id)),
+  });
 }
 
-export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
+export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): Hal<'product'> {
   const fields = {
     ...summaryFields(row),
     description: row.description,
@@ -62,7 +64,7 @@ export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopR
     'svc:shop': link('svc:shop', shopUrl(addresses, shop.id)),
   };
   const variants = row.variants.map((variant) =>
-    resource(['productVariant'], {
+    resource('productVariant', {
       id: variant.id,
       title: variant.title,
       sku: variant.sku,
@@ -70,7 +72,7 @@ export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopR
       price: variant.price,
     }),
   );
-  return resource(['product'], fields, links, { variants, shop: [shopSummary(addresses, shop)] });
+  return resource('product', fields, links, { variants, shop: [shopSummary(addresses, shop)] });
 }
 
 /**
@@ -120,7 +122,6 @@ function listProducts(call: Call): Reply {
     );
     if (order.descending) rows.reverse();
     return {
-      kind: 'product',
       href: productsUrl(addresses),
       rows,
       lastModified: newest(rows),
@@ -128,7 +129,15 @@ function listProducts(call: Call): Reply {
     };
   };
   const params = filterParams(PRODUCT_FILTERS, filter);
-  return listReply(call, { name: 'products', variant, params, order, revisions, listing });
+  return listReply(call, {
+    representation: 'productSummary',
+    name: 'products',
+    variant,
+    params,
+    order,
+    revisions,
+    listing,
+  });
 }
 
 export const productRoutes: Route[] = [

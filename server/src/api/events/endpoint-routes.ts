@@ -112,6 +112,7 @@ export const endpointRoutes: Route[] = [
     handle(call) {
       const { store, addresses } = call.context;
       return listReply(call, {
+        representation: 'webhookEndpoint',
         name: 'webhook_endpoints',
         variant: call.principal.appId,
         params: [],
@@ -120,7 +121,6 @@ export const endpointRoutes: Route[] = [
         listing: () => {
           const rows = store.where('webhook_endpoints', 'app_id', call.principal.appId);
           return {
-            kind: 'webhookEndpoint',
             href: `${endpointsUrl(addresses)}.json`,
             rows,
             lastModified: Math.max(0, ...rows.map((row) => Date.parse(row.updated_on))),
@@ -258,6 +258,7 @@ export const endpointRoutes: Route[] = [
       const endpoint = ownEndpoint(call);
       const { store, addresses } = call.context;
       return listReply(call, {
+        representation: 'webhookDelivery',
         name: `webhook_deliveries:${endpoint.id}`,
         variant: call.principal.appId,
         params: [],
@@ -266,7 +267,6 @@ export const endpointRoutes: Route[] = [
         listing: () => {
           const rows = [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse();
           return {
-            kind: 'webhookDelivery',
             href: deliveriesUrl(addresses, endpoint.id),
             rows,
             lastModified: rows.length ? Date.parse(rows[0]!.created_on) : 0,
