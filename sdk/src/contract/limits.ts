@@ -20,6 +20,8 @@ export const API_LIMITS = {
   assetsPerTheme: 300,
   /** Most bytes of all asset files of one theme together. */
   assetBytesPerTheme: 64 * 1024 * 1024,
+  /** Extensions an asset's file name may end with (lower case); its bytes must be a file of that kind. */
+  assetExtensions: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'woff', 'woff2', 'ttf', 'otf'],
   /** Longest template or asset file name, in characters. */
   fileNameLength: 120,
   /** Smallest and largest `per_page` of a list; the default. */

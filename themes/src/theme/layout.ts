@@ -27,7 +27,7 @@ export const PUBLISH_JOURNAL_FILE = '.storefront-publish.jsonl';
 
 const TEMPLATE_EXTENSIONS = new Set(['html', 'css', 'js']);
 /** The asset types the API accepts (wire contract, "Themes, templates, assets"). */
-const ASSET_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'woff', 'woff2', 'ttf', 'otf']);
+const ASSET_EXTENSIONS: ReadonlySet<string> = new Set(API_LIMITS.assetExtensions);
 /**
  * The API's file name rule: one or two segments of these characters, none of dots only, at most
  * {@link MAX_FILE_NAME_LENGTH} characters. The narrow alphabet keeps out every path trick (`..`, absolute paths,
