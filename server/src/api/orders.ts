@@ -1,10 +1,10 @@
 /** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
-import type { OrderSort, OrderStatus } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
 import { administeredShop, administers, ownShops } from './access.js';
+import { queryValues } from './contract-schemas.js';
 import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, ORDER_FILTERS } from './list-query.js';
@@ -12,15 +12,8 @@ import { list, oneOf, search } from './query.js';
 import { listReply, newest } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 
-const STATUSES: readonly OrderStatus[] = ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'];
-const SORTS: readonly OrderSort[] = [
-  'updated_on.desc',
-  'updated_on.asc',
-  'created_on.desc',
-  'created_on.asc',
-  'total.asc',
-  'total.desc',
-];
+const STATUSES = queryValues('root', 'svc:all_orders', 'status');
+const SORTS = queryValues('root', 'svc:all_orders', 'sort');
 
 const orderTotal = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
 
@@ -97,8 +90,7 @@ function listOrders(call: Call): Reply {
     };
   };
   const params = filterParams(ORDER_FILTERS, filter);
-  return listReply(call, {
-    representation: 'orderSummary',
+  return listReply(call, 'orderSummary', {
     name: 'orders',
     variant: principal.userId,
     params,

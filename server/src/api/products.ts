@@ -1,10 +1,10 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
-import type { ProductSort } from '@storefront-platform/sdk/internal';
 import type { Addresses, Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
+import { queryValues } from './contract-schemas.js';
 import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, PRODUCT_FILTERS } from './list-query.js';
@@ -13,16 +13,8 @@ import { listReply, newest } from './results.js';
 import { shopSummary } from './shops.js';
 import { productsUrl, productUrl, shopUrl } from './urls.js';
 
-const SORTS: readonly ProductSort[] = [
-  'updated_on.desc',
-  'updated_on.asc',
-  'created_on.desc',
-  'created_on.asc',
-  'title.asc',
-  'title.desc',
-  'price.asc',
-  'price.desc',
-];
+const SORTS = queryValues('root', 'svc:all_products', 'sort');
+const STATUSES = queryValues('root', 'svc:all_products', 'status');
 
 const SORT_KEYS: Record<string, SortKey<ProductRow>> = {
   updated_on: { type: 'string', of: (row) => row.updated_on },
@@ -98,7 +90,7 @@ function listProducts(call: Call): Reply {
   const filter = {
     q: search(query),
     shop_ids: list(query, 'shop_ids'),
-    status: oneOf(query, 'status', ['visible', 'hidden'] as const),
+    status: oneOf(query, 'status', STATUSES),
     tags: list(query, 'tags')?.map((tag) => tag.toLowerCase()),
     sort: oneOf(query, 'sort', SORTS),
   } satisfies FilterValues<typeof PRODUCT_FILTERS>;
@@ -129,8 +121,7 @@ function listProducts(call: Call): Reply {
     };
   };
   const params = filterParams(PRODUCT_FILTERS, filter);
-  return listReply(call, {
-    representation: 'productSummary',
+  return listReply(call, 'productSummary', {
     name: 'products',
     variant,
     params,

@@ -103,21 +103,20 @@ export interface ListSpec<R, N extends RepresentationName> {
   order: ListOrder<R>;
   /** Store revisions the rows depend on. */
   revisions: Revisions;
-  /** The representation of its members, e.g. `productSummary`. */
-  representation: N;
   /** The filtered, sorted rows and their presentation; built once per filter and revisions. */
   listing(): Omit<Listing<R, N>, 'params' | 'order' | 'representation'>;
 }
 
 /**
- * A list endpoint's reply: the listing memoised per caller variant and filter, each page's entity cached,
- * both until one of the revisions moves.
+ * A list endpoint's reply, a results entity of `representation`s: the listing memoised per caller variant and
+ * filter, each page's entity cached, both until one of the revisions moves.
  */
 export function listReply<R extends { id: string }, N extends RepresentationName>(
   call: Call,
+  representation: N,
   spec: ListSpec<R, N>,
 ): Reply {
-  const { params, order, representation } = spec;
+  const { params, order } = spec;
   const paging = readPaging(call.query, order);
   const { cache, context } = call;
   const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(params)}`;

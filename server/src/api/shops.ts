@@ -71,8 +71,7 @@ export const shopRoutes: Route[] = [
       const params = filterParams(SHOP_FILTERS, filter);
       // Public shops only: every caller sees the same.
       const revisions = [store.revision('shops')];
-      return listReply(call, {
-        representation: 'shopSummary',
+      return listReply(call, 'shopSummary', {
         name: 'shops',
         variant: '',
         params,

@@ -8,9 +8,9 @@ import { notFound, validationError } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 import { targetProblem } from '../../webhooks/targets.js';
+import { readBody } from '../contract-schemas.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
-import { readBody } from '../request-body.js';
 import { listReply } from '../results.js';
 import { mayRead } from './event-routes.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
@@ -99,8 +99,7 @@ export const endpointRoutes: Route[] = [
     scope: 'admin',
     handle(call) {
       const { store, addresses } = call.context;
-      return listReply(call, {
-        representation: 'webhookEndpoint',
+      return listReply(call, 'webhookEndpoint', {
         name: 'webhook_endpoints',
         variant: call.principal.appId,
         params: [],
@@ -242,8 +241,7 @@ export const endpointRoutes: Route[] = [
     handle(call) {
       const endpoint = ownEndpoint(call);
       const { store, addresses } = call.context;
-      return listReply(call, {
-        representation: 'webhookDelivery',
+      return listReply(call, 'webhookDelivery', {
         name: `webhook_deliveries:${endpoint.id}`,
         variant: call.principal.appId,
         params: [],

@@ -19,7 +19,7 @@ import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
 import { isJsonType, readBytes } from '../../http/json-body.js';
 import type { AssetRow, Store, ThemeRow, Transaction } from '../../store/types.js';
-import { readBody } from '../request-body.js';
+import { readBody } from '../contract-schemas.js';
 import { parseFilePath } from './file-path.js';
 import { otfProblem, ttfProblem, woff2Problem, woffProblem } from './formats/font.js';
 import { gifProblem, icoProblem, jpegProblem, pngProblem, webpProblem } from './formats/image.js';

@@ -2,8 +2,8 @@
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { validationError } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
+import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
-import { readBody } from '../request-body.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {

@@ -3,8 +3,8 @@
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
+import { readBody } from '../contract-schemas.js';
 import { themeEvent } from '../events/subjects.js';
-import { readBody } from '../request-body.js';
 import { administeredTheme, productionTheme } from './lookup.js';
 import { themeEntity } from './representations.js';
 import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
