@@ -10,7 +10,7 @@
  */
 export { basicAuthorization } from './auth/client-authentication.js';
 export type * from './contract/index.js';
-export { API_LIMITS } from './contract/limits.js';
+export { API_LIMITS, ASSET_EXTENSIONS } from './contract/limits.js';
 export { redactUrl } from './errors/redact.js';
 export { Curies } from './resource/curies.js';
 export { describeTemplateVariables, type TemplateVariable } from './resource/uri-template.js';

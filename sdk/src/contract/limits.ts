@@ -20,10 +20,26 @@ export const API_LIMITS = {
   assetsPerTheme: 300,
   /** Most bytes of all asset files of one theme together. */
   assetBytesPerTheme: 64 * 1024 * 1024,
-  /** Extensions an asset's file name may end with (lower case); its bytes must be a file of that kind. */
-  assetExtensions: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'woff', 'woff2', 'ttf', 'otf'],
   /** Longest template or asset file name, in characters. */
   fileNameLength: 120,
   /** Smallest and largest `per_page` of a list; the default. */
   perPage: { min: 1, max: 100, default: 30 },
 } as const;
+
+/**
+ * Extensions an asset's file name may end with (lower case); its bytes must be a file of that kind. Apart from
+ * {@link API_LIMITS}, which the SDK's client bundles (it sizes answers by them), so that no client carries the list.
+ */
+export const ASSET_EXTENSIONS = [
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'svg',
+  'ico',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+] as const;

@@ -13,7 +13,7 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { API_LIMITS, decodeBase64 } from '@storefront-platform/sdk/internal';
+import { API_LIMITS, ASSET_EXTENSIONS, decodeBase64 } from '@storefront-platform/sdk/internal';
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
@@ -93,7 +93,7 @@ function svgProblem(bytes: Uint8Array): string | undefined {
 const JPEG_TYPE: AssetType = { mediaType: 'image/jpeg', problem: jpegProblem };
 
 /** The allowed kinds by extension: the compiler holds them to the API's list. */
-const TYPES: { readonly [E in (typeof API_LIMITS.assetExtensions)[number]]: AssetType } = {
+const TYPES: { readonly [E in (typeof ASSET_EXTENSIONS)[number]]: AssetType } = {
   png: { mediaType: 'image/png', problem: pngProblem },
   jpg: JPEG_TYPE,
   jpeg: JPEG_TYPE,
@@ -107,9 +107,6 @@ const TYPES: { readonly [E in (typeof API_LIMITS.assetExtensions)[number]]: Asse
   ttf: { mediaType: 'font/ttf', problem: ttfProblem },
   otf: { mediaType: 'font/otf', problem: otfProblem },
 };
-
-/** Extensions accepted for assets. */
-export const ASSET_EXTENSIONS = API_LIMITS.assetExtensions;
 
 /** The asset type of a (lower-case) extension, if it is allowed. */
 export function assetTypeOf(extension: string): AssetType | undefined {
