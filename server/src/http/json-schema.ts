@@ -1,10 +1,11 @@
 /**
  * Checking a parsed JSON value against a JSON Schema (2020-12) given as data: the subset the wire contract's
  * generated schemas use (`type`, `enum`, `const`, `properties`, `required`, `additionalProperties`, `items`,
- * `anyOf`, `$ref`) and the bounds a schema may state (`minLength`, `maxLength`, `pattern`, `minimum`, `maximum`,
- * `minItems`, `maxItems`). An interpreter, not a compiler: the server's core also runs in browsers (MSW), where a
- * page's Content Security Policy may refuse code generated at run time. Annotations (`description`, `examples`)
- * are ignored; any other keyword is an error of the schema, not a value let through unchecked.
+ * `anyOf`, `oneOf`, `$ref`) and the bounds a schema may state (`minLength`, `maxLength`, `pattern`, `minimum`,
+ * `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minItems`, `maxItems`, `uniqueItems`). An interpreter, not a compiler: the server's core also runs in browsers (MSW), where a
+ * page's Content Security Policy may refuse code generated at run time. Annotations (`description`, `examples`,
+ * and `format`, an annotation in 2020-12) are ignored; any other keyword is an error of the schema, not a value let
+ * through unchecked.
  */
 
 /** A JSON Schema as plain data. */
@@ -19,7 +20,19 @@ export interface SchemaProblem {
   message: string;
 }
 
-const ANNOTATIONS = new Set(['description', 'examples', 'title', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+const ANNOTATIONS = new Set([
+  'description',
+  'examples',
+  'title',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+]);
 
 const ARTICLE: Record<string, string> = {
   string: 'a string',
@@ -90,6 +103,10 @@ export function schemaProblem(
     const matched = (schema.anyOf as Schema[]).some((member) => !schemaProblem(value, member, resolve, path));
     if (!matched) return problem('matches none of the forms it may take');
   }
+  if (Array.isArray(schema.oneOf)) {
+    const matches = (schema.oneOf as Schema[]).filter((member) => !schemaProblem(value, member, resolve, path));
+    if (matches.length !== 1) return problem('must match exactly one of the forms it may take');
+  }
   if (typeof value === 'string') return stringProblem(value, schema, problem);
   if (typeof value === 'number') return numberProblem(value, schema, problem);
   if (Array.isArray(value)) return arrayProblem(value, schema, resolve, path, problem);
@@ -105,14 +122,18 @@ const CHECKED = Object.fromEntries(
     'const',
     'enum',
     'anyOf',
+    'oneOf',
     'minLength',
     'maxLength',
     'pattern',
     'minimum',
     'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
     'items',
     'minItems',
     'maxItems',
+    'uniqueItems',
     'properties',
     'required',
     'additionalProperties',
@@ -134,6 +155,12 @@ function stringProblem(value: string, schema: Schema, problem: Problem): SchemaP
 }
 
 function numberProblem(value: number, schema: Schema, problem: Problem): SchemaProblem | undefined {
+  const { exclusiveMinimum: above, exclusiveMaximum: below } = schema as {
+    exclusiveMinimum?: number;
+    exclusiveMaximum?: number;
+  };
+  if (above !== undefined && value <= above) return problem(`must be more than ${above}`);
+  if (below !== undefined && value >= below) return problem(`must be less than ${below}`);
   const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
   const outside = (minimum !== undefined && value < minimum) || (maximum !== undefined && value > maximum);
   if (!outside) return undefined;
@@ -153,6 +180,10 @@ function arrayProblem(
     return problem(minItems === 1 ? 'must not be empty' : `must hold at least ${count(minItems, 'item')}`);
   }
   if (maxItems !== undefined && value.length > maxItems) return problem(`must hold at most ${count(maxItems, 'item')}`);
+  if (schema.uniqueItems === true) {
+    const seen = value.map((item) => JSON.stringify(item));
+    if (new Set(seen).size !== seen.length) return problem('must not hold the same item twice');
+  }
   const items = schema.items as Schema | undefined;
   if (!items) return undefined;
   for (const [index, item] of value.entries()) {
