@@ -98,7 +98,7 @@ export type {
   WebhookEndpointStatus,
 } from './contract/index.js';
 // The API's limits, which the server enforces: an app can check a file before sending it.
-export { API_LIMITS } from './contract/limits.js';
+export { API_LIMITS, ASSET_EXTENSIONS } from './contract/limits.js';
 export {
   AuthorizationLostError,
   BadRequestError,

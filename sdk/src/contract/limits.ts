@@ -24,4 +24,34 @@ export const API_LIMITS = {
   fileNameLength: 120,
   /** Smallest and largest `per_page` of a list; the default. */
   perPage: { min: 1, max: 100, default: 30 },
+  /** Highest `page` of a list. */
+  maxPage: 999_999_999,
+  /** Longest free-text search (`q`), in characters. */
+  searchLength: 200,
+  /** Longest `after` cursor of a list, in characters. */
+  cursorLength: 1024,
+  /** Longest long-poll of the event list (`wait`), in seconds. */
+  eventWaitSeconds: 30,
+  /** Longest webhook endpoint `url`, in characters. */
+  webhookUrlLength: 2048,
+  /** Longest webhook endpoint `description`, in characters. */
+  webhookDescriptionLength: 500,
 } as const;
+
+/**
+ * Extensions an asset's file name may end with (lower case); its bytes must be a file of that kind. Apart from
+ * {@link API_LIMITS}, which the SDK's client bundles (it sizes answers by them), so that no client carries the list.
+ */
+export const ASSET_EXTENSIONS = [
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'svg',
+  'ico',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+] as const;

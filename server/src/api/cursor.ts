@@ -5,6 +5,7 @@
  * come, as offsets would. The token is opaque to clients (base64url of `[field, key, id]`) but not secret:
  * any well-formed one merely names a place in the list, so it is validated, not signed.
  */
+import { API_LIMITS } from '@storefront-platform/sdk';
 import { decodeBase64Url, encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { badRequest } from '../http/http-error.js';
 import { comparePositions, type ListOrder, type Position, positionOf } from './list-order.js';
@@ -14,7 +15,7 @@ import { single } from './query.js';
 export const CURSOR_PARAMETER = 'after';
 
 /** Longer than any cursor the server writes (a key is at most a title); bounds the work a forged one causes. */
-const MAX_LENGTH = 1024;
+const MAX_LENGTH = API_LIMITS.cursorLength;
 
 /** A request's cursor: the token as sent, and the place it names. */
 export interface Cursor {

@@ -1,5 +1,19 @@
-/** Building HAL representations: links from the relation registry, curies, resources, documents. */
-import type { Curie, HalResource, Link, Links } from '@storefront-platform/sdk/internal';
+/**
+ * Building HAL representations: links from the relation registry, curies, resources, documents. A resource is
+ * built against the SDK's contract (`Representations`): its fields are exactly the contract's, its links are
+ * relations the contract gives it, and what it embeds is the representation the contract names, so that a field
+ * or relation renamed in the contract fails the server's compilation instead of its clients.
+ */
+import type {
+  Curie,
+  HalResource,
+  Link,
+  Links,
+  RepresentationName,
+  Representations,
+  ResultsFields,
+  ResultsRelations,
+} from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import { type Entity, jsonEntity } from '../http/entity.js';
 import { relationEntry } from './registry.js';
@@ -34,20 +48,73 @@ function curies(addresses: Addresses): Curie[] {
   return [{ name: 'svc', href: `${addresses.origin}/rels/{rel}`, templated: true }];
 }
 
+declare const REPRESENTATION: unique symbol;
+
+/** A built representation `N` of the contract: what `_embedded` members and results' items are checked against. */
+export type Hal<N extends RepresentationName> = HalResource & { readonly [REPRESENTATION]?: N };
+
+/** The fields of representation `N`, as the contract declares them. */
+export type FieldsOf<N extends RepresentationName> = Representations[N]['fields'];
+
+/** The links representation `N` may carry: its relations in the contract, each present or not. */
+export type LinksOf<N extends RepresentationName> = {
+  [R in keyof Representations[N]['relations']]?: Link;
+};
+
+/** What representation `N` embeds: each member the contract names, holding the representations it names. */
+export type EmbeddedOf<N extends RepresentationName> = {
+  [K in keyof Representations[N]['embedded']]: Hal<Representations[N]['embedded'][K] & RepresentationName>[];
+};
+
+/** `F` when it has no member `T` lacks (TypeScript checks excess members of literals only). */
+type Exactly<F, T> = F & { [K in Exclude<keyof F, keyof T>]: never };
+
+/** Each representation's `_class`: the compiler holds every entry to the contract's. */
+export const CLASS_OF: { readonly [N in RepresentationName]: Representations[N]['class'] } = {
+  root: 'root',
+  shopSummary: 'shop',
+  shop: 'shop',
+  productSummary: 'product',
+  product: 'product',
+  productVariant: 'productVariant',
+  orderSummary: 'order',
+  order: 'order',
+  orderLineItem: 'orderLineItem',
+  theme: 'theme',
+  themeTemplate: 'themeTemplate',
+  themeAsset: 'themeAsset',
+  event: 'event',
+  webhookEndpoint: 'webhookEndpoint',
+  webhookDelivery: 'webhookDelivery',
+};
+
 /**
- * A HAL resource with its members in the usual order: `_class`, fields, `_links`, `_embedded`.
- * Parts of a resource that are not resources of their own (a variant, a line item) have no links.
+ * Representation `name` of the contract with its members in the usual order: `_class`, fields, `_links`,
+ * `_embedded`. Parts of a resource that are not resources of their own (a variant, a line item) have no links.
  */
-export function resource(
-  classes: string[],
-  fields: object,
-  links?: Links,
-  embedded?: Record<string, HalResource[]>,
-): HalResource {
-  const out: HalResource = { _class: classes, ...fields };
-  if (links) out._links = links;
-  if (embedded) out._embedded = embedded;
+export function resource<N extends RepresentationName, F extends FieldsOf<N>>(
+  name: N,
+  fields: Exactly<F, FieldsOf<N>>,
+  links?: LinksOf<N>,
+  embedded?: EmbeddedOf<N>,
+): Hal<N> {
+  const out: HalResource = { _class: [CLASS_OF[name]], ...fields };
+  if (links) out._links = links as Links;
+  if (embedded) out._embedded = embedded as Record<string, HalResource[]>;
   return out;
+}
+
+/** The links of a results entity: its paging relations. */
+export type ResultsLinks = { [R in keyof ResultsRelations]?: Link };
+
+/** A results entity (wire contract, "Results entities"): one page of representations `name`, as `items`. */
+export function results<N extends RepresentationName>(
+  name: N,
+  fields: Exactly<ResultsFields, ResultsFields>,
+  links: ResultsLinks,
+  items: readonly Hal<NoInfer<N>>[],
+): HalResource {
+  return { _class: ['results', CLASS_OF[name]], ...fields, _links: links as Links, _embedded: { items: [...items] } };
 }
 
 /**

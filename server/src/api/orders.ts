@@ -1,26 +1,19 @@
 /** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
-import type { HalResource, OrderSort, OrderStatus } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
 import { administeredShop, administers, ownShops } from './access.js';
-import { halEntity, link, resource } from './hal.js';
+import { queryValues } from './contract-schemas.js';
+import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, ORDER_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
 import { listReply, newest } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 
-const STATUSES: readonly OrderStatus[] = ['open', 'pending', 'paid', 'shipped', 'closed', 'cancelled'];
-const SORTS: readonly OrderSort[] = [
-  'updated_on.desc',
-  'updated_on.asc',
-  'created_on.desc',
-  'created_on.asc',
-  'total.asc',
-  'total.desc',
-];
+const STATUSES = queryValues('root', 'svc:all_orders', 'status');
+const SORTS = queryValues('root', 'svc:all_orders', 'sort');
 
 const orderTotal = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
 
@@ -42,17 +35,17 @@ export function summaryFields(row: OrderRow) {
   };
 }
 
-function orderSummary(addresses: Addresses, row: OrderRow): HalResource {
-  return resource(['order'], summaryFields(row), { self: link('self', orderUrl(addresses, row.shop_id, row.id)) });
+function orderSummary(addresses: Addresses, row: OrderRow): Hal<'orderSummary'> {
+  return resource('orderSummary', summaryFields(row), { self: link('self', orderUrl(addresses, row.shop_id, row.id)) });
 }
 
-export function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
+export function orderDetail(addresses: Addresses, row: OrderRow): Hal<'order'> {
   const links = {
     self: link('self', orderUrl(addresses, row.shop_id, row.id)),
     'svc:shop': link('svc:shop', shopUrl(addresses, row.shop_id)),
   };
   const lineItems = row.line_items.map((item) =>
-    resource(['orderLineItem'], {
+    resource('orderLineItem', {
       id: item.id,
       product_id: item.product_id,
       variant_id: item.variant_id,
@@ -63,7 +56,7 @@ export function orderDetail(addresses: Addresses, row: OrderRow): HalResource {
     }),
   );
   const fields = { ...summaryFields(row), contact: row.contact, address: row.address };
-  return resource(['order'], fields, links, { line_items: lineItems });
+  return resource('order', fields, links, { line_items: lineItems });
 }
 
 function matches(row: OrderRow, q: string): boolean {
@@ -90,7 +83,6 @@ function listOrders(call: Call): Reply {
     const candidates = shops.flatMap((id) => store.where('orders', 'shop_id', id));
     const rows = candidates.filter((row) => (!status || row.status === status) && (!q || matches(row, q)));
     return {
-      kind: 'order',
       href: ordersUrl(addresses),
       rows: sortRows(rows, order),
       lastModified: newest(rows),
@@ -98,7 +90,14 @@ function listOrders(call: Call): Reply {
     };
   };
   const params = filterParams(ORDER_FILTERS, filter);
-  return listReply(call, { name: 'orders', variant: principal.userId, params, order, revisions, listing });
+  return listReply(call, 'orderSummary', {
+    name: 'orders',
+    variant: principal.userId,
+    params,
+    order,
+    revisions,
+    listing,
+  });
 }
 
 export const orderRoutes: Route[] = [

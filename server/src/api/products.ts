@@ -1,11 +1,11 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
-import type { HalResource, ProductSort } from '@storefront-platform/sdk/internal';
 import type { Addresses, Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
 import { administers, canSee, visibleShop } from './access.js';
-import { halEntity, link, resource } from './hal.js';
+import { queryValues } from './contract-schemas.js';
+import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, PRODUCT_FILTERS } from './list-query.js';
 import { list, oneOf, search } from './query.js';
@@ -13,16 +13,8 @@ import { listReply, newest } from './results.js';
 import { shopSummary } from './shops.js';
 import { productsUrl, productUrl, shopUrl } from './urls.js';
 
-const SORTS: readonly ProductSort[] = [
-  'updated_on.desc',
-  'updated_on.asc',
-  'created_on.desc',
-  'created_on.asc',
-  'title.asc',
-  'title.desc',
-  'price.asc',
-  'price.desc',
-];
+const SORTS = queryValues('root', 'svc:all_products', 'sort');
+const STATUSES = queryValues('root', 'svc:all_products', 'status');
 
 const SORT_KEYS: Record<string, SortKey<ProductRow>> = {
   updated_on: { type: 'string', of: (row) => row.updated_on },
@@ -42,11 +34,13 @@ export function summaryFields(row: ProductRow) {
   };
 }
 
-function productSummary(addresses: Addresses, row: ProductRow): HalResource {
-  return resource(['product'], summaryFields(row), { self: link('self', productUrl(addresses, row.shop_id, row.id)) });
+function productSummary(addresses: Addresses, row: ProductRow): Hal<'productSummary'> {
+  return resource('productSummary', summaryFields(row), {
+    self: link('self', productUrl(addresses, row.shop_id, row.id)),
+  });
 }
 
-export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): HalResource {
+export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopRow): Hal<'product'> {
   const fields = {
     ...summaryFields(row),
     description: row.description,
@@ -62,7 +56,7 @@ export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopR
     'svc:shop': link('svc:shop', shopUrl(addresses, shop.id)),
   };
   const variants = row.variants.map((variant) =>
-    resource(['productVariant'], {
+    resource('productVariant', {
       id: variant.id,
       title: variant.title,
       sku: variant.sku,
@@ -70,7 +64,7 @@ export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopR
       price: variant.price,
     }),
   );
-  return resource(['product'], fields, links, { variants, shop: [shopSummary(addresses, shop)] });
+  return resource('product', fields, links, { variants, shop: [shopSummary(addresses, shop)] });
 }
 
 /**
@@ -96,7 +90,7 @@ function listProducts(call: Call): Reply {
   const filter = {
     q: search(query),
     shop_ids: list(query, 'shop_ids'),
-    status: oneOf(query, 'status', ['visible', 'hidden'] as const),
+    status: oneOf(query, 'status', STATUSES),
     tags: list(query, 'tags')?.map((tag) => tag.toLowerCase()),
     sort: oneOf(query, 'sort', SORTS),
   } satisfies FilterValues<typeof PRODUCT_FILTERS>;
@@ -120,7 +114,6 @@ function listProducts(call: Call): Reply {
     );
     if (order.descending) rows.reverse();
     return {
-      kind: 'product',
       href: productsUrl(addresses),
       rows,
       lastModified: newest(rows),
@@ -128,7 +121,14 @@ function listProducts(call: Call): Reply {
     };
   };
   const params = filterParams(PRODUCT_FILTERS, filter);
-  return listReply(call, { name: 'products', variant, params, order, revisions, listing });
+  return listReply(call, 'productSummary', {
+    name: 'products',
+    variant,
+    params,
+    order,
+    revisions,
+    listing,
+  });
 }
 
 export const productRoutes: Route[] = [

@@ -1,4 +1,5 @@
 /** Query parameters of the list endpoints: each bad value is a 400 that names the parameter. */
+import { API_LIMITS } from '@storefront-platform/sdk';
 import { badRequest } from '../http/http-error.js';
 
 /** The single value of `name`, `undefined` when absent; 400 when repeated. */
@@ -42,6 +43,7 @@ export function integer(query: URLSearchParams, name: string, min: number, max: 
 /** A free-text search, trimmed and lower-cased; `undefined` when absent or blank. */
 export function search(query: URLSearchParams, name = 'q'): string | undefined {
   const value = single(query, name)?.trim().toLowerCase();
-  if (value !== undefined && value.length > 200) throw badRequest(`Query parameter ${name} is too long`);
+  if (value !== undefined && value.length > API_LIMITS.searchLength)
+    throw badRequest(`Query parameter ${name} is too long`);
   return value || undefined;
 }

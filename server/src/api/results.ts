@@ -5,18 +5,16 @@
  * A page is found by offset (`page`) or, in the `next` links the server writes, by cursor (`after`, see
  * `cursor.ts`), so that a walk over `next` neither repeats nor skips rows that others' writes shift.
  */
-import type { HalResource, Links } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk';
+import type { RepresentationName } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Entity } from '../http/entity.js';
 import type { Revisions } from '../http/representation-cache.js';
 import type { Call, Reply } from '../http/route.js';
 import { CURSOR_PARAMETER, type Cursor, cursorAfter, indexAfter, readCursor } from './cursor.js';
-import { halEntity, link } from './hal.js';
+import { type Hal, halEntity, link, type ResultsLinks, results } from './hal.js';
 import type { ListOrder } from './list-order.js';
 import { integer } from './query.js';
-
-const DEFAULT_PER_PAGE = 30;
-const MAX_PER_PAGE = 100;
 
 /** Which page of a list a request asks for. */
 export interface Paging {
@@ -33,17 +31,23 @@ export interface Paging {
  */
 function readPaging<R>(query: URLSearchParams, order: ListOrder<R>): Paging {
   const paging: Paging = {
-    page: integer(query, 'page', 1, 999_999_999, 1),
-    perPage: integer(query, 'per_page', 1, MAX_PER_PAGE, DEFAULT_PER_PAGE),
+    page: integer(query, 'page', 1, API_LIMITS.maxPage, 1),
+    perPage: perPage(query),
   };
   const after = readCursor(query, order);
   return after ? { ...paging, after } : paging;
 }
 
+/** `per_page` of a request, within the API's limits (400 outside them). */
+export function perPage(query: URLSearchParams): number {
+  const { min, max, default: fallback } = API_LIMITS.perPage;
+  return integer(query, 'per_page', min, max, fallback);
+}
+
 /** A filtered, sorted list and how to present it. */
-export interface Listing<R> {
-  /** The members' `_class`, e.g. `product`. */
-  kind: string;
+export interface Listing<R, N extends RepresentationName = RepresentationName> {
+  /** The representation of its members, e.g. `productSummary`. */
+  representation: N;
   /** The list's URL without query. */
   href: string;
   /** The filter as query parameters in a fixed order (no paging), so that every link is canonical. */
@@ -53,7 +57,7 @@ export interface Listing<R> {
   rows: readonly R[];
   /** Newest change among the rows (epoch ms). */
   lastModified: number;
-  summary(row: R): HalResource;
+  summary(row: R): Hal<N>;
 }
 
 function pageHref(listing: Listing<unknown>, page: number, perPage: number, after?: string): string {
@@ -67,7 +71,11 @@ function pageHref(listing: Listing<unknown>, page: number, perPage: number, afte
  * carries a cursor after this page's last item; `self` keeps the request's cursor; `prev`, `first` and
  * `last` are offset pages, for direct access.
  */
-function resultsEntity<R extends { id: string }>(addresses: Addresses, listing: Listing<R>, paging: Paging): Entity {
+function resultsEntity<R extends { id: string }, N extends RepresentationName>(
+  addresses: Addresses,
+  listing: Listing<R, N>,
+  paging: Paging,
+): Entity {
   const { page, perPage, after } = paging;
   const { rows } = listing;
   const total = rows.length;
@@ -75,27 +83,17 @@ function resultsEntity<R extends { id: string }>(addresses: Addresses, listing: 
   const href = (n: number, cursor?: string) => pageHref(listing, n, perPage, cursor);
   const start = after ? indexAfter(rows, listing.order, after.place) : (page - 1) * perPage;
   const shown = rows.slice(start, start + perPage);
-  const links: Links = { self: link('self', href(page, after?.token)), first: link('first', href(1)) };
+  const links: ResultsLinks = { self: link('self', href(page, after?.token)), first: link('first', href(1)) };
   if (page > 1) links.prev = link('prev', href(Math.min(page - 1, last)));
   if (start + perPage < total) links.next = link('next', href(page + 1, cursorAfter(listing.order, shown.at(-1)!)));
   links.last = link('last', href(last));
   const items = shown.map((row) => listing.summary(row));
-  return halEntity(
-    addresses,
-    {
-      _class: ['results', listing.kind],
-      total_items: total,
-      page,
-      per_page: perPage,
-      _links: links,
-      _embedded: { items },
-    },
-    listing.lastModified,
-  );
+  const fields = { total_items: total, page, per_page: perPage };
+  return halEntity(addresses, results(listing.representation, fields, links, items), listing.lastModified);
 }
 
 /** What {@link listReply} needs of a list endpoint besides the request. */
-export interface ListSpec<R> {
+export interface ListSpec<R, N extends RepresentationName> {
   /** Names the list in cache keys, e.g. `products`. */
   name: string;
   /** Which callers see the same rows for the same filter, and so share cache entries. */
@@ -107,19 +105,32 @@ export interface ListSpec<R> {
   /** Store revisions the rows depend on. */
   revisions: Revisions;
   /** The filtered, sorted rows and their presentation; built once per filter and revisions. */
-  listing(): Omit<Listing<R>, 'params' | 'order'>;
+  listing(): Omit<Listing<R, N>, 'params' | 'order' | 'representation'>;
 }
 
 /**
- * A list endpoint's reply: the listing memoised per caller variant and filter, each page's entity cached,
- * both until one of the revisions moves.
+ * A list endpoint's reply, a results entity of `representation`s: the listing memoised per caller variant and
+ * filter, each page's entity cached, both until one of the revisions moves.
  */
-export function listReply<R extends { id: string }>(call: Call, spec: ListSpec<R>): Reply {
+export function listReply<R extends { id: string }, N extends RepresentationName>(
+  call: Call,
+  representation: N,
+  spec: ListSpec<R, N>,
+): Reply {
   const { params, order } = spec;
   const paging = readPaging(call.query, order);
   const { cache, context } = call;
   const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(params)}`;
-  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R> => ({ ...spec.listing(), params, order }));
+  const listing = cache.memo(
+    filterKey,
+    spec.revisions,
+    (): Listing<R, N> => ({
+      ...spec.listing(),
+      params,
+      order,
+      representation,
+    }),
+  );
   const key = `${filterKey}:${paging.page}:${paging.perPage}:${paging.after?.token ?? ''}`;
   return { entity: cache.cached(key, spec.revisions, () => resultsEntity(context.addresses, listing, paging)) };
 }

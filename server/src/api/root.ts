@@ -1,11 +1,10 @@
 /** The entry point at `{base_url}`: who the caller is, and links to everything their token may use. */
-import type { Links } from '@storefront-platform/sdk/internal';
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
 import { OPENAPI_MEDIA_TYPE } from '../openapi/document.js';
 import { hasScope, ownShops } from './access.js';
 import { endpointsTemplate, endpointsUrl, eventsTemplate, eventTemplate } from './events/urls.js';
-import { halEntity, link, resource } from './hal.js';
+import { halEntity, type LinksOf, link, resource } from './hal.js';
 import { newest } from './results.js';
 import { shopSummary } from './shops.js';
 import {
@@ -33,7 +32,7 @@ export const rootRoutes: Route[] = [
         if (!user) throw notFound('No such user');
         const admin = hasScope(principal, 'admin');
         const templated = { templated: true };
-        const links: Links = {
+        const links: LinksOf<'root'> = {
           self: link('self', base),
           'svc:all_products': link('svc:all_products', productsTemplate(addresses), templated),
           'svc:product': link('svc:product', productTemplate(addresses), templated),
@@ -57,7 +56,7 @@ export const rootRoutes: Route[] = [
         const shops = ownShops(call);
         const fields = { user_name: user.name, role: user.role, scopes };
         const embedded = { shops: shops.map((shop) => shopSummary(addresses, shop)) };
-        return halEntity(addresses, resource(['root'], fields, links, embedded), newest(shops));
+        return halEntity(addresses, resource('root', fields, links, embedded), newest(shops));
       };
       return { entity: cache.cached(key, [store.revision('users'), store.revision('shops')], build) };
     },

@@ -1,10 +1,9 @@
 /** Shops: the list of public shops and a shop's detail. */
-import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Route } from '../http/route.js';
 import type { ShopRow } from '../store/types.js';
 import { administers, visibleShop } from './access.js';
-import { halEntity, link, resource } from './hal.js';
+import { type Hal, halEntity, type LinksOf, link, resource } from './hal.js';
 import { type ListOrder, sortRows } from './list-order.js';
 import { type FilterValues, filterParams, SHOP_FILTERS } from './list-query.js';
 import { search } from './query.js';
@@ -31,13 +30,13 @@ const BY_NAME: ListOrder<ShopRow> = {
 };
 
 /** A shop inside lists, the root and a product's detail. */
-export function shopSummary(addresses: Addresses, shop: ShopRow): HalResource {
-  return resource(['shop'], summaryFields(shop), { self: link('self', shopUrl(addresses, shop.id)) });
+export function shopSummary(addresses: Addresses, shop: ShopRow): Hal<'shopSummary'> {
+  return resource('shopSummary', summaryFields(shop), { self: link('self', shopUrl(addresses, shop.id)) });
 }
 
 /** A shop's detail; the theme and orders links only for its administrators. */
-function shopDetail(addresses: Addresses, shop: ShopRow, admin: boolean): HalResource {
-  const links: Links = {
+function shopDetail(addresses: Addresses, shop: ShopRow, admin: boolean): Hal<'shop'> {
+  const links: LinksOf<'shop'> = {
     self: link('self', shopUrl(addresses, shop.id)),
     'svc:products': link('svc:products', shopProductsTemplate(addresses, shop.id), { templated: true }),
   };
@@ -46,7 +45,7 @@ function shopDetail(addresses: Addresses, shop: ShopRow, admin: boolean): HalRes
     links['svc:orders'] = link('svc:orders', shopOrdersTemplate(addresses, shop.id), { templated: true });
   }
   links['svc:web'] = link('svc:web', storefrontUrl(shop));
-  return resource(['shop'], { ...summaryFields(shop), description: shop.description, locale: shop.locale }, links);
+  return resource('shop', { ...summaryFields(shop), description: shop.description, locale: shop.locale }, links);
 }
 
 export const shopRoutes: Route[] = [
@@ -63,7 +62,6 @@ export const shopRoutes: Route[] = [
           .all('shops')
           .filter((shop) => shop.public && (!q || `${shop.name}\n${shop.subdomain}`.toLowerCase().includes(q)));
         return {
-          kind: 'shop',
           href: shopsUrl(addresses),
           rows: sortRows(rows, BY_NAME),
           lastModified: newest(rows),
@@ -73,7 +71,14 @@ export const shopRoutes: Route[] = [
       const params = filterParams(SHOP_FILTERS, filter);
       // Public shops only: every caller sees the same.
       const revisions = [store.revision('shops')];
-      return listReply(call, { name: 'shops', variant: '', params, order: BY_NAME, revisions, listing });
+      return listReply(call, 'shopSummary', {
+        name: 'shops',
+        variant: '',
+        params,
+        order: BY_NAME,
+        revisions,
+        listing,
+      });
     },
   },
   {

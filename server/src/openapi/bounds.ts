@@ -1,23 +1,22 @@
 /**
  * What the server enforces beyond the contract's types, stated in the document's schemas (bounds, patterns,
  * enums), so that a request a tool generates from the document is one the server takes, or the document says
- * why not. Values come from `API_LIMITS` and the server's own constants where it exports them; the others are
- * held to the server by server/test/openapi/walk.test.ts, which sends each bound to a real server.
+ * why not. Values come from the contract's `API_LIMITS`, which the server enforces;
+ * server/test/openapi/walk.test.ts sends each bound to a real server.
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
-import { ASSET_EXTENSIONS, MAX_ASSET_BYTES } from '../api/themes/asset.js';
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
+import { MAX_ASSET_BYTES } from '../api/themes/asset.js';
 import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';
 
-/** Highest `page` (results.ts). */
-const MAX_PAGE = 999_999_999;
-/** Longest `q` (query.ts). */
-const MAX_SEARCH_LENGTH = 200;
-/** Longest long-poll `wait` of the event list, in seconds (event-routes.ts). */
-const MAX_WAIT_S = 30;
-/** Longest webhook endpoint `url` and `description` (endpoint-routes.ts). */
-const MAX_URL_LENGTH = 2048;
-const MAX_DESCRIPTION_LENGTH = 500;
+const {
+  maxPage: MAX_PAGE,
+  searchLength: MAX_SEARCH_LENGTH,
+  eventWaitSeconds: MAX_WAIT_S,
+  webhookUrlLength: MAX_URL_LENGTH,
+  webhookDescriptionLength: MAX_DESCRIPTION_LENGTH,
+  cursorLength: MAX_CURSOR_LENGTH,
+} = API_LIMITS;
 
 /** One comma-separated item: not blank, no comma (the list is split on commas, blanks dropped). */
 const LIST_ITEM = '^[^,]*[^,\\s][^,]*$';
@@ -51,7 +50,7 @@ export const CURSOR_PARAMETER = {
   in: 'query',
   description:
     'Where the page starts: the cursor of a `next` link, opaque. One the server did not write, or wrote for another `sort`, is a 400; follow `next` rather than making one.',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 1024 },
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: MAX_CURSOR_LENGTH },
 };
 
 /** A file name: one optional folder, then a name and one of `extensions` (file-path.ts; any letter case). */

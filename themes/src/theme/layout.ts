@@ -4,7 +4,7 @@
  * templates end in .html, .css or .js, which no asset type does, so a file's extension says what it is.
  */
 
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
 
 /** A template or an asset. */
 export type FileKind = 'template' | 'asset';
@@ -27,7 +27,7 @@ export const PUBLISH_JOURNAL_FILE = '.storefront-publish.jsonl';
 
 const TEMPLATE_EXTENSIONS = new Set(['html', 'css', 'js']);
 /** The asset types the API accepts (wire contract, "Themes, templates, assets"). */
-const ASSET_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'woff', 'woff2', 'ttf', 'otf']);
+const ASSET_TYPES: ReadonlySet<string> = new Set(ASSET_EXTENSIONS);
 /**
  * The API's file name rule: one or two segments of these characters, none of dots only, at most
  * {@link MAX_FILE_NAME_LENGTH} characters. The narrow alphabet keeps out every path trick (`..`, absolute paths,
@@ -72,7 +72,7 @@ export function fileAt(path: string, platform = process.platform): ThemeFileId |
   if (TEMPLATE_EXTENSIONS.has(extension)) {
     return isFileName(path, platform) ? { kind: 'template', name: path, path } : 'invalid';
   }
-  if (!path.startsWith(`${ASSETS_DIR}/`) || !ASSET_EXTENSIONS.has(extension)) return undefined;
+  if (!path.startsWith(`${ASSETS_DIR}/`) || !ASSET_TYPES.has(extension)) return undefined;
   const name = path.slice(ASSETS_DIR.length + 1);
   return isFileName(name, platform) ? { kind: 'asset', name, path } : 'invalid';
 }

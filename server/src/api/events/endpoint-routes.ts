@@ -2,13 +2,14 @@
  * Webhook endpoints of the caller's app, their delivery attempts, ping and resend (admin tokens). An endpoint
  * belongs to the app whose token created it: another app's endpoints are 404 to it.
  */
+import { API_LIMITS } from '@storefront-platform/sdk';
 import type { EventType } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { notFound, validationError } from '../../http/http-error.js';
-import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Call, Route } from '../../http/route.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 import { targetProblem } from '../../webhooks/targets.js';
+import { readBody } from '../contract-schemas.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
 import { listReply } from '../results.js';
@@ -23,21 +24,8 @@ export const MAX_ENDPOINTS = 16;
 /** How long the secret before a rotation keeps signing beside the new one (events.md). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const MAX_BODY_BYTES = 16 * 1024;
-const MAX_URL_LENGTH = 2048;
-const MAX_DESCRIPTION = 500;
-
-const CREATE = {
-  url: { type: 'string', required: true },
-  events: { type: 'string[]' },
-  description: { type: 'string' },
-} as const satisfies BodySpec;
-
-const UPDATE = {
-  url: { type: 'string' },
-  events: { type: 'string[]' },
-  description: { type: 'string' },
-  status: { type: 'string' },
-} as const satisfies BodySpec;
+const MAX_URL_LENGTH = API_LIMITS.webhookUrlLength;
+const MAX_DESCRIPTION = API_LIMITS.webhookDescriptionLength;
 
 const byId = <R extends { id: string }>(descending: boolean): ListOrder<R> => ({
   field: 'id',
@@ -63,14 +51,15 @@ function checkedUrl(call: Call, value: string): string {
   return url.href;
 }
 
-function checkedEvents(value: string[]): (EventType | '*')[] {
+/** The contract's schema admits every event type; `ping` is sent on request only, not subscribed to. */
+function checkedEvents(value: (EventType | '*')[]): (EventType | '*')[] {
   if (value.length === 0) throw validationError('events', 'must name at least one event type, or "*"');
   for (const type of value) {
     if (type !== '*' && !isListedType(type)) {
       throw validationError('events', `unknown event type "${type}"; known: *, ${LISTED_TYPES.join(', ')}`);
     }
   }
-  return [...new Set(value)] as (EventType | '*')[];
+  return [...new Set(value)];
 }
 
 function checkedDescription(value: string): string {
@@ -111,7 +100,7 @@ export const endpointRoutes: Route[] = [
     scope: 'admin',
     handle(call) {
       const { store, addresses } = call.context;
-      return listReply(call, {
+      return listReply(call, 'webhookEndpoint', {
         name: 'webhook_endpoints',
         variant: call.principal.appId,
         params: [],
@@ -120,7 +109,6 @@ export const endpointRoutes: Route[] = [
         listing: () => {
           const rows = store.where('webhook_endpoints', 'app_id', call.principal.appId);
           return {
-            kind: 'webhookEndpoint',
             href: `${endpointsUrl(addresses)}.json`,
             rows,
             lastModified: Math.max(0, ...rows.map((row) => Date.parse(row.updated_on))),
@@ -136,7 +124,7 @@ export const endpointRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       assertPreconditions(call.request.headers, NO_REPRESENTATION);
-      const input = await readJson(call.request, CREATE, MAX_BODY_BYTES);
+      const input = await readBody(call.request, 'root', 'svc:create_webhook_endpoint', MAX_BODY_BYTES);
       const url = checkedUrl(call, input.url);
       const events = input.events === undefined ? (['*'] as const) : checkedEvents(input.events);
       const description = checkedDescription(input.description ?? '');
@@ -177,15 +165,12 @@ export const endpointRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       assertPreconditions(call.request.headers, endpointReply(call, ownEndpoint(call)));
-      const input = await readJson(call.request, UPDATE, MAX_BODY_BYTES);
+      const input = await readBody(call.request, 'webhookEndpoint', 'svc:update_webhook_endpoint', MAX_BODY_BYTES);
       const patch: Partial<WebhookEndpointRow> = {};
       if (input.url !== undefined) patch.url = checkedUrl(call, input.url);
       if (input.events !== undefined) patch.events = checkedEvents(input.events);
       if (input.description !== undefined) patch.description = checkedDescription(input.description);
       if (input.status !== undefined) {
-        if (input.status !== 'enabled' && input.status !== 'disabled') {
-          throw validationError('status', 'must be "enabled" or "disabled"');
-        }
         patch.status = input.status;
         // Enabled again (or disabled by hand): whatever the server had found is history.
         patch.disabled_reason = null;
@@ -257,7 +242,7 @@ export const endpointRoutes: Route[] = [
     handle(call) {
       const endpoint = ownEndpoint(call);
       const { store, addresses } = call.context;
-      return listReply(call, {
+      return listReply(call, 'webhookDelivery', {
         name: `webhook_deliveries:${endpoint.id}`,
         variant: call.principal.appId,
         params: [],
@@ -266,7 +251,6 @@ export const endpointRoutes: Route[] = [
         listing: () => {
           const rows = [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse();
           return {
-            kind: 'webhookDelivery',
             href: deliveriesUrl(addresses, endpoint.id),
             rows,
             lastModified: rows.length ? Date.parse(rows[0]!.created_on) : 0,

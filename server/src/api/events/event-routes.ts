@@ -3,18 +3,19 @@
  * The list is a feed: `after` names the last event seen, `next` is always there (after this page's last item,
  * or the same place when the page is empty), and `wait` holds an empty answer open until an event is written.
  */
-import type { Links } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk';
 import { badRequest, notFound } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
 import type { EventRow } from '../../store/types.js';
-import { halEntity, link } from '../hal.js';
+import { halEntity, link, results } from '../hal.js';
 import { integer, list, single } from '../query.js';
+import { perPage } from '../results.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
 import { eventResource } from './representations.js';
 import { eventsUrl } from './urls.js';
 
 /** The longest `wait`, seconds (events.md). */
-const MAX_WAIT_S = 30;
+const MAX_WAIT_S = API_LIMITS.eventWaitSeconds;
 /** How often a held request looks again for events other processes wrote (they send no signal here). */
 const RECHECK_MS = 250;
 
@@ -70,7 +71,7 @@ function readQuery(call: Call) {
     after,
     afterId,
     waitMs: integer(call.query, 'wait', 0, MAX_WAIT_S, 0) * 1000,
-    perPage: integer(call.query, 'per_page', 1, 100, 30),
+    perPage: perPage(call.query),
   };
 }
 
@@ -104,15 +105,10 @@ export const eventRoutes: Route[] = [
         return `${eventsUrl(context.addresses)}?${search}`;
       };
       const last = shown.at(-1)?.public_id ?? query.after;
-      const links: Links = { self: link('self', href(query.after)), next: link('next', href(last)) };
-      const document = {
-        _class: ['results', 'event'],
-        total_items: events.length - start,
-        page: 1,
-        per_page: query.perPage,
-        _links: links,
-        _embedded: { items: shown.map((event) => eventResource(context.addresses, event)) },
-      };
+      const links = { self: link('self', href(query.after)), next: link('next', href(last)) };
+      const fields = { total_items: events.length - start, page: 1, per_page: query.perPage };
+      const items = shown.map((event) => eventResource(context.addresses, event));
+      const document = results('event', fields, links, items);
       const newest = shown.at(-1) ?? events.at(-1);
       return { entity: halEntity(context.addresses, document, newest ? Date.parse(newest.created_on) : 0) };
     },

@@ -2,16 +2,15 @@
  * The HAL representations of events, webhook endpoints and delivery attempts (`shared/design/events.md`). An
  * event's representation is also the body of its deliveries, so it is built from the row and the addresses alone.
  */
-import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
 import type { EventRow, Store, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
-import { halEntity, link, resource } from '../hal.js';
+import { type Hal, halEntity, type LinksOf, link, resource } from '../hal.js';
 import { shopUrl } from '../urls.js';
 import { deliveriesUrl, deliveryUrl, endpointUrl, eventUrl } from './urls.js';
 
 /** An event, as `GET svc:event` answers it and as its deliveries carry it. */
-export function eventResource(a: Addresses, event: EventRow): HalResource {
-  const links: Links = { self: link('self', eventUrl(a, event.public_id)) };
+export function eventResource(a: Addresses, event: EventRow): Hal<'event'> {
+  const links: LinksOf<'event'> = { self: link('self', eventUrl(a, event.public_id)) };
   if (event.subject !== undefined) links['svc:subject'] = link('svc:subject', a.origin + event.subject);
   if (event.shop_id !== null) links['svc:shop'] = link('svc:shop', shopUrl(a, event.shop_id));
   const fields = {
@@ -21,7 +20,7 @@ export function eventResource(a: Addresses, event: EventRow): HalResource {
     shop_id: event.shop_id,
     data: event.data,
   };
-  return resource(['event'], fields, links);
+  return resource('event', fields, links);
 }
 
 const decoder = new TextDecoder();
@@ -37,9 +36,9 @@ export function deliveryBody(a: Addresses, event: EventRow): string {
 }
 
 /** An endpoint; `secret` only in the answers that create or rotate it. */
-export function endpointResource(a: Addresses, endpoint: WebhookEndpointRow, secret?: string): HalResource {
+export function endpointResource(a: Addresses, endpoint: WebhookEndpointRow, secret?: string): Hal<'webhookEndpoint'> {
   const href = endpointUrl(a, endpoint.id);
-  const links: Links = {
+  const links: LinksOf<'webhookEndpoint'> = {
     self: link('self', href),
     'svc:update_webhook_endpoint': link('svc:update_webhook_endpoint', href),
     'svc:delete_webhook_endpoint': link('svc:delete_webhook_endpoint', href),
@@ -58,13 +57,17 @@ export function endpointResource(a: Addresses, endpoint: WebhookEndpointRow, sec
     updated_on: endpoint.updated_on,
     ...(secret === undefined ? {} : { secret }),
   };
-  return resource(['webhookEndpoint'], fields, links);
+  return resource('webhookEndpoint', fields, links);
 }
 
 /** A delivery attempt; its event is looked up for its public id (`undefined` once pruned). */
-export function deliveryResource(a: Addresses, store: Pick<Store, 'get'>, delivery: WebhookDeliveryRow): HalResource {
+export function deliveryResource(
+  a: Addresses,
+  store: Pick<Store, 'get'>,
+  delivery: WebhookDeliveryRow,
+): Hal<'webhookDelivery'> {
   const event = store.get('events', delivery.event_id);
-  const links: Links = { self: link('self', deliveryUrl(a, delivery.id)) };
+  const links: LinksOf<'webhookDelivery'> = { self: link('self', deliveryUrl(a, delivery.id)) };
   if (event) links['svc:event'] = link('svc:event', eventUrl(a, event.public_id));
   links['svc:webhook_endpoint'] = link('svc:webhook_endpoint', endpointUrl(a, delivery.endpoint_id));
   if (event) links['svc:resend_event'] = link('svc:resend_event', `${deliveryUrl(a, delivery.id)}/resend`);
@@ -82,5 +85,5 @@ export function deliveryResource(a: Addresses, store: Pick<Store, 'get'>, delive
     next_attempt_on: delivery.next_attempt_on,
     created_on: delivery.created_on,
   };
-  return resource(['webhookDelivery'], fields, links);
+  return resource('webhookDelivery', fields, links);
 }

@@ -214,19 +214,33 @@ function orderEvent(tx: Transaction, context: CoreContext, row: OrderRow, create
   });
 }
 
-function triggerProduct(
-  tx: Transaction,
-  context: CoreContext,
-  shop: ShopRow,
-  type: TriggerType,
-  options: TriggerOptions,
+/** What a trigger works with, inside its write. */
+interface TriggerWrite {
+  tx: Transaction;
+  context: CoreContext;
+  shop: ShopRow;
+  options: TriggerOptions;
+  /** The write's time, as `updated_on`. */
+  now: string;
+}
+
+/** What an `*.updated` trigger changes of one of `rows` (`options.id`, or the shop's newest): `options.set`, `now`. */
+function changedRow<R extends { id: string; shop_id: string; updated_on: string }>(
+  write: TriggerWrite,
+  rows: readonly R[],
+  fields: Record<string, Setter<R>>,
+  kind: string,
 ) {
+  const before = target(rows, write.shop, write.options.id, kind);
+  const { id, ...patch } = applySet(fields, { ...before, updated_on: write.now }, write.options.set, kind);
+  return { id, patch };
+}
+
+function triggerProduct(write: TriggerWrite, created: boolean) {
+  const { tx, context, shop, options, now } = write;
   const { store } = context;
-  const now = new Date(context.clock.now()).toISOString();
-  if (type === 'product.updated') {
-    const before = target(store.where('products', 'shop_id', shop.id), shop, options.id, 'product');
-    const after = applySet(PRODUCT_FIELDS, { ...before, updated_on: now }, options.set, 'product');
-    const { id, ...patch } = after;
+  if (!created) {
+    const { id, patch } = changedRow(write, store.where('products', 'shop_id', shop.id), PRODUCT_FIELDS, 'product');
     return productEvent(tx, context, tx.update('products', id, patch), shop, false);
   }
   const variantId = nextId(store.all('products').flatMap((p) => p.variants.map((v) => v.id)));
@@ -257,19 +271,11 @@ function triggerProduct(
   return productEvent(tx, context, row, shop, true);
 }
 
-function triggerOrder(
-  tx: Transaction,
-  context: CoreContext,
-  shop: ShopRow,
-  type: TriggerType,
-  options: TriggerOptions,
-) {
+function triggerOrder(write: TriggerWrite, created: boolean) {
+  const { tx, context, shop, options, now } = write;
   const { store } = context;
-  const now = new Date(context.clock.now()).toISOString();
-  if (type === 'order.updated') {
-    const before = target(store.where('orders', 'shop_id', shop.id), shop, options.id, 'order');
-    const after = applySet(ORDER_FIELDS, { ...before, updated_on: now }, options.set, 'order');
-    const { id, ...patch } = after;
+  if (!created) {
+    const { id, patch } = changedRow(write, store.where('orders', 'shop_id', shop.id), ORDER_FIELDS, 'order');
     return orderEvent(tx, context, tx.update('orders', id, patch), false);
   }
   const products = store.where('products', 'shop_id', shop.id).filter((p) => p.variants.length > 0);
@@ -310,9 +316,9 @@ export async function triggerEvent(context: CoreContext, type: string, options: 
   const checked = checkTrigger(type, options.set);
   await context.store.sync?.();
   const shop = findShop(context.store, options.shop);
-  return context.store.write((tx) =>
-    checked.startsWith('product.')
-      ? triggerProduct(tx, context, shop, checked, options)
-      : triggerOrder(tx, context, shop, checked, options),
-  );
+  return context.store.write((tx) => {
+    const write = { tx, context, shop, options, now: new Date(context.clock.now()).toISOString() };
+    const created = checked.endsWith('.created');
+    return checked.startsWith('product.') ? triggerProduct(write, created) : triggerOrder(write, created);
+  });
 }

@@ -13,13 +13,15 @@
  */
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
 import { decodeBase64 } from '@storefront-platform/sdk/internal';
+
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
-import { type BodySpec, isJsonType, readBytes, readJson } from '../../http/json-body.js';
+import { isJsonType, readBytes } from '../../http/json-body.js';
 import type { AssetRow, Store, ThemeRow, Transaction } from '../../store/types.js';
+import { readBody } from '../contract-schemas.js';
 import { parseFilePath } from './file-path.js';
 import { otfProblem, ttfProblem, woff2Problem, woffProblem } from './formats/font.js';
 import { gifProblem, icoProblem, jpegProblem, pngProblem, webpProblem } from './formats/image.js';
@@ -92,7 +94,8 @@ function svgProblem(bytes: Uint8Array): string | undefined {
 
 const JPEG_TYPE: AssetType = { mediaType: 'image/jpeg', problem: jpegProblem };
 
-const TYPES: Record<string, AssetType> = {
+/** The allowed kinds by extension: the compiler holds them to the API's list. */
+const TYPES: { readonly [E in (typeof ASSET_EXTENSIONS)[number]]: AssetType } = {
   png: { mediaType: 'image/png', problem: pngProblem },
   jpg: JPEG_TYPE,
   jpeg: JPEG_TYPE,
@@ -107,21 +110,13 @@ const TYPES: Record<string, AssetType> = {
   otf: { mediaType: 'font/otf', problem: otfProblem },
 };
 
-/** Extensions accepted for assets, for error messages. */
-export const ASSET_EXTENSIONS = Object.keys(TYPES);
-
 /** The asset type of a (lower-case) extension, if it is allowed. */
 export function assetTypeOf(extension: string): AssetType | undefined {
-  return Object.hasOwn(TYPES, extension) ? TYPES[extension] : undefined;
+  return Object.hasOwn(TYPES, extension) ? TYPES[extension as keyof typeof TYPES] : undefined;
 }
 
 /** A data URL's head, as when base64 is copied from a browser: `data` may start with it. */
 const DATA_URL_PREFIX = /^data:[^,]*;base64,/i;
-
-const JSON_SPEC = {
-  file_name: { type: 'string', required: true },
-  data: { type: 'string', required: true },
-} as const satisfies BodySpec;
 
 /** Form fields of a multipart upload: the file, and optionally a name to store it under. */
 const FORM_FIELDS = ['file', 'file_name'];
@@ -131,7 +126,7 @@ function isMultipart(contentType: string): boolean {
 }
 
 async function fromJson(request: CoreRequest): Promise<AssetFile> {
-  const body = await readJson(request, JSON_SPEC, MAX_BODY_BYTES);
+  const body = await readBody(request, 'theme', 'svc:create_theme_asset', MAX_BODY_BYTES);
   const bytes = decodeBase64(body.data.replace(DATA_URL_PREFIX, ''));
   if (!bytes) throw validationError('data', 'must be base64 (RFC 4648 §4; line breaks and a data: prefix are allowed)');
   return checkAssetFile(body.file_name, bytes, 'data');

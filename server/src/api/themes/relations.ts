@@ -2,7 +2,10 @@
  * The registry entries of the theme, template and asset relations: they give the links' `method`,
  * `title` and `type`, and the `/rels/{rel}` documentation pages.
  */
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
 import type { RelationTable, ThemeRelationName } from '../relation-entry.js';
+
+const MIB = 1024 * 1024;
 
 /** The registry entries of the theme, template and asset relations. */
 export const themeRelations: RelationTable<ThemeRelationName> = {
@@ -30,8 +33,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     title: 'Upload asset',
     summary: 'Upload a file (image or font) for the theme, or replace the one with the same file name.',
     target: 'The asset (`_class ["themeAsset"]`): 201 when created, 200 when it replaced one.',
-    payload:
-      'JSON `{"file_name": string, "data": base64}` (line breaks and a `data:…;base64,` prefix are tolerated), or `multipart/form-data` with a `file` part (stored under its filename, or under an optional `file_name` field). At most 1 MiB (413 beyond). Allowed: .png, .jpg, .jpeg, .gif, .webp, .svg, .ico, .woff, .woff2, .ttf, .otf, and the bytes must be a file of that kind (a PNG named .gif is a 422). A theme holds at most 300 assets and 64 MiB of files in all.',
+    payload: `JSON \`{"file_name": string, "data": base64}\` (line breaks and a \`data:…;base64,\` prefix are tolerated), or \`multipart/form-data\` with a \`file\` part (stored under its filename, or under an optional \`file_name\` field). At most ${API_LIMITS.assetBytes / MIB} MiB (413 beyond). Allowed: .${ASSET_EXTENSIONS.join(', .')}, and the bytes must be a file of that kind (a PNG named .gif is a 422). A theme holds at most ${API_LIMITS.assetsPerTheme} assets and ${API_LIMITS.assetBytesPerTheme / MIB} MiB of files in all.`,
     example: 'POST /v1/themes/3/assets {"file_name":"images/logo.png","data":"iVBORw0KGgo…"} → 201 asset',
   },
   'svc:theme_preview': {

@@ -5,7 +5,6 @@
  * so a representation does not vary by caller and one cached entity serves every request. An asset's file is an
  * entity too: its bytes, checked once per change, validated by their MD5 digest.
  */
-import type { HalResource, Links } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
 import type { Entity } from '../../http/entity.js';
 import { toSeconds } from '../../http/http-date.js';
@@ -13,7 +12,7 @@ import { notFound } from '../../http/http-error.js';
 import type { RepresentationCache } from '../../http/representation-cache.js';
 import type { Call } from '../../http/route.js';
 import type { AssetRow, Store, TemplateRow, ThemeRow } from '../../store/types.js';
-import { halEntity, link, resource } from '../hal.js';
+import { type Hal, halEntity, type LinksOf, link, resource } from '../hal.js';
 import { shopUrl } from '../urls.js';
 import { describeAsset, storedAssetBytes } from './asset.js';
 import { isDeletableTemplate, parseTemplateFileName } from './template.js';
@@ -29,7 +28,7 @@ import {
 } from './urls.js';
 
 /** A template. */
-export function templateResource(a: Addresses, template: TemplateRow): HalResource {
+export function templateResource(a: Addresses, template: TemplateRow): Hal<'themeTemplate'> {
   const parsed = parseTemplateFileName(template.file_name);
   // Stored names were checked on the way in; the fallback only keeps a hand-edited data file readable.
   const derived =
@@ -37,11 +36,11 @@ export function templateResource(a: Addresses, template: TemplateRow): HalResour
       ? { name: template.file_name, content_type: 'html' as const }
       : { name: parsed.name, content_type: parsed.content_type };
   const href = templateUrl(a, template.theme_id, template.id);
-  const links: Links = { self: link('self', href) };
+  const links: LinksOf<'themeTemplate'> = { self: link('self', href) };
   links['svc:update_template'] = link('svc:update_template', href);
   if (isDeletableTemplate(template.file_name)) links['svc:delete_template'] = link('svc:delete_template', href);
   return resource(
-    ['themeTemplate'],
+    'themeTemplate',
     {
       id: template.id,
       updated_on: template.updated_on,
@@ -55,13 +54,13 @@ export function templateResource(a: Addresses, template: TemplateRow): HalResour
 }
 
 /** An asset: a `file` link with its media type and a delete link, no `self`. */
-export function assetResource(a: Addresses, asset: AssetRow): HalResource {
-  const links: Links = {
+export function assetResource(a: Addresses, asset: AssetRow): Hal<'themeAsset'> {
+  const links: LinksOf<'themeAsset'> = {
     file: link('file', assetFileUrl(a, asset), { type: asset.content_type }),
     'svc:delete_theme_asset': link('svc:delete_theme_asset', assetUrl(a, asset.theme_id, asset.id)),
   };
   return resource(
-    ['themeAsset'],
+    'themeAsset',
     {
       id: asset.id,
       updated_on: asset.updated_on,
@@ -85,9 +84,9 @@ export function themeResource(
   store: Pick<Store, 'where'>,
   theme: ThemeRow,
   shopUrl: string,
-): HalResource {
+): Hal<'theme'> {
   const href = themeUrl(a, theme.id);
-  const links: Links = {
+  const links: LinksOf<'theme'> = {
     self: link('self', href),
     'svc:update_theme': link('svc:update_theme', href),
     'svc:create_template': link('svc:create_template', templatesUrl(a, theme.id)),
@@ -99,7 +98,7 @@ export function themeResource(
   else links['svc:create_dev_theme'] = link('svc:create_dev_theme', shopThemesUrl(a, theme.shop_id));
   links['svc:shop'] = link('svc:shop', shopUrl);
   return resource(
-    ['theme'],
+    'theme',
     {
       id: theme.id,
       title: theme.title,

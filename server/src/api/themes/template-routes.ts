@@ -1,8 +1,8 @@
 /** Template endpoints (spec §4.2, §4.3): read, create or upsert by file name, update, delete. */
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { validationError } from '../../http/http-error.js';
-import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Call, Route } from '../../http/route.js';
+import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
@@ -19,21 +19,6 @@ import { templateUrl } from './urls.js';
 
 /** JSON escapes can make a body up to six times its text; past this the request is refused unread. */
 const MAX_REQUEST_BYTES = MAX_TEMPLATE_BYTES * 6 + 4096;
-
-/** The lost-update guard: the `updated_on` last seen, or (older clients) its epoch seconds; see template.ts. */
-const LAST_UPDATED_ON = { type: ['string', 'integer'] } as const;
-
-const CREATE = {
-  file_name: { type: 'string', required: true },
-  body: { type: 'string', required: true },
-  last_updated_on: LAST_UPDATED_ON,
-} as const satisfies BodySpec;
-
-const UPDATE = {
-  file_name: { type: 'string' },
-  body: { type: 'string' },
-  last_updated_on: LAST_UPDATED_ON,
-} as const satisfies BodySpec;
 
 function checkedFileName(value: string): string {
   const parsed = parseTemplateFileName(value);
@@ -64,7 +49,7 @@ export const templateRoutes: Route[] = [
     async handle(call) {
       const { theme } = administeredTheme(call, call.params.theme_id!);
       assertPreconditions(call.request.headers, NO_REPRESENTATION);
-      const input = await readJson(call.request, CREATE, MAX_REQUEST_BYTES);
+      const input = await readBody(call.request, 'theme', 'svc:create_template', MAX_REQUEST_BYTES);
       const file_name = checkedFileName(input.file_name);
       checkTemplateBody(input.body);
       checkLastSeen(input.last_updated_on);
@@ -87,7 +72,7 @@ export const templateRoutes: Route[] = [
       // RFC 9110 §13.2.1: preconditions before the content is looked at (a stale client gets its 412, not a
       // 422 about a body it would not send again); checked again below, where it counts.
       assertPreconditions(call.request.headers, templateEntity(call, seen));
-      const body = await readJson(call.request, UPDATE, MAX_REQUEST_BYTES);
+      const body = await readBody(call.request, 'themeTemplate', 'svc:update_template', MAX_REQUEST_BYTES);
       const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
       if (input.body !== undefined) checkTemplateBody(input.body);
       checkLastSeen(input.last_updated_on);

@@ -25,7 +25,14 @@ export const LAYOUT_FILE_NAME = 'layout.html';
 /** Largest template body, in UTF-8 bytes. */
 export const MAX_TEMPLATE_BYTES = API_LIMITS.templateBytes;
 
-const CONTENT_TYPES: Record<string, TemplateContentType> = { html: 'html', css: 'css', js: 'js' };
+/** A template's content type by extension: the compiler holds it to the contract's `TemplateContentType`. */
+const CONTENT_TYPES: { readonly [T in TemplateContentType]: T } = { html: 'html', css: 'css', js: 'js' };
+
+/** The extensions, for messages: `.html, .css or .js`. */
+const EXTENSIONS = Object.keys(CONTENT_TYPES)
+  .map((extension) => `.${extension}`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** A valid template file name with what derives from it. */
 export interface TemplateFile {
@@ -39,8 +46,10 @@ export interface TemplateFile {
 export function parseTemplateFileName(value: unknown): TemplateFile | string {
   const path = parseFilePath(value);
   if (typeof path === 'string') return path;
-  const contentType = Object.hasOwn(CONTENT_TYPES, path.extension) ? CONTENT_TYPES[path.extension] : undefined;
-  if (!contentType) return 'must end with .html, .css or .js';
+  const contentType = Object.hasOwn(CONTENT_TYPES, path.extension)
+    ? CONTENT_TYPES[path.extension as TemplateContentType]
+    : undefined;
+  if (!contentType) return `must end with ${EXTENSIONS}`;
   return { file_name: path.fileName, name: path.stem, content_type: contentType };
 }
 

@@ -1,16 +1,14 @@
 /** Theme endpoints: the production theme, a theme by id, its update, and the development theme's creation. */
 
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
-import { type BodySpec, readJson } from '../../http/json-body.js';
 import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
+import { readBody } from '../contract-schemas.js';
 import { themeEvent } from '../events/subjects.js';
 import { administeredTheme, productionTheme } from './lookup.js';
 import { themeEntity } from './representations.js';
 import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
 import { themeUrl } from './urls.js';
-
-const UPDATE = { title: { type: 'string' }, settings: { type: 'object' } } as const satisfies BodySpec;
 
 /** Routes of themes on the API mount. */
 export const themeRoutes: Route[] = [
@@ -39,7 +37,7 @@ export const themeRoutes: Route[] = [
       const { theme } = administeredTheme(call, call.params.theme_id!);
       // RFC 9110 §13.2.1: preconditions before the content; checked again in the write queue, where it counts.
       assertPreconditions(call.request.headers, themeEntity(call, theme));
-      const input = await readJson(call.request, UPDATE, MAX_SETTINGS_BYTES * 2);
+      const input = await readBody(call.request, 'theme', 'svc:update_theme', MAX_SETTINGS_BYTES * 2);
       const patch: { title?: string; settings?: Record<string, unknown> } = {};
       if (input.title !== undefined) patch.title = checkTitle(input.title);
       if (input.settings !== undefined) patch.settings = checkSettings(input.settings);
