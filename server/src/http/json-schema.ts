@@ -75,6 +75,21 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * Every value `members` allow, when each is a `const` or an `enum` (named or not), as a union of named values is
+ * (`EventType` or `"*"`): a refusal then lists them; `undefined` for any other form.
+ */
+function valuesOf(members: readonly Schema[], resolve: ResolveRef): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (let member of members) {
+    if (typeof member.$ref === 'string') member = resolve(member.$ref);
+    if ('const' in member) values.push(member.const);
+    else if (Array.isArray(member.enum)) values.push(...member.enum);
+    else return undefined;
+  }
+  return values;
+}
+
 /** The first problem of `value` against `schema`, or `undefined` when it matches. */
 export function schemaProblem(
   value: unknown,
@@ -100,8 +115,13 @@ export function schemaProblem(
     return problem(`must be ${either(schema.enum.map((member) => JSON.stringify(member)))}`);
   }
   if (Array.isArray(schema.anyOf)) {
-    const matched = (schema.anyOf as Schema[]).some((member) => !schemaProblem(value, member, resolve, path));
-    if (!matched) return problem('matches none of the forms it may take');
+    const members = schema.anyOf as Schema[];
+    if (!members.some((member) => !schemaProblem(value, member, resolve, path))) {
+      const values = valuesOf(members, resolve);
+      return problem(
+        values ? `must be ${either(values.map((v) => JSON.stringify(v)))}` : 'matches none of the forms it may take',
+      );
+    }
   }
   if (Array.isArray(schema.oneOf)) {
     const matches = (schema.oneOf as Schema[]).filter((member) => !schemaProblem(value, member, resolve, path));
