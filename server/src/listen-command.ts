@@ -7,8 +7,9 @@
  * is needed. Exit codes: 0 on Ctrl-C (SIGINT/SIGTERM), 1 when the server refuses the credentials or the events
  * asked for, 2 for bad flags.
  */
-import { parseArgs } from 'node:util';
+
 import { newWebhookSecret } from './api/events/record.js';
+import { readCommandArgs } from './command-args.js';
 import { signatureHeader } from './webhooks/signature.js';
 
 const USAGE = `Usage: storefront-server listen --forward-to URL [--server URL] [--events TYPES]
@@ -226,40 +227,17 @@ export async function listen(options: ListenOptions): Promise<void> {
 }
 
 export async function runListen(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values: {
-    'forward-to'?: string;
-    server?: string;
-    events?: string;
-    'client-id'?: string;
-    'client-secret'?: string;
-    secret?: string;
-    'print-secret'?: boolean;
-    help?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'forward-to': { type: 'string' },
-        server: { type: 'string' },
-        events: { type: 'string' },
-        'client-id': { type: 'string' },
-        'client-secret': { type: 'string' },
-        secret: { type: 'string' },
-        'print-secret': { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    console.error(`storefront-server listen: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = readCommandArgs('listen', USAGE, argv, {
+    'forward-to': { type: 'string' },
+    server: { type: 'string' },
+    events: { type: 'string' },
+    'client-id': { type: 'string' },
+    'client-secret': { type: 'string' },
+    secret: { type: 'string' },
+    'print-secret': { type: 'boolean' },
+  });
+  if (typeof args === 'number') return args;
+  const { values } = args;
   const usage = (message: string) => {
     console.error(`storefront-server listen: ${message}\nRun storefront-server listen --help for the options.`);
     return 2;

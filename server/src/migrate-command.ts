@@ -5,7 +5,7 @@
  * or as a new data directory), 2 for bad flags.
  */
 import { statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { readCommandArgs } from './command-args.js';
 import { dataFilePath } from './data-path.js';
 import { copyData } from './store/copy-data.js';
 import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
@@ -33,27 +33,13 @@ const destination = (given: string) =>
     : dataFilePath(`${given}/`);
 
 export async function runMigrate(argv: string[]): Promise<number> {
-  let values: { from?: string; to?: string; replace?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        replace: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    console.error(`storefront-server migrate: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = readCommandArgs('migrate', USAGE, argv, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    replace: { type: 'boolean' },
+  });
+  if (typeof args === 'number') return args;
+  const { values } = args;
   if (!values.from || !values.to) {
     console.error(`storefront-server migrate: --from and --to are both needed\n\n${USAGE}`);
     return 2;

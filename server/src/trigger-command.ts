@@ -8,9 +8,9 @@
  */
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import { eventResource } from './api/events/representations.js';
 import { checkTrigger, TRIGGER_TYPES, TriggerError, triggerEvent } from './api/events/trigger.js';
+import { readCommandArgs } from './command-args.js';
 import { addressesOf } from './core/addresses.js';
 import { dataFilePath } from './data-path.js';
 import { createJsonStore } from './store/json/json-file.js';
@@ -75,41 +75,23 @@ function lockedMessage(error: StoreLockedError, data: string): string {
 }
 
 export async function runTrigger(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values: {
-    shop?: string;
-    set?: string[];
-    id?: string;
-    data?: string;
-    store?: string;
-    'public-url'?: string;
-    json?: boolean;
-    help?: boolean;
-  };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        shop: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        id: { type: 'string' },
-        data: { type: 'string' },
-        store: { type: 'string' },
-        'public-url': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    console.error(`storefront-server trigger: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = readCommandArgs(
+    'trigger',
+    USAGE,
+    argv,
+    {
+      shop: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      id: { type: 'string' },
+      data: { type: 'string' },
+      store: { type: 'string' },
+      'public-url': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  );
+  if (typeof args === 'number') return args;
+  const { values, positionals } = args;
   const fail = (message: string, code: number) => {
     console.error(`storefront-server trigger: ${message}`);
     return code;
