@@ -14,6 +14,12 @@ import { headerRecord } from './media-type.js';
  */
 export const DEFAULT_MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 
+/**
+ * `maxThemeDocumentBytes()` worked out (about 380 MiB): the formula reads `API_LIMITS`, which every client would
+ * then carry for this one number. A test holds the two equal.
+ */
+export const MAX_THEME_DOCUMENT_BYTES = 398_610_432;
+
 /** The most bytes read of an error's body, whatever the limit (ky's own cap): an error says what it has to in far fewer. */
 const ERROR_BODY_LIMIT = 10 * 1024 * 1024;
 
