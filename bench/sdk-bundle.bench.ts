@@ -11,8 +11,9 @@
  *   `verifyWebhook` and `signTestWebhook` (package build and sources), which must stay under its own budget.
  *
  * Fails when the whole SDK or the bearer app passes its budget, when either app built from the sources carries the
- * JWT signer (sdk/src/auth/jwt-assertion.ts: a browser holds no client secret to sign with), or when anything in a
- * bundle imports a `node:` module (the SDK must run in browsers as is).
+ * JWT signer (sdk/src/auth/jwt-assertion.ts: a browser holds no client secret to sign with), when the bearer app
+ * carries `API_LIMITS` (the transport needs one number of it, worked out: `MAX_THEME_DOCUMENT_BYTES`), or when
+ * anything in a bundle imports a `node:` module (the SDK must run in browsers as is).
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +70,9 @@ const noNodeBuiltins: Plugin = {
 };
 
 /** Bundles as a browser app would; returns the minified and gzipped sizes and what went in. */
-async function bundle(options: BuildOptions): Promise<{ minified: number; gzipped: number; metafile: Metafile }> {
+async function bundle(
+  options: BuildOptions,
+): Promise<{ minified: number; gzipped: number; metafile: Metafile; text: string }> {
   const result = await build({
     bundle: true,
     minify: true,
@@ -82,8 +85,14 @@ async function bundle(options: BuildOptions): Promise<{ minified: number; gzippe
     plugins: [noNodeBuiltins],
     ...options,
   });
-  const code = result.outputFiles![0]!.contents;
-  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, metafile: result.metafile! };
+  const output = result.outputFiles![0]!;
+  const code = output.contents;
+  return {
+    minified: code.length,
+    gzipped: gzipSync(code, { level: 9 }).length,
+    metafile: result.metafile!,
+    text: output.text,
+  };
 }
 
 /** An app of `contents`, importing the SDK from the package as built (`dist`) or from its sources. */
@@ -175,5 +184,12 @@ for (const [name, built] of [
 ] as const) {
   const signer = signerIn(built.metafile);
   if (signer.length) fail(`the ${name} carries the JWT signer: ${signer.join(', ')}`);
+}
+// A member only API_LIMITS has: the package build is one chunk per entry, so the metafile cannot say which file.
+for (const [name, built] of [
+  ['bearer app (package build)', bearerDist],
+  ['bearer app (sources)', bearerSources],
+] as const) {
+  if (built.text.includes('templatesPerTheme')) fail(`the ${name} carries API_LIMITS, which it does not use`);
 }
 process.exitCode = failed ? 1 : 0;

@@ -25,7 +25,7 @@ import {
   MAX_TITLE_LENGTH,
 } from '../../server/src/api/themes/theme.js';
 import type { Store } from '../../server/src/store/types.js';
-import { DEFAULT_MAX_RESPONSE_SIZE, limitBody, withBody } from '../src/http/body-limit.js';
+import { DEFAULT_MAX_RESPONSE_SIZE, limitBody, MAX_THEME_DOCUMENT_BYTES, withBody } from '../src/http/body-limit.js';
 import { maxThemeDocumentBytes } from '../src/shared/theme-document.js';
 
 const LIMIT = 1024 * 1024;
@@ -448,6 +448,10 @@ describe('the default limits', () => {
     expect(largest).toBeLessThanOrEqual(maxThemeDocumentBytes());
     // Near it, not a guess far above.
     expect(largest).toBeGreaterThan(maxThemeDocumentBytes() * 0.98);
+  });
+
+  it('sizes theme answers by the formula over API_LIMITS, worked out once so that no client carries API_LIMITS', () => {
+    expect(MAX_THEME_DOCUMENT_BYTES).toBe(maxThemeDocumentBytes());
   });
 });
 

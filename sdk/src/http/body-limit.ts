@@ -14,6 +14,12 @@ import { headerRecord } from './media-type.js';
  */
 export const DEFAULT_MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 
+/**
+ * `maxThemeDocumentBytes()` worked out (about 380 MiB): the formula reads `API_LIMITS`, which every client would
+ * then carry for this one number. A test holds the two equal.
+ */
+export const MAX_THEME_DOCUMENT_BYTES = 398_610_432;
+
 /** The most bytes read of an error's body, whatever the limit (ky's own cap): an error says what it has to in far fewer. */
 const ERROR_BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -33,8 +39,13 @@ export type BodyLimit = number | false;
  * anything but a positive integer or `false`.
  */
 export function bodyLimit(option: BodyLimit | undefined): BodyLimit | undefined {
-  if (option === undefined || option === false || (Number.isSafeInteger(option) && option > 0)) return option;
-  throw new TypeError(`maxResponseSize: ${String(option)} is not a number of bytes (a positive integer) or false`);
+  return option === undefined || option === false ? option : bytes(option, ' or false');
+}
+
+/** `value` when it is a number of bytes (a positive integer); else a `TypeError` that says what else `also` takes. */
+function bytes(value: number, also = ''): number {
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new TypeError(`maxResponseSize: ${String(value)} is not a number of bytes (a positive integer)${also}`);
 }
 
 /**
@@ -43,10 +54,7 @@ export function bodyLimit(option: BodyLimit | undefined): BodyLimit | undefined 
  */
 export function requestLimit(client: BodyLimit, perRequest: number | undefined): BodyLimit {
   if (perRequest === undefined) return client;
-  if (!Number.isSafeInteger(perRequest) || perRequest <= 0) {
-    throw new TypeError(`maxResponseSize: ${String(perRequest)} is not a number of bytes (a positive integer)`);
-  }
-  return client === false ? perRequest : Math.min(client, perRequest);
+  return client === false ? bytes(perRequest) : Math.min(client, bytes(perRequest));
 }
 
 /** The request an answer came for, as its error names it. */

@@ -5,9 +5,15 @@ import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChang
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
-import { maxThemeDocumentBytes } from '../shared/theme-document.js';
 import { utf8Length } from '../shared/utf8-length.js';
-import { type BodyLimit, DEFAULT_MAX_RESPONSE_SIZE, limitBody, limitOf, requestLimit } from './body-limit.js';
+import {
+  type BodyLimit,
+  DEFAULT_MAX_RESPONSE_SIZE,
+  limitBody,
+  limitOf,
+  MAX_THEME_DOCUMENT_BYTES,
+  requestLimit,
+} from './body-limit.js';
 import { type ClientKy, isFailure, type KyCallOptions, type KyRetryState } from './client-ky.js';
 import type { Emitter } from './events.js';
 import { isAttemptFailure, isAttemptTimeout, networkFailure, responseError, typedFailure } from './failures.js';
@@ -132,7 +138,7 @@ export class Transport {
       : undefined;
     const owner = credentials?.owner ?? ANONYMOUS;
     const limit = requestLimit(
-      this.#options.maxResponseSize ?? (request.theme ? maxThemeDocumentBytes() : DEFAULT_MAX_RESPONSE_SIZE),
+      this.#options.maxResponseSize ?? (request.theme ? MAX_THEME_DOCUMENT_BYTES : DEFAULT_MAX_RESPONSE_SIZE),
       request.maxResponseSize,
     );
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;

@@ -9,7 +9,16 @@
  * kind. A single embedded resource in place of a list of one is taken as that list (HAL allows both).
  */
 
-const LINK_STRINGS = ['method', 'type', 'title', 'name', 'docs'] as const;
+/** The members of a link object the check knows, and their JSON types; only `href` must be there. */
+const LINK_MEMBERS = {
+  href: 'string',
+  templated: 'boolean',
+  method: 'string',
+  type: 'string',
+  title: 'string',
+  name: 'string',
+  docs: 'string',
+} as const;
 
 /** What `value` is, for a message: `null`, `an array`, `a string`… */
 function kind(value: unknown): string {
@@ -30,13 +39,10 @@ function member(path: string, name: string): string {
 
 function linkProblem(link: unknown, path: string): string | undefined {
   if (!isObject(link)) return `${path} is ${kind(link)}, not a link object`;
-  if (typeof link.href !== 'string') return `${member(path, 'href')} is ${kind(link.href)}, not a string`;
-  if (link.templated !== undefined && typeof link.templated !== 'boolean') {
-    return `${member(path, 'templated')} is ${kind(link.templated)}, not a boolean`;
-  }
-  for (const name of LINK_STRINGS) {
-    if (link[name] !== undefined && typeof link[name] !== 'string') {
-      return `${member(path, name)} is ${kind(link[name])}, not a string`;
+  for (const [name, type] of Object.entries(LINK_MEMBERS)) {
+    const value = link[name];
+    if ((value !== undefined || name === 'href') && typeof value !== type) {
+      return `${member(path, name)} is ${kind(value)}, not a ${type}`;
     }
   }
   return undefined;
