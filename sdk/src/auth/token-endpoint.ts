@@ -81,7 +81,7 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
 
 /** ` to <where>` of a redirect, credentials redacted, when it says. */
-function location(response: Response): string {
+function redirectTarget(response: Response): string {
   const where = response.headers.get('location');
   return where ? ` to ${redactUrl(where)}` : '';
 }
@@ -160,7 +160,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
       url,
       status: response.status,
       headers: headerRecord(response.headers),
-      statusText: `a redirect${location(response)}, not followed: grants go to the token endpoint of authUrl only`,
+      statusText: `a redirect${redirectTarget(response)}, not followed: grants go to the token endpoint of authUrl only`,
     });
   }
   const text = readText(response) ?? '';

@@ -111,7 +111,11 @@ globalThis.scenario = scenario;
     const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
+      // A bundle that throws as it loads defines no scenario: its error, not that, is the failure to report.
+      const loadErrors: Error[] = [];
+      tab.on('pageerror', (error) => loadErrors.push(error));
       await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+      if (loadErrors.length) throw new Error(`the bundle failed to load: ${loadErrors[0]!.stack ?? loadErrors[0]}`);
       return await tab.evaluate(
         (scenarioOptions) =>
           (globalThis as unknown as { scenario: (o: ScenarioOptions) => Promise<ScenarioReport> }).scenario(
