@@ -6,6 +6,7 @@
  * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -66,6 +67,10 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --webhooks-allow HOSTS    hosts (comma-separated names or addresses) a server
                             listening beyond loopback may deliver webhooks to
                             although they are loopback, private or link-local
+  --control                 serve the control API at /_sandbox (reset,
+                            snapshots, the clock, the request journal), guarded
+                            by a bearer token printed in the banner (fix it
+                            with STOREFRONT_CONTROL_TOKEN); off by default
   --quiet                   no request log
   --help                    show this help
 `;
@@ -87,6 +92,7 @@ const OPTIONS = {
   'demo-password': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'webhooks-allow': { type: 'string', multiple: true },
+  control: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -280,6 +286,9 @@ function banner(server: StorefrontServer, data: string, products: number | undef
     `  Tokens expire: after ${duration(tokenTtl)} (${tokenTtl} s; --token-ttl to change)`,
     `  Data:          ${data} (${server.seeded ? `seeded, ${products ?? DEFAULT_PRODUCTS} products` : 'existing data'})`,
   ];
+  if (server.control) {
+    lines.push(`  Control API:   ${server.control.url}`, `  Control token: ${server.control.token}`);
+  }
   const credentials = server.credentials;
   if (!credentials) return [...lines, '  No demo app in this data.'].join('\n');
   const tokenCall =
@@ -375,6 +384,10 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (options.control === true && process.env.STOREFRONT_CONTROL_TOKEN === undefined) {
+    // Every worker of a fleet takes the same token: they inherit the primary's environment.
+    process.env.STOREFRONT_CONTROL_TOKEN = randomBytes(24).toString('base64url');
+  }
   if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
     return runPrimary({ workers, laterArgs, quiet: options.quiet === true, stoppedLine: stoppedLine(store) });
@@ -402,6 +415,7 @@ async function main(): Promise<number> {
       redirectUris: extraRedirectUris,
       ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
       log: options.quiet === true ? false : requestLog(),
+      ...(options.control === true ? { control: { token: process.env.STOREFRONT_CONTROL_TOKEN } } : {}),
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.
