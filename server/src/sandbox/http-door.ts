@@ -7,29 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { JSON_TYPE } from '../http/entity.js';
 import type { JournalFilter } from './journal.js';
+import { CONTROL_OPERATIONS, CONTROL_PATH, type ControlOperation } from './operations.js';
 import type { Sandbox } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
-
-/** The path of the control API's resource. */
-export const CONTROL_PATH = '/_sandbox';
-
-/** Every operation of the control API and how it is called: the HTTP door's list, which the parity test reads. */
-export const CONTROL_OPERATIONS = {
-  describe: { method: 'GET', path: '' },
-  reset: { method: 'POST', path: '/reset' },
-  'snapshots.list': { method: 'GET', path: '/snapshots' },
-  'snapshots.take': { method: 'PUT', path: '/snapshots/:name' },
-  'snapshots.restore': { method: 'POST', path: '/snapshots/:name/restore' },
-  'snapshots.delete': { method: 'DELETE', path: '/snapshots/:name' },
-  'clock.now': { method: 'GET', path: '/clock' },
-  'clock.set': { method: 'PUT', path: '/clock' },
-  'clock.advance': { method: 'POST', path: '/clock/advance' },
-  'journal.entries': { method: 'GET', path: '/journal' },
-  'journal.clear': { method: 'DELETE', path: '/journal' },
-} as const satisfies Record<string, { method: string; path: string }>;
-
-/** The name of an operation of the control API. */
-export type ControlOperation = keyof typeof CONTROL_OPERATIONS;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,6 +27,14 @@ const failure = (status: number, message: string, headers?: Record<string, strin
   json(status, { _class: ['errors'], message }, headers);
 
 const noContent: CoreResponse = { status: 204, headers: { 'cache-control': 'no-store' } };
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(`Not a percent-encoded name: "${segment}"`, 400);
+  }
+}
 
 function tokenMatches(header: string | null, token: string): boolean {
   const given = /^Bearer +(\S+)$/i.exec(header ?? '')?.[1];
@@ -119,19 +107,10 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     },
   });
 
-  async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {
-    // A preflight gets no CORS headers: the browser then refuses the page its request.
-    if (request.method === 'OPTIONS') return { status: 204, headers: { allow: 'GET, PUT, POST, DELETE' } };
-    if (!tokenMatches(request.headers.get('authorization'), token)) {
-      return failure(401, 'The control API needs the control token (printed at start) as "Authorization: Bearer …"', {
-        'www-authenticate': 'Bearer realm="storefront-sandbox"',
-      });
-    }
-    const { method } = request;
-    const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
-    const [first, name, action] = parts;
-    if (parts.length === 0 && method === 'GET') {
-      return json(200, {
+  /** Each operation of {@link CONTROL_OPERATIONS}, answered: the door has these and no others. */
+  const operations: Record<ControlOperation, (request: CoreRequest, name: string) => Promise<CoreResponse>> = {
+    describe: async () =>
+      json(200, {
         _class: ['sandbox'],
         _links: {
           self: { href: href('') },
@@ -141,59 +120,65 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           clock: { href: href('/clock') },
           journal: { href: href('/journal{?method,path,status}'), templated: true },
         },
-      });
-    }
-    if (first === 'reset' && parts.length === 1 && method === 'POST') {
+      }),
+    reset: async () => {
       await sandbox.reset();
       return noContent;
-    }
-    if (first === 'snapshots' && parts.length === 1 && method === 'GET') {
+    },
+    'snapshots.list': async () => {
       const list = await sandbox.snapshots.list();
       return json(200, {
         _class: ['snapshots'],
         snapshots: list.map(snapshotBody),
         _links: { self: { href: href('/snapshots') } },
       });
-    }
-    if (first === 'snapshots' && name !== undefined && parts.length === 2) {
-      if (method === 'PUT') return json(201, snapshotBody(await sandbox.snapshots.take(name)));
-      if (method === 'DELETE') {
-        await sandbox.snapshots.delete(name);
-        return noContent;
-      }
-    }
-    if (
-      first === 'snapshots' &&
-      name !== undefined &&
-      action === 'restore' &&
-      parts.length === 3 &&
-      method === 'POST'
-    ) {
+    },
+    'snapshots.take': async (_, name) => json(201, snapshotBody(await sandbox.snapshots.take(name))),
+    'snapshots.restore': async (_, name) => {
       await sandbox.snapshots.restore(name);
       return noContent;
-    }
-    if (first === 'clock' && parts.length === 1) {
-      if (method === 'GET') return json(200, clockBody());
-      if (method === 'PUT') {
-        sandbox.clock.set(instantOf((await bodyOf(request)).now));
-        return json(200, clockBody());
-      }
-    }
-    if (first === 'clock' && name === 'advance' && parts.length === 2 && method === 'POST') {
+    },
+    'snapshots.delete': async (_, name) => {
+      await sandbox.snapshots.delete(name);
+      return noContent;
+    },
+    'clock.now': async () => json(200, clockBody()),
+    'clock.set': async (request) => {
+      sandbox.clock.set(instantOf((await bodyOf(request)).now));
+      return json(200, clockBody());
+    },
+    'clock.advance': async (request) => {
       sandbox.clock.advance((await bodyOf(request)).ms as number);
       return json(200, clockBody());
+    },
+    'journal.entries': async (request) => {
+      const entries = sandbox.journal.entries(filterOf(request.url.searchParams));
+      return json(200, { _class: ['journal'], entries, _links: { self: { href: href('/journal') } } });
+    },
+    'journal.clear': async () => {
+      sandbox.journal.clear();
+      return noContent;
+    },
+  };
+
+  async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {
+    // A preflight gets no CORS headers: the browser then refuses the page its request.
+    if (request.method === 'OPTIONS') return { status: 204, headers: { allow: 'GET, PUT, POST, DELETE' } };
+    if (!tokenMatches(request.headers.get('authorization'), token)) {
+      return failure(401, 'The control API needs the control token (printed at start) as "Authorization: Bearer …"', {
+        'www-authenticate': 'Bearer realm="storefront-sandbox"',
+      });
     }
-    if (first === 'journal' && parts.length === 1) {
-      if (method === 'GET') {
-        const entries = sandbox.journal.entries(filterOf(request.url.searchParams));
-        return json(200, { _class: ['journal'], entries, _links: { self: { href: href('/journal') } } });
-      }
-      if (method === 'DELETE') {
-        sandbox.journal.clear();
-        return noContent;
-      }
+    const parts = rest.split('/').filter(Boolean);
+    for (const [operation, { method, path }] of Object.entries(CONTROL_OPERATIONS)) {
+      if (method !== request.method) continue;
+      const pattern = path.split('/').filter(Boolean);
+      if (pattern.length !== parts.length) continue;
+      if (!pattern.every((segment, i) => segment === ':name' || segment === parts[i])) continue;
+      const at = pattern.indexOf(':name');
+      return operations[operation as ControlOperation](request, at < 0 ? '' : decoded(parts[at]!));
     }
-    return failure(404, `No control at ${method} ${request.url.pathname}`);
+    return failure(404, `No control at ${request.method} ${request.url.pathname}`);
   }
 
   return async (request) => {

@@ -5,7 +5,7 @@
  */
 import { createHandlers } from '@storefront-platform/server/msw';
 import { expect, test } from 'vitest';
-import { CONTROL_OPERATIONS } from '../../src/sandbox/http-door.js';
+import { CONTROL_OPERATIONS } from '../../src/sandbox/operations.js';
 
 /** The mock's helpers that have no control yet: the faults, and token and event helpers (issue 49, later). */
 const MSW_ONLY = [
