@@ -79,4 +79,24 @@ describe('the control API on PostgreSQL', () => {
   it('answers 401 without the token', async () => {
     expect((await fetch(`${origins[0]}/_sandbox`)).status).toBe(401);
   });
+
+  it('with --workers 2, every worker takes the token the banner prints', async () => {
+    const fleet = startCli([
+      ...['--store', schema.url, '--port', '0', '--workers', '2', '--control'],
+      ...['--demo-client-id', DEMO.clientId, '--demo-client-secret', DEMO.clientSecret],
+    ]);
+    clis.push(fleet);
+    const url = (await fleet.waitFor(/Control API: +(\S+)/))[1]!;
+    const token = (await fleet.waitFor(/Control token: +(\S+)/))[1]!;
+    await fleet.waitFor(/2 workers listening/);
+    // New connections each time, spread by the kernel over both workers: each must know the token.
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        fetch(`${url}/snapshots`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } }).then(
+          (response) => response.status,
+        ),
+      ),
+    );
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  }, 60_000);
 });
