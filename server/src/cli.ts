@@ -6,7 +6,6 @@
  * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
 import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +19,7 @@ import { diskFailureOf } from './http/disk-failure.js';
 import { runListen } from './listen-command.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
+import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { ignoreTerminalInterrupt, onStopSignal } from './stop-signals.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
@@ -373,6 +373,9 @@ async function main(): Promise<number> {
     extraRedirectUris = redirectUris(options['redirect-uri']);
     webhooksAllow = allowedHosts(options['webhooks-allow']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
+    const controlToken = process.env.STOREFRONT_CONTROL_TOKEN;
+    const tokenProblem = controlToken === undefined ? undefined : controlTokenProblem(controlToken);
+    if (options.control === true && tokenProblem) throw new UsageError(`STOREFRONT_CONTROL_TOKEN ${tokenProblem}`);
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
     }
@@ -386,7 +389,7 @@ async function main(): Promise<number> {
   }
   if (options.control === true && process.env.STOREFRONT_CONTROL_TOKEN === undefined) {
     // Every worker of a fleet takes the same token: they inherit the primary's environment.
-    process.env.STOREFRONT_CONTROL_TOKEN = randomBytes(24).toString('base64url');
+    process.env.STOREFRONT_CONTROL_TOKEN = newControlToken();
   }
   if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');

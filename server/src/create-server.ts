@@ -2,7 +2,6 @@
  * `createServer()`: the reference server on a port, over a JSON file, in-memory demo data, a ready
  * data set or a ready store.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventFields } from '@storefront-platform/sdk/internal';
@@ -23,6 +22,7 @@ import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { SandboxClock } from './sandbox/clock.js';
+import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { withControlDoor } from './sandbox/http-door.js';
 import { RequestJournal } from './sandbox/journal.js';
 import { memoryShelf } from './sandbox/memory-shelf.js';
@@ -271,10 +271,9 @@ function abandon(server: Server): Promise<void> {
 function controlOf(option: ServerOptions['control']): { token: string } | undefined {
   if (!option) return undefined;
   const token = option === true ? undefined : option.token;
-  if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
-    throw new TypeError('control.token must be at least 16 printable characters without spaces');
-  }
-  return { token: token ?? randomBytes(24).toString('base64url') };
+  const problem = token === undefined ? undefined : controlTokenProblem(token);
+  if (problem) throw new TypeError(`control.token ${problem}`);
+  return { token: token ?? newControlToken() };
 }
 
 /** Starts the reference server. */

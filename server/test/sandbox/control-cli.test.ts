@@ -30,3 +30,12 @@ test('without --control the banner says nothing of it and the path is a 404', as
   expect(cli.stdout()).not.toContain('Control');
   expect((await fetch(`${origin}/_sandbox`)).status).toBe(404);
 });
+
+test('a control token too easy to guess is a usage error', async () => {
+  const dir = await tempDir();
+  cli = startCli(['--data', join(dir, 'db.json'), '--port', '0', '--control'], {
+    env: { STOREFRONT_CONTROL_TOKEN: 'short' },
+  });
+  expect(await cli.exited).toBe(2);
+  expect(cli.stderr()).toContain('STOREFRONT_CONTROL_TOKEN must be at least 16 printable characters');
+});
