@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { JSON_TYPE } from '../http/entity.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import type { JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, CONTROL_PATH, type ControlOperation } from './operations.js';
 import type { Sandbox } from './sandbox.js';
@@ -189,6 +190,10 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       return await control(request, rest);
     } catch (error) {
       if (error instanceof SandboxError) return failure(error.status, error.message);
+      if (error instanceof StoreUnavailableError) {
+        console.error(`storefront-server: ${request.method} ${path} 503: ${error.message}`);
+        return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });
+      }
       console.error(error);
       return failure(500, 'Internal server error');
     }

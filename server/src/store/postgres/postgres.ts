@@ -157,7 +157,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       sync: fresh.sync,
       prune,
       failures: sharedFailures(pool, schema),
-      snapshots: sharedSnapshots(pool, schema),
+      snapshots: sharedSnapshots(pool, schema, unavailable),
       claim: (collection, id) => claims.claim(collection, id),
       close() {
         closing ??= store.close().finally(async () => {
