@@ -1,8 +1,8 @@
 /** `storefront-server --control`: the banner prints the control API and its token, which then opens it. */
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type CliProcess, startCli } from '../helpers/cli-process.js';
-import { useTempDir } from '../helpers/temp-dir.js';
+import { type CliProcess, startCli } from './helpers/cli-process.js';
+import { useTempDir } from './helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 let cli: CliProcess | undefined;
