@@ -19,6 +19,7 @@ import { diskFailureOf } from './http/disk-failure.js';
 import { runListen } from './listen-command.js';
 import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
+import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { ignoreTerminalInterrupt, onStopSignal } from './stop-signals.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
@@ -66,6 +67,10 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
   --webhooks-allow HOSTS    hosts (comma-separated names or addresses) a server
                             listening beyond loopback may deliver webhooks to
                             although they are loopback, private or link-local
+  --control                 serve the control API at /_sandbox (reset,
+                            snapshots, the clock, the request journal), guarded
+                            by a bearer token printed in the banner (fix it
+                            with STOREFRONT_CONTROL_TOKEN); off by default
   --quiet                   no request log
   --help                    show this help
 `;
@@ -87,6 +92,7 @@ const OPTIONS = {
   'demo-password': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'webhooks-allow': { type: 'string', multiple: true },
+  control: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -280,6 +286,9 @@ function banner(server: StorefrontServer, data: string, products: number | undef
     `  Tokens expire: after ${duration(tokenTtl)} (${tokenTtl} s; --token-ttl to change)`,
     `  Data:          ${data} (${server.seeded ? `seeded, ${products ?? DEFAULT_PRODUCTS} products` : 'existing data'})`,
   ];
+  if (server.control) {
+    lines.push(`  Control API:   ${server.control.url}`, `  Control token: ${server.control.token}`);
+  }
   const credentials = server.credentials;
   if (!credentials) return [...lines, '  No demo app in this data.'].join('\n');
   const tokenCall =
@@ -364,6 +373,9 @@ async function main(): Promise<number> {
     extraRedirectUris = redirectUris(options['redirect-uri']);
     webhooksAllow = allowedHosts(options['webhooks-allow']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
+    const controlToken = process.env.STOREFRONT_CONTROL_TOKEN;
+    const tokenProblem = controlToken === undefined ? undefined : controlTokenProblem(controlToken);
+    if (options.control === true && tokenProblem) throw new UsageError(`STOREFRONT_CONTROL_TOKEN ${tokenProblem}`);
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
     }
@@ -374,6 +386,10 @@ async function main(): Promise<number> {
   if (options.help) {
     console.log(USAGE);
     return 0;
+  }
+  if (options.control === true && process.env.STOREFRONT_CONTROL_TOKEN === undefined) {
+    // Every worker of a fleet takes the same token: they inherit the primary's environment.
+    process.env.STOREFRONT_CONTROL_TOKEN = newControlToken();
   }
   if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
@@ -402,6 +418,7 @@ async function main(): Promise<number> {
       redirectUris: extraRedirectUris,
       ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
       log: options.quiet === true ? false : requestLog(),
+      ...(options.control === true ? { control: { token: process.env.STOREFRONT_CONTROL_TOKEN } } : {}),
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.

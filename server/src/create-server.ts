@@ -21,6 +21,14 @@ import { createHttpServer } from './express/http-server.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
+import { SandboxClock } from './sandbox/clock.js';
+import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
+import { withControlDoor } from './sandbox/http-door.js';
+import { RequestJournal } from './sandbox/journal.js';
+import { memoryShelf } from './sandbox/memory-shelf.js';
+import { CONTROL_PATH } from './sandbox/operations.js';
+import { captureDataset } from './sandbox/restore.js';
+import { createSandbox, resetTo } from './sandbox/sandbox.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
@@ -88,6 +96,20 @@ export interface ServerOptions {
   explorer?: boolean;
   /** How webhooks are delivered (see docs/server.md, "Webhooks"). */
   webhooks?: ServerWebhookOptions;
+  /**
+   * Serve the control API at `{origin}/_sandbox` (reset, snapshots, the clock, the request journal: see
+   * docs/server.md, "Steering the sandbox"), guarded by a bearer token: the one given, else a random one
+   * (`server.control.token`). Default off: the path is then a 404 like any unknown one.
+   */
+  control?: boolean | { token?: string };
+}
+
+/** Where a server's control API is, and the token it takes. */
+export interface ServerControl {
+  /** `{origin}/_sandbox` */
+  url: string;
+  /** Sent as `Authorization: Bearer {token}`. */
+  token: string;
 }
 
 /** Options of webhook delivery. */
@@ -123,6 +145,8 @@ export interface StorefrontServer {
   store: Store;
   /** The demo app and user; `undefined` when the data holds no app. */
   credentials: ServerCredentials | undefined;
+  /** The control API; `undefined` unless `control` was asked for. */
+  control: ServerControl | undefined;
   /** Whether this start seeded the data (in memory, or a JSON file that was missing or reset). */
   seeded: boolean;
   /**
@@ -243,9 +267,19 @@ function abandon(server: Server): Promise<void> {
   });
 }
 
+/** The control API's token, when it is on. */
+function controlOf(option: ServerOptions['control']): { token: string } | undefined {
+  if (!option) return undefined;
+  const token = option === true ? undefined : option.token;
+  const problem = token === undefined ? undefined : controlTokenProblem(token);
+  if (problem) throw new TypeError(`control.token ${problem}`);
+  return { token: token ?? newControlToken() };
+}
+
 /** Starts the reference server. */
 export async function createServer(options: ServerOptions = {}): Promise<StorefrontServer> {
   checkOptions(options);
+  const control = controlOf(options.control);
   // Checked before anything starts; the listening address is known only once listening.
   const published = options.publicUrl === undefined ? undefined : addressesOf(options.publicUrl, 'publicUrl');
   const http = createHttpServer(options.timeouts);
@@ -287,7 +321,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const addresses = published ?? addressesOf(url);
   const withExplorer = options.explorer ?? true;
   const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
-  const clock = options.clock ?? { now: () => Date.now() };
+  const baseClock = options.clock ?? { now: () => Date.now() };
+  // The sandbox's clock only when it can be steered: otherwise the given clock is the core's, untouched.
+  const clock = control ? new SandboxClock(baseClock) : baseClock;
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
   const core = createCore(
     {
@@ -320,10 +356,30 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     if (opened.ownsStore) await opened.store.close();
     throw error;
   }
+  let handle = core.handle;
+  if (control && clock instanceof SandboxClock) {
+    const journal = new RequestJournal();
+    const store = core.context.store;
+    const sandbox = createSandbox({
+      store,
+      // The data as this process starts serving it, the explorer's client included.
+      reset: resetTo(store, await captureDataset(store)),
+      shelf: store.snapshots ?? memoryShelf(),
+      clock,
+      journal,
+      onClockMoved: () => webhooks.wake(),
+    });
+    handle = withControlDoor(
+      journal.around(core.handle, () => clock.now()),
+      sandbox,
+      addresses.origin,
+      control.token,
+    );
+  }
   app = withHealth(
     opened.store,
     createRequestListener({
-      handle: core.handle,
+      handle,
       origin: addresses.origin,
       explorer,
       trustProxy: options.trustProxy ?? [],
@@ -340,6 +396,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     explorerUrl,
     store: opened.store,
     credentials: opened.credentials,
+    control: control && { url: `${addresses.origin}${CONTROL_PATH}`, token: control.token },
     seeded: opened.seeded,
     webhooks: { drain: () => webhooks.drain() },
     async trigger(type, triggerOptions) {

@@ -12,11 +12,21 @@ export {
 } from './api/events/trigger.js';
 export { type Core, createCore } from './core/index.js';
 export type { Addresses, Clock, CoreContext, CoreHandler, CoreRequest, CoreResponse } from './core/types.js';
-export { createServer, type ServerOptions, type StorefrontServer, type TriggeredEvent } from './create-server.js';
+export {
+  createServer,
+  type ServerControl,
+  type ServerOptions,
+  type StorefrontServer,
+  type TriggeredEvent,
+} from './create-server.js';
 export type { DemoOptions, ServerCredentials } from './demo-credentials.js';
 export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';
 export type { ServerTimeouts } from './express/timeouts.js';
+export { connectSandbox, type SandboxClient, type SandboxConnection, type SandboxTime } from './sandbox/client.js';
+export type { JournalEntry, JournalFilter } from './sandbox/journal.js';
+export { SandboxError } from './sandbox/sandbox-error.js';
+export { type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox/start.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json/json-file.js';
@@ -40,6 +50,8 @@ export type {
   OrderRow,
   ProductRow,
   ShopRow,
+  SnapshotInfo,
+  SnapshotShelf,
   Store,
   TemplateRow,
   ThemeRow,

@@ -57,9 +57,11 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   async function run(request: CoreRequest, exchange: Exchange): Promise<Reply> {
     const path = request.url.pathname;
     let match: ReturnType<Router['match']>;
+    let prefix = '';
     for (const mount of mounts) {
       const rest = within(path, mount.prefix);
       if (rest === undefined) continue;
+      prefix = mount.prefix;
       if (mount.api) {
         exchange.scopes = '';
         exchange.acceptedScopes = '';
@@ -75,6 +77,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
     const query = request.url.searchParams;
     const route: Route = match.route;
+    if (request.trace) request.trace.route = `${route.method} ${prefix}${route.path}`;
     const { params } = match;
     // A bad callback is a 400 before anything else; yet, like every answer of the API, it tells what the token
     // may do, so its principal is read first.
@@ -85,7 +88,10 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
     exchange.acceptedScopes = route.scope;
     const principal = pipeline.authenticate(request, match.jsonp);
-    if (!(principal instanceof HttpError)) exchange.scopes = principal.scopes.join(',');
+    if (!(principal instanceof HttpError)) {
+      exchange.scopes = principal.scopes.join(',');
+      if (request.trace) Object.assign(request.trace, { appId: principal.appId, userId: principal.userId });
+    }
     if (callback) exchange.jsonp = callback();
     if (principal instanceof HttpError) throw principal;
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
@@ -105,7 +111,10 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       if (current) await current;
       if (oauth) {
         const response = await pipeline.oauth(request);
-        if (response) return withCors(response);
+        if (response) {
+          if (request.trace) request.trace.route = `oauth ${request.url.pathname}`;
+          return withCors(response);
+        }
         oauth = false;
       }
       const reply = await run(request, exchange);

@@ -26,6 +26,16 @@ export interface CoreRequest {
    * counted by. Absent where there is none: under MSW every request comes from the test or the page itself.
    */
   clientAddress?: string;
+  /** Filled in by the core as it learns them, when the shell passes one: the sandbox's request journal reads it. */
+  trace?: RequestTrace;
+}
+
+/** What the core learnt of a request: the route that matched and the caller behind its token. */
+export interface RequestTrace {
+  /** `GET /v1/shops/:shop_id/products`, or `oauth /oauth/token`; absent: no route matched. */
+  route?: string;
+  appId?: string;
+  userId?: string;
 }
 
 /** The core's answer, written back by the shell (which may compress it). */

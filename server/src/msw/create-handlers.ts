@@ -8,6 +8,7 @@ import { type HttpHandler, http } from 'msw';
 import { eventResource } from '../api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import { addressesOf } from '../core/addresses.js';
+import { toFetchHandler } from '../core/fetch-adapter.js';
 import type { Clock } from '../core/types.js';
 import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
@@ -16,6 +17,15 @@ import { OAuthError } from '../oauth/errors.js';
 import { assertScopesAllowed } from '../oauth/scopes.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { findToken, issueToken } from '../oauth/tokens.js';
+import { SandboxClock } from '../sandbox/clock.js';
+import { RequestJournal } from '../sandbox/journal.js';
+import { memoryShelf } from '../sandbox/memory-shelf.js';
+import {
+  createSandbox,
+  type SandboxClockControls,
+  type SandboxJournal,
+  type SandboxSnapshots,
+} from '../sandbox/sandbox.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
 import {
@@ -97,6 +107,33 @@ export interface StorefrontMock {
    * deliveries are gone, receivers registered with `webhooks.receive` are unregistered). Call it in `afterEach`.
    */
   reset(): void;
+  /**
+   * Snapshots of the whole data, by name: taken, listed, restored (in one write), deleted. They outlast
+   * `reset()`, so that a suite can take one in `beforeAll` and restore it in `beforeEach`. The twin of the
+   * control API's `/_sandbox/snapshots` (docs/server.md, "Steering the sandbox").
+   *
+   * @example
+   * await mock.snapshots.take('signed-up');
+   * await mock.snapshots.restore('signed-up');
+   */
+  snapshots: SandboxSnapshots;
+  /**
+   * The mock's clock (over the `clock` option): read, set, advance; token expiry, `updated_on` and webhook retries
+   * follow it. The twin of the control API's `/_sandbox/clock`.
+   *
+   * @example
+   * mock.clock.advance(3_600_000); // tokens issued an hour ago have expired
+   */
+  clock: SandboxClockControls;
+  /**
+   * The requests the mock answered (the newest 1000): method, path, status, duration, `X-Request-Id`, the app and
+   * user of the token, the route that matched. Filtered by method, path prefix and status; cleared. The twin of
+   * the control API's `/_sandbox/journal`.
+   *
+   * @example
+   * expect(mock.journal.entries({ method: 'POST', path: '/oauth/token' })).toHaveLength(1);
+   */
+  journal: SandboxJournal;
   /**
    * Webhooks: the API's writes record their events and deliver them to the app's endpoints (registered through
    * the API, `svc:create_webhook_endpoint`) with the server's headers, signatures and retry schedule, on the
@@ -198,7 +235,7 @@ const systemClock: Clock = { now: () => Date.now() };
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
-  const clock = options.clock ?? systemClock;
+  const clock = new SandboxClock(options.clock ?? systemClock);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
   const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
@@ -212,6 +249,25 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     }),
   });
   const { origin } = addresses;
+  const journal = new RequestJournal();
+  const answer = toFetchHandler(
+    journal.around(
+      (request) => live.core.handle(request),
+      () => clock.now(),
+    ),
+  );
+  const reset = () => {
+    webhooks.reset();
+    live.reset();
+  };
+  const sandbox = createSandbox({
+    store: forwardingStore(live),
+    reset: async () => reset(),
+    shelf: memoryShelf(),
+    clock,
+    journal,
+    onClockMoved: () => live.core.webhooks?.wake(),
+  });
 
   async function expire(token: string): Promise<boolean> {
     const row = findToken(live.store, token);
@@ -222,15 +278,15 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   }
 
   return {
-    handlers: [http.all(under(origin), ({ request }) => live.core.fetch(request))],
+    handlers: [http.all(under(origin), ({ request }) => answer(request))],
     origin,
     baseUrl: addresses.baseUrl,
     store: forwardingStore(live),
     credentials,
-    reset() {
-      webhooks.reset();
-      live.reset();
-    },
+    reset,
+    snapshots: sandbox.snapshots,
+    clock: sandbox.clock,
+    journal: sandbox.journal,
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.

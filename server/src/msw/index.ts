@@ -7,9 +7,12 @@ export { TriggerError, type TriggerOptions, type TriggerType } from '../api/even
 export type { Clock } from '../core/types.js';
 export type { TriggeredEvent } from '../create-server.js';
 export type { ServerCredentials } from '../demo-credentials.js';
+export type { JournalEntry, JournalFilter } from '../sandbox/journal.js';
+export type { SandboxClockControls, SandboxJournal, SandboxSnapshots } from '../sandbox/sandbox.js';
+export { SandboxError } from '../sandbox/sandbox-error.js';
 export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
 // What `seed` gives and `createHandlers({ seed })` takes.
-export type { CollectionName, Dataset } from '../store/types.js';
+export type { CollectionName, Dataset, SnapshotInfo } from '../store/types.js';
 export {
   createHandlers,
   type HandlersOptions,

@@ -337,6 +337,28 @@ export interface Claim<R> {
   release(): Promise<void>;
 }
 
+/** A snapshot as {@link SnapshotShelf.list} tells it. */
+export interface SnapshotInfo {
+  name: string;
+  /** ISO 8601, by the clock of the process that took it. */
+  taken_on: string;
+}
+
+/**
+ * Named copies of a whole data set, kept where every process sharing the data sees them (the PostgreSQL store,
+ * in its schema); a store of one process has none, and the sandbox keeps them in its own memory.
+ */
+export interface SnapshotShelf {
+  /** Keeps `data` under `name`, replacing a snapshot of that name. */
+  put(name: string, data: Dataset, takenOn: string): Promise<void>;
+  /** The data kept under `name`; `undefined`: none. */
+  get(name: string): Promise<Dataset | undefined>;
+  /** Every snapshot, by name. */
+  list(): Promise<SnapshotInfo[]>;
+  /** Forgets `name`; whether there was one. */
+  delete(name: string): Promise<boolean>;
+}
+
 /**
  * The store: reads are synchronous from memory; writes are serialised through one queue and
  * acknowledged only once durable (on disk for the JSON adapter).
@@ -369,6 +391,8 @@ export interface Store {
   claim?<C extends CollectionName>(collection: C, id: string): Promise<Claim<Collections[C]> | undefined>;
   /** Only for a store other processes share: the failed-login counts they all see. */
   readonly failures?: SharedFailures;
+  /** Only for a store other processes share: the sandbox's snapshots, seen by them all. */
+  readonly snapshots?: SnapshotShelf;
   /** Waits for queued writes, then releases the store. */
   close(): Promise<void>;
 }

@@ -50,16 +50,16 @@ describe.skipIf(skip)('the webhook tables in PostgreSQL', () => {
     await old.write((tx) => tx.delete('templates', '2'));
     await old.close();
     opened = [];
-    // What a version-5 server leaves: migration 6 only added these tables.
+    // What a version-5 server leaves: migrations 6 and 7 only added tables (7 the sandbox's snapshots).
     const quoted = `"${schema.schema}"`;
     await db.query(
-      `${WEBHOOK_TABLES.map((name) => `DROP TABLE ${quoted}.${name}`).join('; ')}; DELETE FROM ${quoted}.migrations WHERE version = 6`,
+      `${[...WEBHOOK_TABLES, 'snapshots'].map((name) => `DROP TABLE ${quoted}.${name}`).join('; ')}; DELETE FROM ${quoted}.migrations WHERE version >= 6`,
     );
     expect(await tables()).not.toContain('events');
     const migrating = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
     await migrating.connect();
     try {
-      expect(await migrateSchema(migrating, schema.schema)).toEqual([6]);
+      expect(await migrateSchema(migrating, schema.schema)).toEqual([6, 7]);
       expect(await migrateSchema(migrating, schema.schema)).toEqual([]);
     } finally {
       await migrating.end();

@@ -135,6 +135,13 @@ const MIGRATIONS: readonly Migration[] = [
         ),
       ].join(';\n'),
   },
+  {
+    version: 7,
+    name: "the sandbox's snapshots",
+    // `taken_on` as text: it is shown as the process that took it wrote it.
+    sql: (schema) =>
+      `CREATE TABLE ${schema}.snapshots (name text PRIMARY KEY, taken_on text NOT NULL, data json NOT NULL)`,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -28,6 +28,7 @@ import { openReplica } from './postgres-replica.js';
 import { writeRows } from './postgres-rows.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import { openPool, SETUP_LIMITS, saidOnce, setLimits } from './postgres-session.js';
+import { sharedSnapshots } from './postgres-snapshots.js';
 import { writeThrough } from './postgres-writes.js';
 
 /** Options of {@link createPostgresStore}. */
@@ -156,6 +157,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       sync: fresh.sync,
       prune,
       failures: sharedFailures(pool, schema),
+      snapshots: sharedSnapshots(pool, schema, unavailable),
       claim: (collection, id) => claims.claim(collection, id),
       close() {
         closing ??= store.close().finally(async () => {

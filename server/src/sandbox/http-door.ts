@@ -1,0 +1,201 @@
+/**
+ * The control API: the sandbox's operations over HTTP at `{origin}/_sandbox`, for every process and language
+ * that cannot reach the MSW mock. Guarded by a bearer token (never a cookie, so that a page a developer visits
+ * cannot send it) and without CORS headers, so that a browser refuses a page of another origin its answers.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
+import { JSON_TYPE } from '../http/entity.js';
+import { StoreUnavailableError } from '../store/errors.js';
+import type { JournalFilter } from './journal.js';
+import { CONTROL_OPERATIONS, CONTROL_PATH, type ControlOperation } from './operations.js';
+import type { Sandbox } from './sandbox.js';
+import { SandboxError } from './sandbox-error.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
+    body: encoder.encode(JSON.stringify(body)),
+  };
+}
+
+/** The API's error body. */
+const failure = (status: number, message: string, headers?: Record<string, string>) =>
+  json(status, { _class: ['errors'], message }, headers);
+
+const noContent: CoreResponse = { status: 204, headers: { 'cache-control': 'no-store' } };
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(`Not a percent-encoded name: "${segment}"`, 400);
+  }
+}
+
+function tokenMatches(header: string | null, token: string): boolean {
+  const given = /^Bearer +(\S+)$/i.exec(header ?? '')?.[1];
+  if (given === undefined) return false;
+  const a = encoder.encode(given);
+  const b = encoder.encode(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function bodyOf(request: CoreRequest): Promise<Record<string, unknown>> {
+  const text = decoder.decode(await request.body());
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || 'null');
+  } catch {
+    throw new SandboxError('The body must be JSON', 400);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new SandboxError('The body must be a JSON object', 400);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** `2026-01-01T00:00:00Z` or epoch milliseconds. */
+function instantOf(value: unknown): number {
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms))
+      throw new SandboxError(`"now" must be an ISO 8601 date or epoch milliseconds, got "${value}"`, 400);
+    return ms;
+  }
+  return value as number;
+}
+
+function filterOf(query: URLSearchParams): JournalFilter {
+  const filter: JournalFilter = {};
+  const method = query.get('method');
+  const path = query.get('path');
+  const status = query.get('status');
+  if (method) filter.method = method.toUpperCase();
+  if (path) filter.path = path;
+  if (status !== null) {
+    if (!/^[1-5]\d\d$/.test(status)) throw new SandboxError(`"status" must be an HTTP status, got "${status}"`, 400);
+    filter.status = Number(status);
+  }
+  return filter;
+}
+
+/**
+ * `handle`, with the control API of `sandbox` answered in front of it at `{origin}/_sandbox` for requests bearing
+ * `token`. The core never sees those requests, nor the journal.
+ */
+export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: string, token: string): CoreHandler {
+  const base = `${new URL(origin).pathname.replace(/\/+$/, '')}${CONTROL_PATH}`;
+  const href = (path: string) => `${origin}${CONTROL_PATH}${path}`;
+  const clockBody = () => {
+    const now = sandbox.clock.now();
+    return {
+      _class: ['clock'],
+      now: new Date(now).toISOString(),
+      epoch_ms: now,
+      _links: { self: { href: href('/clock') } },
+    };
+  };
+  const snapshotBody = (info: { name: string; taken_on: string }) => ({
+    ...info,
+    _links: {
+      self: { href: href(`/snapshots/${info.name}`) },
+      restore: { href: href(`/snapshots/${info.name}/restore`) },
+    },
+  });
+
+  /** Each operation of {@link CONTROL_OPERATIONS}, answered: the door has these and no others. */
+  const operations: Record<ControlOperation, (request: CoreRequest, name: string) => Promise<CoreResponse>> = {
+    describe: async () =>
+      json(200, {
+        _class: ['sandbox'],
+        _links: {
+          self: { href: href('') },
+          reset: { href: href('/reset') },
+          snapshots: { href: href('/snapshots') },
+          snapshot: { href: href('/snapshots/{name}'), templated: true },
+          clock: { href: href('/clock') },
+          journal: { href: href('/journal{?method,path,status}'), templated: true },
+        },
+      }),
+    reset: async () => {
+      await sandbox.reset();
+      return noContent;
+    },
+    'snapshots.list': async () => {
+      const list = await sandbox.snapshots.list();
+      return json(200, {
+        _class: ['snapshots'],
+        snapshots: list.map(snapshotBody),
+        _links: { self: { href: href('/snapshots') } },
+      });
+    },
+    'snapshots.take': async (_, name) => json(201, snapshotBody(await sandbox.snapshots.take(name))),
+    'snapshots.restore': async (_, name) => {
+      await sandbox.snapshots.restore(name);
+      return noContent;
+    },
+    'snapshots.delete': async (_, name) => {
+      await sandbox.snapshots.delete(name);
+      return noContent;
+    },
+    'clock.now': async () => json(200, clockBody()),
+    'clock.set': async (request) => {
+      sandbox.clock.set(instantOf((await bodyOf(request)).now));
+      return json(200, clockBody());
+    },
+    'clock.advance': async (request) => {
+      sandbox.clock.advance((await bodyOf(request)).ms as number);
+      return json(200, clockBody());
+    },
+    'journal.entries': async (request) => {
+      const entries = sandbox.journal.entries(filterOf(request.url.searchParams));
+      return json(200, { _class: ['journal'], entries, _links: { self: { href: href('/journal') } } });
+    },
+    'journal.clear': async () => {
+      sandbox.journal.clear();
+      return noContent;
+    },
+  };
+
+  async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {
+    // A preflight gets no CORS headers: the browser then refuses the page its request.
+    if (request.method === 'OPTIONS') return { status: 204, headers: { allow: 'GET, PUT, POST, DELETE' } };
+    if (!tokenMatches(request.headers.get('authorization'), token)) {
+      return failure(401, 'The control API needs the control token (printed at start) as "Authorization: Bearer …"', {
+        'www-authenticate': 'Bearer realm="storefront-sandbox"',
+      });
+    }
+    const parts = rest.split('/').filter(Boolean);
+    for (const [operation, { method, path }] of Object.entries(CONTROL_OPERATIONS)) {
+      if (method !== request.method) continue;
+      const pattern = path.split('/').filter(Boolean);
+      if (pattern.length !== parts.length) continue;
+      if (!pattern.every((segment, i) => segment === ':name' || segment === parts[i])) continue;
+      const at = pattern.indexOf(':name');
+      return operations[operation as ControlOperation](request, at < 0 ? '' : decoded(parts[at]!));
+    }
+    return failure(404, `No control at ${request.method} ${request.url.pathname}`);
+  }
+
+  return async (request) => {
+    const path = request.url.pathname;
+    const rest = path.startsWith(base) ? path.slice(base.length) : undefined;
+    if (rest === undefined || (rest !== '' && rest[0] !== '/')) return handle(request);
+    try {
+      return await control(request, rest);
+    } catch (error) {
+      if (error instanceof SandboxError) return failure(error.status, error.message);
+      if (error instanceof StoreUnavailableError) {
+        console.error(`storefront-server: ${request.method} ${path} 503: ${error.message}`);
+        return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });
+      }
+      console.error(error);
+      return failure(500, 'Internal server error');
+    }
+  };
+}

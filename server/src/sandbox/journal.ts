@@ -1,0 +1,93 @@
+/**
+ * The request journal: what each request asked and what it was answered, newest last, in a ring of bounded size
+ * (the oldest entry goes when it is full), kept in the memory of the process that answered.
+ */
+import type { CoreHandler, RequestTrace } from '../core/types.js';
+
+/** One request as the journal keeps it. */
+export interface JournalEntry {
+  /** ISO 8601, by the sandbox's clock, when the request arrived. */
+  at: string;
+  method: string;
+  /** The URL's path, without the query. */
+  path: string;
+  status: number;
+  /** Milliseconds from arrival to the answer's headers. */
+  duration_ms: number;
+  /** The request's `X-Request-Id`, when it sent one. */
+  request_id: string | null;
+  /** The app and user behind its bearer token, when it had a valid one. */
+  app_id: string | null;
+  user_id: string | null;
+  /** The route that matched (`GET /v1/shops/:shop_id/products`); null: none did (see `status`: 404 or 405). */
+  route: string | null;
+}
+
+/** Which entries {@link RequestJournal.entries} returns; every given field must match. */
+export interface JournalFilter {
+  /** Upper-case method. */
+  method?: string;
+  /** A prefix of the path. */
+  path?: string;
+  status?: number;
+}
+
+/** Entries kept by default. */
+export const JOURNAL_SIZE = 1000;
+
+/** The journal of one process. */
+export class RequestJournal {
+  private readonly ring: JournalEntry[] = [];
+  private next = 0;
+
+  constructor(readonly size = JOURNAL_SIZE) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`journal size must be a whole number above 0, got ${size}`);
+  }
+
+  record(entry: JournalEntry): void {
+    if (this.ring.length < this.size) this.ring.push(entry);
+    else this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  /** The entries matching `filter`, oldest first. */
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    const ordered =
+      this.ring.length < this.size ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return ordered.filter(
+      (entry) =>
+        (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+        (filter.path === undefined || entry.path.startsWith(filter.path)) &&
+        (filter.status === undefined || entry.status === filter.status),
+    );
+  }
+
+  clear(): void {
+    this.ring.length = 0;
+    this.next = 0;
+  }
+
+  /** `handle`, recording each request it answers, dated by `now`. */
+  around(handle: CoreHandler, now: () => number): CoreHandler {
+    return async (request) => {
+      const started = performance.now();
+      const at = new Date(now()).toISOString();
+      const trace: RequestTrace = {};
+      request.trace = trace;
+      const response = await handle(request);
+      this.record({
+        at,
+        method: request.method,
+        path: request.url.pathname,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        request_id: request.headers.get('x-request-id'),
+        app_id: trace.appId ?? null,
+        user_id: trace.userId ?? null,
+        route: trace.route ?? null,
+      });
+      return response;
+    };
+  }
+}
