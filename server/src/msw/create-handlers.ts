@@ -18,7 +18,7 @@ import { assertScopesAllowed } from '../oauth/scopes.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { findToken, issueToken } from '../oauth/tokens.js';
 import { SandboxClock } from '../sandbox/clock.js';
-import { ConnectionResetFault, FaultSet, type SandboxFaults } from '../sandbox/faults.js';
+import { ConnectionResetFault, FaultSet, type SandboxFaults, TruncatedFault } from '../sandbox/faults.js';
 import { RequestJournal } from '../sandbox/journal.js';
 import { memoryShelf } from '../sandbox/memory-shelf.js';
 import {
@@ -224,6 +224,17 @@ export interface StorefrontMock {
   networkError(options?: FailureOptions): HttpHandler;
 }
 
+/** The answer of `fault`: its status and headers, and a body stream that errors after the bytes it keeps. */
+function truncatedResponse(fault: TruncatedFault): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(fault.bytes);
+      controller.error(new TypeError('terminated: a fault rule cut the answer short'));
+    },
+  });
+  return new Response(body, { status: fault.response.status, headers: fault.response.headers });
+}
+
 const systemClock: Clock = { now: () => Date.now() };
 
 /**
@@ -273,6 +284,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     core(request).catch((error: unknown) => {
       // A fault rule asked for the connection to be cut: `fetch` rejects with a `TypeError`.
       if (error instanceof ConnectionResetFault) return HttpResponse.error();
+      // A fault rule asked for the answer cut short: its headers, then a body that fails after its first bytes.
+      if (error instanceof TruncatedFault) return truncatedResponse(error);
       throw error;
     });
   const reset = () => {

@@ -8,7 +8,7 @@ import { failure } from './answers.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** What a fault does to a request it hits. */
-export type FaultKind = 'status' | 'delay' | 'reset';
+export type FaultKind = 'status' | 'delay' | 'reset' | 'truncated';
 
 /** A fault rule as a test gives it (the same JSON at both doors). Only `kind` is required. */
 export interface FaultRuleInput {
@@ -28,6 +28,8 @@ export interface FaultRuleInput {
   message?: string;
   /** `delay`: milliseconds the request is held before the core answers it, or `[min, max]` drawn uniformly. */
   delay_ms?: number | [number, number];
+  /** `truncated`: the bytes of the body sent before the connection ends. Default: half the body. */
+  bytes?: number;
   /** How many hits, then the rule is spent. Default: no limit. */
   times?: number;
   /** The chance (0 to 1) that a matching request is hit. Default 1. */
@@ -45,6 +47,7 @@ export interface FaultRule extends Required<Pick<FaultRuleInput, 'kind' | 'proba
   retry_after?: number;
   message?: string;
   delay_ms?: number | [number, number];
+  bytes?: number;
   /** Hits left; null: no limit. */
   times: number | null;
   /** Requests it hit so far. */
@@ -72,6 +75,20 @@ export class ConnectionResetFault extends Error {
   }
 }
 
+/**
+ * Thrown into the shell for a `truncated` fault, with the core's answer: the shell sends its headers (the whole
+ * body's `Content-Length`) and the first `bytes` of its body, then ends the connection.
+ */
+export class TruncatedFault extends Error {
+  constructor(
+    readonly response: CoreResponse,
+    readonly bytes: Uint8Array,
+  ) {
+    super('A fault rule cut the answer short');
+    this.name = 'TruncatedFault';
+  }
+}
+
 /** mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -83,6 +100,8 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+const encoder = new TextEncoder();
 
 const REASONS: Record<number, string> = {
   400: 'Bad request',
@@ -122,13 +141,24 @@ function patternOf(path: string): RegExp {
 function checked(input: unknown, id: string): FaultRule {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) refuse('A fault rule is an object');
   const given = input as Record<string, unknown>;
-  const known = ['kind', 'method', 'path', 'status', 'retry_after', 'message', 'delay_ms', 'times', 'probability'];
+  const known = [
+    'kind',
+    'method',
+    'path',
+    'status',
+    'retry_after',
+    'message',
+    'delay_ms',
+    'bytes',
+    'times',
+    'probability',
+  ];
   for (const key of Object.keys(given)) {
     if (!known.includes(key) && key !== 'seed') refuse(`A fault rule has no field "${key}"`);
   }
   const { kind, method, path, times, probability, seed } = given;
-  if (kind !== 'status' && kind !== 'delay' && kind !== 'reset') {
-    refuse(`A fault's kind is "status", "delay" or "reset", got ${JSON.stringify(kind)}`);
+  if (kind !== 'status' && kind !== 'delay' && kind !== 'reset' && kind !== 'truncated') {
+    refuse(`A fault's kind is "status", "delay", "reset" or "truncated", got ${JSON.stringify(kind)}`);
   }
   if (method !== undefined && (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))) {
     refuse(`A fault's method is an HTTP method, got ${JSON.stringify(method)}`);
@@ -153,7 +183,7 @@ function checked(input: unknown, id: string): FaultRule {
     hits: 0,
   };
   const only = (fields: string[]) => {
-    for (const field of ['status', 'retry_after', 'message', 'delay_ms']) {
+    for (const field of ['status', 'retry_after', 'message', 'delay_ms', 'bytes']) {
       if (given[field] !== undefined && !fields.includes(field)) refuse(`A ${kind} fault has no "${field}"`);
     }
   };
@@ -181,6 +211,12 @@ function checked(input: unknown, id: string): FaultRule {
       refuse(`A delay fault's "delay_ms" is milliseconds (0 to 600000) or [min, max], got ${JSON.stringify(ms)}`);
     }
     rule.delay_ms = Array.isArray(ms) ? [ms[0], ms[1]] : (ms as number);
+  } else if (kind === 'truncated') {
+    only(['bytes']);
+    if (given.bytes !== undefined) {
+      if (!isCount(given.bytes)) refuse(`"bytes" is a whole number >= 0, got ${JSON.stringify(given.bytes)}`);
+      rule.bytes = given.bytes as number;
+    }
   } else {
     only([]);
   }
@@ -195,7 +231,11 @@ interface LiveRule {
 }
 
 /** What the rules decided for one request. */
-type Decision = { kind: 'answer'; response: CoreResponse } | { kind: 'delay'; ms: number } | { kind: 'reset' };
+type Decision =
+  | { kind: 'answer'; response: CoreResponse }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'reset' }
+  | { kind: 'truncated'; bytes: number | undefined };
 
 /** The fault rules of one sandbox, and the handler that applies them. */
 export class FaultSet implements SandboxFaults {
@@ -246,13 +286,24 @@ export class FaultSet implements SandboxFaults {
       if (decision?.kind === 'answer') return decision.response;
       if (decision?.kind === 'reset') throw new ConnectionResetFault();
       if (decision?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
-      return handle(request);
+      const response = await handle(request);
+      if (decision?.kind === 'truncated') {
+        const body =
+          typeof response.body === 'string' ? encoder.encode(response.body) : (response.body ?? new Uint8Array(0));
+        const cut = decision.bytes ?? Math.floor(body.byteLength / 2);
+        throw new TruncatedFault(
+          { ...response, body },
+          body.subarray(0, Math.min(cut, Math.max(body.byteLength - 1, 0))),
+        );
+      }
+      return response;
     };
   }
 }
 
 function decisionOf(rule: FaultRule, random: () => number): Decision {
   if (rule.kind === 'reset') return { kind: 'reset' };
+  if (rule.kind === 'truncated') return { kind: 'truncated', bytes: rule.bytes };
   if (rule.kind === 'delay') {
     const ms = rule.delay_ms!;
     return { kind: 'delay', ms: Array.isArray(ms) ? ms[0] + random() * (ms[1] - ms[0]) : ms };

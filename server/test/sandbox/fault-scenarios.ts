@@ -70,6 +70,16 @@ export function faultScenarios(door: () => FaultDoor): void {
     expect((await d.fetch('/v1/nowhere')).status).toBe(404);
   });
 
+  it('cuts an answer short for a truncated fault: the headers, part of the body, then an error', async () => {
+    const d = door();
+    await d.add({ kind: 'truncated', path: '/v1/nowhere', bytes: 5, times: 1 });
+    const response = await d.fetch('/v1/nowhere');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/json/);
+    await expect(response.text()).rejects.toThrow();
+    expect((await d.fetch('/v1/nowhere')).status).toBe(404);
+  });
+
   it('refuses a bad rule with a clear error', async () => {
     const d = door();
     for (const bad of [
@@ -80,6 +90,7 @@ export function faultScenarios(door: () => FaultDoor): void {
       { kind: 'reset', probability: 2 },
       { kind: 'reset', path: 'v1' },
       { kind: 'reset', status: 500 },
+      { kind: 'truncated', bytes: -1 },
       { kind: 'status', typo: 1 },
     ]) {
       await expect(d.add(bad as FaultRuleInput)).rejects.toThrow(d.refusal);
