@@ -23,6 +23,7 @@ import { withHealth } from './health.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { SandboxClock } from './sandbox/clock.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
+import { FaultSet } from './sandbox/faults.js';
 import { withControlDoor } from './sandbox/http-door.js';
 import { RequestJournal } from './sandbox/journal.js';
 import { memoryShelf } from './sandbox/memory-shelf.js';
@@ -359,6 +360,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   let handle = core.handle;
   if (control && clock instanceof SandboxClock) {
     const journal = new RequestJournal();
+    const faults = new FaultSet();
     const store = core.context.store;
     const sandbox = createSandbox({
       store,
@@ -367,10 +369,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       shelf: store.snapshots ?? memoryShelf(),
       clock,
       journal,
+      faults,
       onClockMoved: () => webhooks.wake(),
     });
     handle = withControlDoor(
-      journal.around(core.handle, () => clock.now()),
+      journal.around(faults.around(core.handle), () => clock.now()),
       sandbox,
       addresses.origin,
       control.token,

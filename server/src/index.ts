@@ -24,6 +24,7 @@ export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';
 export type { ServerTimeouts } from './express/timeouts.js';
 export { connectSandbox, type SandboxClient, type SandboxConnection, type SandboxTime } from './sandbox/client.js';
+export type { FaultKind, FaultRule, FaultRuleInput } from './sandbox/faults.js';
 export type { JournalEntry, JournalFilter } from './sandbox/journal.js';
 export { SandboxError } from './sandbox/sandbox-error.js';
 export { type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox/start.js';

@@ -8,6 +8,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
+import { ConnectionResetFault, TruncatedFault } from '../sandbox/faults.js';
 import { requestLine } from '../shared/request-line.js';
 import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
@@ -112,6 +113,18 @@ async function serve(
   try {
     response = await (explorer?.(request) ?? handle(request));
   } catch (error) {
+    // A fault rule of the sandbox asked for the connection to be cut, with nothing sent.
+    if (error instanceof ConnectionResetFault) {
+      req.socket.destroy();
+      return;
+    }
+    // A fault rule asked for the answer cut short: its headers, part of its body, then the connection ends.
+    if (error instanceof TruncatedFault) {
+      const { status, headers, body } = error.response;
+      res.writeHead(status, { ...headers, 'content-length': String((body as Uint8Array).byteLength) });
+      res.write(error.bytes, () => req.socket.destroy());
+      return;
+    }
     // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
     console.error(error);
     response = shellError(req.method, 500, 'Internal server error');

@@ -4,7 +4,7 @@
  */
 
 import type { Scope } from '@storefront-platform/sdk/internal';
-import { type HttpHandler, http } from 'msw';
+import { type HttpHandler, HttpResponse, http } from 'msw';
 import { eventResource } from '../api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import { addressesOf } from '../core/addresses.js';
@@ -18,6 +18,7 @@ import { assertScopesAllowed } from '../oauth/scopes.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { findToken, issueToken } from '../oauth/tokens.js';
 import { SandboxClock } from '../sandbox/clock.js';
+import { ConnectionResetFault, FaultSet, type SandboxFaults, TruncatedFault } from '../sandbox/faults.js';
 import { RequestJournal } from '../sandbox/journal.js';
 import { memoryShelf } from '../sandbox/memory-shelf.js';
 import {
@@ -135,6 +136,17 @@ export interface StorefrontMock {
    */
   journal: SandboxJournal;
   /**
+   * Fault rules, decided by the same code as the control API's `/_sandbox/faults`: a `status` (an error in the
+   * API's shape, optional `retry_after`), a `delay` (fixed or a seeded uniform range) or a `reset` (`fetch`
+   * rejects), for requests matching `method` and `path`, `times` times, with a seeded `probability`. Not
+   * removed by `reset()` nor by `server.resetHandlers()`: `faults.clear()` in `afterEach`.
+   *
+   * @example
+   * mock.faults.add({ kind: 'status', status: 503, retry_after: 0, path: '/v1/*', times: 1 });
+   * mock.faults.add({ kind: 'reset', method: 'GET', probability: 0.2, seed: 7 });
+   */
+  faults: SandboxFaults;
+  /**
    * Webhooks: the API's writes record their events and deliver them to the app's endpoints (registered through
    * the API, `svc:create_webhook_endpoint`) with the server's headers, signatures and retry schedule, on the
    * mock's clock. Each attempt goes to the function registered for the endpoint's URL, or else to the URL itself
@@ -212,6 +224,17 @@ export interface StorefrontMock {
   networkError(options?: FailureOptions): HttpHandler;
 }
 
+/** The answer of `fault`: its status and headers, and a body stream that errors after the bytes it keeps. */
+function truncatedResponse(fault: TruncatedFault): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(fault.bytes);
+      controller.error(new TypeError('terminated: a fault rule cut the answer short'));
+    },
+  });
+  return new Response(body, { status: fault.response.status, headers: fault.response.headers });
+}
+
 const systemClock: Clock = { now: () => Date.now() };
 
 /**
@@ -250,12 +273,21 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   });
   const { origin } = addresses;
   const journal = new RequestJournal();
-  const answer = toFetchHandler(
+  const faults = new FaultSet();
+  const core = toFetchHandler(
     journal.around(
-      (request) => live.core.handle(request),
+      faults.around((request) => live.core.handle(request)),
       () => clock.now(),
     ),
   );
+  const answer = (request: Request) =>
+    core(request).catch((error: unknown) => {
+      // A fault rule asked for the connection to be cut: `fetch` rejects with a `TypeError`.
+      if (error instanceof ConnectionResetFault) return HttpResponse.error();
+      // A fault rule asked for the answer cut short: its headers, then a body that fails after its first bytes.
+      if (error instanceof TruncatedFault) return truncatedResponse(error);
+      throw error;
+    });
   const reset = () => {
     webhooks.reset();
     live.reset();
@@ -266,6 +298,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     shelf: memoryShelf(),
     clock,
     journal,
+    faults,
     onClockMoved: () => live.core.webhooks?.wake(),
   });
 
@@ -287,6 +320,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     snapshots: sandbox.snapshots,
     clock: sandbox.clock,
     journal: sandbox.journal,
+    faults: sandbox.faults,
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.

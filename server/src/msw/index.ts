@@ -7,6 +7,7 @@ export { TriggerError, type TriggerOptions, type TriggerType } from '../api/even
 export type { Clock } from '../core/types.js';
 export type { TriggeredEvent } from '../create-server.js';
 export type { ServerCredentials } from '../demo-credentials.js';
+export type { FaultKind, FaultRule, FaultRuleInput, SandboxFaults } from '../sandbox/faults.js';
 export type { JournalEntry, JournalFilter } from '../sandbox/journal.js';
 export type { SandboxClockControls, SandboxJournal, SandboxSnapshots } from '../sandbox/sandbox.js';
 export { SandboxError } from '../sandbox/sandbox-error.js';

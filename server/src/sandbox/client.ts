@@ -3,6 +3,7 @@
  * test runner's worker, a script), with the operations the MSW mock has in-process, as promises.
  */
 import type { SnapshotInfo } from '../store/types.js';
+import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 import { SandboxError } from './sandbox-error.js';
@@ -41,6 +42,13 @@ export interface SandboxClient {
   journal: {
     /** The requests the process that answers kept, oldest first. */
     entries(filter?: JournalFilter): Promise<JournalEntry[]>;
+    clear(): Promise<void>;
+  };
+  /** Fault rules of the process that answers (docs/server.md, "Steering the sandbox"). */
+  faults: {
+    /** Adds a rule; resolves to it as listed (its id, its seed). */
+    add(rule: FaultRuleInput): Promise<FaultRule>;
+    list(): Promise<FaultRule[]>;
     clear(): Promise<void>;
   };
 }
@@ -99,6 +107,11 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
         return (await call('journal.entries', { query: search })).entries as JournalEntry[];
       },
       clear: async () => void (await call('journal.clear')),
+    },
+    faults: {
+      add: async (rule) => (await call('faults.add', { body: rule })) as unknown as FaultRule,
+      list: async () => (await call('faults.list')).faults as FaultRule[],
+      clear: async () => void (await call('faults.clear')),
     },
   };
 }

@@ -5,8 +5,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
-import { JSON_TYPE } from '../http/entity.js';
 import { StoreUnavailableError } from '../store/errors.js';
+import { failure, json } from './answers.js';
+import type { FaultRuleInput } from './faults.js';
 import type { JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, CONTROL_PATH, type ControlOperation } from './operations.js';
 import type { Sandbox } from './sandbox.js';
@@ -14,18 +15,6 @@ import { SandboxError } from './sandbox-error.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
-  return {
-    status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
-    body: encoder.encode(JSON.stringify(body)),
-  };
-}
-
-/** The API's error body. */
-const failure = (status: number, message: string, headers?: Record<string, string>) =>
-  json(status, { _class: ['errors'], message }, headers);
 
 const noContent: CoreResponse = { status: 204, headers: { 'cache-control': 'no-store' } };
 
@@ -120,6 +109,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           snapshot: { href: href('/snapshots/{name}'), templated: true },
           clock: { href: href('/clock') },
           journal: { href: href('/journal{?method,path,status}'), templated: true },
+          faults: { href: href('/faults') },
         },
       }),
     reset: async () => {
@@ -158,6 +148,16 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     },
     'journal.clear': async () => {
       sandbox.journal.clear();
+      return noContent;
+    },
+    'faults.list': async () =>
+      json(200, { _class: ['faults'], faults: sandbox.faults.list(), _links: { self: { href: href('/faults') } } }),
+    'faults.add': async (request) =>
+      json(201, sandbox.faults.add((await bodyOf(request)) as unknown as FaultRuleInput), {
+        location: href('/faults'),
+      }),
+    'faults.clear': async () => {
+      sandbox.faults.clear();
       return noContent;
     },
   };

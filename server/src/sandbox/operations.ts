@@ -19,6 +19,9 @@ export const CONTROL_OPERATIONS = {
   'clock.advance': { method: 'POST', path: '/clock/advance' },
   'journal.entries': { method: 'GET', path: '/journal' },
   'journal.clear': { method: 'DELETE', path: '/journal' },
+  'faults.list': { method: 'GET', path: '/faults' },
+  'faults.add': { method: 'POST', path: '/faults' },
+  'faults.clear': { method: 'DELETE', path: '/faults' },
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */

@@ -5,6 +5,7 @@
  */
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
+import type { FaultSet, SandboxFaults } from './faults.js';
 import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
@@ -44,6 +45,8 @@ export interface Sandbox {
   snapshots: SandboxSnapshots;
   clock: SandboxClockControls;
   journal: SandboxJournal;
+  /** Fault rules: error statuses, delays and cut connections for matching requests. */
+  faults: SandboxFaults;
 }
 
 /** What a sandbox steers. */
@@ -54,6 +57,7 @@ export interface SandboxParts {
   shelf: SnapshotShelf;
   clock: SandboxClock;
   journal: RequestJournal;
+  faults: FaultSet;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
 }
@@ -113,6 +117,11 @@ export function createSandbox(parts: SandboxParts): Sandbox {
     journal: {
       entries: (filter) => journal.entries(filter),
       clear: () => journal.clear(),
+    },
+    faults: {
+      add: (rule) => parts.faults.add(rule),
+      list: () => parts.faults.list(),
+      clear: () => parts.faults.clear(),
     },
   };
 }

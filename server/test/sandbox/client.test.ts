@@ -38,6 +38,17 @@ test('starts on a free port with demo credentials and a control client', async (
   expect(first).toBe(sandbox.credentials.clientId);
 });
 
+test('adds, lists and clears fault rules', async () => {
+  const { control } = sandbox;
+  const rule = await control.faults.add({ kind: 'status', status: 502, path: '/v1/', times: 1, seed: 5 });
+  expect(rule).toMatchObject({ kind: 'status', status: 502, times: 1, seed: 5, hits: 0 });
+  expect((await fetch(`${sandbox.baseUrl}/`)).status).toBe(502);
+  expect(await control.faults.list()).toEqual([{ ...rule, times: 0, hits: 1 }]);
+  await expect(control.faults.add({ kind: 'delay' })).rejects.toMatchObject({ status: 400 });
+  await control.faults.clear();
+  expect(await control.faults.list()).toEqual([]);
+});
+
 test('another process steers it with connectSandbox', async () => {
   await fetch(`${sandbox.baseUrl}/`);
   const { stdout } = await promisify(execFile)(
