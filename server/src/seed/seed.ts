@@ -2,11 +2,11 @@
  * The deterministic demo data set: the same options give the same rows (secrets excepted, which are
  * random unless given). Platform-neutral: the MSW entry seeds its in-memory store with it in browsers.
  */
-import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { newPreviewKey } from '../api/themes/theme.js';
 import { typedSecret } from '../oauth/secrets.js';
+import { md5Hex } from '../shared/md5.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
 import { type Assortment, order, product } from './catalog.js';
@@ -274,7 +274,7 @@ export function seed(options: SeedOptions = {}): SeededData {
         created_on: stamp,
         updated_on: stamp,
       };
-      data.assets.push(lazyFields(asset, { digest: () => bytesToHex(md5(bytes())), file_size: () => bytes().length }));
+      data.assets.push(lazyFields(asset, { digest: () => md5Hex(bytes()), file_size: () => bytes().length }));
       data.files.push(lazyFields({ id }, { data: () => encodeBase64(bytes()) }));
     }
   }
