@@ -13,7 +13,8 @@
  * from Linux's `/proc/PID/task/*\/schedstat` (nanoseconds) as soon as the answer arrived.
  *
  * Rounds alternate between the three servers, so that what the machine does meanwhile weighs on each alike; the
- * medians are compared. `START_ROUNDS` changes the number of rounds (default 15).
+ * medians are compared. `START_ROUNDS` changes the number of rounds (default 15); `START_BIN` times another build of
+ * the bin (another checkout's `server/dist/cli.js`, to compare before and after a change).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ import { median } from './stats.js';
 
 const ROUNDS = Number(process.env.START_ROUNDS ?? 15);
 const TARGET = 2;
-const BIN = fileURLToPath(new URL('../server/dist/cli.js', import.meta.url));
+const BIN = process.env.START_BIN ?? fileURLToPath(new URL('../server/dist/cli.js', import.meta.url));
 
 /** A bare `node:http` server, as small as one gets: an ES module like the bin, answering every request. */
 const BARE = `import { createServer } from 'node:http';
