@@ -15,8 +15,9 @@ const themes = useThemesServer();
 
 async function sarifValidator() {
   const schema = JSON.parse(await readFile(new URL('./fixtures/sarif-schema-2.1.0.json', import.meta.url), 'utf8'));
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
+  // CommonJS modules: their class and function are `default` of the module.
+  const ajv = new Ajv.default({ allErrors: true, strict: false });
+  addFormats.default(ajv);
   return ajv.compile(schema);
 }
 
