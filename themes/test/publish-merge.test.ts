@@ -5,6 +5,8 @@
  * nothing; deletions, binary assets and renames; a publish cut short and resumed. The tests run in order on one
  * development theme, made by the first from one folder (which keeps the base), each leaving both themes settled.
  */
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Template, Theme } from '@storefront-platform/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -257,5 +259,23 @@ describe('publish merges production changes since the development theme was made
     expect(body).toMatch(/^<!-- dev before the cut -->\n/);
     expect(body).toMatch(/<!-- merchant before the cut -->\n$/);
     expect(again.json(), again.stderr).toMatchObject({ ok: true, resumed: expect.any(String) });
+  });
+
+  it('works from a colleague’s copy of the folder (a clone with .storefront/), signed in on its own', async () => {
+    const t = themes();
+    const clone = join(await t.tempDir(), 'clone');
+    await cp(dir, clone, { recursive: true });
+    const colleague = await t.loggedIn();
+    const [mine, theirs] = [names[2]!, names[3]!];
+    await edit(true, mine, (body) => `<!-- colleague -->\n${body}`);
+    await edit(false, theirs, (body) => `${body}<!-- merchant, for the colleague -->\n`);
+    const from = t.requests.length;
+    const run = await t.cli(['publish', clone, '--yes', '--no-check', '--json'], { config: colleague });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).files).toEqual([{ path: mine, kind: 'template', action: 'updated' }]);
+    expect(t.writesSince(from)).toHaveLength(1);
+    expect(await bodyOf(false, mine)).toMatch(/^<!-- colleague -->\n/);
+    expect(await bodyOf(false, theirs)).toMatch(/<!-- merchant, for the colleague -->\n$/);
   });
 });
