@@ -37,6 +37,12 @@ export interface SeedOptions {
   redirectUris?: string[];
 }
 
+/** The demo app's redirect URIs unless {@link SeedOptions.redirectUris} gives others. */
+export const DEMO_REDIRECT_URIS: readonly string[] = [
+  'http://localhost:8080/callback',
+  'http://127.0.0.1:8080/callback',
+];
+
 /** What a client needs to use the demo data. The password and secret exist nowhere else in clear. */
 export interface DemoCredentials {
   clientId: string;
@@ -177,7 +183,7 @@ export function seed(options: SeedOptions = {}): SeededData {
     clientSecret: options.clientSecret ?? typedSecret(32),
     login: options.login ?? 'demo',
     password: options.password ?? typedSecret(12),
-    redirectUris: options.redirectUris ?? ['http://localhost:8080/callback', 'http://127.0.0.1:8080/callback'],
+    redirectUris: options.redirectUris ?? [...DEMO_REDIRECT_URIS],
   };
   data.users.push(
     {
