@@ -443,7 +443,7 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         }
         const description = given.description === undefined ? `${name}.` : line('description', given.description, 2000);
         const locale = optionalLine('locale', given.locale, 'en-GB', 35);
-        const currency = optionalLine('currency_code', given.currency_code, 'GBP', 3);
+        const currency = optionalLine('currency_code', given.currency_code, 'GBP', 20);
         if (!/^[A-Z]{3}$/.test(currency))
           throw bad(`"currency_code" must be an ISO 4217 code (GBP), got "${currency}"`);
         if (given.public !== undefined && typeof given.public !== 'boolean')
