@@ -9,6 +9,7 @@
 import { findShop, TriggerError, type TriggerOptions, triggerEvent } from '../api/events/trigger.js';
 import { newPreviewKey } from '../api/themes/theme.js';
 import type { CoreContext } from '../core/types.js';
+import { demoApp } from '../explorer/client.js';
 import { hashPassword, randomSecret, typedSecret } from '../oauth/secrets.js';
 import { slugify } from '../seed/catalog.js';
 import type { Rgb } from '../seed/images.js';
@@ -342,10 +343,7 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         const row = await store.write((tx) => {
           const owner =
             ownerLogin === undefined
-              ? tx.get(
-                  'users',
-                  store.all('apps').find((app) => app.client_id !== 'storefront-explorer')?.owner_id ?? '',
-                )
+              ? tx.get('users', demoApp(store)?.owner_id ?? '')
               : tx.where('users', 'login', ownerLogin)[0];
           if (!owner) {
             throw ownerLogin === undefined
