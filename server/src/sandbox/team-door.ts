@@ -25,10 +25,11 @@ export function teamAnswers(
   };
   const answers: Partial<Record<string, Answer>> = {};
   for (const kind of TEAM_KINDS) {
+    // No `self`: an item is not read on its own (the list has them all); its link is where `DELETE` removes it.
     const item = (row: { id: string }) => ({
       _class: [one(kind)],
       ...row,
-      _links: { self: { href: href(`/${kind}/${encodeURIComponent(row.id)}`) } },
+      _links: { remove: { href: href(`/${kind}/${encodeURIComponent(row.id)}`) } },
     });
     const operations = team[kind] as {
       add(input: unknown): Promise<{ id: string }>;
@@ -36,8 +37,7 @@ export function teamAnswers(
       remove(id: string): Promise<void>;
     };
     answers[`${kind}.add`] = async (request) => {
-      const created = item(await operations.add(await bodyOf(request)));
-      return json(201, created, { location: created._links.self.href });
+      return json(201, item(await operations.add(await bodyOf(request))));
     };
     answers[`${kind}.list`] = async (request) =>
       json(200, {

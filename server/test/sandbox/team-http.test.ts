@@ -148,6 +148,19 @@ describe('apps and users through the control API', () => {
       });
       expect(answer.status).toBe(400);
     }
+    const created = await fetch(`${url}/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'raw', password: 'raw password' }),
+    });
+    expect(created.status).toBe(201);
+    const user = (await created.json()) as { _class: string[]; _links: { remove: { href: string } } };
+    expect(user._class).toEqual(['user']);
+    const removed = await fetch(user._links.remove.href, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(removed.status).toBe(204);
     const links = (await (await fetch(url, { headers: { authorization: `Bearer ${secret}` } })).json()) as {
       _links: Record<string, { href: string }>;
     };
