@@ -10,7 +10,7 @@ import { findShop, TriggerError, type TriggerOptions, triggerEvent } from '../ap
 import { newPreviewKey } from '../api/themes/theme.js';
 import type { CoreContext } from '../core/types.js';
 import { demoApp } from '../explorer/client.js';
-import { hashPassword, randomSecret, typedSecret } from '../oauth/secrets.js';
+import { hashPasswordAsync, randomSecret, typedSecret } from '../oauth/secrets.js';
 import { slugify } from '../seed/catalog.js';
 import type { Rgb } from '../seed/images.js';
 import { themeTemplates } from '../seed/theme/index.js';
@@ -392,8 +392,8 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         const name = optionalLine('name', given.name, login);
         const store = await current();
         const shops = list('shops', given.shops).map((shop) => shopNamed(store, shop));
-        // Hashed outside the write, so that scrypt does not hold the write queue.
-        const hash = hashPassword(password);
+        // Hashed outside the write, so that scrypt holds neither the write queue nor the event loop.
+        const hash = await hashPasswordAsync(password);
         const stamp = now();
         const row = await store.write((tx) => {
           if (tx.where('users', 'login', login).length > 0) throw conflict(`A user "${login}" exists already`);
