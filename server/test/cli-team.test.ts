@@ -7,6 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useCli } from './helpers/cli-process.js';
 import { useTempDir } from './helpers/temp-dir.js';
+
+/** Each test starts a server and a dozen commands, a node process each: seconds apiece on a busy machine. */
+const MANY_PROCESSES = { timeout: 90_000 };
+
 import { tokenRequest } from './helpers/test-server.js';
 import { approveAt } from './oauth/fixture.js';
 
@@ -72,97 +76,101 @@ async function shopsOf(origin: string, accessToken: string): Promise<number | st
 }
 
 describe('storefront-server apps and users', () => {
-  it('gives two developers an app and a login each, which sign in with their own credentials only', async () => {
-    const { origin, token } = await startServer();
-    const env = { STOREFRONT_CONTROL_TOKEN: token, STOREFRONT_CONTROL_URL: origin };
-    const team: Developer[] = [
-      { login: 'alice', password: 'alice-secret-1', shop: 'northwind', redirectUri: 'https://alice.test/callback' },
-      { login: 'bob', password: 'bob-secret-22', shop: 'copper-kettle', redirectUri: 'http://127.0.0.1:7002/cb' },
-    ];
-    for (const who of team) {
-      const user = await run(
-        ['users', 'add', '--login', who.login, '--password', who.password, '--shop', who.shop],
-        env,
-      );
-      expect(user.stderr).toBe('');
-      expect(user.code).toBe(0);
-      expect(user.stdout).toContain(`User "${who.login}" added`);
-      const app = await run(
-        [
-          'apps',
-          'add',
-          '--name',
-          `${who.login}'s app`,
-          '--redirect-uri',
-          who.redirectUri,
-          '--owner',
-          who.login,
-          '--json',
-        ],
-        env,
-      );
-      expect(app.code).toBe(0);
-      who.app = JSON.parse(app.stdout);
-    }
-    const [alice, bob] = team as [Developer, Developer];
-    expect(alice.app!.client_id).not.toBe(bob.app!.client_id);
+  it(
+    'gives two developers an app and a login each, which sign in with their own credentials only',
+    MANY_PROCESSES,
+    async () => {
+      const { origin, token } = await startServer();
+      const env = { STOREFRONT_CONTROL_TOKEN: token, STOREFRONT_CONTROL_URL: origin };
+      const team: Developer[] = [
+        { login: 'alice', password: 'alice-secret-1', shop: 'northwind', redirectUri: 'https://alice.test/callback' },
+        { login: 'bob', password: 'bob-secret-22', shop: 'copper-kettle', redirectUri: 'http://127.0.0.1:7002/cb' },
+      ];
+      for (const who of team) {
+        const user = await run(
+          ['users', 'add', '--login', who.login, '--password', who.password, '--shop', who.shop],
+          env,
+        );
+        expect(user.stderr).toBe('');
+        expect(user.code).toBe(0);
+        expect(user.stdout).toContain(`User "${who.login}" added`);
+        const app = await run(
+          [
+            'apps',
+            'add',
+            '--name',
+            `${who.login}'s app`,
+            '--redirect-uri',
+            who.redirectUri,
+            '--owner',
+            who.login,
+            '--json',
+          ],
+          env,
+        );
+        expect(app.code).toBe(0);
+        who.app = JSON.parse(app.stdout);
+      }
+      const [alice, bob] = team as [Developer, Developer];
+      expect(alice.app!.client_id).not.toBe(bob.app!.client_id);
 
-    const tokens = new Map<string, string>();
-    for (const [who, other] of [
-      [alice, bob],
-      [bob, alice],
-    ] as const) {
-      const code = await codeFlow(origin, who);
-      expect(code.status).toBe(200);
-      const { access_token } = (await code.json()) as { access_token: string };
-      expect(await shopsOf(origin, access_token)).toEqual([who.shop]);
-      tokens.set(who.login, access_token);
+      const tokens = new Map<string, string>();
+      for (const [who, other] of [
+        [alice, bob],
+        [bob, alice],
+      ] as const) {
+        const code = await codeFlow(origin, who);
+        expect(code.status).toBe(200);
+        const { access_token } = (await code.json()) as { access_token: string };
+        expect(await shopsOf(origin, access_token)).toEqual([who.shop]);
+        tokens.set(who.login, access_token);
 
-      const client = { clientId: who.app!.client_id, clientSecret: who.app!.client_secret };
-      const credentials = await tokenRequest(origin, { grant_type: 'client_credentials', scope: 'admin' }, client);
-      expect(credentials.status).toBe(200);
-      const password = await tokenRequest(
-        origin,
-        { grant_type: 'password', username: who.login, password: who.password, scope: 'admin' },
-        client,
-      );
-      expect(password.status).toBe(200);
-      // Not with the other's secret, nor to the other's redirect URI.
-      const mixed = { clientId: who.app!.client_id, clientSecret: other.app!.client_secret };
-      expect((await tokenRequest(origin, { grant_type: 'client_credentials' }, mixed)).status).toBe(401);
-      const elsewhere = await fetch(
-        `${origin}/oauth/authorize?${new URLSearchParams({
-          response_type: 'code',
-          client_id: who.app!.client_id,
-          redirect_uri: other.redirectUri,
-          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-          code_challenge_method: 'S256',
-        })}`,
-        { redirect: 'manual' },
-      );
-      expect(elsewhere.status).toBe(400);
-      expect(elsewhere.headers.get('location')).toBeNull();
-    }
+        const client = { clientId: who.app!.client_id, clientSecret: who.app!.client_secret };
+        const credentials = await tokenRequest(origin, { grant_type: 'client_credentials', scope: 'admin' }, client);
+        expect(credentials.status).toBe(200);
+        const password = await tokenRequest(
+          origin,
+          { grant_type: 'password', username: who.login, password: who.password, scope: 'admin' },
+          client,
+        );
+        expect(password.status).toBe(200);
+        // Not with the other's secret, nor to the other's redirect URI.
+        const mixed = { clientId: who.app!.client_id, clientSecret: other.app!.client_secret };
+        expect((await tokenRequest(origin, { grant_type: 'client_credentials' }, mixed)).status).toBe(401);
+        const elsewhere = await fetch(
+          `${origin}/oauth/authorize?${new URLSearchParams({
+            response_type: 'code',
+            client_id: who.app!.client_id,
+            redirect_uri: other.redirectUri,
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+          })}`,
+          { redirect: 'manual' },
+        );
+        expect(elsewhere.status).toBe(400);
+        expect(elsewhere.headers.get('location')).toBeNull();
+      }
 
-    const listed = await run(['apps', 'list'], env);
-    expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(alice.app!.client_id);
-    expect(listed.stdout).not.toContain(alice.app!.client_secret);
-    const users = await run(['users', 'list', '--json'], env);
-    expect(
-      (JSON.parse(users.stdout) as { login: string; shops: string[] }[]).find((u) => u.login === 'bob')!.shops,
-    ).toEqual(['copper-kettle']);
+      const listed = await run(['apps', 'list'], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(alice.app!.client_id);
+      expect(listed.stdout).not.toContain(alice.app!.client_secret);
+      const users = await run(['users', 'list', '--json'], env);
+      expect(
+        (JSON.parse(users.stdout) as { login: string; shops: string[] }[]).find((u) => u.login === 'bob')!.shops,
+      ).toEqual(['copper-kettle']);
 
-    // Removing Alice's app revokes her tokens; Bob's still work.
-    const removed = await run(['apps', 'remove', alice.app!.client_id], env);
-    expect(removed.code).toBe(0);
-    expect(await shopsOf(origin, tokens.get('alice')!)).toBe(401);
-    expect(await shopsOf(origin, tokens.get('bob')!)).toEqual(['copper-kettle']);
-    const again = await run(['apps', 'remove', alice.app!.id], env);
-    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining(`No app ${alice.app!.id}`)]);
-  });
+      // Removing Alice's app revokes her tokens; Bob's still work.
+      const removed = await run(['apps', 'remove', alice.app!.client_id], env);
+      expect(removed.code).toBe(0);
+      expect(await shopsOf(origin, tokens.get('alice')!)).toBe(401);
+      expect(await shopsOf(origin, tokens.get('bob')!)).toEqual(['copper-kettle']);
+      const again = await run(['apps', 'remove', alice.app!.id], env);
+      expect([again.code, again.stderr]).toEqual([1, expect.stringContaining(`No app ${alice.app!.id}`)]);
+    },
+  );
 
-  it('says what is wrong: bad flags exit 2, an unreachable or refusing server 1', async () => {
+  it('says what is wrong: bad flags exit 2, an unreachable or refusing server 1', MANY_PROCESSES, async () => {
     const { origin, token } = await startServer();
     const env = { STOREFRONT_CONTROL_TOKEN: token, STOREFRONT_CONTROL_URL: origin };
     const cases: [string[], Record<string, string>, number, RegExp][] = [
