@@ -41,7 +41,7 @@ export type {
   TeamShopInput,
   TeamUser,
   TeamUserInput,
-} from './sandbox/team.js';
+} from './sandbox/team-types.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json/json-file.js';

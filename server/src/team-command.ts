@@ -11,7 +11,7 @@ import { readCommandArgs } from './command-args.js';
 import { connectSandbox, type SandboxClient } from './sandbox/client.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
 import { SandboxError } from './sandbox/sandbox-error.js';
-import type { TeamApp, TeamUser } from './sandbox/team.js';
+import type { TeamApp, TeamUser } from './sandbox/team-types.js';
 
 const CONNECTION = `Connection (a server started with --control):
   --url URL             the server (http://127.0.0.1:4000) or its control API

@@ -27,7 +27,7 @@ import {
   type SandboxJournal,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
-import type { SandboxTeam } from '../sandbox/team.js';
+import type { SandboxTeam } from '../sandbox/team-types.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
 import {

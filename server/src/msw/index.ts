@@ -24,7 +24,7 @@ export type {
   TeamShopInput,
   TeamUser,
   TeamUserInput,
-} from '../sandbox/team.js';
+} from '../sandbox/team-types.js';
 export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
 // What `seed` gives and `createHandlers({ seed })` takes.
 export type { CollectionName, Dataset, SnapshotInfo } from '../store/types.js';

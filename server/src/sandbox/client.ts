@@ -7,8 +7,8 @@ import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 import { SandboxError } from './sandbox-error.js';
-import type { SandboxTeam } from './team.js';
 import { teamClient } from './team-client.js';
+import type { SandboxTeam } from './team-types.js';
 
 /** Where the control API is and the token it takes (`server.control`, or the start banner's two lines). */
 export interface SandboxConnection {

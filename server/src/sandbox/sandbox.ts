@@ -11,7 +11,8 @@ import type { FaultSet, SandboxFaults } from './faults.js';
 import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
-import { createTeam, type SandboxTeam } from './team.js';
+import { createTeam } from './team.js';
+import type { SandboxTeam } from './team-types.js';
 
 /** Snapshots of the whole data, by name. */
 export interface SandboxSnapshots {

@@ -1,7 +1,7 @@
 /** The team's data through the control API (`connectSandbox`): the same operations and answers as in-process. */
 import type { ControlOperation } from './operations.js';
-import type { SandboxTeam, TeamItemFilter } from './team.js';
 import { TEAM_KINDS } from './team-operations.js';
+import type { SandboxTeam, TeamItemFilter } from './team-types.js';
 
 /** How the client calls one operation of the control API; resolves with the answer's JSON. */
 export type ControlCall = (

@@ -1,8 +1,8 @@
 /** The control API's answers for the team's data (`team.ts`): each kind created (201), listed, removed (204). */
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { json } from './answers.js';
-import type { SandboxTeam, TeamItemFilter } from './team.js';
 import { TEAM_KINDS, type TEAM_OPERATIONS } from './team-operations.js';
+import type { SandboxTeam, TeamItemFilter } from './team-types.js';
 
 type Answer = (request: CoreRequest, name: string) => Promise<CoreResponse>;
 

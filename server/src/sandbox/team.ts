@@ -6,7 +6,7 @@
  * in the same write. Secrets: an app's client secret is answered once, at creation; a password is stored hashed.
  */
 
-import { findShop, TriggerError, type TriggerOptions, triggerEvent } from '../api/events/trigger.js';
+import { TriggerError, type TriggerOptions, triggerEvent } from '../api/events/trigger.js';
 import { newPreviewKey } from '../api/themes/theme.js';
 import type { CoreContext } from '../core/types.js';
 import { demoApp } from '../explorer/client.js';
@@ -14,264 +14,30 @@ import { hashPasswordAsync, randomSecret, typedSecret } from '../oauth/secrets.j
 import { slugify } from '../seed/catalog.js';
 import type { Rgb } from '../seed/images.js';
 import { themeTemplates } from '../seed/theme/index.js';
-import type { AppKind, AppRow, OrderRow, ProductRow, ShopRow, Store, Transaction, UserRow } from '../store/types.js';
-import { SandboxError } from './sandbox-error.js';
-
-/** An app as listed: everything but its secret. */
-export interface TeamApp {
-  id: string;
-  name: string;
-  kind: AppKind;
-  client_id: string;
-  redirect_uris: string[];
-  /** The login of the user its client-credentials tokens act as. */
-  owner: string;
-}
-
-/** An app just created: its client secret is told this once. */
-export interface CreatedTeamApp extends TeamApp {
-  client_secret: string;
-}
-
-/** What {@link SandboxTeam.apps}`.add` takes. */
-export interface TeamAppInput {
-  name: string;
-  /** Default `web`: a server-side app that keeps its secret, whose redirect URIs match exactly. */
-  kind?: AppKind;
-  /** Absolute URIs without a fragment; http(s) for `web` and `browser`. Default none (no code flow). */
-  redirect_uris?: readonly string[];
-  /** Login of the user its client-credentials tokens act as. Default: the demo app's owner. */
-  owner?: string;
-}
-
-/** A user as listed: never the password or its hash. */
-export interface TeamUser {
-  id: string;
-  login: string;
-  name: string;
-  role: string;
-  /** Subdomains of the shops the user administers (owns). */
-  shops: string[];
-}
-
-/** What {@link SandboxTeam.users}`.add` takes. */
-export interface TeamUserInput {
-  login: string;
-  /** At least 8 characters; stored as an scrypt hash, as the seed stores the demo user's. */
-  password: string;
-  /** Default: the login. */
-  name?: string;
-  /**
-   * Shops (id, subdomain or name) the user is to administer. A shop has one administrator, its owner (spec §1):
-   * the user takes these over from their owner.
-   */
-  shops?: readonly string[];
-}
-
-/** A shop as listed. */
-export interface TeamShop {
-  id: string;
-  name: string;
-  subdomain: string;
-  /** Login of the user who administers it. */
-  owner: string;
-  public: boolean;
-  locale: string;
-  currency_code: string;
-}
-
-/** What {@link SandboxTeam.shops}`.add` takes. */
-export interface TeamShopInput {
-  name: string;
-  /** Login of the user who administers it. */
-  owner: string;
-  /** Default: from the name (`Acme Tools` → `acme-tools`). */
-  subdomain?: string;
-  description?: string;
-  /** Default `en-GB`. */
-  locale?: string;
-  /** ISO 4217, default `GBP`. */
-  currency_code?: string;
-  /** Listed to every token. Default false. */
-  public?: boolean;
-}
-
-/**
- * What {@link SandboxTeam.products}`.add` and `orders.add` take: the shop, and the fields `storefront-server
- * trigger --set` takes (`title`, `price` in cents, `status`…; orders: `status`, `total`, `contact.email`…).
- * Every other field has the default a triggered product or order has.
- */
-export interface TeamItemInput {
-  /** The shop: its id, subdomain or name. */
-  shop: string;
-  [field: string]: string | number | null;
-}
-
-/** A product as listed. */
-export type TeamProduct = Pick<
-  ProductRow,
-  'id' | 'shop_id' | 'title' | 'slug' | 'price' | 'status' | 'created_on' | 'updated_on'
->;
-/** An order as listed. */
-export type TeamOrder = Pick<
-  OrderRow,
-  'id' | 'shop_id' | 'code' | 'status' | 'currency_code' | 'created_on' | 'updated_on'
-> & {
-  /** Cents. */
-  total: number;
-};
-
-/** Which rows a list shows. */
-export interface TeamItemFilter {
-  /** Only this shop's (id, subdomain or name). */
-  shop?: string;
-}
-
-/** The team's data in a sandbox, kind by kind: created, listed, removed. A refused one rejects with a `SandboxError`. */
-export interface SandboxTeam {
-  /** OAuth apps: each developer's client id, secret and redirect URIs. */
-  apps: {
-    add(app: TeamAppInput): Promise<CreatedTeamApp>;
-    list(): Promise<TeamApp[]>;
-    /** Removes the app (by id or client id) with its tokens, codes and webhook endpoints. */
-    remove(id: string): Promise<void>;
-  };
-  /** People who sign in (password grant, the authorization page). */
-  users: {
-    add(user: TeamUserInput): Promise<TeamUser>;
-    list(): Promise<TeamUser[]>;
-    /** Removes the user (by id or login) with their tokens and codes; refused (409) while they own an app or shop. */
-    remove(id: string): Promise<void>;
-  };
-  shops: {
-    /** A shop with a production theme of the seed's templates. */
-    add(shop: TeamShopInput): Promise<TeamShop>;
-    list(): Promise<TeamShop[]>;
-    /** Removes the shop (by id or subdomain) with its products, orders and themes. */
-    remove(id: string): Promise<void>;
-  };
-  products: {
-    /** Creates a product with its `product.created` event. */
-    add(product: TeamItemInput): Promise<TeamProduct>;
-    list(filter?: TeamItemFilter): Promise<TeamProduct[]>;
-    remove(id: string): Promise<void>;
-  };
-  orders: {
-    /** Creates an order (of one line: the shop's first visible product) with its `order.created` event. */
-    add(order: TeamItemInput): Promise<TeamOrder>;
-    list(filter?: TeamItemFilter): Promise<TeamOrder[]>;
-    remove(id: string): Promise<void>;
-  };
-}
+import type { AppKind, OrderRow, ProductRow, Store, Transaction } from '../store/types.js';
+import {
+  appView,
+  bad,
+  checkObject,
+  conflict,
+  line,
+  list,
+  missing,
+  optionalLine,
+  orderView,
+  productView,
+  redirectUri,
+  shopNamed,
+  shopView,
+  userView,
+} from './team-checks.js';
+import type { SandboxTeam, TeamItemFilter } from './team-types.js';
 
 const APP_KINDS: readonly AppKind[] = ['native', 'web', 'browser'];
 const MIN_PASSWORD = 8;
 /** The colour of a new shop's theme: the seed's first shop's. */
 const ACCENT: Rgb = [32, 96, 160];
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-const bad = (message: string) => new SandboxError(message, 400);
-const conflict = (message: string) => new SandboxError(message, 409);
-const missing = (message: string) => new SandboxError(message, 404);
-
-function checkObject(what: string, value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(`${what} must be an object`);
-  return value as Record<string, unknown>;
-}
-
-/** A non-empty line of text of at most `max` characters, trimmed. */
-function line(field: string, value: unknown, max = 200): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max || /[\p{Cc}]/u.test(value)) {
-    throw bad(`"${field}" must be text of 1 to ${max} characters on one line, got ${JSON.stringify(value)}`);
-  }
-  return value.trim();
-}
-
-function optionalLine(field: string, value: unknown, fallback: string, max = 200): string {
-  return value === undefined ? fallback : line(field, value, max);
-}
-
-function list(field: string, value: unknown): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    throw bad(`"${field}" must be a list of strings, got ${JSON.stringify(value)}`);
-  }
-  return value as string[];
-}
-
-/**
- * A redirect URI an app of `kind` may register: absolute, no fragment (RFC 6749 §3.1.2); http(s) for a web app
- * or a page, while a native app may also use a private-use scheme (`com.example.app:/callback`, RFC 8252 §7.1).
- */
-function redirectUri(kind: AppKind, uri: string): string {
-  const url = URL.canParse(uri) ? new URL(uri) : undefined;
-  const web = url !== undefined && /^https?:$/.test(url.protocol);
-  if (!url || uri.includes('#') || (kind !== 'native' && !web) || (web && !url.host)) {
-    const allowed = kind === 'native' ? 'an absolute URI' : 'an absolute http(s) URI';
-    throw bad(`"redirect_uris": each must be ${allowed} without a fragment, got ${JSON.stringify(uri)}`);
-  }
-  return uri;
-}
-
-function appView(store: Pick<Store, 'get'>, app: AppRow): TeamApp {
-  return {
-    id: app.id,
-    name: app.name,
-    kind: app.kind ?? 'web',
-    client_id: app.client_id,
-    redirect_uris: [...app.redirect_uris],
-    owner: store.get('users', app.owner_id)?.login ?? '',
-  };
-}
-
-function userView(store: Pick<Store, 'where'>, user: UserRow): TeamUser {
-  return {
-    id: user.id,
-    login: user.login,
-    name: user.name,
-    role: user.role,
-    shops: store.where('shops', 'owner_id', user.id).map((shop) => shop.subdomain),
-  };
-}
-
-function shopView(store: Pick<Store, 'get'>, shop: ShopRow): TeamShop {
-  return {
-    id: shop.id,
-    name: shop.name,
-    subdomain: shop.subdomain,
-    owner: store.get('users', shop.owner_id)?.login ?? '',
-    public: shop.public,
-    locale: shop.locale,
-    currency_code: shop.currency_code,
-  };
-}
-
-const productView = ({ id, shop_id, title, slug, price, status, created_on, updated_on }: ProductRow): TeamProduct => ({
-  id,
-  shop_id,
-  title,
-  slug,
-  price,
-  status,
-  created_on,
-  updated_on,
-});
-
-function orderView(order: OrderRow): TeamOrder {
-  const { id, shop_id, code, status, currency_code, created_on, updated_on } = order;
-  const total = order.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
-  return { id, shop_id, code, status, currency_code, total, created_on, updated_on };
-}
-
-/** The shop `name` names, as a 400 or 404 the control API answers. */
-function shopNamed(store: Store, name: unknown): ShopRow {
-  try {
-    return findShop(store, line('shop', name));
-  } catch (error) {
-    if (error instanceof TriggerError) throw missing(error.message);
-    throw error;
-  }
-}
 
 /** Revokes, in `tx`, what lets `which` act: its tokens and authorization codes. */
 function revoke(tx: Transaction, store: Store, field: 'app_id' | 'user_id', id: string): void {
