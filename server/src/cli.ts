@@ -32,6 +32,10 @@ storefront-server listen --forward-to URL forwards a server's events to your
 app, signed, with no tunnel (storefront-server listen --help).
 storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
 changes a real product or order with its event (storefront-server trigger --help).
+storefront-server apps add --name NAME --redirect-uri URI registers an app of
+your own (client id, secret) in a server started with --control; apps list,
+apps remove ID. storefront-server users add --login L --password P [--shop S]
+adds a user; users list, users remove ID (storefront-server apps --help).
 
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
   --port N                  port to listen on; 0 picks a free one (default 4000)
@@ -65,9 +69,11 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             listening beyond loopback may deliver webhooks to
                             although they are loopback, private or link-local
   --control                 serve the control API at /_sandbox (reset,
-                            snapshots, the clock, the request journal), guarded
-                            by a bearer token printed in the banner (fix it
-                            with STOREFRONT_CONTROL_TOKEN); off by default
+                            snapshots, the clock, the request journal,
+                            faults, the team's apps, users, shops, products
+                            and orders), guarded by a bearer token printed in
+                            the banner (fix it with STOREFRONT_CONTROL_TOKEN);
+                            off by default
   --quiet                   no request log
   --help                    show this help
 `;
@@ -348,6 +354,9 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'migrate') return (await import('./migrate-command.js')).runMigrate(process.argv.slice(3));
   if (process.argv[2] === 'listen') return (await import('./listen-command.js')).runListen(process.argv.slice(3));
   if (process.argv[2] === 'trigger') return (await import('./trigger-command.js')).runTrigger(process.argv.slice(3));
+  if (process.argv[2] === 'apps' || process.argv[2] === 'users') {
+    return (await import('./team-command.js')).runTeamCommand(process.argv[2], process.argv.slice(3));
+  }
   // The primary stops a fleet's workers (SIGTERM) when the terminal's Ctrl-C reaches them all.
   if (cluster.isWorker) ignoreTerminalInterrupt();
   let options: Options['values'];

@@ -373,6 +373,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       journal,
       faults,
       onClockMoved: () => webhooks.wake(),
+      context: () => core.context,
     });
     handle = withControlDoor(
       journal.around(faults.around(core.handle), () => clock.now()),

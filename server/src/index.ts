@@ -29,6 +29,20 @@ export type { FaultKind, FaultRule, FaultRuleInput } from './sandbox/faults.js';
 export type { JournalEntry, JournalFilter } from './sandbox/journal.js';
 export { SandboxError } from './sandbox/sandbox-error.js';
 export { type RunningSandbox, type SandboxOptions, startSandbox } from './sandbox/start.js';
+export type {
+  CreatedTeamApp,
+  SandboxTeam,
+  TeamApp,
+  TeamAppInput,
+  TeamItemFilter,
+  TeamItemInput,
+  TeamOrder,
+  TeamProduct,
+  TeamShop,
+  TeamShopInput,
+  TeamUser,
+  TeamUserInput,
+} from './sandbox/team-types.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json/json-file.js';

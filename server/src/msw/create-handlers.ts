@@ -27,6 +27,7 @@ import {
   type SandboxJournal,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
+import type { SandboxTeam } from '../sandbox/team-types.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
 import {
@@ -83,8 +84,12 @@ export interface MockToken {
   scopes: Scope[];
 }
 
-/** The mocked service: its handlers, its data and the failures a test can simulate. */
-export interface StorefrontMock {
+/**
+ * The mocked service: its handlers, its data and the failures a test can simulate. The team's data (`apps`,
+ * `users`, `shops`, `products`, `orders`: added, listed, removed) are the twins of the control API's
+ * `/_sandbox/apps`… (docs/server.md, "Steering the sandbox"); `reset()` takes them back out.
+ */
+export interface StorefrontMock extends SandboxTeam {
   /**
    * The handlers: every method (HEAD and OPTIONS included) on every path under the origin, the resource API,
    * the token and authorize endpoints, theme files and relation pages alike. Pass them to `setupServer` or
@@ -300,6 +305,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     journal,
     faults,
     onClockMoved: () => live.core.webhooks?.wake(),
+    context: () => live.core.context,
   });
 
   async function expire(token: string): Promise<boolean> {
@@ -321,6 +327,11 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     clock: sandbox.clock,
     journal: sandbox.journal,
     faults: sandbox.faults,
+    apps: sandbox.apps,
+    users: sandbox.users,
+    shops: sandbox.shops,
+    products: sandbox.products,
+    orders: sandbox.orders,
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.

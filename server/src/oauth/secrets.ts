@@ -45,6 +45,16 @@ export function hashPassword(password: string, salt: Uint8Array = crypto.getRand
 }
 
 /**
+ * {@link hashPassword} without holding the event loop (scrypt on libuv's thread pool in Node): for a password set
+ * while the server answers requests (a user added through the control API).
+ */
+export async function hashPasswordAsync(password: string): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const hash = await scryptAsync(encoder.encode(password), salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, encodeBase64Url(salt), encodeBase64Url(hash)].join('$');
+}
+
+/**
  * A stored hash no password matches (its "hash" is random bytes) that costs a whole scrypt run to check: what
  * an unknown login is checked against, so that response times do not reveal which logins exist.
  */

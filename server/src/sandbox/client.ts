@@ -7,6 +7,8 @@ import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 import { SandboxError } from './sandbox-error.js';
+import { teamClient } from './team-client.js';
+import type { SandboxTeam } from './team-types.js';
 
 /** Where the control API is and the token it takes (`server.control`, or the start banner's two lines). */
 export interface SandboxConnection {
@@ -23,8 +25,11 @@ export interface SandboxTime {
   now: string;
 }
 
-/** The control API, operation by operation; a refused one rejects with a {@link SandboxError}. */
-export interface SandboxClient {
+/**
+ * The control API, operation by operation; a refused one rejects with a {@link SandboxError}. The team's data
+ * (apps, users, shops, products, orders) as in-process (`SandboxTeam`).
+ */
+export interface SandboxClient extends SandboxTeam {
   /** Back to the data the server started with (the seed, for one that seeded). */
   reset(): Promise<void>;
   snapshots: {
@@ -85,6 +90,7 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
   });
 
   return {
+    ...teamClient(call),
     reset: async () => void (await call('reset')),
     snapshots: {
       take: async (name) => info(await call('snapshots.take', { name })),

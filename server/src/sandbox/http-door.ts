@@ -12,6 +12,8 @@ import type { JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, CONTROL_PATH, type ControlOperation } from './operations.js';
 import type { Sandbox } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
+import { teamAnswers } from './team-door.js';
+import { TEAM_KINDS } from './team-operations.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -99,6 +101,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
 
   /** Each operation of {@link CONTROL_OPERATIONS}, answered: the door has these and no others. */
   const operations: Record<ControlOperation, (request: CoreRequest, name: string) => Promise<CoreResponse>> = {
+    ...teamAnswers(sandbox, href, bodyOf),
     describe: async () =>
       json(200, {
         _class: ['sandbox'],
@@ -110,6 +113,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           clock: { href: href('/clock') },
           journal: { href: href('/journal{?method,path,status}'), templated: true },
           faults: { href: href('/faults') },
+          ...Object.fromEntries(TEAM_KINDS.map((kind) => [kind, { href: href(`/${kind}`) }])),
         },
       }),
     reset: async () => {

@@ -3,6 +3,8 @@
  * parity test of the two doors and the client (`client.ts`).
  */
 
+import { TEAM_OPERATIONS } from './team-operations.js';
+
 /** The path of the control API's resource. */
 export const CONTROL_PATH = '/_sandbox';
 
@@ -22,6 +24,7 @@ export const CONTROL_OPERATIONS = {
   'faults.list': { method: 'GET', path: '/faults' },
   'faults.add': { method: 'POST', path: '/faults' },
   'faults.clear': { method: 'DELETE', path: '/faults' },
+  ...TEAM_OPERATIONS,
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */

@@ -3,12 +3,16 @@
  * control API over HTTP, `http-door.ts`), each operation at both or at neither (see
  * docs/architecture "Steering the sandbox").
  */
+
+import type { CoreContext } from '../core/types.js';
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
 import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
+import { createTeam } from './team.js';
+import type { SandboxTeam } from './team-types.js';
 
 /** Snapshots of the whole data, by name. */
 export interface SandboxSnapshots {
@@ -38,8 +42,8 @@ export interface SandboxJournal {
   clear(): void;
 }
 
-/** The operations on the core that a test steers a sandbox with. */
-export interface Sandbox {
+/** The operations on the core that a test steers a sandbox with; the team's data (`team.ts`) among them. */
+export interface Sandbox extends SandboxTeam {
   /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
   reset(): Promise<void>;
   snapshots: SandboxSnapshots;
@@ -60,6 +64,8 @@ export interface SandboxParts {
   faults: FaultSet;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
+  /** The core the team's data is written through (its events too); a getter, since the mock's changes at reset. */
+  context: () => CoreContext;
 }
 
 const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -86,6 +92,7 @@ export function createSandbox(parts: SandboxParts): Sandbox {
   const { store, shelf, clock, journal } = parts;
   const moved = () => parts.onClockMoved?.();
   return {
+    ...createTeam(parts.context),
     reset: () => parts.reset(),
     snapshots: {
       async take(name) {

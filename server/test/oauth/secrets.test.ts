@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decoyPasswordHash,
   hashPassword,
+  hashPasswordAsync,
   hashSecret,
   randomSecret,
   timingSafeEqual,
@@ -34,6 +35,14 @@ describe('secrets', () => {
     expect(await verifyPassword('s3cret pässword', stored)).toBe(true);
     expect(await verifyPassword('s3cret password', stored)).toBe(false);
     expect(await verifyPassword('', stored)).toBe(false);
+  });
+
+  it('hashes asynchronously to the same form, which verifies', async () => {
+    const stored = await hashPasswordAsync('team pässword');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(await verifyPassword('team pässword', stored)).toBe(true);
+    expect(await verifyPassword('team password', stored)).toBe(false);
+    expect(await hashPasswordAsync('team pässword')).not.toBe(stored);
   });
 
   it('verifies without holding the event loop for the whole scrypt run', async () => {
