@@ -22,6 +22,12 @@ export const CONTROL_OPERATIONS = {
   'faults.list': { method: 'GET', path: '/faults' },
   'faults.add': { method: 'POST', path: '/faults' },
   'faults.clear': { method: 'DELETE', path: '/faults' },
+  // The MSW mock's token, event and webhook helpers, by the same names.
+  issueToken: { method: 'POST', path: '/tokens' },
+  expireToken: { method: 'POST', path: '/tokens/expire' },
+  trigger: { method: 'POST', path: '/events' },
+  'webhooks.deliveries': { method: 'GET', path: '/webhooks/deliveries' },
+  'webhooks.drain': { method: 'POST', path: '/webhooks/drain' },
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */
