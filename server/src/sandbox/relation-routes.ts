@@ -21,13 +21,19 @@ const LINKED_ALSO: Readonly<Record<string, readonly string[]>> = {
   'svc:orders': ['GET /orders'],
   // The production theme's development theme: a theme by id.
   'svc:dev_theme': ['GET /themes/:theme_id'],
-  // What an event is about: a product or an order.
-  'svc:subject': ['GET /shops/:shop_id/products/:id', 'GET /shops/:shop_id/orders/:id'],
+  // What an event is about: a product, an order, a theme or a template (an asset's: its file, below).
+  'svc:subject': [
+    'GET /shops/:shop_id/products/:id',
+    'GET /shops/:shop_id/orders/:id',
+    'GET /themes/:theme_id',
+    'GET /themes/:theme_id/templates/:template_id',
+  ],
 };
 
-/** Links off the API mount: the theme's preview folder on `{static_url}`, with every file in it. */
+/** Links off the API mount, to `{static_url}`: a theme's preview folder with every file in it, an asset's file. */
 const STATIC_LINKS: Readonly<Record<string, readonly string[]>> = {
   'svc:theme_preview': ['GET /static/themes/:theme_id/preview/:key', 'GET /static/themes/:theme_id/preview/:key/*'],
+  'svc:subject': ['GET /static/themes/:theme_id/assets/:digest/*'],
 };
 
 /** Relations whose links leave the server: no request of theirs reaches a fault rule. */
