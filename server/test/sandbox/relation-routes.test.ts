@@ -59,7 +59,10 @@ async function crawl(): Promise<[string, string, string][]> {
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok || !response.headers.get('content-type')?.includes('json')) continue;
     const visit = (value: unknown): void => {
-      if (Array.isArray(value)) return value.forEach(visit);
+      if (Array.isArray(value)) {
+        for (const item of value) visit(item);
+        return;
+      }
       if (typeof value !== 'object' || value === null) return;
       const links = (value as { _links?: Record<string, Link | Link[]> })._links ?? {};
       for (const [rel, entry] of Object.entries(links)) {
