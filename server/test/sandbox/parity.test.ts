@@ -5,6 +5,7 @@
  */
 import { createHandlers, type FaultKind } from '@storefront-platform/server/msw';
 import { expect, test } from 'vitest';
+import { connectSandbox } from '../../src/index.js';
 import { CONTROL_OPERATIONS } from '../../src/sandbox/operations.js';
 
 /**
@@ -69,4 +70,10 @@ test('each operation of the sandbox is at both doors, or listed as a known gap',
     'webhooks.deliveries',
     'webhooks.drain',
   ]);
+});
+
+test('the typed client has each control, by the same name', () => {
+  const client = connectSandbox({ url: 'http://127.0.0.1:9/_sandbox', token: 'unused-token-0123456789' });
+  const http = Object.keys(CONTROL_OPERATIONS).filter((name) => !NOT_OPERATIONS.has(name));
+  expect(operationsOf(client).sort()).toEqual(http.sort());
 });

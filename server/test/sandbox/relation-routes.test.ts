@@ -3,22 +3,18 @@
  * relation point: every `svc:` link met crawling a server's resources is matched by its relation's rule, and every
  * relation of the registry has routes or is known to link off the server.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { relationNames } from '../../src/api/registry.js';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
 import { connectSandbox } from '../../src/index.js';
 import { matcherOf } from '../../src/sandbox/fault-match.js';
 import { RELATIONS_ELSEWHERE, relationRoutes } from '../../src/sandbox/relation-routes.js';
-import { useTempDir } from '../helpers/temp-dir.js';
 
-const tempDir = useTempDir();
 let server: StorefrontServer;
 let token: string;
 beforeAll(async () => {
   server = await createServer({
     port: 0,
-    data: join(await tempDir(), 'db.json'),
     products: 3,
     control: true,
     explorer: false,
