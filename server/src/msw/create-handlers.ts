@@ -128,13 +128,15 @@ export interface StorefrontMock {
   journal: SandboxJournal;
   /**
    * Fault rules, decided by the same code as the control API's `/_sandbox/faults`: a `status` (an error in the
-   * API's shape, optional `retry_after`), a `delay` (fixed or a seeded uniform range) or a `reset` (`fetch`
-   * rejects), for requests matching `method` and `path`, `times` times, with a seeded `probability`. Not
-   * removed by `reset()` nor by `server.resetHandlers()`: `faults.clear()` in `afterEach`.
+   * API's shape, optional `retry_after`), a `delay` (fixed or a seeded uniform range), a `reset` (`fetch`
+   * rejects), a `truncated` body, a `slow_body` (at `bytes_per_second`) or an `expired_token`, for requests
+   * matching `method` and `path` or `relation`, `times` times, with a seeded `probability`. Not removed by
+   * `reset()` nor by `server.resetHandlers()`: `faults.clear()` in `afterEach`.
    *
    * @example
    * mock.faults.add({ kind: 'status', status: 503, retry_after: 0, path: '/v1/*', times: 1 });
    * mock.faults.add({ kind: 'reset', method: 'GET', probability: 0.2, seed: 7 });
+   * mock.faults.add({ kind: 'slow_body', relation: 'svc:theme', bytes_per_second: 100 });
    */
   faults: SandboxFaults;
   /**
