@@ -1,6 +1,7 @@
 /**
  * The fault rules' tests, run at each door (over real HTTP, and through MSW): the same rules, the same answers.
  */
+import { bearer, createClient, TimeoutError } from '@storefront-platform/sdk';
 import type { FaultRule, FaultRuleInput, JournalEntry } from '@storefront-platform/server/msw';
 import { expect, it } from 'vitest';
 
@@ -17,6 +18,8 @@ export interface FaultDoor {
   token(scope: 'admin' | 'public'): Promise<string>;
   /** The door's request journal, oldest first. */
   journal(): Promise<JournalEntry[]>;
+  /** The sandbox's origin, for an SDK client of it. */
+  origin(): string;
 }
 
 /** `GET path` with a bearer token. */
@@ -183,6 +186,19 @@ export function moreFaultScenarios(door: () => FaultDoor): void {
     expect(response.status).toBe(404);
     await expect(response.text()).rejects.toMatchObject({ name: 'TimeoutError' });
     expect((await d.fetch('/v1/nowhere')).status).toBe(404);
+  });
+
+  it("ends the SDK's request at its timeout, which covers a body that trickles", async () => {
+    const d = door();
+    const client = createClient({
+      baseUrl: `${d.origin()}/v1`,
+      auth: bearer(await d.token('public')),
+      timeout: 400,
+      retry: false,
+    });
+    await d.add({ kind: 'slow_body', bytes_per_second: 20, path: '/v1', times: 1 });
+    await expect(client.root()).rejects.toBeInstanceOf(TimeoutError);
+    expect((await client.root()).links).toBeDefined();
   });
 
   it("answers an expired_token fault with the core's 401 for an expired token", async () => {

@@ -37,6 +37,7 @@ const door = (): FaultDoor => ({
   refusal: /^400 .*"_class":\["errors"\]/,
   token: async (scope) =>
     ((await (await control('POST', { scope }, '/tokens')).json()) as { access_token: string }).access_token,
+  origin: () => server.origin,
   journal: async () =>
     ((await (await control('GET', undefined, '/journal')).json()) as { entries: JournalEntry[] }).entries,
 });

@@ -14,6 +14,7 @@ const door = (): FaultDoor => ({
   fetch: (path, init) => fetch(`${mock.origin}${path}`, init),
   refusal: SandboxError,
   token: async (scope) => (await mock.issueToken({ scope })).accessToken,
+  origin: () => mock.origin,
   journal: async () => mock.journal.entries(),
 });
 
