@@ -284,6 +284,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
       if (error instanceof SlowBodyFault) return slowBodyResponse(error, request.signal);
       throw error;
     });
+  const deliveries = () => webhooks.deliveries(live.store, addresses);
   const reset = () => {
     webhooks.reset();
     live.reset();
@@ -297,10 +298,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     faults,
     onClockMoved: () => live.core.webhooks?.wake(),
     context: () => live.core.context,
-    webhooks: {
-      deliveries: () => webhooks.deliveries(live.store, addresses),
-      drain: () => live.core.webhooks?.drain() ?? Promise.resolve(),
-    },
+    webhooks: { deliveries, drain: () => live.core.webhooks?.drain() ?? Promise.resolve() },
   });
 
   return {
@@ -322,7 +320,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
 
     webhooks: {
       receive: (url, receiver) => webhooks.receive(url, receiver),
-      deliveries: () => sandbox.webhooks.deliveries(),
+      // The mock's memory store is the only one: nothing to catch up with, so the answer stays synchronous.
+      deliveries,
       drain: () => sandbox.webhooks.drain(),
     },
 

@@ -62,12 +62,17 @@ export interface Sandbox {
    */
   trigger(type: TriggerType, options: TriggerOptions): Promise<object>;
   /** The webhook attempts made, and waiting until none is due. */
-  webhooks: SandboxWebhooks;
+  webhooks: {
+    /** The attempts made so far (succeeded or failed), oldest first, by every process of a shared store. */
+    deliveries(): Promise<SandboxDelivery[]>;
+    /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
+    drain(): Promise<void>;
+  };
 }
 
-/** The sandbox's webhook deliveries. */
+/** The webhook deliveries of what a sandbox steers. */
 export interface SandboxWebhooks {
-  /** The attempts made so far (succeeded or failed), oldest first. */
+  /** The attempts made so far (succeeded or failed), oldest first, as this process's store holds them. */
   deliveries(): SandboxDelivery[];
   /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
   drain(): Promise<void>;
@@ -160,7 +165,14 @@ export function createSandbox(parts: SandboxParts): Sandbox {
       const context = parts.context();
       return eventResource(context.addresses, await triggerEvent(context, type, options));
     },
-    webhooks: parts.webhooks,
+    webhooks: {
+      async deliveries() {
+        // Attempts other processes made, on a shared store: this one catches up first.
+        await store.sync?.();
+        return parts.webhooks.deliveries();
+      },
+      drain: () => parts.webhooks.drain(),
+    },
   };
 }
 

@@ -62,6 +62,8 @@ export async function issueSandboxToken(
  * can still be exchanged through the JWT bearer grant. False for a token never issued.
  */
 export async function expireSandboxToken(context: Pick<CoreContext, 'store' | 'clock'>, token: string) {
+  // A token another process issued, on a shared store: this one catches up first.
+  await context.store.sync?.();
   const row = findToken(context.store, token);
   if (!row) return false;
   // Not past `now`: the clock may be one that tests move by hand, and an instant later is already expired.

@@ -91,7 +91,7 @@ export function eventOperations(
     'webhooks.deliveries': async () =>
       json(200, {
         _class: ['deliveries'],
-        deliveries: sandbox.webhooks.deliveries(),
+        deliveries: await sandbox.webhooks.deliveries(),
         _links: { self: { href: href('/webhooks/deliveries') } },
       }),
     'webhooks.drain': async () => {
