@@ -37,6 +37,8 @@ export async function issueSandboxToken(
   { scope, user }: IssueTokenOptions,
 ): Promise<IssuedSandboxToken> {
   const { store } = context;
+  // Users and apps another process added, on a shared store: this one catches up first.
+  await store.sync?.();
   const given = typeof scope === 'string' ? [scope] : Array.isArray(scope) ? [...scope] : undefined;
   if (!given || given.length === 0 || !given.every((s) => (SCOPES as readonly unknown[]).includes(s))) {
     refuse(`"scope" is one of ${SCOPES.join(', ')} or a list of them, got ${JSON.stringify(scope)}`);
