@@ -23,6 +23,7 @@ import { withHealth } from './health.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { SandboxClock } from './sandbox/clock.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
+import { storeDeliveries } from './sandbox/deliveries.js';
 import { FaultSet } from './sandbox/faults.js';
 import { withControlDoor } from './sandbox/http-door.js';
 import { RequestJournal } from './sandbox/journal.js';
@@ -30,6 +31,7 @@ import { memoryShelf } from './sandbox/memory-shelf.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
 import { captureDataset } from './sandbox/restore.js';
 import { createSandbox, resetTo } from './sandbox/sandbox.js';
+import { expireSandboxToken } from './sandbox/tokens.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
@@ -374,9 +376,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       faults,
       onClockMoved: () => webhooks.wake(),
       context: () => core.context,
+      webhooks: { deliveries: () => storeDeliveries(store, addresses), drain: () => webhooks.drain() },
     });
     handle = withControlDoor(
-      journal.around(faults.around(core.handle), () => clock.now()),
+      journal.around(
+        faults.around(core.handle, (token) => expireSandboxToken(core.context, token)),
+        () => clock.now(),
+      ),
       sandbox,
       addresses.origin,
       control.token,

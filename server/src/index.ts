@@ -25,6 +25,7 @@ export { createExpressApp } from './express/app.js';
 export { createRequestListener, type ExpressAppOptions } from './express/request-listener.js';
 export type { ServerTimeouts } from './express/timeouts.js';
 export { connectSandbox, type SandboxClient, type SandboxConnection, type SandboxTime } from './sandbox/client.js';
+export type { SandboxDelivery } from './sandbox/deliveries.js';
 export type { FaultKind, FaultRule, FaultRuleInput } from './sandbox/faults.js';
 export type { JournalEntry, JournalFilter } from './sandbox/journal.js';
 export { SandboxError } from './sandbox/sandbox-error.js';
@@ -43,6 +44,7 @@ export type {
   TeamUser,
   TeamUserInput,
 } from './sandbox/team-types.js';
+export type { IssuedSandboxToken, IssueTokenOptions } from './sandbox/tokens.js';
 export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed/index.js';
 export { StoreError, StoreFileError } from './store/errors.js';
 export { createJsonStore, type JsonStore, type JsonStoreOptions } from './store/json/json-file.js';

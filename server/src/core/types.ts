@@ -36,6 +36,8 @@ export interface RequestTrace {
   route?: string;
   appId?: string;
   userId?: string;
+  /** The id of the sandbox's fault rule that hit the request, when one did. */
+  fault?: string;
 }
 
 /** The core's answer, written back by the shell (which may compress it). */

@@ -10,6 +10,7 @@ import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
 import { ConnectionResetFault, TruncatedFault } from '../sandbox/faults.js';
+import { SlowBodyFault, trickle } from '../sandbox/slow-body.js';
 import { requestLine } from '../shared/request-line.js';
 import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';
 import { awaitsContinue } from './expect-continue.js';
@@ -119,11 +120,26 @@ export async function serve(
       res.write(error.bytes, () => req.socket.destroy());
       return;
     }
+    // A fault rule asked for a slow body: the headers now, the body over time, as real writes on the socket.
+    if (error instanceof SlowBodyFault) return sendSlowly(req, res, error);
     // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
     console.error(error);
     response = shellError(req.method, 500, 'Internal server error');
   }
   send(req, res, response, gzipCache);
+}
+
+/** The answer of a `slow_body` fault: uncompressed, its length announced, its body trickling until the client leaves. */
+async function sendSlowly(req: ServerRequest, res: ServerResponse, fault: SlowBodyFault): Promise<void> {
+  const { status, headers, body } = fault.response;
+  if (awaitsContinue(req)) res.setHeader('connection', 'close');
+  else if (bodyLeftUnread(req)) discardUnreadBody(req);
+  res.writeHead(status, { ...headers, 'content-length': String(body.byteLength) });
+  res.flushHeaders();
+  const left = new AbortController();
+  res.once('close', () => left.abort());
+  for await (const chunk of trickle(body, fault.bytesPerSecond, left.signal)) res.write(chunk);
+  if (!left.signal.aborted) res.end();
 }
 
 /** What escapes {@link serve} (writing a response the core got wrong, say): a 500, or the connection cut. */

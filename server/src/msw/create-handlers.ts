@@ -3,22 +3,22 @@
  * app's tests mocked with MSW see exactly what the real server sends.
  */
 
-import type { Scope } from '@storefront-platform/sdk/internal';
 import { type HttpHandler, HttpResponse, http } from 'msw';
-import { eventResource } from '../api/events/representations.js';
-import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
+import type { TriggerOptions, TriggerType } from '../api/events/trigger.js';
 import { addressesOf } from '../core/addresses.js';
 import { toFetchHandler } from '../core/fetch-adapter.js';
 import type { Clock } from '../core/types.js';
 import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
-import { demoApp } from '../explorer/client.js';
-import { OAuthError } from '../oauth/errors.js';
-import { assertScopesAllowed } from '../oauth/scopes.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
-import { findToken, issueToken } from '../oauth/tokens.js';
 import { SandboxClock } from '../sandbox/clock.js';
-import { ConnectionResetFault, FaultSet, type SandboxFaults, TruncatedFault } from '../sandbox/faults.js';
+import {
+  bearerTokenOf,
+  ConnectionResetFault,
+  FaultSet,
+  type SandboxFaults,
+  TruncatedFault,
+} from '../sandbox/faults.js';
 import { RequestJournal } from '../sandbox/journal.js';
 import { memoryShelf } from '../sandbox/memory-shelf.js';
 import {
@@ -27,7 +27,9 @@ import {
   type SandboxJournal,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
+import { SlowBodyFault, slowBodyResponse } from '../sandbox/slow-body.js';
 import type { SandboxTeam } from '../sandbox/team-types.js';
+import { expireSandboxToken, type IssuedSandboxToken, type IssueTokenOptions } from '../sandbox/tokens.js';
 import type { SeedOptions } from '../seed/index.js';
 import type { Dataset, Store } from '../store/types.js';
 import {
@@ -67,22 +69,11 @@ export interface HandlersOptions {
   webhooks?: MockWebhookOptions;
 }
 
-/** Options of {@link StorefrontMock.issueToken}. */
-export interface IssueTokenOptions {
-  /** Scope(s) of the token. `admin` needs a user who administers a shop, as at the token endpoint. */
-  scope: Scope | readonly Scope[];
-  /** Login of the user the token acts for. Default: the demo app's owner (the demo user). */
-  user?: string;
-}
+/** Options of {@link StorefrontMock.issueToken}: the scope(s), and the login of the user (default: the demo user). */
+export type { IssueTokenOptions };
 
 /** A token issued by {@link StorefrontMock.issueToken}: the fields of the SDK's `TokenInfo`. */
-export interface MockToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  /** Epoch ms (by the mock's clock). */
-  expiresAt: number;
-  scopes: Scope[];
-}
+export type MockToken = IssuedSandboxToken;
 
 /**
  * The mocked service: its handlers, its data and the failures a test can simulate. The team's data (`apps`,
@@ -142,13 +133,15 @@ export interface StorefrontMock extends SandboxTeam {
   journal: SandboxJournal;
   /**
    * Fault rules, decided by the same code as the control API's `/_sandbox/faults`: a `status` (an error in the
-   * API's shape, optional `retry_after`), a `delay` (fixed or a seeded uniform range) or a `reset` (`fetch`
-   * rejects), for requests matching `method` and `path`, `times` times, with a seeded `probability`. Not
-   * removed by `reset()` nor by `server.resetHandlers()`: `faults.clear()` in `afterEach`.
+   * API's shape, optional `retry_after`), a `delay` (fixed or a seeded uniform range), a `reset` (`fetch`
+   * rejects), a `truncated` body, a `slow_body` (at `bytes_per_second`) or an `expired_token`, for requests
+   * matching `method` and `path` or `relation`, `times` times, with a seeded `probability`. Not removed by
+   * `reset()` nor by `server.resetHandlers()`: `faults.clear()` in `afterEach`.
    *
    * @example
    * mock.faults.add({ kind: 'status', status: 503, retry_after: 0, path: '/v1/*', times: 1 });
    * mock.faults.add({ kind: 'reset', method: 'GET', probability: 0.2, seed: 7 });
+   * mock.faults.add({ kind: 'slow_body', relation: 'svc:theme', bytes_per_second: 100 });
    */
   faults: SandboxFaults;
   /**
@@ -279,9 +272,10 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const { origin } = addresses;
   const journal = new RequestJournal();
   const faults = new FaultSet();
+  const expire = (token: string) => expireSandboxToken(live.core.context, token);
   const core = toFetchHandler(
     journal.around(
-      faults.around((request) => live.core.handle(request)),
+      faults.around((request) => live.core.handle(request), expire),
       () => clock.now(),
     ),
   );
@@ -291,8 +285,11 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
       if (error instanceof ConnectionResetFault) return HttpResponse.error();
       // A fault rule asked for the answer cut short: its headers, then a body that fails after its first bytes.
       if (error instanceof TruncatedFault) return truncatedResponse(error);
+      // A fault rule asked for a slow body: its headers, then a body stream that trickles.
+      if (error instanceof SlowBodyFault) return slowBodyResponse(error, request.signal);
       throw error;
     });
+  const deliveries = () => webhooks.deliveries(live.store, addresses);
   const reset = () => {
     webhooks.reset();
     live.reset();
@@ -306,15 +303,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     faults,
     onClockMoved: () => live.core.webhooks?.wake(),
     context: () => live.core.context,
+    webhooks: { deliveries, drain: () => live.core.webhooks?.drain() ?? Promise.resolve() },
   });
-
-  async function expire(token: string): Promise<boolean> {
-    const row = findToken(live.store, token);
-    if (!row) return false;
-    // Not past `now`: the clock may be one that tests move by hand, and an instant later is already expired.
-    await live.store.write((tx) => tx.update('tokens', row.id, { expires_at: Math.min(row.expires_at, clock.now()) }));
-    return true;
-  }
 
   return {
     handlers: [http.all(under(origin), ({ request }) => answer(request))],
@@ -335,48 +325,26 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.
-      const event = await triggerEvent(live.core.context, type, triggerOptions);
-      return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
+      return (await sandbox.trigger(type, triggerOptions)) as TriggeredEvent<typeof type>;
     },
 
     webhooks: {
       receive: (url, receiver) => webhooks.receive(url, receiver),
-      deliveries: () => webhooks.deliveries(live.store, addresses),
-      drain: () => live.core.webhooks?.drain() ?? Promise.resolve(),
+      // The mock's memory store is the only one: nothing to catch up with, so the answer stays synchronous.
+      deliveries,
+      drain: () => sandbox.webhooks.drain(),
     },
 
-    async issueToken({ scope, user }) {
-      const store = live.store;
-      const app = demoApp(store);
-      if (!app) throw new Error('issueToken: the data holds no app to issue a token for');
-      const owner = user === undefined ? store.get('users', app.owner_id) : store.where('users', 'login', user)[0];
-      if (!owner) throw new Error(`issueToken: no user ${user === undefined ? 'owns the demo app' : `"${user}"`}`);
-      const scopes: Scope[] = typeof scope === 'string' ? [scope] : [...scope];
-      try {
-        assertScopesAllowed(store, owner.id, scopes);
-      } catch (error) {
-        if (error instanceof OAuthError) throw new Error(`issueToken: ${error.message}`);
-        throw error;
-      }
-      const issued = await issueToken(
-        { store, clock, addresses, tokenTtl },
-        { appId: app.id, userId: owner.id, scopes },
-      );
-      return { accessToken: issued.token, tokenType: 'Bearer', expiresAt: issued.row.expires_at, scopes };
-    },
+    issueToken: (options) => sandbox.issueToken(options),
 
-    async expireToken(token) {
-      if (!(await expire(token))) throw new Error('expireToken: the mock never issued this token');
-    },
+    expireToken: (token) => sandbox.expireToken(token),
 
     expiredToken: (failure = {}) =>
       failureHandler(
         origin,
         failure,
         async (request) => {
-          const token = /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
-          const queryToken = new URL(request.url).searchParams.get('access_token');
-          const held = token ?? queryToken;
+          const held = bearerTokenOf({ headers: request.headers, url: new URL(request.url) });
           if (held) await expire(held);
           // The core answers, with its own 401 for the token now expired.
           return undefined;

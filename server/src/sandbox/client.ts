@@ -2,13 +2,16 @@
  * `connectSandbox()`: the control API of a running sandbox from any Node process (Playwright's global setup, a
  * test runner's worker, a script), with the operations the MSW mock has in-process, as promises.
  */
+import type { TriggerOptions, TriggerType } from '../api/events/trigger.js';
 import type { SnapshotInfo } from '../store/types.js';
+import type { SandboxDelivery } from './deliveries.js';
 import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 import { SandboxError } from './sandbox-error.js';
 import { teamClient } from './team-client.js';
 import type { SandboxTeam } from './team-types.js';
+import type { IssuedSandboxToken, IssueTokenOptions } from './tokens.js';
 
 /** Where the control API is and the token it takes (`server.control`, or the start banner's two lines). */
 export interface SandboxConnection {
@@ -55,6 +58,21 @@ export interface SandboxClient extends SandboxTeam {
     add(rule: FaultRuleInput): Promise<FaultRule>;
     list(): Promise<FaultRule[]>;
     clear(): Promise<void>;
+  };
+  /** An access token of the demo app (for `user`, default the demo user), without a token request. */
+  issueToken(options: IssueTokenOptions): Promise<IssuedSandboxToken>;
+  /** Makes a token expire now; rejects (404) for a token the sandbox never issued. */
+  expireToken(token: string): Promise<void>;
+  /**
+   * Writes the product or order an event type reports, with its event, as `storefront-server trigger` does;
+   * resolves with the event as `GET svc:event` shows it. Rejects (400) for a bad type, shop, id or field.
+   */
+  trigger(type: TriggerType, options: TriggerOptions): Promise<Record<string, unknown>>;
+  webhooks: {
+    /** The webhook attempts made so far (succeeded or failed), oldest first. */
+    deliveries(): Promise<SandboxDelivery[]>;
+    /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
+    drain(): Promise<void>;
   };
 }
 
@@ -118,6 +136,21 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
       add: async (rule) => (await call('faults.add', { body: rule })) as unknown as FaultRule,
       list: async () => (await call('faults.list')).faults as FaultRule[],
       clear: async () => void (await call('faults.clear')),
+    },
+    async issueToken(options) {
+      const body = await call('issueToken', { body: options });
+      return {
+        accessToken: body.access_token as string,
+        tokenType: 'Bearer',
+        expiresAt: Date.parse(body.expires_at as string),
+        scopes: body.scopes as IssuedSandboxToken['scopes'],
+      };
+    },
+    expireToken: async (token) => void (await call('expireToken', { body: { token } })),
+    trigger: (type, options) => call('trigger', { body: { type, ...options } }),
+    webhooks: {
+      deliveries: async () => (await call('webhooks.deliveries')).deliveries as SandboxDelivery[],
+      drain: async () => void (await call('webhooks.drain')),
     },
   };
 }

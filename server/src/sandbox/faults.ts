@@ -1,14 +1,24 @@
 /**
- * Fault rules: answers a test puts in front of the core (an error status, a delay, a connection cut), for
- * matching requests, a number of times, with a probability drawn from a seeded generator. One set of rules per
+ * Fault rules: answers a test puts in front of the core (an error status, a delay, a connection cut, a body cut
+ * short or trickling, an expired token), for matching requests, a number of times, with a probability drawn from a seeded generator. One set of rules per
  * sandbox, decided here for both doors (the Express shell and the MSW mock).
  */
-import type { CoreHandler, CoreResponse } from '../core/types.js';
+import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { failure } from './answers.js';
+import { matcherOf, relationMethods } from './fault-match.js';
+import { relationRoutes } from './relation-routes.js';
 import { SandboxError } from './sandbox-error.js';
+import { ShellFault } from './shell-fault.js';
+import { SlowBodyFault } from './slow-body.js';
 
-/** What a fault does to a request it hits. */
-export type FaultKind = 'status' | 'delay' | 'reset' | 'truncated';
+/**
+ * What a fault does to a request it hits: answer an error `status`; `delay` it; `reset` the connection; send a
+ * `truncated` body; send a `slow_body` (headers at once, the body at `bytes_per_second`); or make its bearer token
+ * an `expired_token` just before the core answers it (the core's 401 for an expired token).
+ */
+export type FaultKind = 'status' | 'delay' | 'reset' | 'truncated' | 'slow_body' | 'expired_token';
+
+const KINDS: readonly FaultKind[] = ['status', 'delay', 'reset', 'truncated', 'slow_body', 'expired_token'];
 
 /** A fault rule as a test gives it (the same JSON at both doors). Only `kind` is required. */
 export interface FaultRuleInput {
@@ -20,6 +30,12 @@ export interface FaultRuleInput {
    * `/v1/*` (`*`: anything, slashes included). Default: every path.
    */
   path?: string;
+  /**
+   * Instead of `path`: the requests that follow the links of this relation of the API (`svc:products`, or
+   * `products`), at the routes they point to, with the relation's method (and HEAD for a GET). Listed by its full
+   * name.
+   */
+  relation?: string;
   /** `status`: the status answered (400 to 599). Default 500. */
   status?: number;
   /** `status`: seconds sent as `Retry-After`. */
@@ -30,6 +46,8 @@ export interface FaultRuleInput {
   delay_ms?: number | [number, number];
   /** `truncated`: the bytes of the body sent before the connection ends. Default: half the body. */
   bytes?: number;
+  /** `slow_body`: the pace of the body, bytes per second (1 to 10 000 000); its headers go out at once. */
+  bytes_per_second?: number;
   /** How many hits, then the rule is spent. Default: no limit. */
   times?: number;
   /** The chance (0 to 1) that a matching request is hit. Default 1. */
@@ -43,11 +61,13 @@ export interface FaultRule extends Required<Pick<FaultRuleInput, 'kind' | 'proba
   id: string;
   method: string | null;
   path: string | null;
+  relation: string | null;
   status?: number;
   retry_after?: number;
   message?: string;
   delay_ms?: number | [number, number];
   bytes?: number;
+  bytes_per_second?: number;
   /** Hits left; null: no limit. */
   times: number | null;
   /** Requests it hit so far. */
@@ -68,7 +88,9 @@ export interface SandboxFaults {
  * Thrown into the shell for a `reset` fault: the Express shell destroys the socket, the MSW mock answers
  * `HttpResponse.error()` (`fetch` rejects with a `TypeError`).
  */
-export class ConnectionResetFault extends Error {
+export class ConnectionResetFault extends ShellFault {
+  readonly status = null;
+
   constructor() {
     super('A fault rule reset the connection');
     this.name = 'ConnectionResetFault';
@@ -79,13 +101,16 @@ export class ConnectionResetFault extends Error {
  * Thrown into the shell for a `truncated` fault, with the core's answer: the shell sends its headers (the whole
  * body's `Content-Length`) and the first `bytes` of its body, then ends the connection.
  */
-export class TruncatedFault extends Error {
+export class TruncatedFault extends ShellFault {
+  readonly status: number;
+
   constructor(
     readonly response: CoreResponse,
     readonly bytes: Uint8Array,
   ) {
     super('A fault rule cut the answer short');
     this.name = 'TruncatedFault';
+    this.status = response.status;
   }
 }
 
@@ -124,19 +149,6 @@ const isCount = (value: unknown): value is number => Number.isInteger(value) && 
 const isMs = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 600_000;
 
-function patternOf(path: string): RegExp {
-  if (!path.startsWith('/')) refuse(`A fault's path must start with "/", got ${JSON.stringify(path)}`);
-  const source = path
-    .split(/(\*|:[A-Za-z_][A-Za-z0-9_]*)/)
-    .map((part) => {
-      if (part === '*') return '.*';
-      if (part.startsWith(':')) return '[^/]+';
-      return part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    })
-    .join('');
-  return new RegExp(`^${source}$`);
-}
-
 /** Checks a rule as given (either door), or throws a {@link SandboxError} 400 saying what is wrong. */
 function checked(input: unknown, id: string): FaultRule {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) refuse('A fault rule is an object');
@@ -145,26 +157,41 @@ function checked(input: unknown, id: string): FaultRule {
     'kind',
     'method',
     'path',
+    'relation',
     'status',
     'retry_after',
     'message',
     'delay_ms',
     'bytes',
+    'bytes_per_second',
     'times',
     'probability',
   ];
   for (const key of Object.keys(given)) {
     if (!known.includes(key) && key !== 'seed') refuse(`A fault rule has no field "${key}"`);
   }
-  const { kind, method, path, times, probability, seed } = given;
-  if (kind !== 'status' && kind !== 'delay' && kind !== 'reset' && kind !== 'truncated') {
-    refuse(`A fault's kind is "status", "delay", "reset" or "truncated", got ${JSON.stringify(kind)}`);
+  const { kind, method, path, relation, times, probability, seed } = given;
+  if (!KINDS.includes(kind as FaultKind)) {
+    refuse(`A fault's kind is ${KINDS.map((k) => `"${k}"`).join(', ')}; got ${JSON.stringify(kind)}`);
   }
   if (method !== undefined && (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))) {
     refuse(`A fault's method is an HTTP method, got ${JSON.stringify(method)}`);
   }
   if (path !== undefined && typeof path !== 'string') refuse(`A fault's path is a string, got ${JSON.stringify(path)}`);
-  if (path !== undefined) patternOf(path as string);
+  if (path !== undefined) matcherOf({ method: null, path: path as string, relation: null });
+  if (relation !== undefined && path !== undefined) refuse('A fault rule names a "path" or a "relation", not both');
+  if (relation !== undefined && typeof relation !== 'string') {
+    refuse(`A fault's relation is a string, got ${JSON.stringify(relation)}`);
+  }
+  const fullRelation = relation === undefined ? null : relationRoutes(relation as string).relation;
+  if (fullRelation !== null && method !== undefined) {
+    const methods = relationMethods(fullRelation);
+    if (!methods.includes((method as string).toUpperCase())) {
+      refuse(
+        `${fullRelation} is followed with ${methods.join(' or ')}: method ${JSON.stringify(method)} never matches`,
+      );
+    }
+  }
   if (times !== undefined && !isCount(times)) refuse(`"times" is a whole number >= 0, got ${JSON.stringify(times)}`);
   if (probability !== undefined && !(typeof probability === 'number' && probability >= 0 && probability <= 1)) {
     refuse(`"probability" is a number from 0 to 1, got ${JSON.stringify(probability)}`);
@@ -177,13 +204,14 @@ function checked(input: unknown, id: string): FaultRule {
     kind: kind as FaultKind,
     method: method === undefined ? null : (method as string).toUpperCase(),
     path: (path as string | undefined) ?? null,
+    relation: fullRelation,
     times: (times as number | undefined) ?? null,
     probability: (probability as number | undefined) ?? 1,
     seed: (seed as number | undefined) ?? Math.floor(Math.random() * 2 ** 32),
     hits: 0,
   };
   const only = (fields: string[]) => {
-    for (const field of ['status', 'retry_after', 'message', 'delay_ms', 'bytes']) {
+    for (const field of ['status', 'retry_after', 'message', 'delay_ms', 'bytes', 'bytes_per_second']) {
       if (given[field] !== undefined && !fields.includes(field)) refuse(`A ${kind} fault has no "${field}"`);
     }
   };
@@ -217,6 +245,15 @@ function checked(input: unknown, id: string): FaultRule {
       if (!isCount(given.bytes)) refuse(`"bytes" is a whole number >= 0, got ${JSON.stringify(given.bytes)}`);
       rule.bytes = given.bytes as number;
     }
+  } else if (kind === 'slow_body') {
+    only(['bytes_per_second']);
+    const pace = given.bytes_per_second;
+    if (!(Number.isInteger(pace) && (pace as number) >= 1 && (pace as number) <= 10_000_000)) {
+      refuse(
+        `A slow_body fault's "bytes_per_second" is a whole number from 1 to 10000000, got ${JSON.stringify(pace)}`,
+      );
+    }
+    rule.bytes_per_second = pace as number;
   } else {
     only([]);
   }
@@ -226,16 +263,31 @@ function checked(input: unknown, id: string): FaultRule {
 /** A rule and its state. */
 interface LiveRule {
   rule: FaultRule;
-  pattern: RegExp | undefined;
+  matches: (method: string, path: string) => boolean;
   random: () => number;
 }
 
-/** What the rules decided for one request. */
-type Decision =
+/** What the rules decided for one request, and the id of the rule that did. */
+type Decision = { rule: string } & (
   | { kind: 'answer'; response: CoreResponse }
   | { kind: 'delay'; ms: number }
   | { kind: 'reset' }
-  | { kind: 'truncated'; bytes: number | undefined };
+  | { kind: 'truncated'; bytes: number | undefined }
+  | { kind: 'slow_body'; bytesPerSecond: number }
+  | { kind: 'expired_token' }
+);
+
+/** Makes a token expire now; false when no such token was issued. */
+export type ExpireToken = (token: string) => Promise<boolean>;
+
+/** The bearer token a request carries (`Authorization: Bearer`, or `access_token` in the query of a JSONP GET). */
+export function bearerTokenOf(request: Pick<CoreRequest, 'headers' | 'url'>): string | undefined {
+  const header = /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return header ?? request.url.searchParams.get('access_token') ?? undefined;
+}
+
+const bytesOf = (body: CoreResponse['body']) =>
+  typeof body === 'string' ? encoder.encode(body) : (body ?? new Uint8Array(0));
 
 /** The fault rules of one sandbox, and the handler that applies them. */
 export class FaultSet implements SandboxFaults {
@@ -246,7 +298,7 @@ export class FaultSet implements SandboxFaults {
     const rule = checked(input, `fault-${++this.added}`);
     this.rules.push({
       rule,
-      pattern: rule.path === null ? undefined : patternOf(rule.path),
+      matches: matcherOf(rule),
       random: seededRandom(rule.seed),
     });
     return { ...rule };
@@ -268,8 +320,7 @@ export class FaultSet implements SandboxFaults {
   decide(method: string, path: string): Decision | undefined {
     for (const live of this.rules) {
       const { rule } = live;
-      if (rule.method !== null && rule.method !== method) continue;
-      if (live.pattern && !live.pattern.test(path)) continue;
+      if (!live.matches(method, path)) continue;
       if (rule.times !== null && rule.times <= 0) continue;
       if (rule.probability < 1 && live.random() >= rule.probability) continue;
       if (rule.times !== null) rule.times--;
@@ -279,17 +330,33 @@ export class FaultSet implements SandboxFaults {
     return undefined;
   }
 
-  /** `handle`, with the rules applied in front of it. */
-  around(handle: CoreHandler): CoreHandler {
+  /**
+   * `handle`, with the rules applied in front of it; `expire` makes a token expire (`expired_token`). The rule
+   * that hit is noted in the request's trace (the journal's `fault`). A fault the shell carries out is thrown to it
+   * as a {@link ShellFault}.
+   */
+  around(handle: CoreHandler, expire: ExpireToken): CoreHandler {
     return async (request) => {
       const decision = this.decide(request.method, request.url.pathname);
+      if (decision && request.trace) request.trace.fault = decision.rule;
       if (decision?.kind === 'answer') return decision.response;
       if (decision?.kind === 'reset') throw new ConnectionResetFault();
       if (decision?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
+      if (decision?.kind === 'expired_token') {
+        const token = bearerTokenOf(request);
+        // The core then answers as for a token that expired on its own: its 401 and `WWW-Authenticate`.
+        if (token !== undefined) await expire(token);
+      }
       const response = await handle(request);
+      if (decision?.kind === 'slow_body') {
+        const body = bytesOf(response.body);
+        const empty = request.method === 'HEAD' || response.status === 204 || response.status === 304;
+        if (!empty && body.byteLength > 0) {
+          throw new SlowBodyFault({ ...response, body }, decision.bytesPerSecond);
+        }
+      }
       if (decision?.kind === 'truncated') {
-        const body =
-          typeof response.body === 'string' ? encoder.encode(response.body) : (response.body ?? new Uint8Array(0));
+        const body = bytesOf(response.body);
         const cut = decision.bytes ?? Math.floor(body.byteLength / 2);
         throw new TruncatedFault(
           { ...response, body },
@@ -302,13 +369,20 @@ export class FaultSet implements SandboxFaults {
 }
 
 function decisionOf(rule: FaultRule, random: () => number): Decision {
-  if (rule.kind === 'reset') return { kind: 'reset' };
-  if (rule.kind === 'truncated') return { kind: 'truncated', bytes: rule.bytes };
+  const id = { rule: rule.id };
+  if (rule.kind === 'reset') return { ...id, kind: 'reset' };
+  if (rule.kind === 'truncated') return { ...id, kind: 'truncated', bytes: rule.bytes };
+  if (rule.kind === 'slow_body') return { ...id, kind: 'slow_body', bytesPerSecond: rule.bytes_per_second! };
+  if (rule.kind === 'expired_token') return { ...id, kind: 'expired_token' };
   if (rule.kind === 'delay') {
     const ms = rule.delay_ms!;
-    return { kind: 'delay', ms: Array.isArray(ms) ? ms[0] + random() * (ms[1] - ms[0]) : ms };
+    return { ...id, kind: 'delay', ms: Array.isArray(ms) ? ms[0] + random() * (ms[1] - ms[0]) : ms };
   }
   const status = rule.status!;
   const headers = rule.retry_after === undefined ? undefined : { 'retry-after': String(rule.retry_after) };
-  return { kind: 'answer', response: failure(status, rule.message ?? REASONS[status] ?? `Status ${status}`, headers) };
+  return {
+    ...id,
+    kind: 'answer',
+    response: failure(status, rule.message ?? REASONS[status] ?? `Status ${status}`, headers),
+  };
 }

@@ -4,6 +4,7 @@
  * cannot send it) and without CORS headers, so that a browser refuses a page of another origin its answers.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { TriggerError } from '../api/events/trigger.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { failure, json } from './answers.js';
@@ -14,6 +15,7 @@ import type { Sandbox } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
 import { teamAnswers } from './team-door.js';
 import { TEAM_KINDS } from './team-operations.js';
+import { eventOperations, tokenOperations } from './twin-operations.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -114,6 +116,11 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           journal: { href: href('/journal{?method,path,status}'), templated: true },
           faults: { href: href('/faults') },
           ...Object.fromEntries(TEAM_KINDS.map((kind) => [kind, { href: href(`/${kind}`) }])),
+          tokens: { href: href('/tokens') },
+          expire_token: { href: href('/tokens/expire') },
+          events: { href: href('/events') },
+          deliveries: { href: href('/webhooks/deliveries') },
+          drain: { href: href('/webhooks/drain') },
         },
       }),
     reset: async () => {
@@ -164,6 +171,8 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       sandbox.faults.clear();
       return noContent;
     },
+    ...tokenOperations(sandbox, bodyOf),
+    ...eventOperations(sandbox, bodyOf, href),
   };
 
   async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {
@@ -194,6 +203,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       return await control(request, rest);
     } catch (error) {
       if (error instanceof SandboxError) return failure(error.status, error.message);
+      if (error instanceof TriggerError) return failure(400, error.message);
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${request.method} ${path} 503: ${error.message}`);
         return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });

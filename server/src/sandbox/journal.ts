@@ -3,6 +3,7 @@
  * (the oldest entry goes when it is full), kept in the memory of the process that answered.
  */
 import type { CoreHandler, RequestTrace } from '../core/types.js';
+import { ShellFault } from './shell-fault.js';
 
 /** One request as the journal keeps it. */
 export interface JournalEntry {
@@ -11,8 +12,12 @@ export interface JournalEntry {
   method: string;
   /** The URL's path, without the query. */
   path: string;
-  status: number;
-  /** Milliseconds from arrival to the answer's headers. */
+  /**
+   * The status whose headers were sent (a truncated or slow body's too); null: none was, a fault rule reset the
+   * connection first.
+   */
+  status: number | null;
+  /** Milliseconds from arrival to the answer's headers (or to the reset). */
   duration_ms: number;
   /** The request's `X-Request-Id`, when it sent one. */
   request_id: string | null;
@@ -21,6 +26,8 @@ export interface JournalEntry {
   user_id: string | null;
   /** The route that matched (`GET /v1/shops/:shop_id/products`); null: none did (see `status`: 404 or 405). */
   route: string | null;
+  /** The id of the fault rule that hit the request (`fault-3`); null: none did. */
+  fault: string | null;
 }
 
 /** Which entries {@link RequestJournal.entries} returns; every given field must match. */
@@ -75,18 +82,27 @@ export class RequestJournal {
       const at = new Date(now()).toISOString();
       const trace: RequestTrace = {};
       request.trace = trace;
-      const response = await handle(request);
-      this.record({
+      const entry = (status: number | null): JournalEntry => ({
         at,
         method: request.method,
         path: request.url.pathname,
-        status: response.status,
+        status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         request_id: request.headers.get('x-request-id'),
         app_id: trace.appId ?? null,
         user_id: trace.userId ?? null,
         route: trace.route ?? null,
+        fault: trace.fault ?? null,
       });
+      let response: Awaited<ReturnType<CoreHandler>>;
+      try {
+        response = await handle(request);
+      } catch (error) {
+        // A fault the shell carries out (a reset, a body cut short or trickling) is a request answered too.
+        if (error instanceof ShellFault) this.record(entry(error.status));
+        throw error;
+      }
+      this.record(entry(response.status));
       return response;
     };
   }

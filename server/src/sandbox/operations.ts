@@ -25,6 +25,12 @@ export const CONTROL_OPERATIONS = {
   'faults.add': { method: 'POST', path: '/faults' },
   'faults.clear': { method: 'DELETE', path: '/faults' },
   ...TEAM_OPERATIONS,
+  // The MSW mock's token, event and webhook helpers, by the same names.
+  issueToken: { method: 'POST', path: '/tokens' },
+  expireToken: { method: 'POST', path: '/tokens/expire' },
+  trigger: { method: 'POST', path: '/events' },
+  'webhooks.deliveries': { method: 'GET', path: '/webhooks/deliveries' },
+  'webhooks.drain': { method: 'POST', path: '/webhooks/drain' },
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */

@@ -4,15 +4,19 @@
  * docs/architecture "Steering the sandbox").
  */
 
+import { eventResource } from '../api/events/representations.js';
+import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import type { CoreContext } from '../core/types.js';
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
+import type { SandboxDelivery } from './deliveries.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
 import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
 import { createTeam } from './team.js';
 import type { SandboxTeam } from './team-types.js';
+import { expireSandboxToken, type IssuedSandboxToken, type IssueTokenOptions, issueSandboxToken } from './tokens.js';
 
 /** Snapshots of the whole data, by name. */
 export interface SandboxSnapshots {
@@ -51,6 +55,30 @@ export interface Sandbox extends SandboxTeam {
   journal: SandboxJournal;
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
+  /** An access token of the demo app, straight into the store, without a token request. */
+  issueToken(options: IssueTokenOptions): Promise<IssuedSandboxToken>;
+  /** Makes a token expire now; a {@link SandboxError} 404 for a token never issued. */
+  expireToken(token: string): Promise<void>;
+  /**
+   * Writes the product or order an event type reports, with its event (`storefront-server trigger`), and resolves
+   * with the event as `GET svc:event` shows it; a `TriggerError` for a bad type, shop, id or field.
+   */
+  trigger(type: TriggerType, options: TriggerOptions): Promise<object>;
+  /** The webhook attempts made, and waiting until none is due. */
+  webhooks: {
+    /** The attempts made so far (succeeded or failed), oldest first, by every process of a shared store. */
+    deliveries(): Promise<SandboxDelivery[]>;
+    /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
+    drain(): Promise<void>;
+  };
+}
+
+/** The webhook deliveries of what a sandbox steers. */
+export interface SandboxWebhooks {
+  /** The attempts made so far (succeeded or failed), oldest first, as this process's store holds them. */
+  deliveries(): SandboxDelivery[];
+  /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
+  drain(): Promise<void>;
 }
 
 /** What a sandbox steers. */
@@ -64,8 +92,9 @@ export interface SandboxParts {
   faults: FaultSet;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
-  /** The core the team's data is written through (its events too); a getter, since the mock's changes at reset. */
+  /** The core's context now (the MSW mock's changes at each reset): team data, tokens and triggers go through it. */
   context: () => CoreContext;
+  webhooks: SandboxWebhooks;
 }
 
 const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -129,6 +158,24 @@ export function createSandbox(parts: SandboxParts): Sandbox {
       add: (rule) => parts.faults.add(rule),
       list: () => parts.faults.list(),
       clear: () => parts.faults.clear(),
+    },
+    issueToken: (options) => issueSandboxToken(parts.context(), options),
+    async expireToken(token) {
+      if (typeof token !== 'string' || !(await expireSandboxToken(parts.context(), token))) {
+        throw new SandboxError('expireToken: the sandbox never issued this token', 404);
+      }
+    },
+    async trigger(type, options) {
+      const context = parts.context();
+      return eventResource(context.addresses, await triggerEvent(context, type, options));
+    },
+    webhooks: {
+      async deliveries() {
+        // Attempts other processes made, on a shared store: this one catches up first.
+        await store.sync?.();
+        return parts.webhooks.deliveries();
+      },
+      drain: () => parts.webhooks.drain(),
     },
   };
 }

@@ -1,10 +1,10 @@
 /** Fault rules through the control API, over real HTTP on a JSON data directory (see fault-scenarios.ts). */
 import { join } from 'node:path';
-import type { FaultRule } from '@storefront-platform/server/msw';
+import type { FaultRule, JournalEntry } from '@storefront-platform/server/msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-import { type FaultDoor, faultScenarios } from './fault-scenarios.js';
+import { type FaultDoor, faultScenarios, moreFaultScenarios } from './fault-scenarios.js';
 
 const tempDir = useTempDir();
 let server: StorefrontServer;
@@ -19,8 +19,8 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-async function control(method: string, body?: unknown): Promise<Response> {
-  const response = await fetch(`${server.control!.url}/faults`, {
+async function control(method: string, body?: unknown, path = '/faults'): Promise<Response> {
+  const response = await fetch(`${server.control!.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${server.control!.token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -35,10 +35,16 @@ const door = (): FaultDoor => ({
   clear: async () => void (await control('DELETE')),
   fetch: (path, init) => fetch(`${server.origin}${path}`, init),
   refusal: /^400 .*"_class":\["errors"\]/,
+  token: async (scope) =>
+    ((await (await control('POST', { scope }, '/tokens')).json()) as { access_token: string }).access_token,
+  origin: () => server.origin,
+  journal: async () =>
+    ((await (await control('GET', undefined, '/journal')).json()) as { entries: JournalEntry[] }).entries,
 });
 
 describe('fault rules over HTTP', () => {
   faultScenarios(door);
+  moreFaultScenarios(door);
 
   it('are linked from the control API, and leave the control API itself alone', async () => {
     const index = await fetch(server.control!.url, { headers: { authorization: `Bearer ${server.control!.token}` } });

@@ -2,7 +2,7 @@
 import { SandboxError } from '@storefront-platform/server/msw';
 import { afterEach, describe } from 'vitest';
 import { useMock } from '../msw/mocked.js';
-import { type FaultDoor, faultScenarios } from './fault-scenarios.js';
+import { type FaultDoor, faultScenarios, moreFaultScenarios } from './fault-scenarios.js';
 
 const { mock } = useMock();
 afterEach(() => mock.faults.clear());
@@ -13,8 +13,12 @@ const door = (): FaultDoor => ({
   clear: async () => mock.faults.clear(),
   fetch: (path, init) => fetch(`${mock.origin}${path}`, init),
   refusal: SandboxError,
+  token: async (scope) => (await mock.issueToken({ scope })).accessToken,
+  origin: () => mock.origin,
+  journal: async () => mock.journal.entries(),
 });
 
 describe('fault rules through MSW', () => {
   faultScenarios(door);
+  moreFaultScenarios(door);
 });

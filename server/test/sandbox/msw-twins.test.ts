@@ -1,6 +1,10 @@
-/** The MSW door: the mock's snapshots, clock and journal, through MSW's `setupServer`. */
-import { expect, test } from 'vitest';
+/**
+ * The MSW door: the mock's snapshots, clock and journal, and its token, event and webhook helpers (the same cases
+ * as their twins over HTTP, twin-scenarios.ts), through MSW's `setupServer`.
+ */
+import { describe, expect, test } from 'vitest';
 import { useMock } from '../msw/mocked.js';
+import { type TwinDoor, twinScenarios } from './twin-scenarios.js';
 
 const { mock, clientToken, call } = useMock();
 
@@ -47,4 +51,19 @@ test('the journal records what the mock answered', async () => {
   expect(mock.journal.entries({ status: 404 })).toEqual([expect.objectContaining({ route: null })]);
   mock.journal.clear();
   expect(mock.journal.entries()).toEqual([]);
+});
+
+const door = (): TwinDoor => ({
+  issueToken: (options) => mock.issueToken(options),
+  expireToken: (token) => mock.expireToken(token),
+  trigger: (type, options) => mock.trigger(type, options),
+  deliveries: async () => mock.webhooks.deliveries(),
+  drain: () => mock.webhooks.drain(),
+  fetch: (path, init) => fetch(`${mock.origin}${path}`, init),
+  shopId: () => mock.store.all('shops')[0]!.id,
+  now: async () => mock.clock.now(),
+});
+
+describe('the token, event and webhook helpers', () => {
+  twinScenarios(door);
 });

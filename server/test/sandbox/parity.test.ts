@@ -5,23 +5,25 @@
  */
 import { createHandlers, type FaultKind } from '@storefront-platform/server/msw';
 import { expect, test } from 'vitest';
+import { connectSandbox } from '../../src/index.js';
 import { CONTROL_OPERATIONS } from '../../src/sandbox/operations.js';
 
-/** The mock's helpers that have no control yet: token and event helpers (issue 49, later). */
-const MSW_ONLY = [
-  'expireToken',
-  'expiredToken',
-  'issueToken',
-  'trigger',
-  'webhooks.deliveries',
-  'webhooks.drain',
-  'webhooks.receive',
-];
+/**
+ * The mock's helpers that have no control, and why. `webhooks.receive` hands the mock's deliveries to a function of
+ * the test's own process, which no other process can be: the server's twin is a real URL, registered as a webhook
+ * endpoint through the API (`svc:create_webhook_endpoint`), where it delivers over HTTP.
+ */
+const MSW_ONLY = ['webhooks.receive'];
 /**
  * MSW handlers for `server.use(...)` (dropped by `resetHandlers()`), kept as shorthands: each has its twin in
  * `faults.add` at both doors, the kind named here.
  */
-const MSW_SHORTHANDS: Record<string, string> = { serverError: 'status', slowResponse: 'delay', networkError: 'reset' };
+const MSW_SHORTHANDS: Record<string, string> = {
+  serverError: 'status',
+  slowResponse: 'delay',
+  networkError: 'reset',
+  expiredToken: 'expired_token',
+};
 /** Controls with no MSW twin yet. */
 const HTTP_ONLY: string[] = [];
 /** Not operations: the mock's data (read in-process; over HTTP the API itself), and the control API's own index. */
@@ -55,9 +57,11 @@ test('each operation of the sandbox is at both doors, or listed as a known gap',
     'clock.advance',
     'clock.now',
     'clock.set',
+    'expireToken',
     'faults.add',
     'faults.clear',
     'faults.list',
+    'issueToken',
     'journal.clear',
     'journal.entries',
     'orders.add',
@@ -74,8 +78,17 @@ test('each operation of the sandbox is at both doors, or listed as a known gap',
     'snapshots.list',
     'snapshots.restore',
     'snapshots.take',
+    'trigger',
     'users.add',
     'users.list',
     'users.remove',
+    'webhooks.deliveries',
+    'webhooks.drain',
   ]);
+});
+
+test('the typed client has each control, by the same name', () => {
+  const client = connectSandbox({ url: 'http://127.0.0.1:9/_sandbox', token: 'unused-token-0123456789' });
+  const http = Object.keys(CONTROL_OPERATIONS).filter((name) => !NOT_OPERATIONS.has(name));
+  expect(operationsOf(client).sort()).toEqual(http.sort());
 });
