@@ -100,7 +100,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     const call: Call = { context, request, params, query, cache, principal };
     const key = route.method === 'POST' ? request.headers.get('idempotency-key') : null;
     if (key === null) return route.handle(call);
-    return { response: await answerOnce(call, key, route.handle, (reply) => respond(exchange, reply, context.clock.now())) };
+    return {
+      response: await answerOnce(call, key, route.handle, (reply) => respond(exchange, reply, context.clock.now())),
+    };
   }
 
   return async (request) => {

@@ -69,8 +69,8 @@ async function hold(store: Store, id: string): Promise<(() => Promise<void>) | u
     }
     return claim && (() => claim.release().catch(() => undefined));
   }
-  let held = heldHere.get(store);
-  if (!held) heldHere.set(store, (held = new Set()));
+  const held = heldHere.get(store) ?? new Set<string>();
+  heldHere.set(store, held);
   if (held.has(id)) return undefined;
   held.add(id);
   return async () => {
@@ -156,7 +156,9 @@ export async function answerOnce(
     const buffered: Call['request'] = Object.create(request, { body: { value: () => read } });
     let response: CoreResponse | undefined;
     try {
-      response = render(await handle({ ...call, request: buffered, context: { ...call.context, store: writes.store } }));
+      response = render(
+        await handle({ ...call, request: buffered, context: { ...call.context, store: writes.store } }),
+      );
     } finally {
       // A failed request stores nothing, and what it wrote goes with it.
       await writes.settle(response && response.status < 400 ? response : undefined);
@@ -176,7 +178,9 @@ function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
     );
   }
   const headers = { ...stored.headers, [REPLAYED_HEADER]: 'true' };
-  return stored.body === undefined ? { status: stored.status, headers } : { status: stored.status, headers, body: stored.body };
+  return stored.body === undefined
+    ? { status: stored.status, headers }
+    : { status: stored.status, headers, body: stored.body };
 }
 
 /** Removes expired keys from the oldest on (rows are kept in insertion order), a few per write. */
