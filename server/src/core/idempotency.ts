@@ -56,8 +56,14 @@ function badKey(why: string): HttpError {
 /** Keys held by requests of this process, per store: the hold of a store no other process writes. */
 const heldHere = new WeakMap<Store, Set<string>>();
 
+/** A key held by this request: its row as committed when the hold was taken, and the way to let go. */
+interface Hold {
+  row: IdempotencyKeyRow | undefined;
+  release(): Promise<void>;
+}
+
 /** Holds `id` for this request; `undefined` while another request holds it. */
-async function hold(store: Store, id: string): Promise<(() => Promise<void>) | undefined> {
+async function hold(store: Store, id: string): Promise<Hold | undefined> {
   if (store.claim) {
     let claim: Awaited<ReturnType<NonNullable<Store['claim']>>>;
     try {
@@ -67,14 +73,18 @@ async function hold(store: Store, id: string): Promise<(() => Promise<void>) | u
         'retry-after': '1',
       });
     }
-    return claim && (() => claim.release().catch(() => undefined));
+    // Read under the lock: what the previous holder committed, though this process has not caught up with it.
+    return claim && { row: claim.row, release: () => claim.release().catch(() => undefined) };
   }
   const held = heldHere.get(store) ?? new Set<string>();
   heldHere.set(store, held);
   if (held.has(id)) return undefined;
   held.add(id);
-  return async () => {
-    held.delete(id);
+  return {
+    row: store.get('idempotency_keys', id),
+    release: async () => {
+      held.delete(id);
+    },
   };
 }
 
@@ -119,10 +129,10 @@ export async function answerOnce(
       ),
     ),
   );
-  const release = await hold(store, id);
-  if (!release) throw stillRunning();
+  const held = await hold(store, id);
+  if (!held) throw stillRunning();
   try {
-    const stored = liveRow(store.get('idempotency_keys', id), clock.now());
+    const stored = liveRow(held.row, clock.now());
     if (stored) return replay(stored, fingerprint);
     const row = (response: CoreResponse, now: number): IdempotencyKeyRow => {
       const headers = { ...response.headers };
@@ -165,7 +175,7 @@ export async function answerOnce(
     }
     return response;
   } finally {
-    await release();
+    await held.release();
   }
 }
 
