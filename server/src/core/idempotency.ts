@@ -17,7 +17,7 @@
  * itself for a store only it writes (JSON files, memory).
  */
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
-import { HttpError } from '../http/http-error.js';
+import { HttpError, validationError } from '../http/http-error.js';
 import type { Call, Reply } from '../http/route.js';
 import { sha256 } from '../shared/sha256.js';
 import { IDEMPOTENCY_TTL_MS, type IdempotencyKeyRow, type Store, type Transaction } from '../store/types.js';
@@ -182,9 +182,9 @@ export async function answerOnce(
 /** The stored answer, marked as a replay; a 422 when the key came with another request. */
 function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
   if (stored.fingerprint !== fingerprint) {
-    throw new HttpError(
-      422,
-      'This Idempotency-Key was used with another request (another method, path or body): use a new key',
+    throw validationError(
+      'Idempotency-Key',
+      'it was used with another request (another method, path or body): use a new key',
     );
   }
   const headers = { ...stored.headers, [REPLAYED_HEADER]: 'true' };

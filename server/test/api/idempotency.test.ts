@@ -58,7 +58,9 @@ describe('Idempotency-Key', () => {
     const before = await templates();
     const other = await post('/themes/1/templates', { file_name: name, body: 'b' }, { 'idempotency-key': key });
     expect(other.status).toBe(422);
-    expect(((await other.json()) as { message: string }).message).toMatch(/Idempotency-Key was used with another/);
+    expect(((await other.json()) as { message: string }).message).toMatch(
+      /Invalid Idempotency-Key: it was used with another/,
+    );
     const elsewhere = await post('/shops/1/themes', { title: 'x' }, { 'idempotency-key': key });
     expect(elsewhere.status).toBe(422);
     expect(await templates()).toBe(before);
