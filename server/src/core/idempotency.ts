@@ -20,7 +20,13 @@ import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { HttpError, validationError } from '../http/http-error.js';
 import type { Call, Reply } from '../http/route.js';
 import { sha256 } from '../shared/sha256.js';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyKeyRow, type Store, type Transaction } from '../store/types.js';
+import {
+  type Claim,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyKeyRow,
+  type Store,
+  type Transaction,
+} from '../store/types.js';
 import type { CoreResponse } from './types.js';
 
 /** The answer's header that tells a replay from a first answer. */
@@ -65,7 +71,7 @@ interface Hold {
 /** Holds `id` for this request; `undefined` while another request holds it. */
 async function hold(store: Store, id: string): Promise<Hold | undefined> {
   if (store.claim) {
-    let claim: Awaited<ReturnType<NonNullable<Store['claim']>>>;
+    let claim: Claim<IdempotencyKeyRow> | undefined;
     try {
       claim = await store.claim('idempotency_keys', id);
     } catch {
