@@ -7,7 +7,6 @@ import {
   type Entity,
   type HttpCache,
   InvalidResponseError,
-  NetworkError,
   PreconditionFailedError,
   ServerError,
   TimeoutError,
