@@ -49,6 +49,31 @@ describe('Idempotency-Key', () => {
     expect(await templates()).toBe(before + 1);
   });
 
+  it('replays an asset upload and a development theme created once', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64');
+    const asset = { file_name: `images/${fresh('a')}.svg`, data: svg };
+    const assetKey = fresh('k');
+    const uploaded = await post('/themes/1/assets', asset, { 'idempotency-key': assetKey });
+    expect(uploaded.status).toBe(201);
+    const again = await post('/themes/1/assets', asset, { 'idempotency-key': assetKey });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await uploaded.json());
+    expect(
+      server()
+        .store.all('assets')
+        .filter((row) => row.file_name === asset.file_name),
+    ).toHaveLength(1);
+
+    const themes = server().store.all('themes').length;
+    const themeKey = fresh('k');
+    const created = await post('/shops/2/themes', { title: 'Draft' }, { 'idempotency-key': themeKey });
+    expect(created.status).toBe(201);
+    const replayed = await post('/shops/2/themes', { title: 'Draft' }, { 'idempotency-key': themeKey });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(server().store.all('themes')).toHaveLength(themes + 1);
+  });
+
   it('refuses the key with another body or path (422), and writes nothing for it', async () => {
     const key = fresh('k');
     const name = `${fresh('t')}.html`;
