@@ -400,13 +400,12 @@ function overLimit(body: string, limit: BodyLimit): boolean {
 }
 
 /**
- * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else a random UUID (random hex where
- * `randomUUID` is missing: a page served over plain HTTP from another host than localhost).
+ * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in hex
+ * (`getRandomValues`, which every runtime has; `randomUUID` is missing from pages served over plain HTTP).
  */
 function idempotencyKey(given: string | undefined): string {
   const key =
     given ??
-    crypto.randomUUID?.() ??
     Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
   return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }
