@@ -2,11 +2,14 @@
  * `Idempotency-Key` on the API's POSTs (draft-ietf-httpapi-idempotency-key-header): a retry of a POST whose answer
  * was lost gets that answer again instead of writing twice.
  *
- * The answer is stored in the same commit as the request's write: the request's writes share one store
- * transaction, held open from its first write until the answer is rendered, and the key's row joins it. So a
- * write exists if and only if its answer was kept, on every store, whichever process answers the retry (the
- * PostgreSQL store applies writes one at a time on the current rows). A request that wrote nothing stores its
- * answer in a write of its own.
+ * The key's row (the caller, the request's fingerprint) is stored in the same commit as the request's write, so a
+ * write exists if and only if its key was kept, on every store, whichever process answers the retry (the
+ * PostgreSQL store applies writes one at a time on the current rows, and the row is checked inside the write).
+ * The answer is rendered once that commit is done (representations read the committed rows) and stored in the
+ * row by the next write, while the key is still held: a retry waits for it (409) and then gets it. Only a process
+ * that dies between the two leaves a key whose write was made without an answer: a retry with it is a 409 that
+ * says to read the resource, never a second write. A request that wrote nothing stores its answer in a write of
+ * its own.
  *
  * A failed request stores nothing (draft §2.6 leaves it to the server; Stripe does the same for what it did not
  * execute): a 4xx wrote nothing and the same request gets the same 4xx again, while a 5xx (the database did not
@@ -140,26 +143,9 @@ export async function answerOnce(
   try {
     const stored = liveRow(held.row, clock.now());
     if (stored) return replay(stored, fingerprint);
-    const row = (response: CoreResponse, now: number): IdempotencyKeyRow => {
-      const headers = { ...response.headers };
-      delete headers.date;
-      delete headers['x-request-id'];
-      const { body } = response;
-      const text = body === undefined ? undefined : typeof body === 'string' ? body : decoder.decode(body);
-      return {
-        id,
-        app_id: principal.appId,
-        user_id: principal.userId,
-        key,
-        fingerprint,
-        created_at: now,
-        expires_at: now + IDEMPOTENCY_TTL_MS,
-        status: response.status,
-        headers,
-        ...(text === undefined ? {} : { body: text }),
-      };
-    };
-    const writes = holdWrites(store, (tx, response) => {
+    /** Whether the key's row was committed, with the request's first write: the answer comes right after it. */
+    let claimed = false;
+    const claim = (tx: Transaction) => {
       const now = clock.now();
       // Under the store's write lock, on the current rows: a request another process answered meanwhile (its
       // hold lost with its connection) wins, and this one writes nothing.
@@ -167,22 +153,51 @@ export async function answerOnce(
       if (liveRow(current, now)) throw stillRunning();
       if (current) tx.delete('idempotency_keys', id);
       pruneExpired(store, tx, now);
-      tx.insert('idempotency_keys', row(response, now));
-    });
+      tx.insert('idempotency_keys', {
+        id,
+        app_id: principal.appId,
+        user_id: principal.userId,
+        key,
+        fingerprint,
+        created_at: now,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+        status: 0,
+        headers: {},
+      });
+    };
+    const write = async <T>(fn: (tx: Transaction) => T): Promise<T> => {
+      const result = await store.write((tx) => {
+        if (!claimed) claim(tx);
+        return fn(tx);
+      });
+      claimed = true;
+      return result;
+    };
+    const keyed: Store = Object.create(store, { write: { value: write } });
     const buffered: Call['request'] = Object.create(request, { body: { value: () => read } });
-    let response: CoreResponse | undefined;
-    try {
-      response = render(
-        await handle({ ...call, request: buffered, context: { ...call.context, store: writes.store } }),
-      );
-    } finally {
-      // A failed request stores nothing, and what it wrote goes with it.
-      await writes.settle(response && response.status < 400 ? response : undefined);
-    }
+    // A request that fails before its write stores nothing: its key is free again. (One that failed after its
+    // write committed, which no route of the API does, leaves its key without an answer: see `replay`.)
+    const response = render(await handle({ ...call, request: buffered, context: { ...call.context, store: keyed } }));
+    // Rendered on the committed rows, then kept. A request that wrote nothing keeps its answer in a write of its own.
+    if (response.status < 400) await write((tx) => answer(tx, id, response));
     return response;
   } finally {
     await held.release();
   }
+}
+
+/** Stores `response` as the answer of the key `id`, claimed by this request. */
+function answer(tx: Transaction, id: string, response: CoreResponse): void {
+  const headers = { ...response.headers };
+  delete headers.date;
+  delete headers['x-request-id'];
+  const { body } = response;
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : decoder.decode(body);
+  tx.update('idempotency_keys', id, {
+    status: response.status,
+    headers,
+    ...(text === undefined ? {} : { body: text }),
+  });
 }
 
 /** The stored answer, marked as a replay; a 422 when the key came with another request. */
@@ -191,6 +206,13 @@ function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
     throw validationError(
       'Idempotency-Key',
       'it was used with another request (another method, path or body): use a new key',
+    );
+  }
+  if (stored.status === 0) {
+    // Its write committed, and the process died (or lost the database) before it kept the answer.
+    throw new HttpError(
+      409,
+      'The first request with this Idempotency-Key made its write, but its answer was lost: read the resource',
     );
   }
   const headers = { ...stored.headers, [REPLAYED_HEADER]: 'true' };
@@ -207,67 +229,4 @@ function pruneExpired(store: Store, tx: Transaction, now: number): void {
     tx.delete('idempotency_keys', row.id);
     removed++;
   }
-}
-
-/** The store a request writes through, and how its writes end. */
-interface HeldWrites {
-  /** `store`, but for `write`: every write of the request runs in one transaction, held until {@link settle}. */
-  store: Store;
-  /**
-   * Ends the request's writes: with its answer, `record` runs in their transaction, which then commits (a write of
-   * its own when the request made none); without one, nothing is committed. Rejects when the commit fails.
-   */
-  settle(answer: CoreResponse | undefined): Promise<void>;
-}
-
-/** Thrown into the held transaction to end it without committing. */
-const ABANDONED = new Error('the request failed: its writes are not committed');
-
-function holdWrites(store: Store, record: (tx: Transaction, answer: CoreResponse) => void): HeldWrites {
-  let answer!: (value: CoreResponse | undefined) => void;
-  const answered = new Promise<CoreResponse | undefined>((resolve) => {
-    answer = resolve;
-  });
-  /** The open transaction, once the first write began it. */
-  let open: Promise<Transaction> | undefined;
-  let committed: Promise<unknown> | undefined;
-
-  function begin(): Promise<Transaction> {
-    return new Promise((resolve, reject) => {
-      committed = store.write(async (tx) => {
-        resolve(tx);
-        const response = await answered;
-        if (!response) throw ABANDONED;
-        record(tx, response);
-      });
-      // The write could not begin (the database did not answer): the request's write fails with that.
-      committed.catch(reject);
-    });
-  }
-
-  const held: Store = Object.create(store, {
-    write: {
-      value: async <T>(fn: (tx: Transaction) => T): Promise<T> => {
-        open ??= begin();
-        // Synchronous, as every write of the store is: a throw leaves the request failed, and nothing committed.
-        return fn(await open);
-      },
-    },
-  });
-
-  return {
-    store: held,
-    async settle(response) {
-      answer(response);
-      if (!committed) {
-        if (response) await store.write((tx) => record(tx, response));
-        return;
-      }
-      try {
-        await committed;
-      } catch (error) {
-        if (error !== ABANDONED && response) throw error;
-      }
-    },
-  };
 }

@@ -260,9 +260,9 @@ export interface WebhookDeliveryRow extends WebhookDeliveryFields {
 }
 
 /**
- * The answer to a POST sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header), stored in the
- * same commit as the request's write so that a retry with the same key gets it again instead of writing twice
- * (`core/idempotency.ts`). Kept {@link IDEMPOTENCY_TTL_MS} after it was stored.
+ * A POST sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) and its answer: the row is
+ * stored in the same commit as the request's write, the answer right after, so that a retry with the same key gets
+ * it again instead of writing twice (`core/idempotency.ts`). Kept {@link IDEMPOTENCY_TTL_MS} after it was stored.
  */
 export interface IdempotencyKeyRow {
   /** SHA-256 (base64url) of the app, the user and the key: a key is the caller's, never shared between callers. */
@@ -277,6 +277,7 @@ export interface IdempotencyKeyRow {
   created_at: number;
   /** Epoch ms, by the core's clock: past it the key is free again and the row is pruned. */
   expires_at: number;
+  /** The answer's status; 0 until the answer is stored (right after the write's commit). */
   status: number;
   /** The answer's headers (lower-case names), but for `date` and `x-request-id`, which are the replay's own. */
   headers: Record<string, string>;

@@ -68,10 +68,28 @@ describe('Idempotency-Key', () => {
     const themeKey = fresh('k');
     const created = await post('/shops/2/themes', { title: 'Draft' }, { 'idempotency-key': themeKey });
     expect(created.status).toBe(201);
+    // Rendered once its copy of the production theme's templates was committed.
+    const createdBody = await created.text();
+    expect(
+      (JSON.parse(createdBody) as { _embedded: { templates: unknown[] } })._embedded.templates.length,
+    ).toBeGreaterThan(0);
     const replayed = await post('/shops/2/themes', { title: 'Draft' }, { 'idempotency-key': themeKey });
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.text()).toBe(createdBody);
     expect(server().store.all('themes')).toHaveLength(themes + 1);
+  });
+
+  it('answers with the representation as committed: an upsert shows its new body', async () => {
+    const name = `${fresh('t')}.html`;
+    expect((await post('/themes/1/templates', { file_name: name, body: 'old' })).status).toBe(201);
+    const updated = await post(
+      '/themes/1/templates',
+      { file_name: name, body: 'new' },
+      { 'idempotency-key': fresh('k') },
+    );
+    expect(updated.status).toBe(200);
+    expect(((await updated.json()) as { body: string }).body).toBe('new');
   });
 
   it('refuses the key with another body or path (422), and writes nothing for it', async () => {
