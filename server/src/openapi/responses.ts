@@ -101,7 +101,7 @@ export const PARAMETERS = {
     name: 'Idempotency-Key',
     in: 'header',
     description:
-      'draft-ietf-httpapi-idempotency-key-header: a key of the caller’s (an sf-string such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`, or the bare key; 1 to 255 printable ASCII characters), new for each logical request and the same on its retries. The answer is stored with the write and kept 24 hours: the same key with the same method, path and body gets it again (`Idempotent-Replayed: true`), with another request a 422, while its first request is still answered a 409. A request that failed stores nothing.',
+      'draft-ietf-httpapi-idempotency-key-header: a key of the caller’s (an sf-string such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`, or the bare key; 1 to 255 printable ASCII characters), new for each logical request and the same on its retries. The key is stored with the write, its answer right after, both kept 24 hours: the same key with the same method, path and body gets it again (`Idempotent-Replayed: true`), with another request a 422, while its first request is still answered a 409. A request that failed stores nothing.',
     schema: { type: 'string', minLength: 1 },
   },
   RequestId: {
