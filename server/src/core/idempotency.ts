@@ -110,7 +110,8 @@ function stillRunning(): HttpError {
 
 /**
  * Answers `call` once for its `Idempotency-Key` (`given`, the header's value): the stored answer when the same
- * request came with the key before, else `handle`'s, rendered by `render` and stored with the request's write.
+ * request came with the key before, else `handle`'s, rendered by `render` once its write committed (with the key's row)
+ * and stored right after.
  */
 export async function answerOnce(
   call: Call,
