@@ -82,12 +82,13 @@ describe('a server error', () => {
     expect(sent.filter((line) => line === 'GET /v1/shops/1/theme.json')).toHaveLength(2);
   });
 
-  test('on a write is not retried (a POST is not idempotent) and surfaces as a ServerError', async () => {
-    server.use(mock.serverError({ method: 'POST', path: '/v1/themes/:theme_id/templates' }));
+  test('on a create is retried with its Idempotency-Key, and surfaces as a ServerError once the retries are spent', async () => {
+    server.use(mock.serverError({ method: 'POST', path: '/v1/themes/:theme_id/templates', retryAfter: 0 }));
     const failure = await app.sync('1', localFiles()).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ServerError);
     expect(failure).toMatchObject({ status: 500, code: 'SERVER_ERROR' });
-    expect(sent.filter((line) => line.startsWith('POST /v1/'))).toHaveLength(1);
+    // The first attempt and the SDK's two retries.
+    expect(sent.filter((line) => line.startsWith('POST /v1/'))).toHaveLength(3);
     // The update before the failed create went through; nothing was created.
     expect(storedTemplates().get('index.html')).toBe('<h1>Autumn sale</h1>');
     expect(storedTemplates().has('css/sale.css')).toBe(false);

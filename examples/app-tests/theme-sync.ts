@@ -42,7 +42,7 @@ export interface ThemeSyncOptions {
   accessToken: string;
   /** Persists a renewed token: the one it replaces is revoked. */
   onToken: OnToken;
-  /** Retries of idempotent requests (GET, PUT) on 5xx and network errors; the SDK's default otherwise. */
+  /** Retries (POSTs with their `Idempotency-Key`) on 5xx and network errors; the SDK's default otherwise. */
   retry?: RetryOptions | number | false;
 }
 

@@ -6,7 +6,7 @@ describe('retry policy', () => {
     const policy = retryPolicy(undefined);
     expect(policy).toMatchObject({ limit: 2, backoffLimit: 30_000, maxRetryAfter: 30_000, retryOnTimeout: true });
     expect([1, 2, 3].map((n) => policy.delay(n))).toEqual([300, 600, 1200]);
-    expect(policy.methods).toEqual(['get', 'head', 'put', 'delete', 'options']);
+    expect(policy.methods).toEqual(['get', 'head', 'put', 'delete', 'options', 'post']);
     expect(policy.statusCodes).toEqual([408, 429, 500, 502, 503, 504]);
     expect(retryPolicy(5).limit).toBe(5);
     expect(retryPolicy(false).limit).toBe(0);

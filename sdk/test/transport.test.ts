@@ -7,7 +7,6 @@ import {
   type Entity,
   type HttpCache,
   InvalidResponseError,
-  NetworkError,
   PreconditionFailedError,
   ServerError,
   TimeoutError,
@@ -193,7 +192,7 @@ describe('retries', () => {
     expect(api.requests).toHaveLength(2);
   });
 
-  it('retries network errors of idempotent requests, never a POST', async () => {
+  it('retries network errors of every request, a POST with one Idempotency-Key on each attempt', async () => {
     const api = fakeFetch({
       [`GET ${base}`]: rootDoc,
       'GET http://api.test/v1/things/1': statuses('network', 200),
@@ -206,10 +205,40 @@ describe('retries', () => {
     const thing = { properties: { id: '1' }, response: { status: 200 } };
     await expect(root.follow('svc:thing' as never)).resolves.toMatchObject(thing);
     await expect(root.follow('svc:update' as never, { a: 1 } as never)).resolves.toMatchObject(thing);
-    const post = root.follow('svc:create' as never);
-    await expect(post).rejects.toBeInstanceOf(NetworkError);
-    await expect(post).rejects.toMatchObject({ cause: expect.any(TypeError) });
-    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PUT', 'PUT', 'POST']);
+    await expect(root.follow('svc:create' as never)).resolves.toMatchObject(thing);
+    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PUT', 'PUT', 'POST', 'POST']);
+    const keys = api.requests.map((r) => r.headers.get('idempotency-key'));
+    expect(keys.slice(0, 5)).toEqual([null, null, null, null, null]);
+    expect(keys[5]).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(keys[6]).toBe(keys[5]);
+  });
+
+  it("sends a new key per POST call, or the app's own, quoted as an sf-string", async () => {
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'POST http://api.test/v1/things': statuses(200, 200, 'network', 200),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { delay: backoff(1) } });
+    const root = await client.root();
+    await root.follow('svc:create' as never);
+    await root.follow('svc:create' as never);
+    await root.follow('svc:create' as never, undefined as never, { idempotencyKey: 'order-7 "a\\b"' });
+    const keys = api.requests.filter((r) => r.method === 'POST').map((r) => r.headers.get('idempotency-key'));
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys.slice(2)).toEqual(['"order-7 \\"a\\\\b\\""', '"order-7 \\"a\\\\b\\""']);
+  });
+
+  it('retries a POST answered 409 (its key still being answered elsewhere), never a PUT', async () => {
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'POST http://api.test/v1/things': statuses(409, 200),
+      'PUT http://api.test/v1/things/1': statuses(409, 200),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, retry: { delay: backoff(1) } });
+    const root = await client.root();
+    await expect(root.follow('svc:create' as never)).resolves.toBeDefined();
+    await expect(root.follow('svc:update' as never, { a: 1 } as never)).rejects.toMatchObject({ status: 409 });
+    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST', 'PUT']);
   });
 
   it('stops waiting between retries as soon as the signal aborts', async () => {

@@ -57,6 +57,8 @@ async function summary(response: Response) {
     cors: response.headers.get('access-control-allow-origin'),
     cacheControl: response.headers.get('cache-control'),
     body: await response.json(),
+    // Each answer names its own request: the same in header and body, another in each shell.
+    requestId: response.headers.get('x-request-id'),
   };
 }
 
@@ -72,6 +74,7 @@ describe('an unexpected failure', () => {
         cors: '*',
         cacheControl: 'no-store',
         body: { error: 'server_error', error_description: 'Internal server error' },
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     }
     expect(logged).toHaveLength(2);
@@ -91,9 +94,15 @@ describe('an unexpected failure', () => {
       type: 'application/json; charset=utf-8',
       cors: '*',
       cacheControl: 'must-revalidate, private, max-age=0',
-      body: { _class: ['errors'], message: 'Internal server error' },
+      body: { _class: ['errors'], message: 'Internal server error', request_id: expected.requestId },
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    expect(await summary(viaExpress!)).toEqual(expected);
+    const express = await summary(viaExpress!);
+    expect(express).toEqual({
+      ...expected,
+      body: { ...expected.body, request_id: express.requestId },
+      requestId: express.requestId,
+    });
   });
 });
 

@@ -51,6 +51,27 @@ function withoutCompressionVary(value: string): string | undefined {
   return rest.length ? rest.join(', ') : undefined;
 }
 
+/** What a transcript records for the request's id, random on each target. */
+const REQUEST_ID = '<request id>';
+
+/**
+ * The answer's `X-Request-Id`, which every answer carries, and which an error body of the API repeats as
+ * `request_id`; an error naming the exchange when either is missing or they differ.
+ */
+function checkedRequestId(label: string, response: Response, type: string, text: string): string {
+  const id = response.headers.get('x-request-id');
+  if (!id) throw new Error(`"${label}": the answer has no X-Request-Id`);
+  if (response.status >= 400 && type.startsWith('application/json') && text.includes('"_class":["errors"]')) {
+    const body = JSON.parse(text) as { request_id?: unknown };
+    if (body.request_id !== id) {
+      throw new Error(
+        `"${label}": the error body's request_id ${String(body.request_id)} is not its X-Request-Id ${id}`,
+      );
+    }
+  }
+  return id;
+}
+
 /**
  * The gzip coding's entity tag (`"…-gzip"`, its own, RFC 9110 §8.8.3) as the identity coding's, which MSW sends: on a
  * gzipped answer, and on a 304 that echoes the tag the client holds.
@@ -125,6 +146,7 @@ export class Session {
       );
     }
     const type = response.headers.get('content-type') ?? '';
+    const requestId = checkedRequestId(label, response, type, text);
     this.#learnSecrets(type, text, response.status, response.headers.get('location'));
     const etag = response.headers.get('etag') && identityEtag(response.headers.get('etag')!);
     // The entity tag of a representation that carries a secret is as random as the secret.
@@ -132,6 +154,10 @@ export class Session {
     const recorded: Record<string, string> = {};
     for (const [name, value] of [...response.headers].sort(([a], [b]) => a.localeCompare(b))) {
       if (TRANSPORT_HEADERS.has(name)) continue;
+      if (name === 'x-request-id') {
+        recorded[name] = REQUEST_ID;
+        continue;
+      }
       const kept = name === 'vary' ? withoutCompressionVary(value) : name === 'etag' ? identityEtag(value) : value;
       if (kept !== undefined) recorded[name] = this.#mask(kept);
     }
@@ -140,7 +166,7 @@ export class Session {
       request: this.#mask(`${method} ${absolute.slice(ORIGIN.length)}`),
       status: response.status,
       headers: recorded,
-      body: BINARY.test(type) ? `base64:${encodeBase64(bytes)}` : this.#mask(text),
+      body: BINARY.test(type) ? `base64:${encodeBase64(bytes)}` : this.#mask(text).replaceAll(requestId, REQUEST_ID),
     });
     return { status: response.status, headers: response.headers, text, bytes, json: () => JSON.parse(text) as Doc };
   }

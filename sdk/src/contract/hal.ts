@@ -58,6 +58,8 @@ export interface ErrorBody {
   _class: ['errors'];
   message: string;
   _embedded?: { errors: FieldError[] };
+  /** The request's id, as its answer's `X-Request-Id` gives it: what to quote when asking about the error. */
+  request_id?: string;
 }
 
 /**

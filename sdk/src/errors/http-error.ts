@@ -44,9 +44,13 @@ export class HttpError extends StorefrontError {
   constructor(init: HttpErrorInit, code: ErrorCode = 'HTTP_ERROR') {
     const url = redactUrl(init.url);
     const reason = serverMessage(init.body) ?? init.statusText;
-    super(code, `${init.method} ${url} failed with ${init.status}${reason ? `: ${reason}` : ''}`, {
-      cause: init.cause,
-    });
+    const requestId = init.headers?.['x-request-id'];
+    super(
+      code,
+      `${init.method} ${url} failed with ${init.status}${reason ? `: ${reason}` : ''}${requestId ? ` [request ${requestId}]` : ''}`,
+      { cause: init.cause },
+    );
+    if (requestId) (this as { requestId?: string }).requestId = requestId;
     this.method = init.method;
     this.url = url;
     this.status = init.status;

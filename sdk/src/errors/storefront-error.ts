@@ -17,6 +17,11 @@ export class StorefrontError extends Error {
   declare readonly code: ErrorCode;
   /** The hop of a `follow` chain that failed, when the error ends one (its message names it too). */
   declare readonly hop?: FollowHop;
+  /**
+   * The id the server gave the request whose answer this error is (its `X-Request-Id`, which the server's log line
+   * prints), named in the message too; absent when no answer came (a network failure, a timeout) or it had none.
+   */
+  declare readonly requestId?: string;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -17,11 +17,12 @@ const RETRIED_STATUSES = [408, 429, 500, 502, 503, 504];
 /**
  * The client's defaults, where they differ from ky's: no 413, timeouts retried, `Retry-After` honoured on every
  * retried status and waits capped at 30 s (a server asking for longer is still retried, after 30 s). The methods are
- * the idempotent ones the API has.
+ * the API's, POST included: the transport sends each POST with an `Idempotency-Key`, the same on every attempt, so
+ * a retried create whose first answer was lost gets that answer instead of creating twice.
  */
 const DEFAULTS: RetryPolicy = {
   limit: 2,
-  methods: ['get', 'head', 'put', 'delete', 'options'],
+  methods: ['get', 'head', 'put', 'delete', 'options', 'post'],
   statusCodes: RETRIED_STATUSES,
   afterStatusCodes: RETRIED_STATUSES,
   maxRetryAfter: 30_000,

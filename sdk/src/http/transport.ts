@@ -67,6 +67,8 @@ export interface TransportRequest {
   maxResponseSize?: number;
   /** The answer may be a whole theme: a client that sets no limit reads up to `maxThemeDocumentBytes()` of it. */
   theme?: boolean;
+  /** A POST's `Idempotency-Key` (see `FollowOptions.idempotencyKey`); absent: a new one for this request. */
+  idempotencyKey?: string;
 }
 
 /** What a request resolved to. */
@@ -102,6 +104,8 @@ interface Exchange {
   refreshable: boolean;
   /** The typed error of the last attempt ky retried. */
   failure?: unknown;
+  /** A POST's `Idempotency-Key`, as sent on each of its attempts: which makes its retries safe. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -167,10 +171,12 @@ export class Transport {
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
     };
+    if (method === 'POST') exchange.idempotencyKey = idempotencyKey(request.idempotencyKey);
     for (;;) {
       let response: Response | undefined;
       try {
         const headers = this.#headers(request, credentials, stored, ifMatch);
+        if (exchange.idempotencyKey) headers['idempotency-key'] = exchange.idempotencyKey;
         response = await http.ky(target, this.#call(exchange, headers, request.body));
       } catch (error) {
         if (exchange.refreshable && isHTTPError(error) && error.response.status === 401) {
@@ -294,7 +300,9 @@ export class Transport {
       verdict ??
       (status === undefined
         ? !isAttemptTimeout(error) || retry.retryOnTimeout
-        : retry.statusCodes.includes(status) && (status !== 413 || asked !== undefined)); // ky's exception for 413
+        : (retry.statusCodes.includes(status) && (status !== 413 || asked !== undefined)) || // ky's exception for 413
+          // The key's first attempt is still being answered (one that timed out here): the next gets its answer.
+          (status === 409 && exchange.idempotencyKey !== undefined));
     if (!retried) return false;
     exchange.retries++;
     exchange.failure = await this.#failure(error, exchange);
@@ -389,4 +397,15 @@ export class Transport {
 /** Whether a cached body is larger than `limit` (counted only when it may be: UTF-8 takes ≤ 3 bytes a unit). */
 function overLimit(body: string, limit: BodyLimit): boolean {
   return limit !== false && body.length * 3 > limit && utf8Length(body) > limit;
+}
+
+/**
+ * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in hex
+ * (`getRandomValues`, which every runtime has; `randomUUID` is missing from pages served over plain HTTP).
+ */
+function idempotencyKey(given: string | undefined): string {
+  const key =
+    given ??
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }

@@ -179,6 +179,7 @@ export class Entity<S extends Shape = UnknownShape> {
       signal: options.signal,
       ifMatch: this.#ifMatch(link, url, options.ifMatch),
       maxResponseSize: options.maxResponseSize,
+      idempotencyKey: options.idempotencyKey,
       theme: THEME_RELATIONS.has(localName(link.rel)) || (link.rel === 'self' && this._class.includes('theme')),
     });
   }

@@ -63,6 +63,14 @@ export interface FollowOptions {
    * asset, at most 1 MiB), which the raw `Response` would otherwise read up to the client's limit.
    */
   maxResponseSize?: number;
+  /**
+   * The `Idempotency-Key` of a POST (draft-ietf-httpapi-idempotency-key-header): by default a new random key per
+   * call, the same on each of its retries, so that a retry of a create whose answer was lost gets that answer
+   * instead of creating twice. Pass your own to carry one logical request across calls (an app that restarts and
+   * sends a queued create again, with the key it stored beside it): printable ASCII, 1 to 255 characters. Ignored on
+   * other methods.
+   */
+  idempotencyKey?: string;
 }
 
 type ArgsOfEdge<E> = E extends Edge<infer A, infer _R> ? A : never;

@@ -18,6 +18,8 @@ import { StoreUnavailableError } from '../store/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyAbortedError } from './body-aborted.js';
 import { BodyTooLargeError } from './body-limit.js';
+import { answerOnce } from './idempotency.js';
+import { requestIdOf } from './request-id.js';
 import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
 
 /** A router serving every path under `prefix` (a URL path without trailing slash, e.g. `/v1`). */
@@ -54,7 +56,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   const mounts = [...pipeline.mounts].sort((a, b) => b.prefix.length - a.prefix.length);
   const { context, cache } = pipeline;
 
-  async function run(request: CoreRequest, exchange: Exchange): Promise<Reply> {
+  async function run(request: CoreRequest, exchange: Exchange): Promise<Reply | Answered> {
     const path = request.url.pathname;
     let match: ReturnType<Router['match']>;
     let prefix = '';
@@ -96,12 +98,24 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     if (principal instanceof HttpError) throw principal;
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
     const call: Call = { context, request, params, query, cache, principal };
-    return route.handle(call);
+    const key = route.method === 'POST' ? request.headers.get('idempotency-key') : null;
+    if (key === null) return route.handle(call);
+    return {
+      response: await answerOnce(call, key, route.handle, (reply) => respond(exchange, reply, context.clock.now())),
+    };
   }
 
   return async (request) => {
+    const requestId = requestIdOf(request.headers.get('x-request-id'));
+    const response = await answer(request, requestId);
+    // Every answer names its request, a stored answer replayed included (`idempotency.ts` keeps none of it).
+    response.headers['x-request-id'] = requestId;
+    return response;
+  };
+
+  async function answer(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
-    const exchange: Exchange = { method: request.method, headers: request.headers };
+    const exchange: Exchange = { method: request.method, headers: request.headers, requestId };
     // The service's endpoints, and its RFC 8414 metadata under /.well-known.
     let oauth = request.url.pathname.includes('/oauth/') || request.url.pathname.startsWith('/.well-known/');
     try {
@@ -118,6 +132,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
         oauth = false;
       }
       const reply = await run(request, exchange);
+      if ('response' in reply) return reply.response;
       return respond(exchange, reply, context.clock.now());
     } catch (error) {
       const disk = diskFailureOf(error);
@@ -139,7 +154,12 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       console.error(error);
       return withCors(oauthServerError());
     }
-  };
+  }
+}
+
+/** An answer `run` made whole, a replayed one or one stored with its write (`idempotency.ts`). */
+interface Answered {
+  response: CoreResponse;
 }
 
 /**

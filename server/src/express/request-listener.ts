@@ -24,7 +24,7 @@ export interface ExpressAppOptions {
   handle: CoreHandler;
   /** The server's origin, e.g. `http://127.0.0.1:4000`; request URLs are made absolute against it. */
   origin: string;
-  /** Receives one line per finished request (`GET /v1/ 200 1.2ms`); absent: no request log. */
+  /** Receives one line per finished request (`GET /v1/ 200 1.2ms id=…`); absent: no request log. */
   log?: (line: string) => void;
   /** Serves the API explorer under `/explorer` (see `createServer`); absent: no explorer. */
   explorer?: ExplorerHandler;
@@ -90,7 +90,10 @@ export function logRequest(log: (line: string) => void, req: IncomingMessage, re
   const start = performance.now();
   res.once('close', () => {
     const status = res.writableFinished ? res.statusCode : 'aborted';
-    log(`${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
+    // The answer's `X-Request-Id` (sane by construction: `core/request-id.ts`); none when the client left before it.
+    const id = res.getHeader('x-request-id');
+    const line = `${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`;
+    log(typeof id === 'string' ? `${line} id=${id}` : line);
   });
 }
 

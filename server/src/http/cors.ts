@@ -7,7 +7,7 @@ export const ALLOW_ORIGIN = '*';
  * browser SDK reads `Retry-After` (429, 503) and `WWW-Authenticate` (which 401 it got) too.
  */
 export const EXPOSE_HEADERS =
-  'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate';
+  'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate, X-Request-Id, Idempotent-Replayed';
 
 /** Headers added to every response. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -16,7 +16,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const ALLOWED_HEADERS =
-  'Authorization, Content-Type, Accept, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, User-Agent, X-Requested-With';
+  'Authorization, Content-Type, Accept, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, User-Agent, X-Requested-With, Idempotency-Key, X-Request-Id';
 
 /** Headers of the answer to a preflight `OPTIONS` request (status 204). */
 export function preflightHeaders(): Record<string, string> {

@@ -24,6 +24,8 @@ export interface Exchange {
   acceptedScopes?: string;
   /** Set for a `.jsonp` request with a valid callback. */
   jsonp?: string;
+  /** The request's id (`core/request-id.ts`), which error bodies carry as `request_id`. */
+  requestId?: string;
 }
 
 const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
@@ -88,7 +90,9 @@ export function respondError(exchange: Exchange, error: HttpError, now: number):
   const headers = commonHeaders(exchange);
   headers.date = formatHttpDate(now);
   if (error.headers) Object.assign(headers, error.headers);
-  const body = encoder.encode(JSON.stringify(error.toBody()));
+  const wire = error.toBody();
+  if (exchange.requestId !== undefined) wire.request_id = exchange.requestId;
+  const body = encoder.encode(JSON.stringify(wire));
   return withBody(exchange, error.status, headers, { body, contentType: JSON_TYPE });
 }
 

@@ -294,6 +294,11 @@ export const CONTRACT: Contract = {
           required: ['errors'],
           additionalProperties: false,
         },
+        request_id: {
+          type: 'string',
+          description:
+            "The request's id, as its answer's `X-Request-Id` gives it: what to quote when asking about the error.",
+        },
       },
       required: ['_class', 'message'],
       additionalProperties: false,

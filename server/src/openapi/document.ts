@@ -69,8 +69,11 @@ function queryParameters(vars: Schema | undefined, pathNames: string[]): object[
 }
 
 function successResponses(method: string, target: string, creates: OperationSpec['creates'], description: string) {
-  const headers = { ...API_HEADERS, ...VALIDATORS };
-  if (target === 'none') return { '204': { description, headers: API_HEADERS } };
+  // A POST's answer may be the replay of a first one (`Idempotency-Key`), which says so.
+  const replayed =
+    method === 'post' ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {};
+  const headers = { ...API_HEADERS, ...VALIDATORS, ...replayed };
+  if (target === 'none') return { '204': { description, headers: { ...API_HEADERS, ...replayed } } };
   const content = { 'application/json': { schema: schemaRef(componentName(target)) } };
   const ok = { description, headers, content };
   if (creates) {
@@ -122,6 +125,8 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
       ? [paramRef('IfNoneMatch'), paramRef('IfModifiedSince')]
       : [paramRef('IfMatch'), paramRef('IfUnmodifiedSince'), paramRef('IfNoneMatch')]),
   );
+  if (method === 'post') parameters.push(paramRef('IdempotencyKey'));
+  parameters.push(paramRef('RequestId'));
   const responses: Record<string, unknown> = {
     ...successResponses(method, target, spec.creates, entry?.target ?? `A ${target}.`),
     '400': responseRef('BadRequest'),
@@ -137,6 +142,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
       '507': responseRef('InsufficientStorage'),
     });
   }
+  if (method === 'post') responses['409'] = responseRef('IdempotencyKeyInUse');
   responses['503'] = responseRef('ServiceUnavailable');
   const operation: Record<string, unknown> = {
     operationId: spec.id,

@@ -45,6 +45,15 @@ export const HEADERS = {
     true,
   ),
   RetryAfter: text('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' }, true),
+  RequestId: text(
+    'The request’s id: the client’s own `X-Request-Id` when sane (1 to 128 of letters, digits and `-_.:+=/@`), else one the server made (a UUID). Error bodies repeat it as `request_id`; the server’s request log prints it.',
+    { type: 'string', pattern: '^[A-Za-z0-9\\-_.:+=/@]{1,128}$' },
+    true,
+  ),
+  IdempotentReplayed: text(
+    '`true` on an answer replayed for a repeated `Idempotency-Key`: the first answer, status, headers and body, of a request made once.',
+    { const: 'true' },
+  ),
 };
 
 /** Headers of every resource API response. */
@@ -53,6 +62,7 @@ export const API_HEADERS = {
   Vary: { $ref: '#/components/headers/Vary' },
   'X-OAuth-Scopes': { $ref: '#/components/headers/OAuthScopes' },
   'X-Accepted-OAuth-Scopes': { $ref: '#/components/headers/AcceptedOAuthScopes' },
+  'X-Request-Id': { $ref: '#/components/headers/RequestId' },
 };
 
 /** The validators of a representation (200 and 304). */
@@ -87,6 +97,20 @@ export const PARAMETERS = {
     description: '412 when the resource changed after this date (without `If-Match`).',
     schema: { type: 'string' },
   },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description:
+      'draft-ietf-httpapi-idempotency-key-header: a key of the caller’s (an sf-string such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`, or the bare key; 1 to 255 printable ASCII characters), new for each logical request and the same on its retries. The key is stored with the write, its answer right after, both kept 24 hours: the same key with the same method, path and body gets it again (`Idempotent-Replayed: true`), with another request a 422, while its first request is still answered a 409. A request that failed stores nothing.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  RequestId: {
+    name: 'X-Request-Id',
+    in: 'header',
+    description:
+      'An id of the client’s for the request, kept when sane (1 to 128 of letters, digits and `-_.:+=/@`), else replaced; the answer’s `X-Request-Id` tells which.',
+    schema: { type: 'string' },
+  },
 };
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
@@ -109,7 +133,7 @@ export const ERROR_RESPONSES = {
   PayloadTooLarge: error('The body is over the endpoint’s limit.'),
   UnsupportedMediaType: error('The body is not of a type the endpoint takes (or is content-encoded).'),
   ValidationFailed: error(
-    'A body member the endpoint refuses or does not know, with the messages per field.',
+    'A body member the endpoint refuses or does not know, with the messages per field; on a POST, also an `Idempotency-Key` used before with another request (field `Idempotency-Key`).',
     {},
     {
       allOf: [schemaRef('ErrorBody'), { required: ['_embedded'] }],
@@ -119,6 +143,10 @@ export const ERROR_RESPONSES = {
     'Retry-After': { $ref: '#/components/headers/RetryAfter' },
   }),
   InsufficientStorage: error('The server’s disk is full: the write was not made.'),
+  IdempotencyKeyInUse: error(
+    'A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` to get its answer.',
+    { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  ),
 };
 
 /** OAuth 2.0 (spec §5): every flow; the JWT bearer grant refreshes a token at the token endpoint. */

@@ -19,7 +19,11 @@ export interface JournalEntry {
   status: number | null;
   /** Milliseconds from arrival to the answer's headers (or to the reset). */
   duration_ms: number;
-  /** The request's `X-Request-Id`, when it sent one. */
+  /**
+   * The request's id, as its answer's `X-Request-Id` gave it: the client's own when sane, else the server's
+   * (`core/request-id.ts`). Null for an answer a fault rule made before the core saw the request, unless the
+   * client sent one.
+   */
   request_id: string | null;
   /** The app and user behind its bearer token, when it had a valid one. */
   app_id: string | null;
@@ -88,7 +92,7 @@ export class RequestJournal {
         path: request.url.pathname,
         status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        request_id: request.headers.get('x-request-id'),
+        request_id: response.headers['x-request-id'] ?? request.headers.get('x-request-id'),
         app_id: trace.appId ?? null,
         user_id: trace.userId ?? null,
         route: trace.route ?? null,

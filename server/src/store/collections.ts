@@ -16,6 +16,7 @@ const NAMES: Record<CollectionName, true> = {
   events: true,
   webhook_endpoints: true,
   webhook_deliveries: true,
+  idempotency_keys: true,
 };
 
 /** Every collection name, in a fixed order. */

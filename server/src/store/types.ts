@@ -259,6 +259,35 @@ export interface WebhookDeliveryRow extends WebhookDeliveryFields {
   due_at: number | null;
 }
 
+/**
+ * A POST sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) and its answer: the row is
+ * stored in the same commit as the request's write, the answer right after, so that a retry with the same key gets
+ * it again instead of writing twice (`core/idempotency.ts`). Kept {@link IDEMPOTENCY_TTL_MS} after it was stored.
+ */
+export interface IdempotencyKeyRow {
+  /** SHA-256 (base64url) of the app, the user and the key: a key is the caller's, never shared between callers. */
+  id: string;
+  app_id: string;
+  user_id: string;
+  /** The key as the client sent it (its sf-string's content). */
+  key: string;
+  /** SHA-256 (base64url) of the method, the path and query, and the body's SHA-256: what "the same request" is. */
+  fingerprint: string;
+  /** Epoch ms, by the core's clock. */
+  created_at: number;
+  /** Epoch ms, by the core's clock: past it the key is free again and the row is pruned. */
+  expires_at: number;
+  /** The answer's status; 0 until the answer is stored (right after the write's commit). */
+  status: number;
+  /** The answer's headers (lower-case names), but for `date` and `x-request-id`, which are the replay's own. */
+  headers: Record<string, string>;
+  /** The answer's body as UTF-8 text (every answer of the API to a POST is JSON); absent: none. */
+  body?: string;
+}
+
+/** How long an {@link IdempotencyKeyRow} is kept, ms: 24 hours, as Stripe and the draft's examples do. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+
 /** Every collection of the store and the row type it holds. */
 export interface Collections {
   users: UserRow;
@@ -275,6 +304,7 @@ export interface Collections {
   events: EventRow;
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
+  idempotency_keys: IdempotencyKeyRow;
 }
 
 /** Name of a collection of the store. */

@@ -45,7 +45,11 @@ describe('a JSON body with a Content-Encoding', () => {
       expect(response.headers.get('accept-encoding')).toBe('identity');
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const error = await response.json();
-      expect(error).toEqual({ _class: ['errors'], message: expect.stringContaining('Content-Encoding') });
+      expect(error).toEqual({
+        _class: ['errors'],
+        message: expect.stringContaining('Content-Encoding'),
+        request_id: response.headers.get('x-request-id'),
+      });
     },
   );
 

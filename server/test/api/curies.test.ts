@@ -86,6 +86,6 @@ describe('curies', () => {
 
   it('are not part of error bodies', async () => {
     const error = await t.json('/shops/999.json', { status: 404 });
-    expect(error).toEqual({ _class: ['errors'], message: expect.any(String) });
+    expect(error).toEqual({ _class: ['errors'], message: expect.any(String), request_id: expect.any(String) });
   });
 });

@@ -155,7 +155,11 @@ describe('a bad cursor', () => {
     const response = await call(`/products.json?sort=created_on.asc&after=${encodeURIComponent(cursor)}`);
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body).toEqual({ _class: ['errors'], message: expect.stringContaining('after') });
+    expect(body).toEqual({
+      _class: ['errors'],
+      message: expect.stringContaining('after'),
+      request_id: response.headers.get('x-request-id'),
+    });
   });
 
   it('altered or cut short, or from another sort or list: 400', async () => {

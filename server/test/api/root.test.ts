@@ -110,7 +110,11 @@ describe('root', () => {
     const none = await t.call('', { token: null });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="storefront"');
-    expect(await none.json()).toEqual({ _class: ['errors'], message: expect.stringContaining('access token') });
+    expect(await none.json()).toEqual({
+      _class: ['errors'],
+      message: expect.stringContaining('access token'),
+      request_id: none.headers.get('x-request-id'),
+    });
 
     const bad = await t.call('', { token: 'not-a-token' });
     expect(bad.status).toBe(401);

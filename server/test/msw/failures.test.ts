@@ -94,7 +94,11 @@ describe('expiredToken', () => {
     const refused = await call(`${mock.baseUrl}/shops/1`, admin);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="storefront", error="invalid_token"');
-    expect(await refused.json()).toEqual({ _class: ['errors'], message: 'The access token has expired' });
+    expect(await refused.json()).toEqual({
+      _class: ['errors'],
+      message: 'The access token has expired',
+      request_id: refused.headers.get('x-request-id'),
+    });
     // Expired for good (like a real expiry), while a new token passes: the handler was used up.
     expect((await call(`${mock.baseUrl}/shops/1`, admin)).status).toBe(401);
     expect((await call(`${mock.baseUrl}/shops/1`, await clientToken())).status).toBe(200);
@@ -107,6 +111,8 @@ describe('expiredToken', () => {
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="storefront"');
     const jsonp = await fetch(`${mock.baseUrl}/shops/1.jsonp?callback=cb&access_token=${admin}`);
     expect(jsonp.status).toBe(401);
-    expect(await jsonp.text()).toBe('/**/cb({"_class":["errors"],"message":"The access token has expired"});');
+    expect(await jsonp.text()).toBe(
+      `/**/cb({"_class":["errors"],"message":"The access token has expired","request_id":"${jsonp.headers.get('x-request-id')}"});`,
+    );
   });
 });

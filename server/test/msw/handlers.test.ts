@@ -40,7 +40,11 @@ describe('the handlers', () => {
     // The origin itself is a path of the service too: the server's 404, not an unhandled request.
     const top = await fetch(mock.origin);
     expect(top.status).toBe(404);
-    expect(await top.json()).toEqual({ _class: ['errors'], message: 'No resource at /' });
+    expect(await top.json()).toEqual({
+      _class: ['errors'],
+      message: 'No resource at /',
+      request_id: top.headers.get('x-request-id'),
+    });
   });
 
   test('give the demo credentials, with fixed secrets by default', async () => {
@@ -162,7 +166,11 @@ describe('expired tokens', () => {
     const refused = await call(mock.baseUrl, admin);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="storefront", error="invalid_token"');
-    expect(await refused.json()).toEqual({ _class: ['errors'], message: 'The access token has expired' });
+    expect(await refused.json()).toEqual({
+      _class: ['errors'],
+      message: 'The access token has expired',
+      request_id: refused.headers.get('x-request-id'),
+    });
 
     const { clientId, clientSecret } = mock.credentials!;
     const exchanged = await tokenRequest(mock.origin, {

@@ -35,6 +35,8 @@ const LAYOUT: Record<CollectionName, Layout> = {
   assets: 'shards',
   events: 'shards',
   webhook_deliveries: 'shards',
+  // One per POST sent with a key, pruned after a day.
+  idempotency_keys: 'shards',
   // A few per app, read by hand when a delivery puzzles someone.
   webhook_endpoints: 'array',
 };

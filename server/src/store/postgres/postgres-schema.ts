@@ -24,6 +24,9 @@
  *
  * Version 6: the tables of events, webhook endpoints and delivery attempts, of the same shape as the others.
  * Servers of version 5 keep working beside it (they neither read nor write these tables).
+ *
+ * Version 8: the table of idempotency keys and the answers they replay (`core/idempotency.ts`), of the same shape
+ * as the other collections'. Servers of version 7 keep working beside it (they take no `Idempotency-Key`).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
@@ -141,6 +144,12 @@ const MIGRATIONS: readonly Migration[] = [
     // `taken_on` as text: it is shown as the process that took it wrote it.
     sql: (schema) =>
       `CREATE TABLE ${schema}.snapshots (name text PRIMARY KEY, taken_on text NOT NULL, data json NOT NULL)`,
+  },
+  {
+    version: 8,
+    name: 'idempotency keys and their answers',
+    sql: (schema) =>
+      [`SELECT seq FROM ${schema}.head FOR UPDATE`, ...collectionTable(schema, 'idempotency_keys')].join(';\n'),
   },
 ];
 

@@ -1,0 +1,84 @@
+/**
+ * A POST whose answer is lost after the server committed it, retried by the SDK with the same `Idempotency-Key`:
+ * one template, and the app gets the first answer. The answers are cut by the sandbox's `truncated` fault (the
+ * core answers, the shell sends half the body and ends the connection), through the real server's control API.
+ * Also the request id of a failed request, from the server's log line to the SDK's error.
+ */
+import { clientCredentials, createClient, NotFoundError } from '@storefront-platform/sdk';
+import { connectSandbox, createServer, type StorefrontServer } from '@storefront-platform/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: StorefrontServer;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  server = await createServer({ port: 0, products: 3, control: true, log: (line) => logged.push(line) });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function client(retry: { limit: number } | false = { limit: 3 }) {
+  const { clientId, clientSecret } = server.credentials!;
+  const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
+  return createClient({ baseUrl: server.baseUrl, auth, retry: retry && { ...retry, delay: () => 1 } });
+}
+
+const named = (fileName: string) => server.store.all('templates').filter((row) => row.file_name === fileName);
+
+describe('a POST whose answer was lost', () => {
+  it('is retried with its key and creates one template', async () => {
+    const sandbox = connectSandbox(server.control!);
+    await sandbox.faults.clear();
+    await sandbox.faults.add({ kind: 'truncated', method: 'POST', path: '/v1/themes/:id/templates', times: 2 });
+    const theme = await client().root().follow('svc:shop', { id: 1 }).follow('svc:theme');
+    const retries: number[] = [];
+    const sdk = client();
+    sdk.on('retry', ({ attempt }) => retries.push(attempt));
+    const created = await (await sdk.root().follow('svc:shop', { id: 1 }).follow('svc:theme')).follow(
+      'svc:create_template',
+      { file_name: 'lost-answer.html', body: '<p>once</p>' },
+    );
+    expect(theme).toBeDefined();
+    expect(retries).toEqual([1, 2]);
+    expect(created.response?.status).toBe(201);
+    expect(created.response?.headers.get('idempotent-replayed')).toBe('true');
+    expect(named('lost-answer.html')).toHaveLength(1);
+    expect(created.properties.id).toBe(named('lost-answer.html')[0]!.id);
+    const posts = await sandbox.journal.entries({ method: 'POST', path: '/v1/themes/' });
+    // The journal keeps the answers sent whole: the two cut ones are not in it.
+    expect(posts.map((entry) => entry.status)).toEqual([201]);
+    await sandbox.faults.clear();
+  });
+
+  it('without retries, is an error, and sent again by hand with the same key still creates one', async () => {
+    const sandbox = connectSandbox(server.control!);
+    await sandbox.faults.add({ kind: 'truncated', method: 'POST', path: '/v1/themes/:id/templates', times: 1 });
+    const theme = await client(false).root().follow('svc:shop', { id: 1 }).follow('svc:theme');
+    const args = { file_name: 'by-hand.html', body: '<p>by hand</p>' };
+    await expect(theme.follow('svc:create_template', args, { idempotencyKey: 'app-key-1' })).rejects.toThrow();
+    const again = await theme.follow('svc:create_template', args, { idempotencyKey: 'app-key-1' });
+    expect(again.response?.headers.get('idempotent-replayed')).toBe('true');
+    expect(named('by-hand.html')).toHaveLength(1);
+    await sandbox.faults.clear();
+  });
+});
+
+describe('request ids', () => {
+  it('joins an SDK error, its answer and the server log line', async () => {
+    const error = await client(false)
+      .root()
+      .follow('svc:shop', { id: 999 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    const { requestId, body, message } = error as NotFoundError;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((body as { request_id: string }).request_id).toBe(requestId);
+    expect(message).toContain(`[request ${requestId}]`);
+    await expect
+      .poll(() => logged.find((line) => line.endsWith(`id=${requestId}`)))
+      .toMatch(/^GET \/v1\/shops\/999\.json 404 /);
+    const entries = await connectSandbox(server.control!).journal.entries({ status: 404 });
+    expect(entries.map((entry) => entry.request_id)).toContain(requestId);
+  });
+});
