@@ -4,6 +4,7 @@
  * gives the fetch-standard `(request: Request) => Promise<Response>` form.
  */
 import type { Scope } from '@storefront-platform/sdk/internal';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { Store } from '../store/types.js';
 import type { TargetPolicy } from '../webhooks/targets.js';
 
@@ -93,6 +94,8 @@ export interface CoreContext {
    * Signals written events to long-polling requests of the event list; the core sets it (see `core/index.ts`).
    */
   events?: EventSignal;
+  /** The sandbox's rate limit per app and user (`http/rate-limit.ts`); absent: none. */
+  rateLimit?: RateLimiter;
 }
 
 /** Wakes what waits for events. */

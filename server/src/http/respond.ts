@@ -24,6 +24,8 @@ export interface Exchange {
   acceptedScopes?: string;
   /** Set for a `.jsonp` request with a valid callback. */
   jsonp?: string;
+  /** The rate limit's fields (`RateLimit-Policy`, `RateLimit`) for a request it counted. */
+  limits?: Record<string, string>;
 }
 
 const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
@@ -42,6 +44,7 @@ function commonHeaders(exchange: Exchange): Record<string, string> {
     headers['x-oauth-scopes'] = exchange.scopes;
     headers['x-accepted-oauth-scopes'] = exchange.acceptedScopes ?? '';
   }
+  if (exchange.limits) Object.assign(headers, exchange.limits);
   return headers;
 }
 

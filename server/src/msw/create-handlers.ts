@@ -13,6 +13,7 @@ import type { Clock } from '../core/types.js';
 import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
 import { demoApp } from '../explorer/client.js';
+import { RateLimiter, type RateLimitPolicy, rateLimitOption } from '../http/rate-limit.js';
 import { OAuthError } from '../oauth/errors.js';
 import { assertScopesAllowed } from '../oauth/scopes.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
@@ -25,6 +26,7 @@ import {
   createSandbox,
   type SandboxClockControls,
   type SandboxJournal,
+  type SandboxRateLimit,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
 import type { SeedOptions } from '../seed/index.js';
@@ -64,6 +66,12 @@ export interface HandlersOptions {
   tokenTtl?: number;
   /** Webhook delivery: an attempt's timeout and the attempts in flight at most. */
   webhooks?: MockWebhookOptions;
+  /**
+   * A rate limit per app and user, as the server's `rateLimit`: `"120/60s"` (or `{ quota, windowSeconds }`). Answers
+   * to requests with a valid token carry `RateLimit-Policy` and `RateLimit`, and past the quota the mock answers 429
+   * with `Retry-After`. Windows follow the mock's clock. Default: none.
+   */
+  rateLimit?: string | RateLimitPolicy;
 }
 
 /** Options of {@link StorefrontMock.issueToken}. */
@@ -146,6 +154,15 @@ export interface StorefrontMock {
    * mock.faults.add({ kind: 'reset', method: 'GET', probability: 0.2, seed: 7 });
    */
   faults: SandboxFaults;
+  /**
+   * The rate limit per app and user: read, set (`"120/60s"`), or turned off (`null`), decided by the same code as
+   * the control API's `/_sandbox/rate-limit`. `reset()` forgets the counts, not the limit.
+   *
+   * @example
+   * mock.rateLimit.set('5/60s');
+   * mock.clock.advance(60_000); // the next window: 5 requests again
+   */
+  rateLimit: SandboxRateLimit;
   /**
    * Webhooks: the API's writes record their events and deliver them to the app's endpoints (registered through
    * the API, `svc:create_webhook_endpoint`) with the server's headers, signatures and retry schedule, on the
@@ -261,7 +278,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const clock = new SandboxClock(options.clock ?? systemClock);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
-  const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
+  const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock);
+  const live = liveCore(dataset, { addresses, clock, tokenTtl, rateLimit }, seeded, {
     store: (store) => webhooks.observe(store),
     options: () => ({
       webhooks: {
@@ -290,6 +308,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     });
   const reset = () => {
     webhooks.reset();
+    rateLimit.clear();
     live.reset();
   };
   const sandbox = createSandbox({
@@ -299,6 +318,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     clock,
     journal,
     faults,
+    rateLimit,
     onClockMoved: () => live.core.webhooks?.wake(),
   });
 
@@ -321,6 +341,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     clock: sandbox.clock,
     journal: sandbox.journal,
     faults: sandbox.faults,
+    rateLimit: sandbox.rateLimit,
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.

@@ -4,6 +4,7 @@
  */
 import { type Core, type CoreOptions, createSharingCore } from '../core/index.js';
 import type { Addresses, Clock } from '../core/types.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import { PristineRepresentations } from '../http/representation-cache.js';
 import { createSharingStore } from '../store/engine.js';
 import { SharedTables } from '../store/shared-tables.js';
@@ -22,6 +23,8 @@ export interface CoreSettings {
   addresses: Addresses;
   clock: Clock;
   tokenTtl: number;
+  /** The mock's rate limit, kept across resets. */
+  rateLimit?: RateLimiter;
 }
 
 /** What a mock adds to each core it builds (its first and those of each `reset()`). */

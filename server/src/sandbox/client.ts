@@ -6,6 +6,7 @@ import type { SnapshotInfo } from '../store/types.js';
 import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
+import type { SandboxRateLimitInfo } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** Where the control API is and the token it takes (`server.control`, or the start banner's two lines). */
@@ -51,6 +52,13 @@ export interface SandboxClient {
     list(): Promise<FaultRule[]>;
     clear(): Promise<void>;
   };
+  /** The rate limit per app and user of the process that answers (docs/server.md, "Rate limits"). */
+  rateLimit: {
+    /** The limit in force; `null`: none. */
+    get(): Promise<SandboxRateLimitInfo | null>;
+    /** Puts `limit` (`"120/60s"`) in force, or none (`null`). */
+    set(limit: string | null): Promise<SandboxRateLimitInfo | null>;
+  };
 }
 
 /** A client of the control API at `url`. */
@@ -84,6 +92,11 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
     taken_on: body.taken_on as string,
   });
 
+  const rateLimit = (body: Record<string, unknown>): SandboxRateLimitInfo | null =>
+    typeof body.limit === 'string'
+      ? { limit: body.limit, quota: body.quota as number, window_s: body.window_s as number }
+      : null;
+
   return {
     reset: async () => void (await call('reset')),
     snapshots: {
@@ -112,6 +125,10 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
       add: async (rule) => (await call('faults.add', { body: rule })) as unknown as FaultRule,
       list: async () => (await call('faults.list')).faults as FaultRule[],
       clear: async () => void (await call('faults.clear')),
+    },
+    rateLimit: {
+      get: async () => rateLimit(await call('rate_limit.get')),
+      set: async (limit) => rateLimit(await call('rate_limit.set', { body: { limit } })),
     },
   };
 }

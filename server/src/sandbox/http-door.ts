@@ -89,6 +89,11 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       _links: { self: { href: href('/clock') } },
     };
   };
+  const rateLimitBody = () => ({
+    _class: ['rate_limit'],
+    ...(sandbox.rateLimit.get() ?? { limit: null }),
+    _links: { self: { href: href('/rate-limit') } },
+  });
   const snapshotBody = (info: { name: string; taken_on: string }) => ({
     ...info,
     _links: {
@@ -110,6 +115,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           clock: { href: href('/clock') },
           journal: { href: href('/journal{?method,path,status}'), templated: true },
           faults: { href: href('/faults') },
+          'rate-limit': { href: href('/rate-limit') },
         },
       }),
     reset: async () => {
@@ -159,6 +165,14 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     'faults.clear': async () => {
       sandbox.faults.clear();
       return noContent;
+    },
+    'rate_limit.get': async () => json(200, rateLimitBody()),
+    'rate_limit.set': async (request) => {
+      const body = await bodyOf(request);
+      if (!('limit' in body))
+        throw new SandboxError('The body is {"limit": "120/60s"}, or {"limit": null} for none', 400);
+      sandbox.rateLimit.set(body.limit as string | null);
+      return json(200, rateLimitBody());
     },
   };
 

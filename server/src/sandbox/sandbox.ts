@@ -3,6 +3,7 @@
  * control API over HTTP, `http-door.ts`), each operation at both or at neither (see
  * docs/architecture "Steering the sandbox").
  */
+import { formatRateLimit, parseRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
@@ -38,6 +39,22 @@ export interface SandboxJournal {
   clear(): void;
 }
 
+/** The rate limit in force, as the control API shows it. */
+export interface SandboxRateLimitInfo {
+  /** `120/60s`: requests per window, per app and user. */
+  limit: string;
+  quota: number;
+  window_s: number;
+}
+
+/** The rate limit per app and user (docs/server.md, "Rate limits"). */
+export interface SandboxRateLimit {
+  /** The limit in force; `null`: none. */
+  get(): SandboxRateLimitInfo | null;
+  /** Puts `limit` (`"120/60s"`) in force from the next request, or none (`null`); resolves to it as `get` shows it. */
+  set(limit: string | null): SandboxRateLimitInfo | null;
+}
+
 /** The operations on the core that a test steers a sandbox with. */
 export interface Sandbox {
   /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
@@ -47,6 +64,7 @@ export interface Sandbox {
   journal: SandboxJournal;
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
+  rateLimit: SandboxRateLimit;
 }
 
 /** What a sandbox steers. */
@@ -58,6 +76,7 @@ export interface SandboxParts {
   clock: SandboxClock;
   journal: RequestJournal;
   faults: FaultSet;
+  rateLimit: RateLimiter;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
 }
@@ -123,7 +142,26 @@ export function createSandbox(parts: SandboxParts): Sandbox {
       list: () => parts.faults.list(),
       clear: () => parts.faults.clear(),
     },
+    rateLimit: {
+      get: () => rateLimitInfo(parts.rateLimit),
+      set(limit) {
+        const policy = limit === null ? undefined : typeof limit === 'string' ? parseRateLimit(limit) : undefined;
+        if (limit !== null && !policy) {
+          throw new SandboxError(
+            `A rate limit is QUOTA/WINDOW, e.g. "120/60s" (1 s to 24 h), or null for none; got ${JSON.stringify(limit)}`,
+            400,
+          );
+        }
+        parts.rateLimit.set(policy);
+        return rateLimitInfo(parts.rateLimit);
+      },
+    },
   };
+}
+
+function rateLimitInfo(limiter: RateLimiter): SandboxRateLimitInfo | null {
+  const policy = limiter.policy;
+  return policy ? { limit: formatRateLimit(policy), quota: policy.quota, window_s: policy.windowSeconds } : null;
 }
 
 /** `reset` for a sandbox whose start state is `baseline`: restores it into `store`. */

@@ -24,6 +24,9 @@
  *
  * Version 6: the tables of events, webhook endpoints and delivery attempts, of the same shape as the others.
  * Servers of version 5 keep working beside it (they neither read nor write these tables).
+ *
+ * Version 8: `rate_limits`, the sandbox's rate limit counts, one row per app and user with its current window
+ * (see `postgres-rate-counts.ts`). Servers of version 7 keep working beside it (they limit nothing).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
@@ -141,6 +144,12 @@ const MIGRATIONS: readonly Migration[] = [
     // `taken_on` as text: it is shown as the process that took it wrote it.
     sql: (schema) =>
       `CREATE TABLE ${schema}.snapshots (name text PRIMARY KEY, taken_on text NOT NULL, data json NOT NULL)`,
+  },
+  {
+    version: 8,
+    name: "the rate limit's counts",
+    sql: (schema) =>
+      `CREATE TABLE ${schema}.rate_limits (key text PRIMARY KEY, window_start bigint NOT NULL, used integer NOT NULL)`,
   },
 ];
 
