@@ -127,8 +127,8 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
       clear: async () => void (await call('faults.clear')),
     },
     rateLimit: {
-      get: async () => rateLimit(await call('rate_limit.get')),
-      set: async (limit) => rateLimit(await call('rate_limit.set', { body: { limit } })),
+      get: async () => rateLimit(await call('rateLimit.get')),
+      set: async (limit) => rateLimit(await call('rateLimit.set', { body: { limit } })),
     },
   };
 }

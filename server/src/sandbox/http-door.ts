@@ -166,8 +166,8 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       sandbox.faults.clear();
       return noContent;
     },
-    'rate_limit.get': async () => json(200, rateLimitBody()),
-    'rate_limit.set': async (request) => {
+    'rateLimit.get': async () => json(200, rateLimitBody()),
+    'rateLimit.set': async (request) => {
       const body = await bodyOf(request);
       if (!('limit' in body))
         throw new SandboxError('The body is {"limit": "120/60s"}, or {"limit": null} for none', 400);

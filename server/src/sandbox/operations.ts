@@ -22,8 +22,8 @@ export const CONTROL_OPERATIONS = {
   'faults.list': { method: 'GET', path: '/faults' },
   'faults.add': { method: 'POST', path: '/faults' },
   'faults.clear': { method: 'DELETE', path: '/faults' },
-  'rate_limit.get': { method: 'GET', path: '/rate-limit' },
-  'rate_limit.set': { method: 'PUT', path: '/rate-limit' },
+  'rateLimit.get': { method: 'GET', path: '/rate-limit' },
+  'rateLimit.set': { method: 'PUT', path: '/rate-limit' },
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */
