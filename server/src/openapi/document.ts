@@ -137,6 +137,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
       '507': responseRef('InsufficientStorage'),
     });
   }
+  if (route.scope !== null) responses['429'] = responseRef('TooManyRequests');
   responses['503'] = responseRef('ServiceUnavailable');
   const operation: Record<string, unknown> = {
     operationId: spec.id,
