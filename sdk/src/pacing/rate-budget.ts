@@ -7,11 +7,12 @@
  * The rules, for a server counting fixed windows: a request takes one of what is left, or waits for the window's
  * end. What is left starts from the answers: before the first one, a single request goes (a probe) and the others
  * wait for its answer, whose fields start the budget, or whose silence (a server without a limit) lets every
- * request through for a minute before the next probe. Later answers only lower what is left (one from an earlier
+ * request through for as long as answers keep coming without fields (a minute past the last one). Later answers only lower what is left (one from an earlier
  * window is ignored) and bring the window's end closer. When the end passes, the policy's quota is left again;
  * requests sent in the last moments before it (the window's end is known to a second and a round trip) may count
  * in the next window, so they are taken from it too.
  */
+import { Lru } from '../shared/lru.js';
 import type { RateLimitReading } from './rate-limit-fields.js';
 
 /** Where a client keeps the rate budget of each authorization (`ClientOptions.pacing`). */
@@ -60,14 +61,10 @@ const CAPACITY = 1000;
  * authorization, `createRedisRateBudget` from `@storefront-platform/sdk/redis`.
  */
 export function createRateBudget(now: () => number = Date.now): RateBudget {
-  const budgets = new Map<string, Budget>();
+  const budgets = new Lru<string, Budget>({ maxEntries: CAPACITY });
   const budgetOf = (owner: string) => {
-    let budget = budgets.get(owner);
-    if (!budget) {
-      if (budgets.size >= CAPACITY) budgets.delete(budgets.keys().next().value!);
-      budget = { end: 0, guard: 0, late: 0, probe: 0, free: 0 };
-      budgets.set(owner, budget);
-    }
+    const budget = budgets.get(owner) ?? { end: 0, guard: 0, late: 0, probe: 0, free: 0 };
+    budgets.set(owner, budget);
     return budget;
   };
   return {

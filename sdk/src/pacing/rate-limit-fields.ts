@@ -17,35 +17,28 @@ export interface RateLimitReading {
   windowSeconds?: number;
 }
 
-type Item = { name: string; params: Record<string, number> };
-
-/** The items of a list field whose integer parameters could be read; `name` is the item's string or token. */
-function items(field: string | null): Item[] {
-  if (!field) return [];
-  return field.split(',').flatMap((member) => {
+/** The items of a list field as name (its string or token) and integer parameters; malformed items are left out. */
+function items(field: string | null): [string, Record<string, number>][] {
+  return (field ?? '').split(',').flatMap((member) => {
     const [name = '', ...params] = member.split(';').map((part) => part.trim());
     if (!/^("[^"\\]*"|[A-Za-z*][\w:.*/%-]*)$/.test(name)) return [];
-    const item: Item = { name: name.replace(/^"|"$/g, ''), params: {} };
-    for (const param of params) {
-      const [key, value] = param.split('=');
-      if (key && value !== undefined && /^\d{1,15}$/.test(value)) item.params[key] = Number(value);
-    }
-    return [item];
+    const values: Record<string, number> = {};
+    for (const [key, value = ''] of params.map((param) => param.split('=')))
+      if (/^\d{1,15}$/.test(value)) values[key!] = +value;
+    return [[name.replace(/"/g, ''), values]];
   });
 }
 
 /** The reading of `headers`, or `undefined` when they carry no readable `RateLimit` field. */
 export function readRateLimit(headers: Pick<Headers, 'get'>): RateLimitReading | undefined {
-  let tightest: Item | undefined;
-  for (const item of items(headers.get('ratelimit'))) {
-    if (item.params.r !== undefined && (!tightest || item.params.r < tightest.params.r!)) tightest = item;
-  }
+  const [tightest] = items(headers.get('ratelimit'))
+    .filter(([, values]) => values.r !== undefined)
+    .sort((a, b) => a[1].r! - b[1].r!);
   if (!tightest) return undefined;
-  const reading: RateLimitReading = { remaining: tightest.params.r!, resetSeconds: tightest.params.t ?? 0 };
-  const policy = items(headers.get('ratelimit-policy')).find((item) => item.name === tightest.name);
-  if (policy?.params.q !== undefined && policy.params.w) {
-    reading.quota = policy.params.q;
-    reading.windowSeconds = policy.params.w;
-  }
-  return reading;
+  const { q, w } = items(headers.get('ratelimit-policy')).find(([name]) => name === tightest[0])?.[1] ?? {};
+  return {
+    remaining: tightest[1].r!,
+    resetSeconds: tightest[1].t ?? 0,
+    ...(q !== undefined && w ? { quota: q, windowSeconds: w } : {}),
+  };
 }

@@ -4,7 +4,6 @@
  * gives the fetch-standard `(request: Request) => Promise<Response>` form.
  */
 import type { Scope } from '@storefront-platform/sdk/internal';
-import type { RateLimiter } from '../http/rate-limit.js';
 import type { Store } from '../store/types.js';
 import type { TargetPolicy } from '../webhooks/targets.js';
 
@@ -95,7 +94,16 @@ export interface CoreContext {
    */
   events?: EventSignal;
   /** The sandbox's rate limit per app and user (`http/rate-limit.ts`); absent: none. */
-  rateLimit?: RateLimiter;
+  rateLimit?: RequestLimiter;
+}
+
+/** Counts the requests of callers against a limit (the sandbox's rate limit, `http/rate-limit.ts`). */
+export interface RequestLimiter {
+  /**
+   * Counts a request of `principal`: resolves with the fields its answer carries (`undefined`: none), or rejects
+   * with the `HttpError` 429 that answers it.
+   */
+  take(principal: Principal): Promise<Record<string, string> | undefined>;
 }
 
 /** Wakes what waits for events. */

@@ -7,7 +7,7 @@
  * share it (one upsert per request on PostgreSQL, see `postgres-rate-counts.ts`), else this process's.
  */
 import { Lru } from '@storefront-platform/sdk/internal';
-import type { Clock, Principal } from '../core/types.js';
+import type { Clock, Principal, RequestLimiter } from '../core/types.js';
 import type { SharedRateCounts } from '../store/types.js';
 import { HttpError } from './http-error.js';
 
@@ -70,7 +70,7 @@ const CAPACITY = 10_000;
 /**
  * The rate limit of one core: its policy (changed through the control API) and the counts of the current windows.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   #policy: RateLimitPolicy | undefined;
   #local = new Lru<string, { start: number; used: number }>({ maxEntries: CAPACITY });
 
