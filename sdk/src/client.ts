@@ -6,6 +6,7 @@ import { bodyLimit } from './http/body-limit.js';
 import { createClientKy, type KyHooks, type KyInstance, type RetryOptions } from './http/client-ky.js';
 import { type ClientEventHandlers, type ClientEventListener, type ClientEventName, Emitter } from './http/events.js';
 import { Transport } from './http/transport.js';
+import { createRateBudget, type RateBudget } from './pacing/index.js';
 import { Curies } from './resource/curies.js';
 import type { Entity, FollowPromise } from './resource/entity.js';
 import { followPromise } from './resource/follow-promise.js';
@@ -75,6 +76,15 @@ export interface ClientOptions {
    */
   retry?: RetryOptions | number | false;
   /**
+   * Pacing by the server's rate limit (the `RateLimit` and `RateLimit-Policy` fields of
+   * draft-ietf-httpapi-ratelimit-headers): a request with credentials waits, before it is sent, until its token
+   * owner's budget has room, so that a burst of queued requests meets no 429. Default: a budget of this process,
+   * `createRateBudget()`; `createRedisRateBudget` (`@storefront-platform/sdk/redis`) shares one across a fleet.
+   * `false`: none. Against a server that sends no such fields, only the first request waits for nothing but its own
+   * answer. Retries are not paced: they wait as `retry` says (a 429's `Retry-After`). See docs/sdk.md, "Rate limits".
+   */
+  pacing?: RateBudget | false;
+  /**
    * ky hooks for every request of this client, after those of `ky`, in the form of its ky (see `KyHooks`).
    * `beforeRequest` hooks run on every attempt (ky 2: every call), retries and the attempt after a token refresh
    * included, with the client's headers set (`Authorization`, conditional headers). In hooks, failures are ky's
@@ -127,8 +137,9 @@ export function createClient(options: ClientOptions): Client {
   ).add(auth?.origin);
   const maxResponseSize = bodyLimit(options.maxResponseSize);
   const http = createClientKy(options);
+  const pacing = options.pacing === false ? undefined : (options.pacing ?? createRateBudget());
   const navigator = new Navigator(
-    new Transport({ http, emitter, auth, trusted, cache, userAgent: options.userAgent, maxResponseSize }),
+    new Transport({ http, emitter, auth, trusted, cache, userAgent: options.userAgent, maxResponseSize, pacing }),
   );
 
   const readRoot = async (signal?: AbortSignal): Promise<Root> => {

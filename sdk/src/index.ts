@@ -136,6 +136,7 @@ export type {
   ClientEvents,
 } from './http/events.js';
 export { readRetryAfter } from './http/retry-after.js';
+export { createRateBudget, type RateBudget, type RateLimitReading, readRateLimit } from './pacing/index.js';
 export {
   type EmbeddedEntity,
   Entity,

@@ -16,6 +16,7 @@ import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { diskFailureOf } from './http/disk-failure.js';
+import { parseRateLimit, type RateLimitPolicy } from './http/rate-limit.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
@@ -74,6 +75,10 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             and orders), guarded by a bearer token printed in
                             the banner (fix it with STOREFRONT_CONTROL_TOKEN);
                             off by default
+  --rate-limit QUOTA/WINDOW requests per app and user per window, e.g. 120/60s
+                            (also 600/1m, 5000/1h): answers carry RateLimit-Policy
+                            and RateLimit, past it 429 with Retry-After; shared
+                            by a fleet on --store; off by default
   --quiet                   no request log
   --help                    show this help
 `;
@@ -96,6 +101,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true },
   'webhooks-allow': { type: 'string', multiple: true },
   control: { type: 'boolean' },
+  'rate-limit': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -221,6 +227,17 @@ function redirectUris(value: Value | undefined): string[] {
     }
   }
   return uris;
+}
+
+/** `--rate-limit`: `120/60s`. */
+function rateLimit(value: Value | undefined): RateLimitPolicy | undefined {
+  const given = text(value);
+  if (given === undefined) return undefined;
+  const policy = parseRateLimit(given);
+  if (!policy) {
+    throw new UsageError(`--rate-limit must be QUOTA/WINDOW, e.g. 120/60s (a window of 1 s to 24 h), got "${given}"`);
+  }
+  return policy;
 }
 
 /** Reports a bad flag; the exit code of that case. */
@@ -369,6 +386,7 @@ async function main(): Promise<number> {
   let trustProxy: string[];
   let extraRedirectUris: string[];
   let webhooksAllow: string[];
+  let limit: RateLimitPolicy | undefined;
   try {
     options = readOptions(process.argv.slice(2), process.env).values;
     port = integer('port', options.port, 0, 65535);
@@ -379,6 +397,7 @@ async function main(): Promise<number> {
     trustProxy = trustedProxies(options['trust-proxy']);
     extraRedirectUris = redirectUris(options['redirect-uri']);
     webhooksAllow = allowedHosts(options['webhooks-allow']);
+    limit = rateLimit(options['rate-limit']);
     workers = integer('workers', options.workers, 1, 256) ?? 1;
     const controlToken = process.env.STOREFRONT_CONTROL_TOKEN;
     const tokenProblem = controlToken === undefined ? undefined : controlTokenProblem(controlToken);
@@ -426,6 +445,7 @@ async function main(): Promise<number> {
       ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
       log: options.quiet === true ? false : requestLog(),
       ...(options.control === true ? { control: { token: process.env.STOREFRONT_CONTROL_TOKEN } } : {}),
+      ...(limit ? { rateLimit: limit } : {}),
     });
   } catch (error) {
     // The flags were checked above: whatever fails now (a port in use, unreadable data) is not a usage error.

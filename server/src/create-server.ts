@@ -20,6 +20,7 @@ import { createHttpServer } from './express/http-server.js';
 import { createRequestListener } from './express/request-listener.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
+import { RateLimiter, type RateLimitPolicy, rateLimitOption } from './http/rate-limit.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { SandboxClock } from './sandbox/clock.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
@@ -105,6 +106,14 @@ export interface ServerOptions {
    * (`server.control.token`). Default off: the path is then a 404 like any unknown one.
    */
   control?: boolean | { token?: string };
+  /**
+   * A rate limit per app and user: `"120/60s"` (or `{ quota, windowSeconds }`), requests per fixed window. Every
+   * answer to a request with a valid token then carries `RateLimit-Policy` and `RateLimit`
+   * (draft-ietf-httpapi-ratelimit-headers), and a request past the quota is a 429 with `Retry-After`. On PostgreSQL
+   * the processes sharing the database count together. Default: none, as the API states none; the control API
+   * changes it while the server runs (docs/server.md, "Rate limits").
+   */
+  rateLimit?: string | RateLimitPolicy;
 }
 
 /** Where a server's control API is, and the token it takes. */
@@ -199,6 +208,7 @@ function checkOptions(options: ServerOptions): void {
   }
   tokenTtlOf(options.tokenTtl);
   checkTrustedProxies(options.trustProxy ?? []);
+  rateLimitOption('rateLimit', options.rateLimit);
 }
 
 interface OpenedData {
@@ -330,6 +340,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   // The sandbox's clock only when it can be steered: otherwise the given clock is the core's, untouched.
   const clock = control ? new SandboxClock(baseClock) : baseClock;
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
+  const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock, opened.store.rateCounts);
   const core = createCore(
     {
       store: opened.store,
@@ -339,6 +350,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       explorerUrl,
       redirectUris: options.redirectUris,
       webhookTargets,
+      rateLimit,
     },
     {
       webhooks: {
@@ -374,6 +386,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       clock,
       journal,
       faults,
+      rateLimit,
       onClockMoved: () => webhooks.wake(),
       context: () => core.context,
       webhooks: { deliveries: () => storeDeliveries(store, addresses), drain: () => webhooks.drain() },

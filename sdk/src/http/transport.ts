@@ -5,6 +5,7 @@ import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChang
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { type RateBudget, readRateLimit, waitForBudget } from '../pacing/index.js';
 import { utf8Length } from '../shared/utf8-length.js';
 import {
   type BodyLimit,
@@ -42,6 +43,8 @@ export interface TransportOptions {
   userAgent?: string;
   /** The most bytes read of one body (`ClientOptions.maxResponseSize`); `undefined` for the defaults. */
   maxResponseSize?: BodyLimit;
+  /** The rate budgets requests with credentials are paced by (`ClientOptions.pacing`); absent: none. */
+  pacing?: RateBudget;
 }
 
 /** Asks for the `ETag` of the client's cached copy of the request's URL as `If-Match` (a `TypeError` when not cached). */
@@ -106,6 +109,8 @@ interface Exchange {
   failure?: unknown;
   /** A POST's `Idempotency-Key`, as sent on each of its attempts: which makes its retries safe. */
   idempotencyKey?: string;
+  /** The owner whose rate budget the answers tell of: set when the request is paced. */
+  paced?: string;
 }
 
 /**
@@ -172,9 +177,13 @@ export class Transport {
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
     };
     if (method === 'POST') exchange.idempotencyKey = idempotencyKey(request.idempotencyKey);
+    const { pacing } = this.#options;
+    if (pacing && credentials) exchange.paced = owner;
     for (;;) {
       let response: Response | undefined;
       try {
+        // Before ky's call, whose timeout would count the wait: each logical request once, and once more after a refresh.
+        if (exchange.paced) await waitForBudget(pacing!, owner, request.signal);
         const headers = this.#headers(request, credentials, stored, ifMatch);
         if (exchange.idempotencyKey) headers['idempotency-key'] = exchange.idempotencyKey;
         response = await http.ky(target, this.#call(exchange, headers, request.body));
@@ -253,6 +262,15 @@ export class Transport {
     const started = performance.now();
     try {
       const answer = await http.fetch(request, init);
+      if (exchange.paced) {
+        const observed = this.#options.pacing!.observe(
+          exchange.paced,
+          readRateLimit(answer.headers),
+          performance.now() - started,
+        );
+        // A shared budget that fails (Redis) paces less well; the request itself goes on.
+        if (observed) observed.catch(() => undefined);
+      }
       const response = limitBody(answer, limitOf(answer.status, exchange.limit), exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {

@@ -96,6 +96,8 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
     if (callback) exchange.jsonp = callback();
     if (principal instanceof HttpError) throw principal;
+    // Every request of a caller counts, those refused for their scope too: the fields go on its answer, whatever it is.
+    if (context.rateLimit) exchange.limits = await context.rateLimit.take(principal);
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
     const call: Call = { context, request, params, query, cache, principal };
     const key = route.method === 'POST' ? request.headers.get('idempotency-key') : null;

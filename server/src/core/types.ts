@@ -95,6 +95,17 @@ export interface CoreContext {
    * Signals written events to long-polling requests of the event list; the core sets it (see `core/index.ts`).
    */
   events?: EventSignal;
+  /** The sandbox's rate limit per app and user (`http/rate-limit.ts`); absent: none. */
+  rateLimit?: RequestLimiter;
+}
+
+/** Counts the requests of callers against a limit (the sandbox's rate limit, `http/rate-limit.ts`). */
+export interface RequestLimiter {
+  /**
+   * Counts a request of `principal`: resolves with the fields its answer carries (`undefined`: none), or rejects
+   * with the `HttpError` 429 that answers it.
+   */
+  take(principal: Principal): Promise<Record<string, string> | undefined>;
 }
 
 /** Wakes what waits for events. */

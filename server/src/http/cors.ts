@@ -4,10 +4,11 @@
 export const ALLOW_ORIGIN = '*';
 /**
  * `Access-Control-Expose-Headers` of every response: what scripts may read besides the safelisted headers. The
- * browser SDK reads `Retry-After` (429, 503) and `WWW-Authenticate` (which 401 it got) too.
+ * browser SDK reads `Retry-After` (429, 503), `WWW-Authenticate` (which 401 it got) and the rate limit's fields (it
+ * paces itself by them) too.
  */
 export const EXPOSE_HEADERS =
-  'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate, X-Request-Id, Idempotent-Replayed';
+  'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate, X-Request-Id, Idempotent-Replayed, RateLimit-Policy, RateLimit';
 
 /** Headers added to every response. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

@@ -26,6 +26,8 @@ export interface Exchange {
   jsonp?: string;
   /** The request's id (`core/request-id.ts`), which error bodies carry as `request_id`. */
   requestId?: string;
+  /** The rate limit's fields (`RateLimit-Policy`, `RateLimit`) for a request it counted. */
+  limits?: Record<string, string>;
 }
 
 const CACHE_CONTROL = 'must-revalidate, private, max-age=0';
@@ -44,6 +46,7 @@ function commonHeaders(exchange: Exchange): Record<string, string> {
     headers['x-oauth-scopes'] = exchange.scopes;
     headers['x-accepted-oauth-scopes'] = exchange.acceptedScopes ?? '';
   }
+  if (exchange.limits) Object.assign(headers, exchange.limits);
   return headers;
 }
 

@@ -10,6 +10,7 @@ import { toFetchHandler } from '../core/fetch-adapter.js';
 import type { Clock } from '../core/types.js';
 import type { TriggeredEvent } from '../create-server.js';
 import type { ServerCredentials } from '../demo-credentials.js';
+import { RateLimiter, type RateLimitPolicy, rateLimitOption } from '../http/rate-limit.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { SandboxClock } from '../sandbox/clock.js';
 import {
@@ -25,6 +26,7 @@ import {
   createSandbox,
   type SandboxClockControls,
   type SandboxJournal,
+  type SandboxRateLimit,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
 import { SlowBodyFault, slowBodyResponse } from '../sandbox/slow-body.js';
@@ -67,6 +69,12 @@ export interface HandlersOptions {
   tokenTtl?: number;
   /** Webhook delivery: an attempt's timeout and the attempts in flight at most. */
   webhooks?: MockWebhookOptions;
+  /**
+   * A rate limit per app and user, as the server's `rateLimit`: `"120/60s"` (or `{ quota, windowSeconds }`). Answers
+   * to requests with a valid token carry `RateLimit-Policy` and `RateLimit`, and past the quota the mock answers 429
+   * with `Retry-After`. Windows follow the mock's clock. Default: none.
+   */
+  rateLimit?: string | RateLimitPolicy;
 }
 
 /** Options of {@link StorefrontMock.issueToken}: the scope(s), and the login of the user (default: the demo user). */
@@ -144,6 +152,15 @@ export interface StorefrontMock extends SandboxTeam {
    * mock.faults.add({ kind: 'slow_body', relation: 'svc:theme', bytes_per_second: 100 });
    */
   faults: SandboxFaults;
+  /**
+   * The rate limit per app and user: read, set (`"120/60s"`), or turned off (`null`), decided by the same code as
+   * the control API's `/_sandbox/rate-limit`. `reset()` forgets the counts, not the limit.
+   *
+   * @example
+   * mock.rateLimit.set('5/60s');
+   * mock.clock.advance(60_000); // the next window: 5 requests again
+   */
+  rateLimit: SandboxRateLimit;
   /**
    * Webhooks: the API's writes record their events and deliver them to the app's endpoints (registered through
    * the API, `svc:create_webhook_endpoint`) with the server's headers, signatures and retry schedule, on the
@@ -259,7 +276,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const clock = new SandboxClock(options.clock ?? systemClock);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
-  const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
+  const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock);
+  const live = liveCore(dataset, { addresses, clock, tokenTtl, rateLimit }, seeded, {
     store: (store) => webhooks.observe(store),
     options: () => ({
       webhooks: {
@@ -292,6 +310,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const deliveries = () => webhooks.deliveries(live.store, addresses);
   const reset = () => {
     webhooks.reset();
+    rateLimit.clear();
     live.reset();
   };
   const sandbox = createSandbox({
@@ -301,6 +320,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     clock,
     journal,
     faults,
+    rateLimit,
     onClockMoved: () => live.core.webhooks?.wake(),
     context: () => live.core.context,
     webhooks: { deliveries, drain: () => live.core.webhooks?.drain() ?? Promise.resolve() },
@@ -322,6 +342,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     shops: sandbox.shops,
     products: sandbox.products,
     orders: sandbox.orders,
+    rateLimit: sandbox.rateLimit,
 
     async trigger(type, triggerOptions) {
       // Through the core's context, as the server's trigger: the delivery loop wakes as after any write.

@@ -3,7 +3,7 @@
  * and writes the current one, so that a test may keep the `store` it got before a reset.
  */
 import { type Core, type CoreOptions, createSharingCore } from '../core/index.js';
-import type { Addresses, Clock } from '../core/types.js';
+import type { Addresses, Clock, RequestLimiter } from '../core/types.js';
 import { PristineRepresentations } from '../http/representation-cache.js';
 import { createSharingStore } from '../store/engine.js';
 import { SharedTables } from '../store/shared-tables.js';
@@ -22,6 +22,8 @@ export interface CoreSettings {
   addresses: Addresses;
   clock: Clock;
   tokenTtl: number;
+  /** The mock's rate limit, kept across resets. */
+  rateLimit?: RequestLimiter;
 }
 
 /** What a mock adds to each core it builds (its first and those of each `reset()`). */

@@ -143,6 +143,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
     });
   }
   if (method === 'post') responses['409'] = responseRef('IdempotencyKeyInUse');
+  if (route.scope !== null) responses['429'] = responseRef('TooManyRequests');
   responses['503'] = responseRef('ServiceUnavailable');
   const operation: Record<string, unknown> = {
     operationId: spec.id,

@@ -54,6 +54,13 @@ export const HEADERS = {
     '`true` on an answer replayed for a repeated `Idempotency-Key`: the first answer, status, headers and body, of a request made once.',
     { const: 'true' },
   ),
+  // draft-ietf-httpapi-ratelimit-headers: Lists of structured fields (RFC 9651), one item per policy.
+  RateLimitPolicy: text(
+    'With a rate limit (`storefront-server --rate-limit`), on every answer to a request with a valid token: the quota per window for each app and user, `"app-user";q=120;w=60` (draft-ietf-httpapi-ratelimit-headers).',
+  ),
+  RateLimit: text(
+    'With a rate limit, on every answer to a request with a valid token: requests left in the window and the seconds until it ends, `"app-user";r=57;t=23` (draft-ietf-httpapi-ratelimit-headers).',
+  ),
 };
 
 /** Headers of every resource API response. */
@@ -63,6 +70,8 @@ export const API_HEADERS = {
   'X-OAuth-Scopes': { $ref: '#/components/headers/OAuthScopes' },
   'X-Accepted-OAuth-Scopes': { $ref: '#/components/headers/AcceptedOAuthScopes' },
   'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
 };
 
 /** The validators of a representation (200 and 304). */
@@ -138,6 +147,10 @@ export const ERROR_RESPONSES = {
     {
       allOf: [schemaRef('ErrorBody'), { required: ['_embedded'] }],
     },
+  ),
+  TooManyRequests: error(
+    'Past the rate limit of the app and user (`storefront-server --rate-limit`; off by default): retry after `Retry-After`, the end of the window.',
+    { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   ),
   ServiceUnavailable: error('The store could not be reached, or did not take the write: retry after `Retry-After`.', {
     'Retry-After': { $ref: '#/components/headers/RetryAfter' },

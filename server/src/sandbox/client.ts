@@ -8,6 +8,7 @@ import type { SandboxDelivery } from './deliveries.js';
 import type { FaultRule, FaultRuleInput } from './faults.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
+import type { SandboxRateLimitInfo } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
 import { teamClient } from './team-client.js';
 import type { SandboxTeam } from './team-types.js';
@@ -74,6 +75,13 @@ export interface SandboxClient extends SandboxTeam {
     /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
     drain(): Promise<void>;
   };
+  /** The rate limit per app and user of the process that answers (docs/server.md, "Rate limits"). */
+  rateLimit: {
+    /** The limit in force; `null`: none. */
+    get(): Promise<SandboxRateLimitInfo | null>;
+    /** Puts `limit` (`"120/60s"`) in force, or none (`null`). */
+    set(limit: string | null): Promise<SandboxRateLimitInfo | null>;
+  };
 }
 
 /** A client of the control API at `url`. */
@@ -106,6 +114,11 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
     name: body.name as string,
     taken_on: body.taken_on as string,
   });
+
+  const rateLimit = (body: Record<string, unknown>): SandboxRateLimitInfo | null =>
+    typeof body.limit === 'string'
+      ? { limit: body.limit, quota: body.quota as number, window_s: body.window_s as number }
+      : null;
 
   return {
     ...teamClient(call),
@@ -151,6 +164,10 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
     webhooks: {
       deliveries: async () => (await call('webhooks.deliveries')).deliveries as SandboxDelivery[],
       drain: async () => void (await call('webhooks.drain')),
+    },
+    rateLimit: {
+      get: async () => rateLimit(await call('rateLimit.get')),
+      set: async (limit) => rateLimit(await call('rateLimit.set', { body: { limit } })),
     },
   };
 }

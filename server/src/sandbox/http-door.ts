@@ -93,6 +93,11 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       _links: { self: { href: href('/clock') } },
     };
   };
+  const rateLimitBody = () => ({
+    _class: ['rate_limit'],
+    ...(sandbox.rateLimit.get() ?? { limit: null }),
+    _links: { self: { href: href('/rate-limit') } },
+  });
   const snapshotBody = (info: { name: string; taken_on: string }) => ({
     ...info,
     _links: {
@@ -121,6 +126,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
           events: { href: href('/events') },
           deliveries: { href: href('/webhooks/deliveries') },
           drain: { href: href('/webhooks/drain') },
+          'rate-limit': { href: href('/rate-limit') },
         },
       }),
     reset: async () => {
@@ -173,6 +179,14 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     },
     ...tokenOperations(sandbox, bodyOf),
     ...eventOperations(sandbox, bodyOf, href),
+    'rateLimit.get': async () => json(200, rateLimitBody()),
+    'rateLimit.set': async (request) => {
+      const body = await bodyOf(request);
+      if (!('limit' in body))
+        throw new SandboxError('The body is {"limit": "120/60s"}, or {"limit": null} for none', 400);
+      sandbox.rateLimit.set(body.limit as string | null);
+      return json(200, rateLimitBody());
+    },
   };
 
   async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {

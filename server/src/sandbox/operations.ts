@@ -31,6 +31,8 @@ export const CONTROL_OPERATIONS = {
   trigger: { method: 'POST', path: '/events' },
   'webhooks.deliveries': { method: 'GET', path: '/webhooks/deliveries' },
   'webhooks.drain': { method: 'POST', path: '/webhooks/drain' },
+  'rateLimit.get': { method: 'GET', path: '/rate-limit' },
+  'rateLimit.set': { method: 'PUT', path: '/rate-limit' },
 } as const satisfies Record<string, { method: string; path: string }>;
 
 /** The name of an operation of the control API. */

@@ -7,6 +7,7 @@
 import { eventResource } from '../api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import type { CoreContext } from '../core/types.js';
+import { formatRateLimit, parseRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { SandboxDelivery } from './deliveries.js';
@@ -46,6 +47,22 @@ export interface SandboxJournal {
   clear(): void;
 }
 
+/** The rate limit in force, as the control API shows it. */
+export interface SandboxRateLimitInfo {
+  /** `120/60s`: requests per window, per app and user. */
+  limit: string;
+  quota: number;
+  window_s: number;
+}
+
+/** The rate limit per app and user (docs/server.md, "Rate limits"). */
+export interface SandboxRateLimit {
+  /** The limit in force; `null`: none. */
+  get(): SandboxRateLimitInfo | null;
+  /** Puts `limit` (`"120/60s"`) in force from the next request, or none (`null`); resolves to it as `get` shows it. */
+  set(limit: string | null): SandboxRateLimitInfo | null;
+}
+
 /** The operations on the core that a test steers a sandbox with; the team's data (`team.ts`) among them. */
 export interface Sandbox extends SandboxTeam {
   /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
@@ -55,6 +72,7 @@ export interface Sandbox extends SandboxTeam {
   journal: SandboxJournal;
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
+  rateLimit: SandboxRateLimit;
   /** An access token of the demo app, straight into the store, without a token request. */
   issueToken(options: IssueTokenOptions): Promise<IssuedSandboxToken>;
   /** Makes a token expire now; a {@link SandboxError} 404 for a token never issued. */
@@ -90,6 +108,7 @@ export interface SandboxParts {
   clock: SandboxClock;
   journal: RequestJournal;
   faults: FaultSet;
+  rateLimit: RateLimiter;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
   /** The core's context now (the MSW mock's changes at each reset): team data, tokens and triggers go through it. */
@@ -177,7 +196,26 @@ export function createSandbox(parts: SandboxParts): Sandbox {
       },
       drain: () => parts.webhooks.drain(),
     },
+    rateLimit: {
+      get: () => rateLimitInfo(parts.rateLimit),
+      set(limit) {
+        const policy = limit === null ? undefined : typeof limit === 'string' ? parseRateLimit(limit) : undefined;
+        if (limit !== null && !policy) {
+          throw new SandboxError(
+            `A rate limit is QUOTA/WINDOW, e.g. "120/60s" (1 s to 24 h), or null for none; got ${JSON.stringify(limit)}`,
+            400,
+          );
+        }
+        parts.rateLimit.set(policy);
+        return rateLimitInfo(parts.rateLimit);
+      },
+    },
   };
+}
+
+function rateLimitInfo(limiter: RateLimiter): SandboxRateLimitInfo | null {
+  const policy = limiter.policy;
+  return policy ? { limit: formatRateLimit(policy), quota: policy.quota, window_s: policy.windowSeconds } : null;
 }
 
 /** `reset` for a sandbox whose start state is `baseline`: restores it into `store`. */

@@ -359,6 +359,18 @@ export interface SharedFailures {
   clear(key: string): Promise<void>;
 }
 
+/**
+ * Request counts of the sandbox's rate limit kept where every process sharing the data sees them (the PostgreSQL
+ * store), so that a fleet holds one quota per app and user (see `http/rate-limit.ts`).
+ */
+export interface SharedRateCounts {
+  /**
+   * One more request of `key` in the window that starts at `windowStart` (epoch ms), atomically; resolves with the
+   * requests counted in that window, this one included. A count of an earlier window starts over.
+   */
+  add(key: string, windowStart: number): Promise<number>;
+}
+
 /** A row held against every other process sharing the data (see {@link Store.claim}). */
 export interface Claim<R> {
   /** The row as committed when the claim was taken (`undefined`: gone). */
@@ -421,6 +433,8 @@ export interface Store {
   claim?<C extends CollectionName>(collection: C, id: string): Promise<Claim<Collections[C]> | undefined>;
   /** Only for a store other processes share: the failed-login counts they all see. */
   readonly failures?: SharedFailures;
+  /** Only for a store other processes share: the rate limit's counts they all see. */
+  readonly rateCounts?: SharedRateCounts;
   /** Only for a store other processes share: the sandbox's snapshots, seen by them all. */
   readonly snapshots?: SnapshotShelf;
   /** Waits for queued writes, then releases the store. */

@@ -27,6 +27,9 @@
  *
  * Version 8: the table of idempotency keys and the answers they replay (`core/idempotency.ts`), of the same shape
  * as the other collections'. Servers of version 7 keep working beside it (they take no `Idempotency-Key`).
+ *
+ * Version 9: `rate_limits`, the sandbox's rate limit counts, one row per app and user with its current window
+ * (see `postgres-rate-counts.ts`). Servers of version 8 keep working beside it (they limit nothing).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
@@ -150,6 +153,12 @@ const MIGRATIONS: readonly Migration[] = [
     name: 'idempotency keys and their answers',
     sql: (schema) =>
       [`SELECT seq FROM ${schema}.head FOR UPDATE`, ...collectionTable(schema, 'idempotency_keys')].join(';\n'),
+  },
+  {
+    version: 9,
+    name: "the rate limit's counts",
+    sql: (schema) =>
+      `CREATE TABLE ${schema}.rate_limits (key text PRIMARY KEY, window_start bigint NOT NULL, used integer NOT NULL)`,
   },
 ];
 

@@ -2,8 +2,8 @@
  * The PostgreSQL store: the memory engine over a database that several processes (workers, hosts) share. Its
  * rooms: the copy in memory and the one owner of its write number (`postgres-replica.ts`), the write path
  * (`postgres-writes.ts`), the freshness rule that keeps reads current (`postgres-freshness.ts`), the connections
- * and their limits (`postgres-session.ts`), the schema and its migrations (`postgres-schema.ts`), claims, pruning
- * and the failed-login counts. This file opens them, in order.
+ * and their limits (`postgres-session.ts`), the schema and its migrations (`postgres-schema.ts`), claims, pruning,
+ * the failed-login and rate limit counts. This file opens them, in order.
  *
  * What the database does to its connections: a connection cut under a write (a restart, a failover,
  * `pg_terminate_backend`) fails that request with a 503 and the next one opens another; an idle one's loss is told
@@ -24,6 +24,7 @@ import { type ClaimOptions, openClaims } from './postgres-claims.js';
 import { sharedFailures } from './postgres-failures.js';
 import { freshness } from './postgres-freshness.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
+import { sharedRateCounts } from './postgres-rate-counts.js';
 import { openReplica } from './postgres-replica.js';
 import { writeRows } from './postgres-rows.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
@@ -150,6 +151,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       sync: fresh.sync,
       prune,
       failures: sharedFailures(pool, schema),
+      rateCounts: sharedRateCounts(pool, schema, unavailable),
       snapshots: sharedSnapshots(pool, schema, unavailable),
       claim: (collection, id) => claims.claim(collection, id),
       close() {

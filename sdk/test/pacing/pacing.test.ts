@@ -1,0 +1,133 @@
+/**
+ * Pacing against the real reference server with a rate limit: a client given three times the quota of requests at
+ * once sends them window by window and meets no 429, alone or as two instances sharing a budget in Redis; without
+ * pacing, the same burst meets the limit (so that the counts below can fail).
+ */
+import {
+  type Client,
+  clientCredentials,
+  createClient,
+  createRateBudget,
+  type RateBudget,
+} from '@storefront-platform/sdk';
+import { createRedisRateBudget } from '@storefront-platform/sdk/redis';
+import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, type TestRedis } from '../../../test/support/redis-clients.js';
+import { REDIS_SERVER, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirement.js';
+
+const QUOTA = 8;
+const WINDOW_S = 2;
+
+let server: StorefrontServer;
+/** When the server received each API request (epoch ms): the windows it counted them in. */
+let received: number[] = [];
+
+beforeAll(async () => {
+  server = await createServer({ port: 0, products: 2, explorer: false, rateLimit: `${QUOTA}/${WINDOW_S}s` });
+});
+afterAll(() => server.close());
+
+/** A client of the demo app without retries (a 429 is an error), recording when its API requests reached the server. */
+function client(pacing?: RateBudget | false, auth = demoAuth()): Client {
+  return createClient({
+    baseUrl: server.baseUrl,
+    auth,
+    retry: false,
+    cache: false,
+    ...(pacing === undefined ? {} : { pacing }),
+    fetch: (input, init) => {
+      if (new URL((input as Request).url ?? String(input)).pathname.startsWith('/v1')) received.push(Date.now());
+      return fetch(input, init);
+    },
+  });
+}
+
+function demoAuth() {
+  const { clientId, clientSecret } = server.credentials!;
+  return clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
+}
+
+/** Runs `count` reads of the root at once through `clients` in turn; the statuses of their failures. */
+async function burst(clients: Client[], count: number): Promise<{ ok: number; failed: number[] }> {
+  received = [];
+  const results = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => clients[i % clients.length]!.root()),
+  );
+  return {
+    ok: results.filter((result) => result.status === 'fulfilled').length,
+    failed: results.flatMap((result) =>
+      result.status === 'rejected' ? [(result.reason as { status?: number }).status ?? -1] : [],
+    ),
+  };
+}
+
+/** Requests the server received per window of its limit: none may pass the quota. */
+function perWindow(): number[] {
+  const counts = new Map<number, number>();
+  for (const at of received) {
+    const window = Math.floor(at / (WINDOW_S * 1000));
+    counts.set(window, (counts.get(window) ?? 0) + 1);
+  }
+  return [...counts.values()];
+}
+
+describe('pacing by the rate limit fields', () => {
+  it('sends three times the quota window by window, with no 429', async () => {
+    const { ok, failed } = await burst([client()], QUOTA * 3);
+    expect(failed).toEqual([]);
+    expect(ok).toBe(QUOTA * 3);
+    // At least three windows were used, none over the quota: the burst took about the windows it needed.
+    const windows = perWindow();
+    expect(windows.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...windows)).toBeLessThanOrEqual(QUOTA);
+  }, 30_000);
+
+  it('meets the limit without pacing: the same burst gets 429s', async () => {
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000));
+    const { failed } = await burst([client(false)], QUOTA * 3);
+    expect(failed.length).toBeGreaterThanOrEqual(QUOTA);
+    expect(new Set(failed)).toEqual(new Set([429]));
+  }, 30_000);
+
+  it('starts from nothing known with one request, then lets the budget go at once', async () => {
+    const budget = createRateBudget();
+    // Nothing known: the first request probes, the next waits for its answer.
+    expect(budget.take('owner')).toBe(0);
+    expect(budget.take('owner')).toBeGreaterThan(0);
+    budget.observe('owner', { remaining: 2, resetSeconds: 10, quota: 3, windowSeconds: 10 }, 5);
+    expect([budget.take('owner'), budget.take('owner')]).toEqual([0, 0]);
+    expect(budget.take('owner')).toBeGreaterThan(9_000);
+    // A server without fields: every request goes.
+    const free = createRateBudget();
+    free.take('owner');
+    free.observe('owner', undefined, 5);
+    expect(Array.from({ length: 20 }, () => free.take('owner'))).toEqual(Array(20).fill(0));
+  });
+});
+
+describe.skipIf(skipWithout(REDIS_SERVER, 'Pacing shared through Redis'))('pacing shared through Redis', () => {
+  let redisServer: RedisServer;
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redisServer = await startRedisServer();
+    redis = await connectRedis('redis', redisServer.url);
+  });
+  afterAll(async () => {
+    await redis?.close();
+    await redisServer?.stop();
+  });
+
+  it('keeps two instances of one authorization within one quota: three times it, no 429', async () => {
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000));
+    // One strategy per instance, as two processes have, each with its own token of the same app and user.
+    const instances = [0, 1].map(() => client(createRedisRateBudget({ client: redis.client, prefix: 'pacing-test' })));
+    const { ok, failed } = await burst(instances, QUOTA * 3);
+    expect(failed).toEqual([]);
+    expect(ok).toBe(QUOTA * 3);
+    const windows = perWindow();
+    expect(windows.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...windows)).toBeLessThanOrEqual(QUOTA);
+  }, 30_000);
+});
