@@ -109,6 +109,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
 
   return async (request) => {
     const requestId = requestIdOf(request.headers.get('x-request-id'));
+    if (request.trace) request.trace.requestId = requestId;
     const response = await answer(request, requestId);
     // Every answer names its request, a stored answer replayed included (`idempotency.ts` keeps none of it).
     response.headers['x-request-id'] = requestId;

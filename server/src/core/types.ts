@@ -38,6 +38,8 @@ export interface RequestTrace {
   userId?: string;
   /** The id of the sandbox's fault rule that hit the request, when one did. */
   fault?: string;
+  /** The request's id, as its answer's `X-Request-Id` gives it (`request-id.ts`); absent: no answer was made. */
+  requestId?: string;
 }
 
 /** The core's answer, written back by the shell (which may compress it). */

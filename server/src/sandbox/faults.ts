@@ -3,6 +3,7 @@
  * short or trickling, an expired token), for matching requests, a number of times, with a probability drawn from a seeded generator. One set of rules per
  * sandbox, decided here for both doors (the Express shell and the MSW mock).
  */
+import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { failure } from './answers.js';
 import { matcherOf, relationMethods } from './fault-match.js';
@@ -339,7 +340,12 @@ export class FaultSet implements SandboxFaults {
     return async (request) => {
       const decision = this.decide(request.method, request.url.pathname);
       if (decision && request.trace) request.trace.fault = decision.rule;
-      if (decision?.kind === 'answer') return decision.response;
+      if (decision?.kind === 'answer') {
+        // An answer like the core's: it names its request too.
+        const requestId = requestIdOf(request.headers.get('x-request-id'));
+        if (request.trace) request.trace.requestId = requestId;
+        return { ...decision.response, headers: { ...decision.response.headers, 'x-request-id': requestId } };
+      }
       if (decision?.kind === 'reset') throw new ConnectionResetFault();
       if (decision?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
       if (decision?.kind === 'expired_token') {

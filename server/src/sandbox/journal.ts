@@ -21,8 +21,7 @@ export interface JournalEntry {
   duration_ms: number;
   /**
    * The request's id, as its answer's `X-Request-Id` gave it: the client's own when sane, else the server's
-   * (`core/request-id.ts`). Null for an answer a fault rule made before the core saw the request, unless the
-   * client sent one.
+   * (`core/request-id.ts`). Null for a connection a fault rule reset: no answer named it.
    */
   request_id: string | null;
   /** The app and user behind its bearer token, when it had a valid one. */
@@ -92,7 +91,7 @@ export class RequestJournal {
         path: request.url.pathname,
         status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        request_id: response.headers['x-request-id'] ?? request.headers.get('x-request-id'),
+        request_id: trace.requestId ?? null,
         app_id: trace.appId ?? null,
         user_id: trace.userId ?? null,
         route: trace.route ?? null,

@@ -166,10 +166,12 @@ export function moreFaultScenarios(door: () => FaultDoor): void {
 
   it('sends the headers of a slow body at once and its body at the pace asked, intact', async () => {
     const d = door();
-    const whole = await (await d.fetch('/v1/nowhere')).text();
+    // One request id for both: the error body repeats it.
+    const init = { headers: { 'x-request-id': 'slow-body' } };
+    const whole = await (await d.fetch('/v1/nowhere', init)).text();
     await d.add({ kind: 'slow_body', bytes_per_second: 200, path: '/v1/nowhere', times: 1 });
     const started = performance.now();
-    const response = await d.fetch('/v1/nowhere');
+    const response = await d.fetch('/v1/nowhere', init);
     const headersAfter = performance.now() - started;
     expect(response.status).toBe(404);
     expect(await response.text()).toBe(whole);
