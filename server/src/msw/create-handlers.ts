@@ -28,6 +28,7 @@ import {
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
 import type { SeedOptions } from '../seed/index.js';
+import { createMemoryStore } from '../store/memory.js';
 import type { Dataset, Store } from '../store/types.js';
 import {
   type FailureOptions,
@@ -258,7 +259,9 @@ const systemClock: Clock = { now: () => Date.now() };
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
-  const clock = new SandboxClock(options.clock ?? systemClock);
+  // The sandbox's own state (fault rules, the clock's offset) in a store of its own, which `reset()` keeps.
+  const sandboxState = createMemoryStore();
+  const clock = new SandboxClock(options.clock ?? systemClock, sandboxState);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
   const live = liveCore(dataset, { addresses, clock, tokenTtl }, seeded, {
@@ -273,7 +276,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   });
   const { origin } = addresses;
   const journal = new RequestJournal();
-  const faults = new FaultSet();
+  const faults = new FaultSet(sandboxState);
   const core = toFetchHandler(
     journal.around(
       faults.around((request) => live.core.handle(request)),

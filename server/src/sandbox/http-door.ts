@@ -136,28 +136,32 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     'clock.now': async () => json(200, clockBody()),
     'clock.set': async (request) => {
       sandbox.clock.set(instantOf((await bodyOf(request)).now));
+      await sandbox.stored();
       return json(200, clockBody());
     },
     'clock.advance': async (request) => {
       sandbox.clock.advance((await bodyOf(request)).ms as number);
+      await sandbox.stored();
       return json(200, clockBody());
     },
     'journal.entries': async (request) => {
-      const entries = sandbox.journal.entries(filterOf(request.url.searchParams));
+      const entries = await sandbox.journal.entries(filterOf(request.url.searchParams));
       return json(200, { _class: ['journal'], entries, _links: { self: { href: href('/journal') } } });
     },
     'journal.clear': async () => {
-      sandbox.journal.clear();
+      await sandbox.journal.clear();
       return noContent;
     },
     'faults.list': async () =>
       json(200, { _class: ['faults'], faults: sandbox.faults.list(), _links: { self: { href: href('/faults') } } }),
-    'faults.add': async (request) =>
-      json(201, sandbox.faults.add((await bodyOf(request)) as unknown as FaultRuleInput), {
-        location: href('/faults'),
-      }),
+    'faults.add': async (request) => {
+      const rule = sandbox.faults.add((await bodyOf(request)) as unknown as FaultRuleInput);
+      await sandbox.stored();
+      return json(201, rule, { location: href('/faults') });
+    },
     'faults.clear': async () => {
       sandbox.faults.clear();
+      await sandbox.stored();
       return noContent;
     },
   };

@@ -6,7 +6,7 @@
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
-import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
+import type { JournalEntry, JournalFilter, RequestJournal, SharedRequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
 
@@ -31,32 +31,51 @@ export interface SandboxClockControls {
   advance(ms: number): void;
 }
 
-/** The request journal. */
+/** The request journal of one process (the MSW mock's). */
 export interface SandboxJournal {
   /** The requests kept (the newest {@link RequestJournal.size}), oldest first, matching `filter`. */
   entries(filter?: JournalFilter): JournalEntry[];
   clear(): void;
 }
 
-/** The operations on the core that a test steers a sandbox with. */
-export interface Sandbox {
+/** The request journal of the processes sharing a store (see {@link SharedRequestJournal}). */
+export interface SharedSandboxJournal {
+  /** The requests kept (the newest {@link SharedRequestJournal.size}), oldest first, matching `filter`. */
+  entries(filter?: JournalFilter): Promise<JournalEntry[]>;
+  clear(): Promise<void>;
+}
+
+/** A journal as a sandbox's parts give it. */
+type AnyJournal = RequestJournal | SharedRequestJournal;
+
+/** The sandbox's operations on the journal `J`. */
+type JournalOf<J extends AnyJournal> = J extends RequestJournal ? SandboxJournal : SharedSandboxJournal;
+
+/** The operations on the core that a test steers a sandbox with; `J`: its journal, read at once or not. */
+export interface Sandbox<J extends SandboxJournal | SharedSandboxJournal = SandboxJournal | SharedSandboxJournal> {
   /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
   reset(): Promise<void>;
   snapshots: SandboxSnapshots;
   clock: SandboxClockControls;
-  journal: SandboxJournal;
+  journal: J;
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
+  /**
+   * Resolves once the clock moves and fault rules changed through this sandbox so far are stored (and so seen by
+   * every process sharing the store); rejects with the store's error when one was not. They take effect in this
+   * process at once: the MSW mock's operations stay synchronous, the control API answers after this.
+   */
+  stored(): Promise<void>;
 }
 
 /** What a sandbox steers. */
-export interface SandboxParts {
+export interface SandboxParts<J extends AnyJournal = AnyJournal> {
   store: Store;
   /** What `reset` returns to. */
   reset: () => Promise<void>;
   shelf: SnapshotShelf;
   clock: SandboxClock;
-  journal: RequestJournal;
+  journal: J;
   faults: FaultSet;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
@@ -82,7 +101,7 @@ function checkInstant(what: string, value: unknown): number {
 }
 
 /** The sandbox over `parts`. */
-export function createSandbox(parts: SandboxParts): Sandbox {
+export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): Sandbox<JournalOf<J>> {
   const { store, shelf, clock, journal } = parts;
   const moved = () => parts.onClockMoved?.();
   return {
@@ -114,14 +133,18 @@ export function createSandbox(parts: SandboxParts): Sandbox {
         moved();
       },
     },
+    // Its reading operations only: the journal's own (`record`, `around`) are not the sandbox's.
     journal: {
-      entries: (filter) => journal.entries(filter),
+      entries: (filter?: JournalFilter) => journal.entries(filter),
       clear: () => journal.clear(),
-    },
+    } as JournalOf<J>,
     faults: {
       add: (rule) => parts.faults.add(rule),
       list: () => parts.faults.list(),
       clear: () => parts.faults.clear(),
+    },
+    async stored() {
+      await Promise.all([parts.faults.stored(), clock.stored()]);
     },
   };
 }
