@@ -344,6 +344,12 @@ export class FaultSet implements SandboxFaults {
     return async (request) => {
       let decision: Decision | undefined;
       try {
+        // Rules another process added or spent: caught up with first, which the core then need not do again.
+        const catchingUp = this.store.sync?.();
+        if (catchingUp) {
+          await catchingUp;
+          request.caughtUp = true;
+        }
         decision = await this.decide(request.method, request.url.pathname);
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error;

@@ -61,11 +61,12 @@ export interface Sandbox<J extends SandboxJournal | SharedSandboxJournal = Sandb
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
   /**
-   * Resolves once the clock moves and fault rules changed through this sandbox so far are stored (and so seen by
-   * every process sharing the store); rejects with the store's error when one was not. They take effect in this
-   * process at once: the MSW mock's operations stay synchronous, the control API answers after this.
+   * Resolves once the clock moves and fault rules changed through this sandbox so far are stored (so seen by every
+   * process sharing the store), and reads show what any process stored before the call; rejects with the store's
+   * error when that cannot be. Changes take effect in this process at once (the MSW mock's operations stay
+   * synchronous); the control API awaits this before and after each operation.
    */
-  stored(): Promise<void>;
+  settled(): Promise<void>;
 }
 
 /** What a sandbox steers. */
@@ -143,8 +144,9 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
       list: () => parts.faults.list(),
       clear: () => parts.faults.clear(),
     },
-    async stored() {
+    async settled() {
       await Promise.all([parts.faults.stored(), clock.stored()]);
+      await store.sync?.();
     },
   };
 }
