@@ -42,7 +42,7 @@ export class SandboxClock implements Clock {
 
   /** Back to the process's time, for every process: for a fleet's first process as it starts. */
   async reset(): Promise<void> {
-    await this.own.stored().catch(() => undefined);
+    await this.own.idle();
     // Nothing written when the clock was never moved: a start pays no write for it.
     if (!this.store.get('sandbox_settings', ROW)) return;
     await this.store.write((tx) => tx.delete('sandbox_settings', ROW));

@@ -291,7 +291,7 @@ export class FaultSet implements SandboxFaults {
 
   /** Removes every rule and forgets this set's own changes in flight: for a fleet's first process as it starts. */
   async reset(): Promise<void> {
-    await this.own.stored().catch(() => undefined);
+    await this.own.idle();
     // Nothing written when there is nothing to remove: a start pays no write for it.
     if (this.store.all('fault_rules').length === 0) return;
     await this.store.write((tx) => {
@@ -318,7 +318,7 @@ export class FaultSet implements SandboxFaults {
    */
   async decide(method: string, path: string): Promise<Decision | undefined> {
     // A rule this process added or cleared a moment ago applies to the requests after it.
-    if (this.own.pending) await this.own.stored().catch(() => undefined);
+    if (this.own.pending) await this.own.idle();
     const matching = this.store.all('fault_rules').filter((row) => this.matches(row, method, path));
     if (matching.length === 0) return undefined;
     return this.store.write((tx) => {

@@ -33,6 +33,11 @@ export class OwnWrites<T> {
     });
   }
 
+  /** Resolves once every change made so far is stored or failed; a failure is left for {@link stored}. */
+  idle(): Promise<void> {
+    return this.last;
+  }
+
   /**
    * Resolves once every change made so far is stored (the store runs writes one at a time, in order); rejects
    * with the error of one that failed since the last call.
