@@ -33,6 +33,11 @@ export const DATA_COLLECTIONS = COLLECTIONS.filter(
   (name) => !Object.hasOwn(SANDBOX, name),
 ) as readonly DataCollectionName[];
 
+/** Whether `name` holds the sandbox's own state (fault rules, settings), not data. */
+export function isSandboxCollection(name: CollectionName): name is SandboxCollectionName {
+  return Object.hasOwn(SANDBOX, name);
+}
+
 export function isCollectionName(name: string): name is CollectionName {
   return Object.hasOwn(NAMES, name);
 }

@@ -27,7 +27,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { COLLECTIONS } from '../collections.js';
+import { COLLECTIONS, isSandboxCollection } from '../collections.js';
 import { createStoreEngine, type PendingWrite, type Persistence } from '../engine.js';
 import { StoreFileError } from '../errors.js';
 import type { CollectionName, Dataset, Store, StoredData } from '../types.js';
@@ -100,7 +100,10 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   const manifestFile = new ManifestFile(path, durability);
   const files = {} as Files;
   const save = () => manifestFile.save(manifestOf(files));
-  const place = (name: CollectionName, at: CollectionPlace) => openCollection(name, at, durability, save);
+  // The sandbox's rules and clock are not flushed: a server with the control API clears them as it starts, so a
+  // crash that lost their last write changes nothing, and a request that a rule matches costs no flush.
+  const durabilityOf = (name: CollectionName) => (isSandboxCollection(name) ? { sync: false } : durability);
+  const place = (name: CollectionName, at: CollectionPlace) => openCollection(name, at, durabilityOf(name), save);
 
   let data: Partial<StoredData>;
   let rewritten: readonly CollectionName[];
