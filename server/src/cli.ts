@@ -16,15 +16,12 @@ import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { diskFailureOf } from './http/disk-failure.js';
-import { runListen } from './listen-command.js';
-import { runMigrate } from './migrate-command.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { DEFAULT_PRODUCTS } from './seed/index.js';
 import { ignoreTerminalInterrupt, onStopSignal } from './stop-signals.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
-import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
-import { runTrigger } from './trigger-command.js';
+import { isPostgresUrl, withoutPassword } from './store/postgres/postgres-url.js';
 
 const USAGE = `Usage: storefront-server [options]
 
@@ -347,9 +344,10 @@ function storeUrl(value: Value | undefined): string | undefined {
 }
 
 async function main(): Promise<number> {
-  if (process.argv[2] === 'migrate') return runMigrate(process.argv.slice(3));
-  if (process.argv[2] === 'listen') return runListen(process.argv.slice(3));
-  if (process.argv[2] === 'trigger') return runTrigger(process.argv.slice(3));
+  // Each subcommand loads when asked for: a server's start does not pay for them (nor for the PostgreSQL driver).
+  if (process.argv[2] === 'migrate') return (await import('./migrate-command.js')).runMigrate(process.argv.slice(3));
+  if (process.argv[2] === 'listen') return (await import('./listen-command.js')).runListen(process.argv.slice(3));
+  if (process.argv[2] === 'trigger') return (await import('./trigger-command.js')).runTrigger(process.argv.slice(3));
   // The primary stops a fleet's workers (SIGTERM) when the terminal's Ctrl-C reaches them all.
   if (cluster.isWorker) ignoreTerminalInterrupt();
   let options: Options['values'];

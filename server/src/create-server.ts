@@ -15,9 +15,9 @@ import type { Clock } from './core/types.js';
 import { type DemoOptions, type ServerCredentials, upgradeExisting } from './demo-credentials.js';
 import { EXPLORER_CLIENT_ID, EXPLORER_PATH, registerExplorerClient } from './explorer/client.js';
 import { createExplorerHandler } from './explorer/handler.js';
-import { createRequestListener } from './express/app.js';
 import { checkTrustedProxies } from './express/forwarded-for.js';
 import { createHttpServer } from './express/http-server.js';
+import { createRequestListener } from './express/request-listener.js';
 import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
@@ -33,7 +33,7 @@ import { createSandbox, resetTo } from './sandbox/sandbox.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
-import { createPostgresStore, isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
+import { isPostgresUrl, withoutPassword } from './store/postgres/postgres-url.js';
 import type { Dataset, Store } from './store/types.js';
 import type { Deliverer, WebhookSender } from './webhooks/deliverer.js';
 import { nodeWebhookSender } from './webhooks/node-sender.js';
@@ -228,7 +228,9 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
   }
   if (typeof data === 'string') {
     let seeded: DemoCredentials | undefined;
-    const open = data === options.store ? createPostgresStore : createJsonStore;
+    // The PostgreSQL store and its driver load only for a database: a start on a JSON file does not pay for them.
+    const open =
+      data === options.store ? (await import('./store/postgres/postgres.js')).createPostgresStore : createJsonStore;
     const store = await open(data, {
       reset: options.reset,
       initial: () => {

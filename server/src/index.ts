@@ -21,7 +21,8 @@ export {
 } from './create-server.js';
 export type { DemoOptions, ServerCredentials } from './demo-credentials.js';
 export type { ExplorerHandler } from './explorer/handler.js';
-export { createExpressApp, createRequestListener, type ExpressAppOptions } from './express/app.js';
+export { createExpressApp } from './express/app.js';
+export { createRequestListener, type ExpressAppOptions } from './express/request-listener.js';
 export type { ServerTimeouts } from './express/timeouts.js';
 export { connectSandbox, type SandboxClient, type SandboxConnection, type SandboxTime } from './sandbox/client.js';
 export type { FaultKind, FaultRule, FaultRuleInput } from './sandbox/faults.js';

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { readCommandArgs } from './command-args.js';
 import { dataFilePath } from './data-path.js';
 import { copyData } from './store/copy-data.js';
-import { isPostgresUrl, withoutPassword } from './store/postgres/postgres.js';
+import { isPostgresUrl, withoutPassword } from './store/postgres/postgres-url.js';
 
 const USAGE = `Usage: storefront-server migrate --from DIR|URL --to DIR|URL [--replace]
 

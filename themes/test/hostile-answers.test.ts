@@ -92,7 +92,8 @@ describe('hostile answers', BIN_TESTS, () => {
     const { pathname } = new URL(asset.link('file').expand());
     hostile.rewrites.hang = (path) => path.startsWith(pathname);
     const dir = await mkdtemp(join(root, 'empty-'));
-    const publish = startCli(['publish', dir, '--shop', 'northwind', '--yes'], { config });
+    // From a folder without the base: --ours publishes the development theme's files over production's.
+    const publish = startCli(['publish', dir, '--shop', 'northwind', '--yes', '--ours'], { config });
     try {
       await waitUntil(() => hostile.seen.some((r) => r.path.startsWith(pathname)));
       publish.child.kill('SIGINT');
@@ -117,8 +118,8 @@ describe('hostile answers', BIN_TESTS, () => {
       document.subdomain === 'northwind' ? { ...document, id: '/../../../precious' } : document;
     const dir = join(root, 'no-theme');
     await mkdir(dir);
-    const published = await cli(['publish', dir, '--shop', 'northwind', '--yes']);
-    expect(published.stderr).toBe('');
+    const published = await cli(['publish', dir, '--shop', 'northwind', '--yes', '--ours']);
+    expect(published.stderr).toMatch(/^No base is recorded for a publish from outside the theme folder: [^\n]*\n$/);
     expect(published.code).toBe(0);
     expect(await readFile(target, 'utf8')).toBe('precious');
   });

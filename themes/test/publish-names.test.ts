@@ -12,14 +12,15 @@ const themes = useThemesServer();
 describe('publish and the names the folder refuses', BIN_TESTS, () => {
   it('publishes a hidden-name template and a case twin, deleting nothing of production', async () => {
     const t = themes();
-    const { config } = await t.checkedOut('dev');
+    const { config, dir } = await t.checkedOut('dev');
     const { theme: development } = await t.theme(true);
     const twinOf = [...filesOf(development).keys()].find((path) => /^partials\/[a-z]+\.html$/.test(path))!;
     const twin = twinOf.replace(/^partials\/(.)/, (_, first: string) => `partials/${first.toUpperCase()}`);
     await development.follow('svc:create_template', { file_name: '.hidden.html', body: '<p>hidden</p>\n' });
     await development.follow('svc:create_template', { file_name: twin, body: '<p>twin</p>\n' });
 
-    const published = await t.cli(['publish', '--shop', 'northwind', '--yes', '--json'], { config });
+    // From the folder that made the development theme, which keeps the base both themes started from.
+    const published = await t.cli(['publish', dir, '--yes', '--json'], { config });
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
     expect(JSON.parse(published.stdout).files).toEqual([

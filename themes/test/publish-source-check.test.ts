@@ -7,7 +7,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
-import { applyPublish, planPublish } from '../src/theme/publish.js';
+import { applyPublish, planPublish, readPublishThemes } from '../src/theme/publish.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { DEMO, useThemesServer } from './helpers/server.js';
 import { addTemplates, deleteTemplates, filesOf } from './helpers/theme-files.js';
@@ -65,7 +65,9 @@ describe('a development theme that lacks most of production', BIN_TESTS, () => {
     });
     const added = await addTemplates((await t.theme()).theme, 'extra/x', 11);
     // Both plans are read before either run writes, as two publishes started together do.
-    const [first, second] = [await planPublish(client, 'northwind'), await planPublish(client, 'northwind')];
+    // No base is recorded here: every difference is a conflict, which --ours settles for the development theme.
+    const plan = async () => planPublish(await readPublishThemes(client, 'northwind'), { favour: 'ours' });
+    const [first, second] = [await plan(), await plan()];
     expect(second.changes.map((c) => [c.path, c.action])).toEqual(added.map((path) => [path, 'deleted']));
     expect((await applyPublish(first)).every((file) => file.action === 'deleted')).toBe(true);
     const files = await applyPublish(second);

@@ -5,8 +5,7 @@
  * come, as offsets would. The token is opaque to clients (base64url of `[field, key, id]`) but not secret:
  * any well-formed one merely names a place in the list, so it is validated, not signed.
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
-import { decodeBase64Url, encodeBase64Url } from '@storefront-platform/sdk/internal';
+import { API_LIMITS, decodeBase64Url, encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { badRequest } from '../http/http-error.js';
 import { comparePositions, type ListOrder, type Position, positionOf } from './list-order.js';
 import { single } from './query.js';

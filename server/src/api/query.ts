@@ -1,5 +1,5 @@
 /** Query parameters of the list endpoints: each bad value is a 400 that names the parameter. */
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { badRequest } from '../http/http-error.js';
 
 /** The single value of `name`, `undefined` when absent; 400 when repeated. */

@@ -5,8 +5,9 @@
  * A page is found by offset (`page`) or, in the `next` links the server writes, by cursor (`after`, see
  * `cursor.ts`), so that a walk over `next` neither repeats nor skips rows that others' writes shift.
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
+
 import type { RepresentationName } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
 import type { Entity } from '../http/entity.js';
 import type { Revisions } from '../http/representation-cache.js';

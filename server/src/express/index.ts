@@ -1,1 +1,2 @@
-export { createExpressApp, type ExpressAppOptions } from './app.js';
+export { createExpressApp } from './app.js';
+export type { ExpressAppOptions } from './request-listener.js';

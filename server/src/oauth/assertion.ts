@@ -1,4 +1,4 @@
-import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { CoreContext } from '../core/types.js';
 import type { AppRow } from '../store/types.js';
 import { findApp } from './clients.js';
@@ -21,6 +21,8 @@ export interface VerifiedAssertion {
  * not past and at most an hour ahead, `sub` or `prn` (equal when both) naming the token. Failures are `invalid_grant`.
  */
 export async function verifyAssertion(context: CoreContext, assertion: string): Promise<VerifiedAssertion> {
+  // jose loads with the first assertion: most servers never see one, and it weighs a tenth of a start.
+  const { decodeJwt, decodeProtectedHeader, jwtVerify } = await import('jose');
   let unverified: JWTPayload;
   try {
     if (decodeProtectedHeader(assertion).alg !== 'HS256') {

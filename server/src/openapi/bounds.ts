@@ -4,7 +4,7 @@
  * why not. Values come from the contract's `API_LIMITS`, which the server enforces;
  * server/test/openapi/walk.test.ts sends each bound to a real server.
  */
-import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk/internal';
 import { MAX_ASSET_BYTES } from '../api/themes/asset.js';
 import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';

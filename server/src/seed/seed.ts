@@ -2,11 +2,11 @@
  * The deterministic demo data set: the same options give the same rows (secrets excepted, which are
  * random unless given). Platform-neutral: the MSW entry seeds its in-memory store with it in browsers.
  */
-import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { newPreviewKey } from '../api/themes/theme.js';
 import { typedSecret } from '../oauth/secrets.js';
+import { md5Hex } from '../shared/md5.js';
 import { emptyDataset } from '../store/collections.js';
 import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
 import { type Assortment, order, product } from './catalog.js';
@@ -36,6 +36,12 @@ export interface SeedOptions {
   /** Redirect URIs registered for the demo app. Default: `/callback` on `localhost` and `127.0.0.1`, port 8080. */
   redirectUris?: string[];
 }
+
+/** The demo app's redirect URIs unless {@link SeedOptions.redirectUris} gives others. */
+export const DEMO_REDIRECT_URIS: readonly string[] = [
+  'http://localhost:8080/callback',
+  'http://127.0.0.1:8080/callback',
+];
 
 /** What a client needs to use the demo data. The password and secret exist nowhere else in clear. */
 export interface DemoCredentials {
@@ -177,7 +183,7 @@ export function seed(options: SeedOptions = {}): SeededData {
     clientSecret: options.clientSecret ?? typedSecret(32),
     login: options.login ?? 'demo',
     password: options.password ?? typedSecret(12),
-    redirectUris: options.redirectUris ?? ['http://localhost:8080/callback', 'http://127.0.0.1:8080/callback'],
+    redirectUris: options.redirectUris ?? [...DEMO_REDIRECT_URIS],
   };
   data.users.push(
     {
@@ -274,7 +280,7 @@ export function seed(options: SeedOptions = {}): SeededData {
         created_on: stamp,
         updated_on: stamp,
       };
-      data.assets.push(lazyFields(asset, { digest: () => bytesToHex(md5(bytes())), file_size: () => bytes().length }));
+      data.assets.push(lazyFields(asset, { digest: () => md5Hex(bytes()), file_size: () => bytes().length }));
       data.files.push(lazyFields({ id }, { data: () => encodeBase64(bytes()) }));
     }
   }

@@ -3,9 +3,8 @@
  * resolves to checked as the connection is made (a `lookup` of our own around the system's), so that a name
  * pointed at a private address between a check and the connection (DNS rebinding) is refused all the same.
  */
-import { type LookupAddress, type LookupAllOptions, type LookupOneOptions, lookup as systemLookup } from 'node:dns';
+import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { WebhookAnswer, WebhookSender } from './deliverer.js';
 import { allowedHost, refusal, specialAddress, type TargetPolicy, targetProblem } from './targets.js';
@@ -13,16 +12,21 @@ import { allowedHost, refusal, specialAddress, type TargetPolicy, targetProblem 
 /** The most of a receiver's answer read (and thrown away): enough for any acknowledgement. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
+// node:https (with TLS) and node:dns are taken when a webhook goes out (`process.getBuiltinModule`), not imported:
+// most servers stop without sending one, and loading them was a few milliseconds of every start.
+
 /** A lookup that refuses names resolving to special-use addresses under `policy`. */
 function guardedLookup(host: string): LookupFunction {
   return ((hostname: string, options: LookupOneOptions | LookupAllOptions, callback: (...args: unknown[]) => void) => {
-    systemLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error);
-      const refused = addresses.map((entry) => specialAddress(entry.address)).find(Boolean);
-      if (refused) return callback(new Error(refusal(host, `resolving to ${refused}`)));
-      if ((options as LookupAllOptions).all) return callback(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
+    process
+      .getBuiltinModule('node:dns')
+      .lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return callback(error);
+        const refused = addresses.map((entry) => specialAddress(entry.address)).find(Boolean);
+        if (refused) return callback(new Error(refusal(host, `resolving to ${refused}`)));
+        if ((options as LookupAllOptions).all) return callback(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
   }) as LookupFunction;
 }
 
@@ -34,7 +38,7 @@ export function nodeWebhookSender(policy: TargetPolicy): WebhookSender {
       const problem = targetProblem(url, policy);
       if (problem) return reject(new Error(problem));
       const guard = policy.restricted && !allowedHost(url.hostname, policy);
-      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      const request = (url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest)(url, {
         method: 'POST',
         headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
         ...(guard ? { lookup: guardedLookup(url.hostname) } : {}),

@@ -1,9 +1,12 @@
 import { printProblems } from '../cli/check-report.js';
 import { type Command, folderOf } from '../cli/command.js';
 import { filterOf } from '../cli/filter.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { checkTheme } from '../theme/check.js';
+import { sarifLog, sourceRoot } from '../theme/check-sarif.js';
 import { folderCheckInput } from '../theme/check-sources.js';
+
+const FORMATS = ['text', 'sarif'] as const;
 
 export const check: Command = {
   name: 'check',
@@ -17,14 +20,33 @@ export const check: Command = {
     'assets), names the API refuses, conflict markers left by pull --merge; names equal but for case are warnings.',
     'Exit code 1 when there is an error. Files listed in .storefrontignore are not read. publish runs the same',
     'checks on the development theme first.',
+    '',
+    '--format sarif prints a SARIF 2.1.0 log instead (for GitHub code scanning), paths relative to the repository',
+    'holding the folder (the nearest folder above it with .git). --json prints a JSON document.',
   ].join('\n'),
-  options: {},
+  options: {
+    format: {
+      type: 'string',
+      value: 'FORMAT',
+      description: 'text (default) or sarif (SARIF 2.1.0, for code scanning)',
+    },
+  },
   maxArgs: 1,
   async run(context) {
     const { output } = context;
     const dir = folderOf(context);
+    const format = context.values.format ?? 'text';
+    if (!FORMATS.includes(format as (typeof FORMATS)[number])) {
+      throw new UsageError(`--format takes ${FORMATS.join(' or ')}, not ${JSON.stringify(format)} (JSON: --json)`);
+    }
+    if (format === 'sarif' && output.json) throw new UsageError('--format sarif and --json exclude each other');
     const input = await folderCheckInput(dir, await filterOf(context, dir));
     const problems = checkTheme(input);
+    const errorCount = problems.filter((p) => p.severity === 'error').length;
+    if (format === 'sarif') {
+      output.stdout.write(`${JSON.stringify(sarifLog(problems, dir, await sourceRoot(dir)), null, 2)}\n`);
+      return errorCount ? ExitCode.failure : ExitCode.ok;
+    }
     const errors = printProblems(output, problems, input.files.length);
     output.document({ ok: errors === 0, dir, files: input.files.length, problems });
     return errors ? ExitCode.failure : ExitCode.ok;

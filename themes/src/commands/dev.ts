@@ -5,6 +5,7 @@ import { filterOf } from '../cli/filter.js';
 import { themeName, transferProgress } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { startLivePreview } from '../theme/live-preview.js';
+import { baseOfFiles, writePublishBase } from '../theme/publish-base.js';
 import { pullTheme } from '../theme/pull.js';
 import { themeFiles } from '../theme/remote.js';
 import { doubtAbout, missingFrom } from '../theme/source-check.js';
@@ -90,6 +91,12 @@ export const dev: Command = {
       return ExitCode.ok;
     }
     const { manifest, created } = result.workspace;
+    if (created) {
+      // A copy of production made just now: the state publish will merge production's later changes against.
+      const { theme, production } = result.workspace;
+      const base = baseOfFiles(themeFiles(theme));
+      await writePublishBase(dir, { development: theme, production }, base.files, base.texts);
+    }
     const barShown = progress.done();
     output.line(`${created ? 'Created' : 'Using'} the development theme ${themeName(manifest)}`);
     const { preview } = manifest.theme;

@@ -15,26 +15,29 @@ import type { RemoteFile } from './remote.js';
 /** The folder of the copies, inside the theme folder. */
 const BASE_DIR = '.storefront/base';
 
-const pathOf = (digest: string) => `${BASE_DIR}/${digest}`;
+const pathOf = (digest: string, folder = BASE_DIR) => `${folder}/${digest}`;
 
-/** The base text whose MD5 is `digest`, if a copy was kept (folders pulled by earlier versions have none). */
-export async function readBase(dir: string, digest: string): Promise<string | undefined> {
+/**
+ * The base text whose MD5 is `digest`, if a copy was kept (folders pulled by earlier versions have none); `folder`
+ * is the folder of copies, the pulls' by default (publish keeps its own, see publish-base.ts).
+ */
+export async function readBase(dir: string, digest: string, folder = BASE_DIR): Promise<string | undefined> {
   if (!/^[0-9a-f]{32}$/.test(digest)) return undefined;
-  const bytes = await readInside(dir, pathOf(digest)).catch(() => undefined);
+  const bytes = await readInside(dir, pathOf(digest, folder)).catch(() => undefined);
   if (!bytes) return undefined;
   if (md5(bytes) === digest) return bytes.toString('utf8');
   // A copy damaged on disk (a write cut short) is no base: a merge against it would be wrong. Removed, so that the
   // next pull or push that hands over the text writes it anew.
-  await removeInside(dir, pathOf(digest)).catch(() => {});
+  await removeInside(dir, pathOf(digest, folder)).catch(() => {});
   return undefined;
 }
 
 /** Keeps `text` (a template's body, or its UTF-8 bytes) as a base; a damaged copy of it is written anew. */
-export async function keepBase(dir: string, text: string | Uint8Array): Promise<void> {
+export async function keepBase(dir: string, text: string | Uint8Array, folder = BASE_DIR): Promise<void> {
   const digest = md5(text);
   // A missing copy reads as none too: one read says whether to write.
-  if ((await readBase(dir, digest)) !== undefined) return;
-  await writeInside(dir, pathOf(digest), text, { replace: true });
+  if ((await readBase(dir, digest, folder)) !== undefined) return;
+  await writeInside(dir, pathOf(digest, folder), text, { replace: true });
 }
 
 /**

@@ -70,8 +70,12 @@ const ended = (lines: string[]) => {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 };
 
-/** Merges the changes from `base` to `ours` and from `base` to `theirs`. */
-export function merge3(base: string, ours: string, theirs: string): MergeResult {
+/**
+ * Merges the changes from `base` to `ours` and from `base` to `theirs`. With `favour`, a region changed on both
+ * sides differently takes that side's lines instead of markers (as `git merge-file --ours` / `--theirs`), and is
+ * still counted in `conflicts`.
+ */
+export function merge3(base: string, ours: string, theirs: string, favour?: 'ours' | 'theirs'): MergeResult {
   if (ours === theirs) return { text: ours, conflicts: 0 };
   if (ours === base) return { text: theirs, conflicts: 0 };
   if (theirs === base) return { text: ours, conflicts: 0 };
@@ -101,6 +105,10 @@ export function merge3(base: string, ours: string, theirs: string): MergeResult 
     else if (!mine.length || ourLines.join('') === theirLines.join('')) out.push(...theirLines);
     else {
       conflicts++;
+      if (favour) {
+        out.push(...(favour === 'ours' ? ourLines : theirLines));
+        continue;
+      }
       out.push(
         `${MARKERS.ours}\n`,
         ended(ourLines),
@@ -117,4 +125,22 @@ export function merge3(base: string, ours: string, theirs: string): MergeResult 
 /** Whether `text` holds a line of conflict markers left by a merge. */
 export function hasConflictMarkers(text: string): boolean {
   return /^(<<<<<<<|>>>>>>>) /m.test(text) && /^=======$/m.test(text);
+}
+
+/** The regions of a merge's `text` written between conflict markers, each side's lines as one string. */
+export function conflictRegions(text: string): { ours: string; theirs: string }[] {
+  const regions: { ours: string; theirs: string }[] = [];
+  let side: 'ours' | 'theirs' | undefined;
+  let current = { ours: '', theirs: '' };
+  for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+    const bare = line.replace(/\n$/, '');
+    if (side === undefined && bare === MARKERS.ours) side = 'ours';
+    else if (side === 'ours' && bare === MARKERS.separator) side = 'theirs';
+    else if (side === 'theirs' && bare === MARKERS.theirs) {
+      regions.push(current);
+      current = { ours: '', theirs: '' };
+      side = undefined;
+    } else if (side) current[side] += line;
+  }
+  return regions;
 }

@@ -13,12 +13,16 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { NOFOLLOW, readInside, UnsafePathError } from './confined.js';
-import type { PublishChange, PublishPlan } from './publish-plan.js';
+import type { BaseFile } from './publish-base.js';
+import { type PublishChange, type PublishPlan, targetOf } from './publish-plan.js';
 import type { FileAction } from './results.js';
 
-/** One change of the plan, with the development theme's MD5 it copies (`null` for a deletion). */
-export interface JournalChange extends PublishChange {
+/** One change of the plan (a merge's text left out), with the MD5s that tell it apart. */
+export interface JournalChange extends Omit<PublishChange, 'source'> {
+  /** The development theme's file at its path, `null` where it has none: what the base moves to once made. */
   md5: string | null;
+  /** What production holds once it is made (`null`: deleted); absent in journals of earlier versions. */
+  target?: string | null;
 }
 
 /** The first line: which publish this is. */
@@ -67,7 +71,11 @@ export function journalHeader(plan: PublishPlan): JournalHeader {
     shop: plan.shop.properties.id,
     production: { href: plan.production.link('self').expand(), files: plan.files.production.size },
     development: { href: plan.development.link('self').expand() },
-    changes: plan.changes.map((change) => ({ ...change, md5: plan.files.development.get(change.path)?.md5 ?? null })),
+    changes: plan.changes.map(({ source: _, ...change }, at) => ({
+      ...change,
+      md5: plan.files.development.get(change.path)?.md5 ?? null,
+      target: targetOf(plan.changes[at]!, plan.files),
+    })),
   };
 }
 
@@ -120,9 +128,35 @@ export function journalFit(journal: PublishJournal, plan: PublishPlan): 'resume'
   for (const change of plan.changes) {
     const was = planned.get(change.path);
     const md5 = plan.files.development.get(change.path)?.md5 ?? null;
-    if (!was || was.md5 !== md5) return `the themes changed since (${change.path})`;
+    const changed = was?.target !== undefined && was.target !== targetOf(change, plan.files);
+    if (!was || was.md5 !== md5 || changed) return `the themes changed since (${change.path})`;
   }
   return 'resume';
+}
+
+/**
+ * Whether `journal` is of a publish between these two themes (`self`s), whatever its changes: then what it made
+ * moves the base (see {@link foldJournal}).
+ */
+export function journalOf(journal: PublishJournal, development: string, production: string): boolean {
+  return journal.header.development.href === development && journal.header.production.href === production;
+}
+
+/**
+ * Moves `base` past each change of `journal` that production now holds (`production`: its files now), to the
+ * development theme's file the change was planned from, as a publish that completes moves it: so the next plan
+ * sees those files as published, not as changed on both sides, and resumes with the rest.
+ */
+export function foldJournal(
+  journal: PublishJournal,
+  base: Map<string, BaseFile>,
+  production: ReadonlyMap<string, { md5: string }>,
+): void {
+  for (const change of journal.header.changes) {
+    if (change.target === undefined || (production.get(change.path)?.md5 ?? null) !== change.target) continue;
+    if (change.md5 === null) base.delete(change.path);
+    else base.set(change.path, { kind: change.kind, md5: change.md5 });
+  }
 }
 
 /** Appends a publish's steps to its journal, each on disk before the request it announces goes. */

@@ -78,6 +78,12 @@ export function guardOf(base: BaseEntry | undefined, current: RemoteFile | undef
   return etag ? { updated_on: current.updated_on, etag } : { updated_on: current.updated_on };
 }
 
+/**
+ * The guard of a template created where none was seen: no template has been updated at the epoch, so the API's
+ * create (an upsert by file name) refuses it once a template of that name exists, rather than overwriting it.
+ */
+export const CREATE_ONLY: Guard = { updated_on: '1970-01-01T00:00:00.000Z' };
+
 const isStaleGuard = (error: unknown) =>
   error instanceof PreconditionFailedError ||
   (error instanceof ValidationError && error.errors.some((e) => e.field === 'updated_on'));
@@ -114,8 +120,14 @@ export async function writeFile(
   }
   const body = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
   if (current?.kind !== 'template') {
-    const created = await creator().follow('svc:create_template', { file_name: upload.name, body }, options);
-    return changed(answered(upload, remoteTemplate(created)));
+    // A guard without a current file is "create only" (see CREATE_ONLY): the API's create is an upsert by name.
+    const fields = { file_name: upload.name, body, ...(guard ? { last_updated_on: guard.updated_on } : {}) };
+    try {
+      return changed(answered(upload, remoteTemplate(await creator().follow('svc:create_template', fields, options))));
+    } catch (error) {
+      if (guard && isStaleGuard(error)) throw new ConflictError(upload.path, 'created on the server meanwhile');
+      throw error;
+    }
   }
   const update = (guarded: Guard | undefined) =>
     current.entity.follow(
@@ -150,8 +162,11 @@ async function deleteFile(file: RemoteFile, guard: Guard | undefined, options: F
     throw new CliError(`${file.path} is required and cannot be deleted`);
   }
   try {
-    if (file.kind === 'asset') await file.entity.follow('svc:delete_theme_asset', undefined, options);
-    else
+    if (file.kind === 'asset') {
+      // An asset's file answers with its digest as ETag, which its deletion takes as If-Match.
+      const ifMatch = guard?.etag ? { ...options, ifMatch: guard.etag } : options;
+      await file.entity.follow('svc:delete_theme_asset', undefined, ifMatch);
+    } else
       await file.entity.follow(
         'svc:delete_template',
         undefined,

@@ -2,8 +2,9 @@
  * Webhook endpoints of the caller's app, their delivery attempts, ping and resend (admin tokens). An endpoint
  * belongs to the app whose token created it: another app's endpoints are 404 to it.
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
+
 import type { EventType } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { notFound, validationError } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';

@@ -3,7 +3,7 @@
  * The list is a feed: `after` names the last event seen, `next` is always there (after this page's last item,
  * or the same place when the page is empty), and `wait` holds an empty answer open until an event is written.
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { badRequest, notFound } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
 import type { EventRow } from '../../store/types.js';

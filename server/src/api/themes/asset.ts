@@ -11,15 +11,13 @@
  * type its content really has: a PNG named `.gif` is refused, and so is anything that merely starts like a PNG
  * (see `formats/`).
  */
-import { md5 } from '@noble/hashes/legacy.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
-import { decodeBase64 } from '@storefront-platform/sdk/internal';
+import { API_LIMITS, ASSET_EXTENSIONS, decodeBase64 } from '@storefront-platform/sdk/internal';
 
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
 import type { CoreRequest } from '../../core/types.js';
 import { badRequest, HttpError, validationError } from '../../http/http-error.js';
 import { isJsonType, readBytes } from '../../http/json-body.js';
+import { md5Hex } from '../../shared/md5.js';
 import type { AssetRow, Store, ThemeRow, Transaction } from '../../store/types.js';
 import { readBody } from '../contract-schemas.js';
 import { parseFilePath } from './file-path.js';
@@ -42,7 +40,7 @@ export interface AssetFile {
 
 /** The MD5 hex digest of `bytes`. */
 export function assetDigest(bytes: Uint8Array): string {
-  return bytesToHex(md5(bytes));
+  return md5Hex(bytes);
 }
 
 /**

@@ -4,7 +4,7 @@
  * such a name can be placed in a URL or looked up without any further escaping.
  */
 
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 
 /** Longest accepted file name, in characters. */
 export const MAX_FILE_NAME_LENGTH = API_LIMITS.fileNameLength;

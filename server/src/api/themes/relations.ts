@@ -2,7 +2,7 @@
  * The registry entries of the theme, template and asset relations: they give the links' `method`,
  * `title` and `type`, and the `/rels/{rel}` documentation pages.
  */
-import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk';
+import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk/internal';
 import type { RelationTable, ThemeRelationName } from '../relation-entry.js';
 
 const MIB = 1024 * 1024;

@@ -12,8 +12,8 @@
  * before the first staged change, and a thrown error discards the transaction anyway.
  */
 
-import { API_LIMITS } from '@storefront-platform/sdk';
 import type { TemplateContentType } from '@storefront-platform/sdk/internal';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { HttpError, validationError } from '../../http/http-error.js';
 import type { TemplateRow, ThemeRow, Transaction } from '../../store/types.js';
 import { parseFilePath } from './file-path.js';

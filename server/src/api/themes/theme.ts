@@ -8,7 +8,7 @@
  * assets and their bytes), at most one per shop, created in one store write so that it exists whole or not at
  * all, even across a crash (the JSON-file store journals a write of many files).
  */
-import { API_LIMITS } from '@storefront-platform/sdk';
+import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import { HttpError, notFound, validationError } from '../../http/http-error.js';
 import { randomSecret, timingSafeEqual } from '../../oauth/secrets.js';
 import type { Dataset, ShopRow, Store, ThemeRow, Transaction } from '../../store/types.js';

@@ -8,7 +8,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { mapLimited } from '@storefront-platform/sdk';
+import { mapLimited } from '@storefront-platform/sdk/internal';
 import { Low } from 'lowdb';
 import type { PendingWrite } from '../engine.js';
 import { StoreFileError } from '../errors.js';

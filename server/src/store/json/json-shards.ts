@@ -15,7 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mapLimited } from '@storefront-platform/sdk';
+import { mapLimited } from '@storefront-platform/sdk/internal';
 import type { PendingWrite } from '../engine.js';
 import { StoreFileError } from '../errors.js';
 import type { CollectionName } from '../types.js';

@@ -1,4 +1,4 @@
-import { mapLimited } from '@storefront-platform/sdk';
+import { mapLimited } from '@storefront-platform/sdk/internal';
 import { FILES_AT_ONCE, type Staged } from './durable-file.js';
 
 /**

@@ -30,7 +30,10 @@ import { writeRows } from './postgres-rows.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import { openPool, SETUP_LIMITS, saidOnce, setLimits } from './postgres-session.js';
 import { sharedSnapshots } from './postgres-snapshots.js';
+import { withoutPassword } from './postgres-url.js';
 import { writeThrough } from './postgres-writes.js';
+
+export { isPostgresUrl, withoutPassword } from './postgres-url.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -73,16 +76,6 @@ export interface PostgresStore extends Store {
   prune(olderThanMs?: number): Promise<number>;
   /** Holds a row against every other process on the schema (see `postgres-claims.ts`). */
   claim: NonNullable<Store['claim']>;
-}
-
-/** Whether `data` names a PostgreSQL database (`postgres://` or `postgresql://`). */
-export function isPostgresUrl(data: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(data);
-}
-
-/** `text` (a store's URL or path, as given) with a URL's password masked: what messages and logs may show. */
-export function withoutPassword(text: string): string {
-  return text.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:***@');
 }
 
 type AnyRow = Collections[CollectionName];

@@ -1,0 +1,153 @@
+/**
+ * The shell around the core, on `node:http` alone: it converts, compresses and logs; the core decides everything
+ * else (routes, auth, caching headers, errors, static files). `createServer` listens with it; `app.ts` wraps the
+ * same work in an Express application for those who mount the server in theirs (Express is loaded only there:
+ * a start of the server does not pay for it).
+ */
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { CoreHandler, CoreResponse } from '../core/types.js';
+import type { ExplorerHandler } from '../explorer/handler.js';
+import { gzipEtag } from '../http/entity.js';
+import { ConnectionResetFault, TruncatedFault } from '../sandbox/faults.js';
+import { requestLine } from '../shared/request-line.js';
+import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';
+import { awaitsContinue } from './expect-continue.js';
+import type { TrustedProxies } from './forwarded-for.js';
+import { acceptsGzip, GzipCache, isGzippable, varyOnEncoding } from './gzip.js';
+import { shellError } from './shell-error.js';
+
+/** Options of {@link createRequestListener} and `createExpressApp`. */
+export interface ExpressAppOptions {
+  /** The core. */
+  handle: CoreHandler;
+  /** The server's origin, e.g. `http://127.0.0.1:4000`; request URLs are made absolute against it. */
+  origin: string;
+  /** Receives one line per finished request (`GET /v1/ 200 1.2ms`); absent: no request log. */
+  log?: (line: string) => void;
+  /** Serves the API explorer under `/explorer` (see `createServer`); absent: no explorer. */
+  explorer?: ExplorerHandler;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (see `forwarded-for.ts`). Default: none. */
+  trustProxy?: TrustedProxies;
+}
+
+/**
+ * Writes the core's response, gzipped when the client accepts it and it is worth it. A client that does not
+ * accept gzip costs a header lookup: no middleware wraps the response stream.
+ */
+function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, gzipCache: GzipCache): void {
+  res.statusCode = response.status;
+  for (const name in response.headers) res.setHeader(name, response.headers[name]!);
+  // A body we did not read to its end (too large, or ignored) would be taken for the next request. One the
+  // client has not sent, waiting for `100 Continue`, never comes: the connection closes after this answer.
+  if (awaitsContinue(req)) res.setHeader('connection', 'close');
+  else if (bodyLeftUnread(req)) discardUnreadBody(req);
+  const { body } = response;
+  if (body === undefined || response.status === 204 || response.status === 304) {
+    res.end();
+    return;
+  }
+  // A HEAD gets the headers the GET would get, its length among them, and no body.
+  const head = req.method === 'HEAD';
+  const finish = (bytes: string | Uint8Array) => {
+    res.setHeader('content-length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+    res.end(head ? undefined : bytes);
+  };
+  if (!isGzippable(response, body)) {
+    finish(body);
+    return;
+  }
+  // Caches must keep the two encodings apart, whichever this client gets (API responses say so already).
+  const vary = varyOnEncoding(response.headers.vary);
+  if (vary !== response.headers.vary) res.setHeader('vary', vary);
+  if (!acceptsGzip(req.headers['accept-encoding'])) {
+    finish(body);
+    return;
+  }
+  const sendZipped = (zipped: Uint8Array) => {
+    res.setHeader('content-encoding', 'gzip');
+    const { etag } = response.headers;
+    if (etag !== undefined) res.setHeader('etag', gzipEtag(etag));
+    finish(zipped);
+  };
+  const zipped = gzipCache.gzip(body);
+  if (zipped instanceof Uint8Array) sendZipped(zipped);
+  else {
+    zipped.then(sendZipped, (error: unknown) => {
+      console.error(error);
+      finish(body);
+    });
+  }
+}
+
+/**
+ * One line per request, also for a request whose client left before its answer was sent (`aborted` for the
+ * status): anyone can cause that, so it is never more than its line. Secrets in the query (JSONP requests carry
+ * `access_token` in the URL) never reach the log.
+ */
+export function logRequest(log: (line: string) => void, req: IncomingMessage, res: ServerResponse, url: string): void {
+  const start = performance.now();
+  res.once('close', () => {
+    const status = res.writableFinished ? res.statusCode : 'aborted';
+    log(`${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`);
+  });
+}
+
+/** Answers one request through the core (or the explorer): the whole work of the shell per request. */
+export async function serve(
+  req: ServerRequest,
+  res: ServerResponse,
+  options: ExpressAppOptions,
+  gzipCache: GzipCache,
+): Promise<void> {
+  const { handle, origin, explorer, trustProxy = [] } = options;
+  const request = toCoreRequest(req, origin, trustProxy, res);
+  if (!request) return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
+  let response: CoreResponse;
+  try {
+    response = await (explorer?.(request) ?? handle(request));
+  } catch (error) {
+    // A fault rule of the sandbox asked for the connection to be cut, with nothing sent.
+    if (error instanceof ConnectionResetFault) {
+      req.socket.destroy();
+      return;
+    }
+    // A fault rule asked for the answer cut short: its headers, part of its body, then the connection ends.
+    if (error instanceof TruncatedFault) {
+      const { status, headers, body } = error.response;
+      res.writeHead(status, { ...headers, 'content-length': String((body as Uint8Array).byteLength) });
+      res.write(error.bytes, () => req.socket.destroy());
+      return;
+    }
+    // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
+    console.error(error);
+    response = shellError(req.method, 500, 'Internal server error');
+  }
+  send(req, res, response, gzipCache);
+}
+
+/** What escapes {@link serve} (writing a response the core got wrong, say): a 500, or the connection cut. */
+export function failed(error: unknown, req: ServerRequest, res: ServerResponse, gzipCache: GzipCache): void {
+  console.error(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  send(req, res, shellError(req.method, 500, 'Internal server error'), gzipCache);
+}
+
+/**
+ * The shell as a plain `node:http` request listener: what `createExpressApp`'s app does for each request,
+ * without Express's routing and request decoration, which the core does not use and which cost more server CPU
+ * per request than the core's own work on a cached representation. What `createServer` listens with.
+ */
+export function createRequestListener(options: ExpressAppOptions): RequestListener {
+  const gzipCache = new GzipCache();
+  const { log } = options;
+  return (incoming, res) => {
+    const req = incoming as ServerRequest;
+    if (log) logRequest(log, req, res, req.url);
+    serve(req, res, options, gzipCache).catch((error: unknown) => failed(error, req, res, gzipCache));
+  };
+}
