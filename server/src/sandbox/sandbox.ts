@@ -53,7 +53,10 @@ type JournalOf<J extends AnyJournal> = J extends RequestJournal ? SandboxJournal
 
 /** The operations on the core that a test steers a sandbox with; `J`: its journal, read at once or not. */
 export interface Sandbox<J extends SandboxJournal | SharedSandboxJournal = SandboxJournal | SharedSandboxJournal> {
-  /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
+  /**
+   * Back to the data the sandbox started with (the seed, for one that seeded). Snapshots, the journal, the fault
+   * rules and the clock stay.
+   */
   reset(): Promise<void>;
   snapshots: SandboxSnapshots;
   clock: SandboxClockControls;
