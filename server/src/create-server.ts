@@ -27,7 +27,7 @@ import { controlTokenProblem, newControlToken } from './sandbox/control-token.js
 import { storeDeliveries } from './sandbox/deliveries.js';
 import { FaultSet } from './sandbox/faults.js';
 import { withControlDoor } from './sandbox/http-door.js';
-import { RequestJournal } from './sandbox/journal.js';
+import { RequestJournal, SharedRequestJournal } from './sandbox/journal.js';
 import { memoryShelf } from './sandbox/memory-shelf.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
 import { captureDataset } from './sandbox/restore.js';
@@ -338,7 +338,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
   const baseClock = options.clock ?? { now: () => Date.now() };
   // The sandbox's clock only when it can be steered: otherwise the given clock is the core's, untouched.
-  const clock = control ? new SandboxClock(baseClock) : baseClock;
+  const clock = control ? new SandboxClock(baseClock, opened.store) : baseClock;
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
   const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock, opened.store.rateCounts);
   const core = createCore(
@@ -375,9 +375,19 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   }
   let handle = core.handle;
   if (control && clock instanceof SandboxClock) {
-    const journal = new RequestJournal();
-    const faults = new FaultSet();
     const store = core.context.store;
+    // Shared by the processes of a fleet when their store is (PostgreSQL); else this process's own.
+    const journal = store.journal ? new SharedRequestJournal(store.journal) : new RequestJournal();
+    const faults = new FaultSet(store);
+    try {
+      // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
+      // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.
+      if (isFirstProcess()) await Promise.all([faults.reset(), clock.reset()]);
+    } catch (error) {
+      await abandon(http);
+      if (opened.ownsStore) await opened.store.close();
+      throw error;
+    }
     const sandbox = createSandbox({
       store,
       // The data as this process starts serving it, the explorer's client included.

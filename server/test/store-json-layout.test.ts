@@ -5,7 +5,7 @@ import { seed } from '../src/seed/index.js';
 import { COLLECTIONS } from '../src/store/collections.js';
 import { createJsonStore } from '../src/store/json/json-file.js';
 import { ROWS_PER_SHARD, shardOf } from '../src/store/json/json-shards.js';
-import type { Dataset, TokenRow } from '../src/store/types.js';
+import type { Dataset, StoredData, TokenRow } from '../src/store/types.js';
 import { writeVersion1 } from './helpers/data-files.js';
 import { useTempDir } from './helpers/temp-dir.js';
 
@@ -18,9 +18,9 @@ function token(n: number): Omit<TokenRow, 'id'> {
 const manifestOf = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 /** Every collection's rows, each row once, in id order: the data whatever the layout. */
-function contents(data: Partial<Dataset> | { all(name: string): readonly { id: string }[] }) {
+function contents(data: Partial<StoredData> | { all(name: string): readonly { id: string }[] }) {
   const rows = (name: (typeof COLLECTIONS)[number]) =>
-    'all' in data && typeof data.all === 'function' ? data.all(name) : ((data as Partial<Dataset>)[name] ?? []);
+    'all' in data && typeof data.all === 'function' ? data.all(name) : ((data as Partial<StoredData>)[name] ?? []);
   return Object.fromEntries(
     COLLECTIONS.map((name) => [
       name,

@@ -124,7 +124,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     try {
       // Read-your-writes across processes: a store other processes write too (PostgreSQL) catches up with what
       // any of them acknowledged before this request is served; `undefined` when there is nothing to wait for.
-      const current = context.store.sync?.();
+      const current = request.caughtUp ? undefined : context.store.sync?.();
       if (current) await current;
       if (oauth) {
         const response = await pipeline.oauth(request);

@@ -28,6 +28,11 @@ export interface CoreRequest {
   clientAddress?: string;
   /** Filled in by the core as it learns them, when the shell passes one: the sandbox's request journal reads it. */
   trace?: RequestTrace;
+  /**
+   * Set by a layer in front of the core that awaited `store.sync()` after the request arrived (the sandbox's fault
+   * rules read the store first): the core does not read the write counter a second time.
+   */
+  caughtUp?: boolean;
 }
 
 /** What the core learnt of a request: the route that matched and the caller behind its token. */

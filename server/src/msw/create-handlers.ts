@@ -33,6 +33,7 @@ import { SlowBodyFault, slowBodyResponse } from '../sandbox/slow-body.js';
 import type { SandboxTeam } from '../sandbox/team-types.js';
 import { expireSandboxToken, type IssuedSandboxToken, type IssueTokenOptions } from '../sandbox/tokens.js';
 import type { SeedOptions } from '../seed/index.js';
+import { createMemoryStore } from '../store/memory.js';
 import type { Dataset, Store } from '../store/types.js';
 import {
   type FailureOptions,
@@ -273,7 +274,9 @@ const systemClock: Clock = { now: () => Date.now() };
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
-  const clock = new SandboxClock(options.clock ?? systemClock);
+  // The sandbox's own state (fault rules, the clock's offset) in a store of its own, which `reset()` keeps.
+  const sandboxState = createMemoryStore();
+  const clock = new SandboxClock(options.clock ?? systemClock, sandboxState);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
   const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock);
@@ -289,7 +292,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   });
   const { origin } = addresses;
   const journal = new RequestJournal();
-  const faults = new FaultSet();
+  const faults = new FaultSet(sandboxState);
   const expire = (token: string) => expireSandboxToken(live.core.context, token);
   const core = toFetchHandler(
     journal.around(

@@ -2,7 +2,7 @@
 import { fillPreviewKeys } from '../api/themes/theme.js';
 import type { ServerCredentials } from '../demo-credentials.js';
 import { type SeedOptions, seed } from '../seed/index.js';
-import { COLLECTIONS, emptyDataset, isCollectionName } from '../store/collections.js';
+import { DATA_COLLECTIONS, emptyDataset, isCollectionName } from '../store/collections.js';
 import type { Dataset } from '../store/types.js';
 
 /**
@@ -30,7 +30,7 @@ function isDataset(value: Partial<Dataset> | SeedOptions): value is Partial<Data
 
 function filled(data: Partial<Dataset>): Dataset {
   const dataset = emptyDataset();
-  for (const name of COLLECTIONS) if (data[name]) Object.assign(dataset, { [name]: data[name] });
+  for (const name of DATA_COLLECTIONS) if (data[name]) Object.assign(dataset, { [name]: data[name] });
   return dataset;
 }
 

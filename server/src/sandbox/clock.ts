@@ -1,26 +1,64 @@
 /**
  * The sandbox's clock: the process's time moved by an offset that a test sets or advances. Everything the core
- * dates follows it (token expiry, `updated_on`, webhook retries), since the core reads no other clock.
+ * dates follows it (token expiry, `updated_on`, webhook retries), since the core reads no other clock. The offset
+ * is the store's row `clock` of `sandbox_settings`, so that every process sharing the store (a PostgreSQL fleet)
+ * reads the same time: read from memory on each `now()`, written by `set` and `advance`.
  */
 import type { Clock } from '../core/types.js';
+import type { Store } from '../store/types.js';
+import { OwnWrites } from './own-writes.js';
+
+const ROW = 'clock';
 
 /** A clock that can be set and advanced; it keeps running from where it was put. */
 export class SandboxClock implements Clock {
-  private offset = 0;
+  private readonly own = new OwnWrites<number>();
 
-  constructor(private readonly base: Clock) {}
+  constructor(
+    private readonly base: Clock,
+    private readonly store: Store,
+  ) {}
 
   now(): number {
-    return this.base.now() + this.offset;
+    return this.base.now() + this.offset();
   }
 
   /** From now on, the time reads `epochMs` and runs on from there. */
   set(epochMs: number): void {
-    this.offset = epochMs - this.base.now();
+    const offset = epochMs - this.base.now();
+    this.move(offset, () => offset);
   }
 
   /** Moves the time `ms` milliseconds forward (backward when negative). */
   advance(ms: number): void {
-    this.offset += ms;
+    // Added to the offset as committed when the write runs: two processes advancing at once move it by both.
+    this.move(this.offset() + ms, (stored) => stored + ms);
+  }
+
+  /** Resolves once the moves made through this clock so far are stored; rejects when one was not. */
+  stored(): Promise<void> {
+    return this.own.stored();
+  }
+
+  /** Back to the process's time, for every process: for a fleet's first process as it starts. */
+  async reset(): Promise<void> {
+    await this.own.idle();
+    // Nothing written when the clock was never moved: a start pays no write for it.
+    if (!this.store.get('sandbox_settings', ROW)) return;
+    await this.store.write((tx) => tx.delete('sandbox_settings', ROW));
+  }
+
+  private offset(): number {
+    return this.own.read(() => this.store.get('sandbox_settings', ROW)?.offset_ms ?? 0);
+  }
+
+  private move(shown: number, next: (stored: number) => number): void {
+    this.own.change(shown, () =>
+      this.store.write((tx) => {
+        const row = tx.get('sandbox_settings', ROW);
+        if (row) tx.update('sandbox_settings', ROW, { offset_ms: next(row.offset_ms) });
+        else tx.insert('sandbox_settings', { id: ROW, offset_ms: next(0) });
+      }),
+    );
   }
 }

@@ -1,12 +1,16 @@
 /**
  * Fault rules: answers a test puts in front of the core (an error status, a delay, a connection cut, a body cut
- * short or trickling, an expired token), for matching requests, a number of times, with a probability drawn from a seeded generator. One set of rules per
- * sandbox, decided here for both doors (the Express shell and the MSW mock).
+ * short or trickling, an expired token), for matching requests, a number of times, with a probability drawn from a
+ * seeded generator. One set of rules per sandbox, kept in its store (so that every process of a fleet applies
+ * them), decided here for both doors (the Express shell and the MSW mock).
  */
 import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
+import { StoreUnavailableError } from '../store/errors.js';
+import type { FaultRuleRow, Store } from '../store/types.js';
 import { failure } from './answers.js';
 import { matcherOf, relationMethods } from './fault-match.js';
+import { OwnWrites } from './own-writes.js';
 import { relationRoutes } from './relation-routes.js';
 import { SandboxError } from './sandbox-error.js';
 import { ShellFault } from './shell-fault.js';
@@ -115,16 +119,22 @@ export class TruncatedFault extends ShellFault {
   }
 }
 
+/**
+ * The `n`-th number (from 0) of mulberry32's sequence for `seed`, in [0, 1): its state after `n + 1` steps is
+ * `seed + (n + 1) · 0x6d2b79f5`, so any number of the sequence is computed directly, with no state kept between
+ * draws. That lets every process of a fleet draw a rule's next number from the count stored with it.
+ */
+export function drawAt(seed: number, n: number): number {
+  let t = (seed + Math.imul(n + 1, 0x6d2b79f5)) >>> 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /** mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let n = 0;
+  return () => drawAt(seed >>> 0, n++);
 }
 
 const encoder = new TextEncoder();
@@ -261,13 +271,6 @@ function checked(input: unknown, id: string): FaultRule {
   return rule;
 }
 
-/** A rule and its state. */
-interface LiveRule {
-  rule: FaultRule;
-  matches: (method: string, path: string) => boolean;
-  random: () => number;
-}
-
 /** What the rules decided for one request, and the id of the rule that did. */
 type Decision = { rule: string } & (
   | { kind: 'answer'; response: CoreResponse }
@@ -290,45 +293,101 @@ export function bearerTokenOf(request: Pick<CoreRequest, 'headers' | 'url'>): st
 const bytesOf = (body: CoreResponse['body']) =>
   typeof body === 'string' ? encoder.encode(body) : (body ?? new Uint8Array(0));
 
-/** The fault rules of one sandbox, and the handler that applies them. */
+/** A rule's id: random, so that processes sharing a store add rules at once without taking one another's ids. */
+function newRuleId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return `fault-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** A stored rule as listed: without its count of draws. */
+function ruleOf(row: FaultRuleRow): FaultRule {
+  const { draws: _, ...rule } = row;
+  return rule as unknown as FaultRule;
+}
+
+/**
+ * The fault rules of one sandbox, kept in its store's `fault_rules` (one row each, with its hits, hits left and
+ * draws), and the handler that applies them. A store that other processes share (PostgreSQL) brings each rule to
+ * every one of them, and its counters change only in the store's writes: a rule of `times: 1` hits one request
+ * of the whole fleet, and a seed gives one sequence of hits in the order of the writes.
+ */
 export class FaultSet implements SandboxFaults {
-  private rules: LiveRule[] = [];
-  private added = 0;
+  /** Each rule's matcher, by the rule's id: compiled once per process. */
+  private readonly matchers = new Map<string, (method: string, path: string) => boolean>();
+  private readonly own = new OwnWrites<FaultRule[]>();
+
+  constructor(private readonly store: Store) {}
 
   add(input: FaultRuleInput): FaultRule {
-    const rule = checked(input, `fault-${++this.added}`);
-    this.rules.push({
-      rule,
-      matches: matcherOf(rule),
-      random: seededRandom(rule.seed),
-    });
+    const rule = checked(input, newRuleId());
+    const row = { ...rule, draws: 0 } as FaultRuleRow;
+    this.own.change([...this.list(), rule], () => this.store.write((tx) => tx.insert('fault_rules', row)));
     return { ...rule };
   }
 
   list(): FaultRule[] {
-    return this.rules.map(({ rule }) => ({ ...rule }));
+    return this.own.read(() => this.store.all('fault_rules').map(ruleOf)).map((rule) => ({ ...rule }));
   }
 
   clear(): void {
-    this.rules = [];
+    this.own.change([], () =>
+      this.store.write((tx) => {
+        for (const { id } of this.store.all('fault_rules')) tx.delete('fault_rules', id);
+      }),
+    );
+  }
+
+  /** Resolves once the rules added or cleared through this set so far are stored; rejects when one was not. */
+  stored(): Promise<void> {
+    return this.own.stored();
+  }
+
+  /** Removes every rule and forgets this set's own changes in flight: for a fleet's first process as it starts. */
+  async reset(): Promise<void> {
+    await this.own.idle();
+    // Nothing written when there is nothing to remove: a start pays no write for it.
+    if (this.store.all('fault_rules').length === 0) return;
+    await this.store.write((tx) => {
+      for (const { id } of this.store.all('fault_rules')) tx.delete('fault_rules', id);
+    });
+  }
+
+  private matches(row: FaultRuleRow, method: string, path: string): boolean {
+    if (row.times !== null && row.times <= 0) return false;
+    let matcher = this.matchers.get(row.id);
+    if (!matcher) {
+      matcher = matcherOf(ruleOf(row));
+      this.matchers.set(row.id, matcher);
+    }
+    return matcher(method, path);
   }
 
   /**
    * The first rule that hits a request of `method` at `path`: each matching rule not spent draws once from its
    * generator (when its probability is below 1), so that a rule's hits depend only on its seed and the requests
-   * it matched.
+   * it matched. No rule matching, nothing is written; otherwise one write decides on the rules as committed.
    */
-  decide(method: string, path: string): Decision | undefined {
-    for (const live of this.rules) {
-      const { rule } = live;
-      if (!live.matches(method, path)) continue;
-      if (rule.times !== null && rule.times <= 0) continue;
-      if (rule.probability < 1 && live.random() >= rule.probability) continue;
-      if (rule.times !== null) rule.times--;
-      rule.hits++;
-      return decisionOf(rule, live.random);
-    }
-    return undefined;
+  async decide(method: string, path: string): Promise<Decision | undefined> {
+    // A rule this process added or cleared a moment ago applies to the requests after it.
+    if (this.own.pending) await this.own.idle();
+    const matching = this.store.all('fault_rules').filter((row) => this.matches(row, method, path));
+    if (matching.length === 0) return undefined;
+    return this.store.write((tx) => {
+      for (const { id } of matching) {
+        const row = tx.get('fault_rules', id);
+        if (!row || (row.times !== null && row.times <= 0)) continue;
+        let draws = row.draws;
+        const random = () => drawAt(row.seed, draws++);
+        if (row.probability < 1 && random() >= row.probability) {
+          tx.update('fault_rules', id, { draws });
+          continue;
+        }
+        const decision = decisionOf(ruleOf(row), random);
+        tx.update('fault_rules', id, { draws, hits: row.hits + 1, times: row.times === null ? null : row.times - 1 });
+        return decision;
+      }
+      return undefined;
+    });
   }
 
   /**
@@ -338,7 +397,20 @@ export class FaultSet implements SandboxFaults {
    */
   around(handle: CoreHandler, expire: ExpireToken): CoreHandler {
     return async (request) => {
-      const decision = this.decide(request.method, request.url.pathname);
+      let decision: Decision | undefined;
+      try {
+        // Rules another process added or spent: caught up with first, which the core then need not do again.
+        const catchingUp = this.store.sync?.();
+        if (catchingUp) {
+          await catchingUp;
+          request.caughtUp = true;
+        }
+        decision = await this.decide(request.method, request.url.pathname);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
+        return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });
+      }
       if (decision && request.trace) request.trace.fault = decision.rule;
       if (decision?.kind === 'answer') {
         // An answer like the core's: it names its request too.

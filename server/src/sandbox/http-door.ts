@@ -153,28 +153,32 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     'clock.now': async () => json(200, clockBody()),
     'clock.set': async (request) => {
       sandbox.clock.set(instantOf((await bodyOf(request)).now));
+      await sandbox.settled();
       return json(200, clockBody());
     },
     'clock.advance': async (request) => {
       sandbox.clock.advance((await bodyOf(request)).ms as number);
+      await sandbox.settled();
       return json(200, clockBody());
     },
     'journal.entries': async (request) => {
-      const entries = sandbox.journal.entries(filterOf(request.url.searchParams));
+      const entries = await sandbox.journal.entries(filterOf(request.url.searchParams));
       return json(200, { _class: ['journal'], entries, _links: { self: { href: href('/journal') } } });
     },
     'journal.clear': async () => {
-      sandbox.journal.clear();
+      await sandbox.journal.clear();
       return noContent;
     },
     'faults.list': async () =>
       json(200, { _class: ['faults'], faults: sandbox.faults.list(), _links: { self: { href: href('/faults') } } }),
-    'faults.add': async (request) =>
-      json(201, sandbox.faults.add((await bodyOf(request)) as unknown as FaultRuleInput), {
-        location: href('/faults'),
-      }),
+    'faults.add': async (request) => {
+      const rule = sandbox.faults.add((await bodyOf(request)) as unknown as FaultRuleInput);
+      await sandbox.settled();
+      return json(201, rule, { location: href('/faults') });
+    },
     'faults.clear': async () => {
       sandbox.faults.clear();
+      await sandbox.settled();
       return noContent;
     },
     ...tokenOperations(sandbox, bodyOf),
@@ -204,6 +208,8 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       if (pattern.length !== parts.length) continue;
       if (!pattern.every((segment, i) => segment === ':name' || segment === parts[i])) continue;
       const at = pattern.indexOf(':name');
+      // What another process of a fleet changed (rules, their hits, the clock) shows here too.
+      await sandbox.settled();
       return operations[operation as ControlOperation](request, at < 0 ? '' : decoded(parts[at]!));
     }
     return failure(404, `No control at ${request.method} ${request.url.pathname}`);

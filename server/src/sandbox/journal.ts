@@ -1,8 +1,11 @@
 /**
- * The request journal: what each request asked and what it was answered, newest last, in a ring of bounded size
- * (the oldest entry goes when it is full), kept in the memory of the process that answered.
+ * The request journal: what each request asked and what it was answered, newest last, bounded in size (the oldest
+ * entry goes when it is full). A store of one process (JSON files, memory, the MSW mock) keeps it in a ring in the
+ * memory of the process ({@link RequestJournal}); a store that processes share (PostgreSQL) in the store
+ * ({@link SharedRequestJournal}), so that a test reads through any of them the requests every one answered.
  */
 import type { CoreHandler, RequestTrace } from '../core/types.js';
+import type { SharedJournal } from '../store/types.js';
 import { ShellFault } from './shell-fault.js';
 
 /** One request as the journal keeps it. */
@@ -80,33 +83,76 @@ export class RequestJournal {
 
   /** `handle`, recording each request it answers, dated by `now`. */
   around(handle: CoreHandler, now: () => number): CoreHandler {
-    return async (request) => {
-      const started = performance.now();
-      const at = new Date(now()).toISOString();
-      const trace: RequestTrace = {};
-      request.trace = trace;
-      const entry = (status: number | null): JournalEntry => ({
-        at,
-        method: request.method,
-        path: request.url.pathname,
-        status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        request_id: trace.requestId ?? null,
-        app_id: trace.appId ?? null,
-        user_id: trace.userId ?? null,
-        route: trace.route ?? null,
-        fault: trace.fault ?? null,
-      });
-      let response: Awaited<ReturnType<CoreHandler>>;
-      try {
-        response = await handle(request);
-      } catch (error) {
-        // A fault the shell carries out (a reset, a body cut short or trickling) is a request answered too.
-        if (error instanceof ShellFault) this.record(entry(error.status));
-        throw error;
-      }
-      this.record(entry(response.status));
-      return response;
-    };
+    return journaled(handle, now, (entry) => this.record(entry));
   }
+}
+
+/** The journal of the processes sharing a store (PostgreSQL), kept in the store. */
+export class SharedRequestJournal {
+  constructor(
+    private readonly shared: SharedJournal,
+    readonly size = JOURNAL_SIZE,
+  ) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`journal size must be a whole number above 0, got ${size}`);
+  }
+
+  /** The entries matching `filter`, oldest first. */
+  async entries(filter: JournalFilter = {}): Promise<JournalEntry[]> {
+    const method = filter.method?.toUpperCase();
+    return (await this.shared.list({ ...filter, ...(method === undefined ? {} : { method }) })) as JournalEntry[];
+  }
+
+  clear(): Promise<void> {
+    return this.shared.clear();
+  }
+
+  /**
+   * `handle`, recording each request it answers, dated by `now`: stored before the answer goes, so that a test
+   * reading the journal once answered finds its request, through any process.
+   */
+  around(handle: CoreHandler, now: () => number): CoreHandler {
+    return journaled(handle, now, (entry) =>
+      this.shared.add(entry, this.size).catch((error: unknown) => {
+        // The request was answered: it keeps its answer, and the journal misses it.
+        console.error(`storefront-server: ${entry.method} ${entry.path}: not journaled: ${(error as Error).message}`);
+      }),
+    );
+  }
+}
+
+/** `handle`, with each request it answers given to `record` (and awaited) before its answer is returned. */
+function journaled(
+  handle: CoreHandler,
+  now: () => number,
+  record: (entry: JournalEntry) => void | Promise<void>,
+): CoreHandler {
+  return async (request) => {
+    const started = performance.now();
+    const at = new Date(now()).toISOString();
+    const trace: RequestTrace = {};
+    request.trace = trace;
+    const entry = (status: number | null): JournalEntry => ({
+      at,
+      method: request.method,
+      path: request.url.pathname,
+      status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      request_id: trace.requestId ?? null,
+      app_id: trace.appId ?? null,
+      user_id: trace.userId ?? null,
+      route: trace.route ?? null,
+      fault: trace.fault ?? null,
+    });
+    let response: Awaited<ReturnType<CoreHandler>>;
+    try {
+      response = await handle(request);
+    } catch (error) {
+      // A fault the shell carries out (a reset, a body cut short or trickling) is a request answered too.
+      if (error instanceof ShellFault) await record(entry(error.status));
+      throw error;
+    }
+    await record(entry(response.status));
+    return response;
+  };
 }

@@ -12,7 +12,7 @@ import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types
 import type { SandboxClock } from './clock.js';
 import type { SandboxDelivery } from './deliveries.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
-import type { JournalEntry, JournalFilter, RequestJournal } from './journal.js';
+import type { JournalEntry, JournalFilter, RequestJournal, SharedRequestJournal } from './journal.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
 import { createTeam } from './team.js';
@@ -40,7 +40,7 @@ export interface SandboxClockControls {
   advance(ms: number): void;
 }
 
-/** The request journal. */
+/** The request journal of one process (the MSW mock's). */
 export interface SandboxJournal {
   /** The requests kept (the newest {@link RequestJournal.size}), oldest first, matching `filter`. */
   entries(filter?: JournalFilter): JournalEntry[];
@@ -63,15 +63,42 @@ export interface SandboxRateLimit {
   set(limit: string | null): SandboxRateLimitInfo | null;
 }
 
-/** The operations on the core that a test steers a sandbox with; the team's data (`team.ts`) among them. */
-export interface Sandbox extends SandboxTeam {
-  /** Back to the data the sandbox started with (the seed, for one that seeded). Snapshots and the journal stay. */
+/** The request journal of the processes sharing a store (see {@link SharedRequestJournal}). */
+export interface SharedSandboxJournal {
+  /** The requests kept (the newest {@link SharedRequestJournal.size}), oldest first, matching `filter`. */
+  entries(filter?: JournalFilter): Promise<JournalEntry[]>;
+  clear(): Promise<void>;
+}
+
+/** A journal as a sandbox's parts give it. */
+type AnyJournal = RequestJournal | SharedRequestJournal;
+
+/** The sandbox's operations on the journal `J`. */
+type JournalOf<J extends AnyJournal> = J extends RequestJournal ? SandboxJournal : SharedSandboxJournal;
+
+/**
+ * The operations on the core that a test steers a sandbox with, the team's data (`team.ts`) among them; `J`: its
+ * journal, read at once or not.
+ */
+export interface Sandbox<J extends SandboxJournal | SharedSandboxJournal = SandboxJournal | SharedSandboxJournal>
+  extends SandboxTeam {
+  /**
+   * Back to the data the sandbox started with (the seed, for one that seeded). Snapshots, the journal, the fault
+   * rules and the clock stay.
+   */
   reset(): Promise<void>;
   snapshots: SandboxSnapshots;
   clock: SandboxClockControls;
-  journal: SandboxJournal;
+  journal: J;
   /** Fault rules: error statuses, delays and cut connections for matching requests. */
   faults: SandboxFaults;
+  /**
+   * Resolves once the clock moves and fault rules changed through this sandbox so far are stored (so seen by every
+   * process sharing the store), and reads show what any process stored before the call; rejects with the store's
+   * error when that cannot be. Changes take effect in this process at once (the MSW mock's operations stay
+   * synchronous); the control API awaits this before and after each operation.
+   */
+  settled(): Promise<void>;
   rateLimit: SandboxRateLimit;
   /** An access token of the demo app, straight into the store, without a token request. */
   issueToken(options: IssueTokenOptions): Promise<IssuedSandboxToken>;
@@ -100,13 +127,13 @@ export interface SandboxWebhooks {
 }
 
 /** What a sandbox steers. */
-export interface SandboxParts {
+export interface SandboxParts<J extends AnyJournal = AnyJournal> {
   store: Store;
   /** What `reset` returns to. */
   reset: () => Promise<void>;
   shelf: SnapshotShelf;
   clock: SandboxClock;
-  journal: RequestJournal;
+  journal: J;
   faults: FaultSet;
   rateLimit: RateLimiter;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
@@ -136,7 +163,7 @@ function checkInstant(what: string, value: unknown): number {
 }
 
 /** The sandbox over `parts`. */
-export function createSandbox(parts: SandboxParts): Sandbox {
+export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): Sandbox<JournalOf<J>> {
   const { store, shelf, clock, journal } = parts;
   const moved = () => parts.onClockMoved?.();
   return {
@@ -169,14 +196,19 @@ export function createSandbox(parts: SandboxParts): Sandbox {
         moved();
       },
     },
+    // Its reading operations only: the journal's own (`record`, `around`) are not the sandbox's.
     journal: {
-      entries: (filter) => journal.entries(filter),
+      entries: (filter?: JournalFilter) => journal.entries(filter),
       clear: () => journal.clear(),
-    },
+    } as JournalOf<J>,
     faults: {
       add: (rule) => parts.faults.add(rule),
       list: () => parts.faults.list(),
       clear: () => parts.faults.clear(),
+    },
+    async settled() {
+      await Promise.all([parts.faults.stored(), clock.stored()]);
+      await store.sync?.();
     },
     issueToken: (options) => issueSandboxToken(parts.context(), options),
     async expireToken(token) {

@@ -2,20 +2,21 @@
  * Copies a store's data into another, whole: what `storefront-server migrate` does between a JSON data directory
  * and a PostgreSQL database, either way. Rows keep their ids, fields and order. The destination must hold no data
  * (unless `replace`), so that a copy never mixes two data sets; the source is opened as a server would open it
- * (locked, for a JSON directory: stop the server that has it open first).
+ * (locked, for a JSON directory: stop the server that has it open first). The sandbox's fault rules and clock are
+ * not data and stay behind.
  */
 import { existsSync } from 'node:fs';
-import { COLLECTIONS } from './collections.js';
+import { DATA_COLLECTIONS } from './collections.js';
 import { StoreError } from './errors.js';
 import { createJsonStore } from './json/json-file.js';
 import { createPostgresStore, isPostgresUrl, withoutPassword } from './postgres/postgres.js';
-import type { CollectionName, Dataset, Store } from './types.js';
+import type { DataCollectionName, Dataset, Store } from './types.js';
 
 /** Where data lives: a JSON data file (`dir/db.json`) or a PostgreSQL URL. */
 export type DataLocation = string;
 
 /** What was copied: rows per collection. */
-export type CopyReport = Record<CollectionName, number>;
+export type CopyReport = Record<DataCollectionName, number>;
 
 function open(location: DataLocation, options: { initial?: () => Partial<Dataset>; reset?: boolean }) {
   return isPostgresUrl(location) ? createPostgresStore(location, options) : createJsonStore(location, options);
@@ -39,7 +40,9 @@ export async function copyData(from: DataLocation, to: DataLocation, { replace =
       },
     });
     if (missing) throw new StoreError(`${withoutPassword(from)} holds no data to copy`);
-    const data = Object.fromEntries(COLLECTIONS.map((name) => [name, [...source!.all(name)]])) as unknown as Dataset;
+    const data = Object.fromEntries(
+      DATA_COLLECTIONS.map((name) => [name, [...source!.all(name)]]),
+    ) as unknown as Dataset;
     const target = await open(to, { initial: () => data, reset: replace });
     try {
       if (!target.created) {
@@ -50,7 +53,7 @@ export async function copyData(from: DataLocation, to: DataLocation, { replace =
     } finally {
       await target.close();
     }
-    return Object.fromEntries(COLLECTIONS.map((name) => [name, data[name].length])) as CopyReport;
+    return Object.fromEntries(DATA_COLLECTIONS.map((name) => [name, data[name].length])) as CopyReport;
   } finally {
     await source?.close();
   }

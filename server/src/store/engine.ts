@@ -8,7 +8,7 @@ import { serial } from './serial.js';
 import type { SharedTables } from './shared-tables.js';
 import { type Row, Table } from './table.js';
 import { StagedTransaction, type Tables } from './transaction.js';
-import type { CollectionName, Collections, Dataset, Store, Transaction } from './types.js';
+import type { CollectionName, Collections, Store, StoredData, Transaction } from './types.js';
 
 /** A write about to be applied, as a {@link Persistence} sees it. */
 export interface PendingWrite {
@@ -41,7 +41,7 @@ export interface Persistence {
 }
 
 /** A store over `data`; without `persistence` it lives in memory only. */
-export function createStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): Store {
+export function createStoreEngine(data: Partial<StoredData> = {}, persistence?: Persistence): Store {
   return openStoreEngine(data, persistence).store;
 }
 
@@ -56,7 +56,7 @@ export interface StoreEngine {
 }
 
 /** {@link createStoreEngine} for an adapter whose data other processes change too. */
-export function openStoreEngine(data: Partial<Dataset> = {}, persistence?: Persistence): StoreEngine {
+export function openStoreEngine(data: Partial<StoredData> = {}, persistence?: Persistence): StoreEngine {
   const tables = Object.fromEntries(COLLECTIONS.map((name) => [name, new Table<Row>(data[name] ?? [])]));
   return {
     store: storeOver(tables as unknown as Tables, persistence),

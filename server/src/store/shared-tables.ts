@@ -6,7 +6,7 @@
 import { COLLECTIONS } from './collections.js';
 import { type Row, Table } from './table.js';
 import type { Tables } from './transaction.js';
-import type { Dataset } from './types.js';
+import type { StoredData } from './types.js';
 
 export class SharedTables {
   /**
@@ -16,7 +16,7 @@ export class SharedTables {
   readonly tables: Tables;
 
   /** `data` is taken as is and must not change afterwards. */
-  constructor(data: Partial<Dataset>) {
+  constructor(data: Partial<StoredData>) {
     const tables = {} as Tables;
     for (const name of COLLECTIONS) {
       Object.defineProperty(tables, name, {

@@ -288,6 +288,34 @@ export interface IdempotencyKeyRow {
 /** How long an {@link IdempotencyKeyRow} is kept, ms: 24 hours, as Stripe and the draft's examples do. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
+/**
+ * A fault rule of the sandbox as stored (`sandbox/faults.ts` checks it as given, decides with it and shows it):
+ * the rule's fields, what it did so far, and how many numbers its generator has drawn, so that every process of
+ * a fleet draws the rule's next number from its seed alone.
+ */
+export interface FaultRuleRow {
+  id: string;
+  kind: string;
+  method: string | null;
+  path: string | null;
+  /** Hits left; null: no limit. */
+  times: number | null;
+  probability: number;
+  seed: number;
+  hits: number;
+  /** Numbers drawn from the rule's generator so far. */
+  draws: number;
+  /** The kind's own fields (`status`, `delay_ms`, …), as `sandbox/faults.ts` checked them. */
+  [field: string]: unknown;
+}
+
+/** A setting of the sandbox: the row `clock`, the offset of the sandbox's time from the process's. */
+export interface SandboxSettingRow {
+  id: string;
+  /** Milliseconds added to the process's time. */
+  offset_ms: number;
+}
+
 /** Every collection of the store and the row type it holds. */
 export interface Collections {
   users: UserRow;
@@ -305,16 +333,33 @@ export interface Collections {
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
   idempotency_keys: IdempotencyKeyRow;
+  /** The sandbox's fault rules, in the order added. Not data: see {@link SandboxCollectionName}. */
+  fault_rules: FaultRuleRow;
+  /** The sandbox's settings (its clock's offset). Not data: see {@link SandboxCollectionName}. */
+  sandbox_settings: SandboxSettingRow;
 }
 
 /** Name of a collection of the store. */
 export type CollectionName = keyof Collections;
 
+/**
+ * The collections that hold the sandbox's own state rather than data: kept in the store so that every process
+ * sharing it sees them, but no data set carries them (a seed, a snapshot, a reset or restore, a copy between
+ * stores), so that a reset or a restore leaves the fault rules and the clock as they are.
+ */
+export type SandboxCollectionName = 'fault_rules' | 'sandbox_settings';
+
+/** Name of a collection of data: what a {@link Dataset} holds. */
+export type DataCollectionName = Exclude<CollectionName, SandboxCollectionName>;
+
 /** A row about to be inserted: the store assigns `id` when it is absent. */
 export type NewRow<C extends CollectionName> = Omit<Collections[C], 'id'> & { id?: string };
 
 /** The whole data set, as the seed generator produces it and as `createServer({ data })` accepts it. */
-export type Dataset = { [C in CollectionName]: Collections[C][] };
+export type Dataset = { [C in DataCollectionName]: Collections[C][] };
+
+/** Every row a store holds, the sandbox's collections included: what an adapter loads and keeps. */
+export type StoredData = { [C in CollectionName]: Collections[C][] };
 
 /**
  * Writes staged inside {@link Store.write}. Reads see the committed state plus this transaction's own
@@ -401,6 +446,36 @@ export interface SnapshotShelf {
   delete(name: string): Promise<boolean>;
 }
 
+/** A request as {@link SharedJournal} keeps it: a JSON object with at least these fields (see `sandbox/journal.ts`). */
+export interface JournalRecord {
+  method: string;
+  path: string;
+  /** Null: no answer was sent (a fault rule reset the connection). */
+  status: number | null;
+}
+
+/** Which records {@link SharedJournal.list} returns; every given field must match. */
+export interface JournalQuery {
+  /** Upper-case method. */
+  method?: string;
+  /** A prefix of the path. */
+  path?: string;
+  status?: number;
+}
+
+/**
+ * The sandbox's request journal kept where every process sharing the data sees it (the PostgreSQL store), so
+ * that a test reads, through any process, the requests any of them answered.
+ */
+export interface SharedJournal {
+  /** Records `record`, keeping the newest `keep` records. */
+  add(record: JournalRecord, keep: number): Promise<void>;
+  /** The records matching `query`, oldest first. */
+  list(query: JournalQuery): Promise<JournalRecord[]>;
+  /** Forgets every record. */
+  clear(): Promise<void>;
+}
+
 /**
  * The store: reads are synchronous from memory; writes are serialised through one queue and
  * acknowledged only once durable (on disk for the JSON adapter).
@@ -437,6 +512,8 @@ export interface Store {
   readonly rateCounts?: SharedRateCounts;
   /** Only for a store other processes share: the sandbox's snapshots, seen by them all. */
   readonly snapshots?: SnapshotShelf;
+  /** Only for a store other processes share: the sandbox's request journal, seen by them all. */
+  readonly journal?: SharedJournal;
   /** Waits for queued writes, then releases the store. */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { COLLECTIONS } from '../../src/store/collections.js';
 import { createJsonStore } from '../../src/store/json/json-file.js';
-import type { CollectionName, Collections, Dataset } from '../../src/store/types.js';
+import type { CollectionName, Collections, StoredData } from '../../src/store/types.js';
 
 /** The rows of `collection` in the data at `path`, read by opening it (so only while no server has it open). */
 export async function storedRows<C extends CollectionName>(path: string, collection: C): Promise<Collections[C][]> {
@@ -18,7 +18,7 @@ export async function storedRows<C extends CollectionName>(path: string, collect
  * Writes `data` at `path` as the version 1 format laid it out, the way its code wrote it: the manifest naming one
  * JSON array file per collection, asset bytes as one file per row in `db.files/`.
  */
-export async function writeVersion1(path: string, data: Partial<Dataset>): Promise<void> {
+export async function writeVersion1(path: string, data: Partial<StoredData>): Promise<void> {
   const dir = dirname(path);
   const stem = path.slice(dir.length + 1).replace(/\.json$/, '');
   await mkdir(join(dir, `${stem}.files`), { recursive: true });

@@ -98,5 +98,20 @@ describe('the control API on PostgreSQL', () => {
       ),
     );
     expect(new Set(statuses)).toEqual(new Set([200]));
+
+    // A rule of `times: 1` added through whichever worker hits one request of the fleet's (see sandbox-shared).
+    const added = await fetch(`${url}/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', connection: 'close' },
+      body: JSON.stringify({ kind: 'status', status: 503, path: '/v1/nowhere', times: 1 }),
+    });
+    expect(added.status).toBe(201);
+    const origin = new URL(url).origin;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        fetch(`${origin}/v1/nowhere`, { headers: { connection: 'close' } }).then((response) => response.status),
+      ),
+    );
+    expect(answers.filter((status) => status === 503)).toHaveLength(1);
   }, 60_000);
 });

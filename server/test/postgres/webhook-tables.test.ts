@@ -50,16 +50,17 @@ describe.skipIf(skip)('the webhook tables in PostgreSQL', () => {
     await old.write((tx) => tx.delete('templates', '2'));
     await old.close();
     opened = [];
-    // What a version-5 server leaves: migrations 6 and 7 only added tables (7 the sandbox's snapshots).
+    // What a version-5 server leaves: migrations 6 to 8 only added tables (7 and 8 the sandbox's).
     const quoted = `"${schema.schema}"`;
+    const later = [...WEBHOOK_TABLES, 'snapshots', 'fault_rules', 'sandbox_settings', 'request_journal'];
     await db.query(
-      `${[...WEBHOOK_TABLES, 'snapshots'].map((name) => `DROP TABLE ${quoted}.${name}`).join('; ')}; DELETE FROM ${quoted}.migrations WHERE version >= 6`,
+      `${later.map((name) => `DROP TABLE ${quoted}.${name}`).join('; ')}; DELETE FROM ${quoted}.migrations WHERE version >= 6`,
     );
     expect(await tables()).not.toContain('events');
     const migrating = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
     await migrating.connect();
     try {
-      expect(await migrateSchema(migrating, schema.schema)).toEqual([6, 7]);
+      expect(await migrateSchema(migrating, schema.schema)).toEqual([6, 7, 8]);
       expect(await migrateSchema(migrating, schema.schema)).toEqual([]);
     } finally {
       await migrating.end();

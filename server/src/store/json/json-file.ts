@@ -27,10 +27,10 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { COLLECTIONS } from '../collections.js';
+import { COLLECTIONS, isSandboxCollection } from '../collections.js';
 import { createStoreEngine, type PendingWrite, type Persistence } from '../engine.js';
 import { StoreFileError } from '../errors.js';
-import type { CollectionName, Dataset, Store } from '../types.js';
+import type { CollectionName, Dataset, Store, StoredData } from '../types.js';
 import { type DataLock, lockData } from './data-lock.js';
 import { type Durability, makeDirectory, removeTempFiles, type Staged } from './durable-file.js';
 import type { CollectionFiles } from './json-collections.js';
@@ -100,9 +100,12 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   const manifestFile = new ManifestFile(path, durability);
   const files = {} as Files;
   const save = () => manifestFile.save(manifestOf(files));
-  const place = (name: CollectionName, at: CollectionPlace) => openCollection(name, at, durability, save);
+  // The sandbox's rules and clock are not flushed: a server with the control API clears them as it starts, so a
+  // crash that lost their last write changes nothing, and a request that a rule matches costs no flush.
+  const durabilityOf = (name: CollectionName) => (isSandboxCollection(name) ? { sync: false } : durability);
+  const place = (name: CollectionName, at: CollectionPlace) => openCollection(name, at, durabilityOf(name), save);
 
-  let data: Partial<Dataset>;
+  let data: Partial<StoredData>;
   let rewritten: readonly CollectionName[];
   if (found === null) {
     data = options.initial?.() ?? {};
@@ -250,7 +253,7 @@ function storedFiles(
   return stored;
 }
 
-async function readCollections(stored: Partial<Files>, dir: string): Promise<Partial<Dataset>> {
+async function readCollections(stored: Partial<Files>, dir: string): Promise<Partial<StoredData>> {
   const entries = await Promise.all(
     Object.entries(stored).map(async ([name, files]) => {
       const rows = await files.load();
@@ -258,7 +261,7 @@ async function readCollections(stored: Partial<Files>, dir: string): Promise<Par
       return [name, rows] as const;
     }),
   );
-  return Object.fromEntries(entries) as Partial<Dataset>;
+  return Object.fromEntries(entries) as Partial<StoredData>;
 }
 
 /**

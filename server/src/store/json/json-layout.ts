@@ -39,6 +39,9 @@ const LAYOUT: Record<CollectionName, Layout> = {
   idempotency_keys: 'shards',
   // A few per app, read by hand when a delivery puzzles someone.
   webhook_endpoints: 'array',
+  // The sandbox's fault rules and clock: a few rows, written by tests.
+  fault_rules: 'array',
+  sandbox_settings: 'array',
 };
 
 /** The layout of `name` in data of format `version`. */

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { COLLECTIONS } from '../collections.js';
 import { openStoreEngine, type Persistence, type StoreEngine } from '../engine.js';
 import { serial } from '../serial.js';
-import type { CollectionName, Collections, Dataset } from '../types.js';
+import type { CollectionName, Collections, StoredData } from '../types.js';
 import { tableOf } from './postgres-schema.js';
 import { SETUP_LIMITS, setLimits } from './postgres-session.js';
 
@@ -116,7 +116,7 @@ function catchUpSql(schema: string): string {
 }
 
 interface Loaded {
-  data: Partial<Dataset>;
+  data: Partial<StoredData>;
   /** Ids of deleted rows by collection: never handed out again. */
   deleted: Map<CollectionName, string[]>;
   head: number;
@@ -147,7 +147,7 @@ async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded
 
 async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
   const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
-  const data: Partial<Dataset> = {};
+  const data: Partial<StoredData> = {};
   const deleted = new Map<CollectionName, string[]>();
   for (const name of COLLECTIONS) {
     const result = await client.query<{ id: string; row: AnyRow | null }>(

@@ -25,11 +25,19 @@
  * Version 6: the tables of events, webhook endpoints and delivery attempts, of the same shape as the others.
  * Servers of version 5 keep working beside it (they neither read nor write these tables).
  *
+ * Version 7: `snapshots`, the sandbox's snapshots by name, one JSON document each.
+ *
  * Version 8: the table of idempotency keys and the answers they replay (`core/idempotency.ts`), of the same shape
  * as the other collections'. Servers of version 7 keep working beside it (they take no `Idempotency-Key`).
  *
  * Version 9: `rate_limits`, the sandbox's rate limit counts, one row per app and user with its current window
  * (see `postgres-rate-counts.ts`). Servers of version 8 keep working beside it (they limit nothing).
+ *
+ * Version 10: the sandbox's own state, seen by every process: its fault rules and settings (the clock's offset) as
+ * two collections of the same shape as the others, so that the freshness rule brings them to every process and
+ * their counters change only in writes; and `request_journal`, the requests the processes answered (UNLOGGED: a
+ * test's journal need not survive a crash of the database, and its inserts then cost no WAL). Servers of version 9
+ * keep working beside it (they neither read nor write these tables).
  */
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors.js';
@@ -159,6 +167,17 @@ const MIGRATIONS: readonly Migration[] = [
     name: "the rate limit's counts",
     sql: (schema) =>
       `CREATE TABLE ${schema}.rate_limits (key text PRIMARY KEY, window_start bigint NOT NULL, used integer NOT NULL)`,
+  },
+  {
+    version: 10,
+    name: "the sandbox's fault rules, settings and request journal",
+    // `method`, `path` and `status` beside the entry: what the journal is filtered by.
+    sql: (schema) =>
+      [
+        `SELECT seq FROM ${schema}.head FOR UPDATE`,
+        ...(['fault_rules', 'sandbox_settings'] as const).flatMap((name) => collectionTable(schema, name)),
+        `CREATE UNLOGGED TABLE ${schema}.request_journal (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, method text NOT NULL, path text NOT NULL, status integer, entry json NOT NULL)`,
+      ].join(';\n'),
   },
 ];
 

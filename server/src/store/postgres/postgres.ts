@@ -3,7 +3,8 @@
  * rooms: the copy in memory and the one owner of its write number (`postgres-replica.ts`), the write path
  * (`postgres-writes.ts`), the freshness rule that keeps reads current (`postgres-freshness.ts`), the connections
  * and their limits (`postgres-session.ts`), the schema and its migrations (`postgres-schema.ts`), claims, pruning,
- * the failed-login and rate limit counts. This file opens them, in order.
+ * the failed-login and rate limit counts, and the sandbox's snapshots and request journal. This file opens them, in
+ * order.
  *
  * What the database does to its connections: a connection cut under a write (a restart, a failover,
  * `pg_terminate_backend`) fails that request with a 503 and the next one opens another; an idle one's loss is told
@@ -19,10 +20,11 @@
 import type pg from 'pg';
 import { COLLECTIONS } from '../collections.js';
 import { StoreError, StoreUnavailableError } from '../errors.js';
-import type { CollectionName, Collections, Dataset, Store } from '../types.js';
+import type { CollectionName, Collections, Dataset, Store, StoredData } from '../types.js';
 import { type ClaimOptions, openClaims } from './postgres-claims.js';
 import { sharedFailures } from './postgres-failures.js';
 import { freshness } from './postgres-freshness.js';
+import { sharedJournal } from './postgres-journal.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
 import { sharedRateCounts } from './postgres-rate-counts.js';
 import { openReplica } from './postgres-replica.js';
@@ -153,6 +155,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       failures: sharedFailures(pool, schema),
       rateCounts: sharedRateCounts(pool, schema, unavailable),
       snapshots: sharedSnapshots(pool, schema, unavailable),
+      journal: sharedJournal(pool, schema, unavailable),
       claim: (collection, id) => claims.claim(collection, id),
       close() {
         closing ??= store.close().finally(async () => {
@@ -184,7 +187,7 @@ async function createData(client: pg.PoolClient, schema: string, options: Postgr
       // DELETE rather than TRUNCATE: on small tables it is many times faster (no new files to create and sync).
       await client.query(COLLECTIONS.map((name) => `DELETE FROM ${tableOf(schema, name)}`).join('; '));
     }
-    const data = options.initial?.() ?? {};
+    const data: Partial<StoredData> = options.initial?.() ?? {};
     seq += 1;
     const changes = COLLECTIONS.map((name) => ({ name, upserts: (data[name] ?? []) as AnyRow[], deletes: [] }));
     await writeRows(client, schema, seq, changes);
