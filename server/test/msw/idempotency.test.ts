@@ -24,9 +24,13 @@ test('a create whose answer was lost is made once, and the retry gets the first 
   const list = await call(`${mock.baseUrl}/themes/1/templates/${created.properties.id}`, token);
   expect(list.status).toBe(200);
   const named = mock.journal.entries({ method: 'POST' }).filter((entry) => entry.path === '/v1/themes/1/templates');
-  // The cut answer is not journaled; the replay is, with an id of its own.
-  expect(named).toHaveLength(1);
-  expect(named[0]!.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  // The cut answer is journaled with the rule that cut it; the replay after it, with an id of its own.
+  expect(named.map((entry) => [entry.status, entry.fault !== null])).toEqual([
+    [201, true],
+    [201, false],
+  ]);
+  expect(named[1]!.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(named[1]!.request_id).not.toBe(named[0]!.request_id);
 });
 
 test('the same key with another body is a 422, in the mock too', async () => {

@@ -52,7 +52,15 @@ describe.skipIf(skip)('the webhook tables in PostgreSQL', () => {
     opened = [];
     // What a version-5 server leaves: migrations 6 to 8 only added tables (7 and 8 the sandbox's).
     const quoted = `"${schema.schema}"`;
-    const later = [...WEBHOOK_TABLES, 'snapshots', 'fault_rules', 'sandbox_settings', 'request_journal'];
+    const later = [
+      ...WEBHOOK_TABLES,
+      'snapshots',
+      'idempotency_keys',
+      'rate_limits',
+      'fault_rules',
+      'sandbox_settings',
+      'request_journal',
+    ];
     await db.query(
       `${later.map((name) => `DROP TABLE ${quoted}.${name}`).join('; ')}; DELETE FROM ${quoted}.migrations WHERE version >= 6`,
     );
@@ -60,7 +68,7 @@ describe.skipIf(skip)('the webhook tables in PostgreSQL', () => {
     const migrating = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
     await migrating.connect();
     try {
-      expect(await migrateSchema(migrating, schema.schema)).toEqual([6, 7, 8]);
+      expect(await migrateSchema(migrating, schema.schema)).toEqual([6, 7, 8, 9, 10]);
       expect(await migrateSchema(migrating, schema.schema)).toEqual([]);
     } finally {
       await migrating.end();
