@@ -30,6 +30,7 @@ import { withControlDoor } from './sandbox/http-door.js';
 import { RequestJournal, SharedRequestJournal } from './sandbox/journal.js';
 import { memoryShelf } from './sandbox/memory-shelf.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
+import { RateLimitSetting } from './sandbox/rate-limit-setting.js';
 import { captureDataset } from './sandbox/restore.js';
 import { createSandbox, resetTo } from './sandbox/sandbox.js';
 import { expireSandboxToken } from './sandbox/tokens.js';
@@ -340,7 +341,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   // The sandbox's clock only when it can be steered: otherwise the given clock is the core's, untouched.
   const clock = control ? new SandboxClock(baseClock, opened.store) : baseClock;
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
-  const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock, opened.store.rateCounts);
+  const startLimit = rateLimitOption('rateLimit', options.rateLimit);
+  // Set through the control API when it is on, for every process of the store; else the limit given here.
+  const rateLimitSetting = control ? new RateLimitSetting(opened.store, startLimit) : undefined;
+  const rateLimit = new RateLimiter(
+    rateLimitSetting ? () => rateLimitSetting.get() : () => startLimit,
+    clock,
+    opened.store.rateCounts,
+  );
   const core = createCore(
     {
       store: opened.store,
@@ -374,7 +382,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     throw error;
   }
   let handle = core.handle;
-  if (control && clock instanceof SandboxClock) {
+  if (control && clock instanceof SandboxClock && rateLimitSetting) {
     const store = core.context.store;
     // Shared by the processes of a fleet when their store is (PostgreSQL); else this process's own.
     const journal = store.journal ? new SharedRequestJournal(store.journal) : new RequestJournal();
@@ -382,7 +390,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     try {
       // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
       // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.
-      if (isFirstProcess()) await Promise.all([faults.reset(), clock.reset()]);
+      if (isFirstProcess()) await Promise.all([faults.reset(), clock.reset(), rateLimitSetting.reset()]);
     } catch (error) {
       await abandon(http);
       if (opened.ownsStore) await opened.store.close();
@@ -396,7 +404,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       clock,
       journal,
       faults,
-      rateLimit,
+      rateLimit: rateLimitSetting,
       onClockMoved: () => webhooks.wake(),
       context: () => core.context,
       webhooks: { deliveries: () => storeDeliveries(store, addresses), drain: () => webhooks.drain() },

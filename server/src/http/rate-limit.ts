@@ -68,30 +68,19 @@ function checkedPolicy(given: RateLimitPolicy): RateLimitPolicy | undefined {
 const CAPACITY = 10_000;
 
 /**
- * The rate limit of one core: its policy (changed through the control API) and the counts of the current windows.
+ * The rate limit of one core: its policy, read at each request (the sandbox's setting may change it), and the
+ * counts of the current windows.
  */
 export class RateLimiter implements RequestLimiter {
-  #policy: RateLimitPolicy | undefined;
   #local = new Lru<string, { start: number; used: number }>({ maxEntries: CAPACITY });
 
   constructor(
-    policy: RateLimitPolicy | undefined,
+    /** The policy in force; `undefined`: off. */
+    private readonly policy: () => RateLimitPolicy | undefined,
     private readonly clock: Clock,
     /** Counts kept where every process sharing the data sees them (PostgreSQL); absent: this process counts. */
     private readonly shared?: SharedRateCounts,
-  ) {
-    this.#policy = policy;
-  }
-
-  /** The policy in force; `undefined`: off. */
-  get policy(): RateLimitPolicy | undefined {
-    return this.#policy;
-  }
-
-  /** Puts `policy` in force from the next request (`undefined`: off); counts of the current windows stay. */
-  set(policy: RateLimitPolicy | undefined): void {
-    this.#policy = policy;
-  }
+  ) {}
 
   /** Forgets this process's counts (the MSW mock's `reset()`). */
   clear(): void {
@@ -103,7 +92,7 @@ export class RateLimiter implements RequestLimiter {
    * fields and `Retry-After` among its headers) when the window's quota is spent; `undefined` when off.
    */
   async take(principal: Principal): Promise<Record<string, string> | undefined> {
-    const policy = this.#policy;
+    const policy = this.policy();
     if (!policy) return undefined;
     const now = this.clock.now();
     const windowMs = policy.windowSeconds * 1000;

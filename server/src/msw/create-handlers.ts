@@ -22,6 +22,7 @@ import {
 } from '../sandbox/faults.js';
 import { RequestJournal } from '../sandbox/journal.js';
 import { memoryShelf } from '../sandbox/memory-shelf.js';
+import { RateLimitSetting } from '../sandbox/rate-limit-setting.js';
 import {
   createSandbox,
   type SandboxClockControls,
@@ -279,7 +280,8 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const clock = new SandboxClock(options.clock ?? systemClock, sandboxState);
   const { dataset, credentials, seeded } = initialData(options.seed);
   const webhooks = new MockWebhookState(options.webhooks);
-  const rateLimit = new RateLimiter(rateLimitOption('rateLimit', options.rateLimit), clock);
+  const rateLimitSetting = new RateLimitSetting(sandboxState, rateLimitOption('rateLimit', options.rateLimit));
+  const rateLimit = new RateLimiter(() => rateLimitSetting.get(), clock);
   const live = liveCore(dataset, { addresses, clock, tokenTtl, rateLimit }, seeded, {
     store: (store) => webhooks.observe(store),
     options: () => ({
@@ -323,7 +325,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
     clock,
     journal,
     faults,
-    rateLimit,
+    rateLimit: rateLimitSetting,
     onClockMoved: () => live.core.webhooks?.wake(),
     context: () => live.core.context,
     webhooks: { deliveries, drain: () => live.core.webhooks?.drain() ?? Promise.resolve() },

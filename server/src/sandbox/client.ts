@@ -49,11 +49,11 @@ export interface SandboxClient extends SandboxTeam {
     advance(ms: number): Promise<SandboxTime>;
   };
   journal: {
-    /** The requests the process that answers kept, oldest first. */
+    /** The requests kept (on PostgreSQL, those of every process), oldest first. */
     entries(filter?: JournalFilter): Promise<JournalEntry[]>;
     clear(): Promise<void>;
   };
-  /** Fault rules of the process that answers (docs/server.md, "Steering the sandbox"). */
+  /** Fault rules, for every process of the sandbox (docs/server.md, "Steering the sandbox"). */
   faults: {
     /** Adds a rule; resolves to it as listed (its id, its seed). */
     add(rule: FaultRuleInput): Promise<FaultRule>;
@@ -75,7 +75,7 @@ export interface SandboxClient extends SandboxTeam {
     /** Makes every attempt due now by the sandbox's clock, and resolves once none is left. */
     drain(): Promise<void>;
   };
-  /** The rate limit per app and user of the process that answers (docs/server.md, "Rate limits"). */
+  /** The rate limit per app and user, for every process of the sandbox (docs/server.md, "Rate limits"). */
   rateLimit: {
     /** The limit in force; `null`: none. */
     get(): Promise<SandboxRateLimitInfo | null>;

@@ -56,7 +56,7 @@ export class SandboxClock implements Clock {
     this.own.change(shown, () =>
       this.store.write((tx) => {
         const row = tx.get('sandbox_settings', ROW);
-        if (row) tx.update('sandbox_settings', ROW, { offset_ms: next(row.offset_ms) });
+        if (row) tx.update('sandbox_settings', ROW, { offset_ms: next(row.offset_ms ?? 0) });
         else tx.insert('sandbox_settings', { id: ROW, offset_ms: next(0) });
       }),
     );

@@ -189,6 +189,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       if (!('limit' in body))
         throw new SandboxError('The body is {"limit": "120/60s"}, or {"limit": null} for none', 400);
       sandbox.rateLimit.set(body.limit as string | null);
+      await sandbox.settled();
       return json(200, rateLimitBody());
     },
   };

@@ -7,12 +7,13 @@
 import { eventResource } from '../api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import type { CoreContext } from '../core/types.js';
-import { formatRateLimit, parseRateLimit, type RateLimiter } from '../http/rate-limit.js';
+import { formatRateLimit, parseRateLimit } from '../http/rate-limit.js';
 import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { SandboxDelivery } from './deliveries.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
 import type { JournalEntry, JournalFilter, RequestJournal, SharedRequestJournal } from './journal.js';
+import type { RateLimitSetting } from './rate-limit-setting.js';
 import { captureDataset, restoreDataset } from './restore.js';
 import { SandboxError } from './sandbox-error.js';
 import { createTeam } from './team.js';
@@ -135,7 +136,8 @@ export interface SandboxParts<J extends AnyJournal = AnyJournal> {
   clock: SandboxClock;
   journal: J;
   faults: FaultSet;
-  rateLimit: RateLimiter;
+  /** The rate limit set through the sandbox, for every process sharing its store. */
+  rateLimit: RateLimitSetting;
   /** Told after the clock moved: the webhook loop looks again for attempts now due. */
   onClockMoved?: () => void;
   /** The core's context now (the MSW mock's changes at each reset): team data, tokens and triggers go through it. */
@@ -207,7 +209,7 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
       clear: () => parts.faults.clear(),
     },
     async settled() {
-      await Promise.all([parts.faults.stored(), clock.stored()]);
+      await Promise.all([parts.faults.stored(), clock.stored(), parts.rateLimit.stored()]);
       await store.sync?.();
     },
     issueToken: (options) => issueSandboxToken(parts.context(), options),
@@ -245,8 +247,8 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
   };
 }
 
-function rateLimitInfo(limiter: RateLimiter): SandboxRateLimitInfo | null {
-  const policy = limiter.policy;
+function rateLimitInfo(setting: RateLimitSetting): SandboxRateLimitInfo | null {
+  const policy = setting.get();
   return policy ? { limit: formatRateLimit(policy), quota: policy.quota, window_s: policy.windowSeconds } : null;
 }
 

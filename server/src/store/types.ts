@@ -309,11 +309,16 @@ export interface FaultRuleRow {
   [field: string]: unknown;
 }
 
-/** A setting of the sandbox: the row `clock`, the offset of the sandbox's time from the process's. */
+/**
+ * A setting of the sandbox: the row `clock`, the offset of the sandbox's time from the process's; the row
+ * `rate_limit`, the limit set through the control API (`null`: none), in place of the one the server started with.
+ */
 export interface SandboxSettingRow {
   id: string;
-  /** Milliseconds added to the process's time. */
-  offset_ms: number;
+  /** `clock`: milliseconds added to the process's time. */
+  offset_ms?: number;
+  /** `rate_limit`: requests per window for each app and user; null: no limit. */
+  rate_limit?: { quota: number; windowSeconds: number } | null;
 }
 
 /** Every collection of the store and the row type it holds. */

@@ -128,6 +128,21 @@ describe.each(ROUTES)('the sandbox of two processes on one PostgreSQL schema, $r
     expect((await shops(1)).status).toBe(200);
   });
 
+  it('limits through both the rate set through one, in one quota, and lifts it through the other', async () => {
+    const response = await tokenRequest(at(0), { grant_type: 'client_credentials', scope: 'admin' }, DEMO);
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    const root = (i: number) => fetch(`${at(i)}/v1/`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await root(1)).headers.get('ratelimit')).toBeNull();
+    // An hour's window: the test never meets its end.
+    expect(await control(0, 'PUT', '/rate-limit', { limit: '4/1h' })).toMatchObject({ quota: 4 });
+    expect(await control(1, 'GET', '/rate-limit')).toMatchObject({ quota: 4, window_s: 3600 });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await root(i)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    await control(1, 'PUT', '/rate-limit', { limit: null });
+    for (const i of [0, 1]) expect((await root(i)).status).toBe(200);
+  });
+
   it('lists through one the requests the other answered, as soon as answered', async () => {
     await control(0, 'DELETE', '/journal');
     for (let i = 0; i < 6; i++) {
