@@ -161,7 +161,8 @@ export function parseEnvironments(file: string, source: string): Environments {
 export async function readEnvironments(dir: string): Promise<Environments | undefined> {
   const file = join(dir, ENVIRONMENTS_FILE);
   const source = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
+    // No file, or no folder (a command given a file or a missing folder says so itself).
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
   return source === undefined ? undefined : parseEnvironments(file, source);
