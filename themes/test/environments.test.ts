@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import type { Theme } from '@storefront-platform/sdk';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../test/support/requirement.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { appEnv, DEMO, useThemesServer } from './helpers/server.js';
+import { startInTerminal, TERMINAL } from './helpers/terminal.js';
 
 const one = useThemesServer();
 const two = useThemesServer();
@@ -193,6 +195,31 @@ describe('environments', BIN_TESTS, () => {
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toMatch(/--env needs a storefront-themes\.toml in /);
   });
+
+  const noTerminal = skipWithout(TERMINAL, 'The wrong-shop guard in a terminal');
+  it.skipIf(noTerminal)(
+    'in a terminal: asks once for every production shop; no writes nothing, yes pushes',
+    async () => {
+      const body = `${LAYOUT}<!-- asked -->\n`;
+      await writeFile(join(dir, 'layout.html'), body);
+      const args = ['push', dir, '--env', 'north', '--env', 'copper'];
+      const before = one().requests.length;
+      const declined = startInTerminal(args, { config });
+      await declined.waitFor(
+        /Push to the production theme of Northwind Outfitters, Copper Kettle Kitchen\? \[y\/N\] $/,
+      );
+      declined.type('n\r');
+      expect(await declined.exited).toBe(0);
+      expect(declined.text()).toContain('Nothing done: not confirmed');
+      expect(one().writesSince(before)).toEqual([]);
+      const accepted = startInTerminal(args, { config });
+      await accepted.waitFor(/\[y\/N\] $/);
+      accepted.type('y\r');
+      expect(await accepted.exited, accepted.text()).toBe(0);
+      expect(await layoutOf(one, 'northwind')).toBe(body);
+      expect(await layoutOf(one, 'copper-kettle')).toBe(body);
+    },
+  );
 
   it('pulls one environment, and refuses several', async () => {
     const several = await cli(['pull', dir, '--env', 'north', '--env', 'copper']);
