@@ -130,8 +130,10 @@ describe('environments', BIN_TESTS, () => {
   });
 
   it('publishes in two shops at once, after the same guard', async () => {
+    const folders: Record<string, string> = {};
     for (const shop of ['northwind', 'copper-kettle']) {
-      const made = await cli(['dev', '--no-serve', join(await one().tempDir(), shop), '--shop', shop]);
+      folders[shop] = join(await one().tempDir(), shop);
+      const made = await cli(['dev', '--no-serve', folders[shop]!, '--shop', shop]);
       expect(made.code, made.stderr).toBe(0);
     }
     const refused = await cli(['publish', dir, '--env', 'north', '--env', 'copper']);
@@ -141,6 +143,15 @@ describe('environments', BIN_TESTS, () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^ {2}ok {5}north {3}northwind {2}Nothing to publish/m);
     expect(run.stdout).toMatch(/^ {2}ok {5}copper {2}copper-kettle {2}Nothing to publish/m);
+    // A folder dev made holds the development theme: its default environment's shop is the same, so publish goes
+    // on there (with the folder's base), one environment printing the command's own lines.
+    await writeFile(join(folders.northwind!, 'storefront-themes.toml'), environmentsFile());
+    const fromDev = await cli(['publish', folders.northwind!, '--yes']);
+    expect(fromDev.code, fromDev.stderr).toBe(0);
+    expect(fromDev.stderr).toContain(
+      'publish for this shop:\n  north: Northwind Outfitters (northwind), production theme',
+    );
+    expect(fromDev.stdout).toMatch(/^Nothing to publish: /m);
   });
 
   it('checks the folder as each environment a glob names gets it, and refuses a glob that names none', async () => {

@@ -97,14 +97,15 @@ async function resolve(context: CommandContext, environment: Environment, isDefa
 }
 
 /** A folder state that belongs to another shop or theme than its environment's: never reused silently. */
-async function stateProblem(dir: string, { environment, manifestFile, target }: Resolved) {
+async function stateProblem(dir: string, { environment, manifestFile, target }: Resolved, anyRole: boolean) {
   const state = await readManifest(dir, manifestFile).catch((error: Error) => error);
   if (state instanceof Error) return describeError(state);
   if (!state || !target) return undefined;
   const sameTheme =
     state.shop.id === target.shop.id &&
     new URL(state.theme.href).origin === new URL(target.theme.href).origin &&
-    state.theme.production === target.theme.production;
+    // publish reads the folder only for its base, which is the shop's whatever theme the folder holds.
+    (anyRole || state.theme.production === target.theme.production);
   if (sameTheme) return undefined;
   const was = `"${printable(state.theme.title)}" of ${printable(state.shop.name)} (${printable(state.shop.subdomain)})`;
   const message = `the folder holds ${was}, not the theme of environment "${environment.name}" (${printable(target.shop.subdomain)}): pull --env ${environment.name} first, or choose another with --env`;
@@ -204,8 +205,8 @@ async function runOne(
     ...context,
     values,
     output,
-    // No question reaches a person from here: several run at once.
-    prompter: new Prompter(Readable.from([]) as NodeJS.ReadStream, stderr.stream),
+    // No question reaches a person from several at once; one alone may ask (a publish's incomplete theme).
+    prompter: direct ? context.prompter : new Prompter(Readable.from([]) as NodeJS.ReadStream, stderr.stream),
     store: loginStore(configDir(context.env), environment.login),
     environment: { name: environment.name, manifestFile },
   };
@@ -271,7 +272,8 @@ export async function runForEnvironments(
   if (use !== 'local') {
     for (const one of resolved) {
       // pull is what moves a folder to another theme; every other command keeps to the one it holds.
-      if (!one.problem && command.name !== 'pull') one.problem = await stateProblem(dir, one);
+      if (!one.problem && command.name !== 'pull')
+        one.problem = await stateProblem(dir, one, command.name === 'publish');
     }
     if (!(await guard(context, command, resolved, use))) {
       output.line('Nothing done: not confirmed');
