@@ -1,6 +1,9 @@
 /** storefront-themes.toml read on its own: the format, what it refuses (a secret above all), globs of names. */
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEnvironments, selectEnvironments } from '../src/config/environments.js';
+import { parseEnvironments, readEnvironments, selectEnvironments } from '../src/config/environments.js';
 
 const FILE = 'storefront-themes.toml';
 const parse = (lines: string[]) => parseEnvironments(FILE, `${lines.join('\n')}\n`);
@@ -77,5 +80,21 @@ describe('the environments file', () => {
     expect(() => names(['south'])).toThrow(
       'no environment matches "south" in storefront-themes.toml (shop-b, north, shop-a)',
     );
+  });
+
+  it('is read in the folder only, never through a symbolic link', async () => {
+    const temp = await mkdtemp(join(tmpdir(), 'environments-file-'));
+    try {
+      const secret = join(temp, 'elsewhere.txt');
+      await writeFile(secret, 'not = toml = at all\n');
+      const dir = join(temp, 'theme');
+      expect(await readEnvironments(dir)).toBeUndefined();
+      expect(await readEnvironments(secret)).toBeUndefined();
+      await mkdir(dir);
+      await symlink(secret, join(dir, 'storefront-themes.toml'));
+      await expect(readEnvironments(dir)).rejects.toThrow(/symbolic link/);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 });

@@ -3,16 +3,19 @@
  * with the server, the theme, the files left out, and the stored login to use, named (never a secret: the file is
  * committed with the theme). One may be the folder's default. The format is in docs/themes-cli.md.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { parse } from 'smol-toml';
 import { originOf } from '../auth/connection.js';
 import { UsageError } from '../errors.js';
+import { readInside } from '../theme/confined.js';
 import { LOGIN_NAME } from './store.js';
 
 /** The environments file, in the theme folder. */
 export const ENVIRONMENTS_FILE = 'storefront-themes.toml';
+
+/** Larger than any environments file of 1000 shops. */
+const MAX_ENVIRONMENTS_BYTES = 1024 * 1024;
 
 /** One environment: a shop's theme, reached with a stored login. */
 export interface Environment {
@@ -160,12 +163,16 @@ export function parseEnvironments(file: string, source: string): Environments {
 /** The folder's environments, `undefined` when it has no environments file. */
 export async function readEnvironments(dir: string): Promise<Environments | undefined> {
   const file = join(dir, ENVIRONMENTS_FILE);
-  const source = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    // No file, or no folder (a command given a file or a missing folder says so itself).
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw error;
-  });
-  return source === undefined ? undefined : parseEnvironments(file, source);
+  // Read as the folder's theme files are, never through a symbolic link (a clone's link to a file elsewhere would
+  // put its first line in an error message) and never past a size no such file reaches.
+  const bytes = await readInside(dir, ENVIRONMENTS_FILE, MAX_ENVIRONMENTS_BYTES).catch(
+    (error: NodeJS.ErrnoException) => {
+      // No folder: the command given a file or a missing folder says so itself.
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    },
+  );
+  return bytes === undefined ? undefined : parseEnvironments(file, bytes.toString('utf8'));
 }
 
 /**
