@@ -24,6 +24,14 @@ export interface CommandContext {
   store: ConfigStore;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Set when the command runs for one environment of the folder's environments file (see environments.ts). */
+  environment?: EnvironmentRun;
+}
+
+/** The environment a command runs for: its name and where its manifest lies in the folder. */
+export interface EnvironmentRun {
+  name: string;
+  manifestFile: string;
 }
 
 export interface Command {
@@ -71,5 +79,28 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
     value: 'GLOB',
     multiple: true,
     description: 'leave files matching the glob alone, beside those .storefrontignore lists (repeatable)',
+  },
+};
+
+/** `--login`, for the commands that keep a login: a named one, which an environment refers to. */
+export const LOGIN_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'NAME',
+  description: 'keep this login under NAME, beside others (environments name it: login = "NAME"); default: unnamed',
+};
+
+/** `--env` and `--concurrency`, for the commands that run for the environments of storefront-themes.toml. */
+export const ENV_OPTIONS: Record<string, OptionSpec> = {
+  env: {
+    type: 'string',
+    value: 'NAME',
+    multiple: true,
+    description:
+      "an environment of the folder's storefront-themes.toml, or a glob of their names ('shop-*'); repeatable (default: the file's default)",
+  },
+  concurrency: {
+    type: 'string',
+    value: 'N',
+    description: 'how many environments run at once (default 4)',
   },
 };

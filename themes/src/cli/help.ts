@@ -17,6 +17,7 @@ export function mainHelp(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
     'Daily loop: storefront-themes dev (a live preview; every save pushed) while you edit, then check, then publish.',
+    'Many shops from one folder: environments in storefront-themes.toml, then push/publish/check/pull --env NAME.',
     'Run storefront-themes <command> --help for its options.',
     '',
     EXIT_CODES,

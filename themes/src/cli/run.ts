@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { COMMANDS } from '../commands/index.js';
-import { ConfigStore, configDir } from '../config/store.js';
+import { configDir, loginStore } from '../config/store.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { COMMON_OPTIONS, type Command } from './command.js';
@@ -71,7 +71,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       stdout.write(commandHelp(command));
       return ExitCode.ok;
     }
-    const store = new ConfigStore(configDir(io.env));
+    const store = loginStore(configDir(io.env), typeof values.login === 'string' ? values.login : undefined);
     return await command.run({ values, positionals, output, prompter, store, env: io.env, cwd: io.cwd });
   } catch (error) {
     const { message, exitCode } = describeError(error);

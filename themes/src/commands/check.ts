@@ -1,5 +1,6 @@
 import { printProblems } from '../cli/check-report.js';
-import { type Command, folderOf } from '../cli/command.js';
+import { type Command, ENV_OPTIONS, folderOf } from '../cli/command.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { checkTheme } from '../theme/check.js';
@@ -23,6 +24,9 @@ export const check: Command = {
     '',
     '--format sarif prints a SARIF 2.1.0 log instead (for GitHub code scanning), paths relative to the repository',
     'holding the folder (the nearest folder above it with .git). --json prints a JSON document.',
+    '',
+    '--env checks the folder as each environment of storefront-themes.toml would get it (its ignore and only',
+    'patterns): one line per environment.',
   ].join('\n'),
   options: {
     format: {
@@ -30,6 +34,7 @@ export const check: Command = {
       value: 'FORMAT',
       description: 'text (default) or sarif (SARIF 2.1.0, for code scanning)',
     },
+    ...ENV_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
@@ -40,6 +45,11 @@ export const check: Command = {
       throw new UsageError(`--format takes ${FORMATS.join(' or ')}, not ${JSON.stringify(format)} (JSON: --json)`);
     }
     if (format === 'sarif' && output.json) throw new UsageError('--format sarif and --json exclude each other');
+    const environments = await environmentsOf(context, dir);
+    if (environments && format === 'sarif' && environments.length > 1) {
+      throw new UsageError('--format sarif takes one environment (one log per run)');
+    }
+    if (environments) return runForEnvironments(context, check, dir, environments, 'local');
     const input = await folderCheckInput(dir, await filterOf(context, dir));
     const problems = checkTheme(input);
     const errorCount = problems.filter((p) => p.severity === 'error').length;

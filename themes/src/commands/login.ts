@@ -1,6 +1,6 @@
 import { OAuthError } from '@storefront-platform/sdk';
 import { signInInBrowser, signInWithClientCredentials, signInWithPassword } from '../auth/sign-in.js';
-import type { Command } from '../cli/command.js';
+import { type Command, LOGIN_OPTION } from '../cli/command.js';
 import type { Session } from '../config/store.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { printable } from '../printable.js';
@@ -31,6 +31,7 @@ export const login: Command = {
     'client-credentials': { type: 'boolean', description: "sign in as the app's owner, with no user (CI)" },
     'no-browser': { type: 'boolean', description: 'print the sign-in address instead of opening a browser' },
     port: { type: 'string', value: 'N', description: 'port of the loopback redirect (default: a free one)' },
+    login: LOGIN_OPTION,
     ...APP_OPTIONS,
   },
   maxArgs: 0,

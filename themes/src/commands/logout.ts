@@ -1,4 +1,4 @@
-import type { Command } from '../cli/command.js';
+import { type Command, LOGIN_OPTION } from '../cli/command.js';
 import { ExitCode } from '../errors.js';
 
 export const logout: Command = {
@@ -6,7 +6,7 @@ export const logout: Command = {
   summary: 'delete the stored credentials and token',
   args: '',
   description: "Deletes the app's credentials and your session from your configuration folder.",
-  options: {},
+  options: { login: LOGIN_OPTION },
   maxArgs: 0,
   async run({ store, output }) {
     const deleted = await store.clear();

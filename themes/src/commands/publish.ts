@@ -2,8 +2,16 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { storedClient } from '../auth/stored-auth.js';
 import { printProblems } from '../cli/check-report.js';
-import { type Command, type CommandContext, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
+import {
+  type Command,
+  type CommandContext,
+  ENV_OPTIONS,
+  FILTER_OPTIONS,
+  folderOf,
+  SHOP_OPTION,
+} from '../cli/command.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import { listenForInterruption } from '../cli/interrupt.js';
 import type { Output } from '../cli/output.js';
@@ -208,6 +216,10 @@ export const publish: Command = {
     'First, publish runs check on the development theme as the server holds it (see check) and stops (exit code',
     "1) on an error; --no-check skips that. Files listed in the folder's .storefrontignore, or left out by",
     '--only/--ignore, are left as production has them.',
+    '',
+    "With --env (or a default in the folder's storefront-themes.toml), publishes in each environment's shop, a",
+    'few at once, after naming the shops and one confirmation for all (--yes): one line per environment (--json:',
+    "one object per line). The folder's base applies to the shop the folder holds; elsewhere, see above.",
   ].join('\n'),
   options: {
     shop: SHOP_OPTION,
@@ -217,12 +229,15 @@ export const publish: Command = {
     ours: { type: 'boolean', description: 'settle conflicts for the development theme: its side of each wins' },
     theirs: { type: 'boolean', description: 'settle conflicts for production: its side of each is kept' },
     'no-check': { type: 'boolean', description: 'publish without checking the development theme first' },
+    ...ENV_OPTIONS,
     ...FILTER_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
     const { values, output, prompter, store } = context;
     const dir = folderOf(context);
+    const environments = await environmentsOf(context, dir);
+    if (environments) return runForEnvironments(context, publish, dir, environments, 'write');
     const favour = favourOf(values);
     const shopFlag = typeof values.shop === 'string' ? values.shop : undefined;
     // With --shop the folder need not hold a theme; it is read only to keep the journal there if it does.

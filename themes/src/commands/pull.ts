@@ -1,5 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import { transferProgress } from '../cli/report.js';
 import { UsageError } from '../errors.js';
@@ -25,6 +26,8 @@ export const pull: Command = {
     'written between conflict markers (<<<<<<< folder, =======, >>>>>>> server) and reported as conflicts (exit',
     'code 3): resolve them, then push (push refuses a file that still holds markers).',
     'Files listed in .storefrontignore (gitignore syntax) or left out by --only/--ignore are left alone.',
+    "--env pulls the theme of one environment of the folder's storefront-themes.toml (one: a folder holds one",
+    "theme's files; pull each environment into a folder of its own to compare them).",
   ].join('\n'),
   options: {
     dev: { type: 'boolean', description: 'pull the development theme (see dev)' },
@@ -32,6 +35,10 @@ export const pull: Command = {
     shop: SHOP_OPTION,
     force: { type: 'boolean', description: "take the server's version of conflicting files too" },
     merge: { type: 'boolean', description: 'merge templates changed on both sides, three ways (conflict markers)' },
+    env: {
+      ...ENV_OPTIONS.env!,
+      description: "the environment of the folder's storefront-themes.toml to pull (one; default: its default)",
+    },
     ...FILTER_OPTIONS,
   },
   maxArgs: 1,
@@ -40,6 +47,14 @@ export const pull: Command = {
     if (values.dev && values.production) throw new UsageError('choose one of --dev and --production');
     if (values.merge && values.force) throw new UsageError('choose one of --merge and --force');
     const dir = folderOf(context);
+    const environments = await environmentsOf(context, dir);
+    if (environments && environments.length > 1) {
+      // Each would overwrite the last's files in the one folder.
+      throw new UsageError(
+        `pull takes one environment, not ${environments.length}: a folder holds one theme's files (pull each into a folder of its own)`,
+      );
+    }
+    if (environments) return runForEnvironments(context, pull, dir, environments, 'read');
     const filter = await filterOf(context, dir);
     const { client } = await storedClient(store);
     const progress = transferProgress(output, 'Pulling');
@@ -52,6 +67,7 @@ export const pull: Command = {
       ...(typeof values.shop === 'string' ? { shop: values.shop } : {}),
       force: values.force === true,
       onProgress: progress.onProgress,
+      ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
     });
     return reportPull(output, result, progress.done());
   },

@@ -1,5 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import {
   conflictHint,
@@ -25,19 +26,28 @@ export const push: Command = {
     'skipped (exit code 3) unless --force, which sends yours. Symbolic links are ignored, never followed: a file',
     'replaced by one is neither sent nor deleted. A template that holds conflict markers (from pull --merge) is',
     'not sent (exit code 1). Files listed in .storefrontignore or left out by --only/--ignore are left alone.',
+    '',
+    "With --env (or a default in the folder's storefront-themes.toml), pushes to each environment's shop, a few",
+    'at once: the shops are named first, a production theme is pushed to only after a yes (or --yes), and each',
+    "environment gets one line (--json: one object per line). An environment's first push compares the folder",
+    'with its theme: files it holds otherwise are conflicts unless --force.',
   ].join('\n'),
   options: {
     force: { type: 'boolean', description: 'send conflicting files too, overwriting the changes made on the server' },
     'dry-run': { type: 'boolean', description: 'show what would be sent, send nothing' },
+    yes: { type: 'boolean', short: 'y', description: 'with environments: push to a production theme without asking' },
+    ...ENV_OPTIONS,
     ...FILTER_OPTIONS,
   },
   maxArgs: 1,
   async run(context) {
     const { values, output, store } = context;
+    const dir = folderOf(context);
+    const environments = await environmentsOf(context, dir);
+    if (environments) return runForEnvironments(context, push, dir, environments, 'write');
     const { client } = await storedClient(store);
     const progress = transferProgress(output, 'Pushing');
     const dryRun = values['dry-run'] === true;
-    const dir = folderOf(context);
     const result = await pushTheme({
       client,
       dir,
@@ -45,6 +55,7 @@ export const push: Command = {
       force: values.force === true,
       dryRun,
       onProgress: progress.onProgress,
+      ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
     });
     const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });

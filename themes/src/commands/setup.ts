@@ -1,5 +1,5 @@
 import { verifyApp } from '../auth/verify-app.js';
-import type { Command } from '../cli/command.js';
+import { type Command, LOGIN_OPTION } from '../cli/command.js';
 import { ExitCode } from '../errors.js';
 import { APP_OPTIONS, configureApp } from './app.js';
 
@@ -16,6 +16,7 @@ export const setup: Command = {
     'stored (exit code 1). --no-verify stores them unchecked (a server not reachable from here yet).',
   ].join('\n'),
   options: {
+    login: LOGIN_OPTION,
     ...APP_OPTIONS,
     'no-verify': { type: 'boolean', description: 'store the app without checking it with the server' },
   },

@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenInfo } from '@storefront-platform/sdk';
+import { UsageError } from '../errors.js';
 import { readPrivate, removePrivate, writePrivate } from './private-file.js';
 
 /** The server's origin when none is configured: the reference server's default. */
@@ -36,6 +37,22 @@ export interface Session {
 export function configDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME?.trim() || join(homedir(), '.config');
   return join(base, 'storefront-themes');
+}
+
+/** A login's name: also a folder's name, so a narrow alphabet. */
+export const LOGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The store of a named login (`login --login NAME`): its own app and session in `logins/NAME` of the
+ * configuration folder, so that one developer keeps a login per platform or client (an agency's shops under
+ * several owners) and an environment names the one to use. Unnamed: the configuration folder itself.
+ */
+export function loginStore(dir: string, name?: string): ConfigStore {
+  if (name === undefined) return new ConfigStore(dir);
+  if (!LOGIN_NAME.test(name)) {
+    throw new UsageError(`${JSON.stringify(name)} is not a login name (letters, digits, ".", "_", "-")`);
+  }
+  return new ConfigStore(join(dir, 'logins', name));
 }
 
 export class ConfigStore {

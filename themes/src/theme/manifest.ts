@@ -44,10 +44,13 @@ export interface Manifest extends ThemeTarget {
   files: Record<string, BaseEntry>;
 }
 
-/** The folder's manifest, `undefined` when it has none (never pulled). */
-export async function readManifest(dir: string): Promise<Manifest | undefined> {
+/**
+ * The folder's manifest, `undefined` when it has none (never pulled). `file` is where it lies in the folder: the
+ * manifest of an environment other than the folder's default has its own (see cli/environments.ts).
+ */
+export async function readManifest(dir: string, file = MANIFEST_FILE): Promise<Manifest | undefined> {
   // A manifest may come with a folder from someone else (a git clone): read it like a server's answer.
-  const bytes = await readInside(dir, MANIFEST_FILE);
+  const bytes = await readInside(dir, file);
   if (!bytes) return undefined;
   try {
     const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
@@ -55,7 +58,7 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
       return manifest;
     }
   } catch {}
-  throw new UsageError(`${join(dir, MANIFEST_FILE)} is damaged: pull the theme into a new folder`);
+  throw new UsageError(`${join(dir, file)} is damaged: pull the theme into a new folder`);
 }
 
 /** Whether every entry lies where its kind and name say, by the rule of the folder's own files. */
@@ -67,16 +70,16 @@ function safeFiles(files: Manifest['files']): boolean {
 }
 
 /** The manifest of a folder that must have been pulled before. */
-export async function requireManifest(dir: string): Promise<Manifest> {
-  const manifest = await readManifest(dir);
+export async function requireManifest(dir: string, file = MANIFEST_FILE): Promise<Manifest> {
+  const manifest = await readManifest(dir, file);
   if (!manifest) {
-    throw new UsageError(`${dir} holds no pulled theme (no ${MANIFEST_FILE}): run storefront-themes pull first`);
+    throw new UsageError(`${dir} holds no pulled theme (no ${file}): run storefront-themes pull first`);
   }
   return manifest;
 }
 
-export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
+export async function writeManifest(dir: string, manifest: Manifest, file = MANIFEST_FILE): Promise<void> {
   const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : 1)));
   const text = `${JSON.stringify({ ...manifest, files }, null, 2)}\n`;
-  await writeInside(dir, MANIFEST_FILE, text, { replace: true, sync: true });
+  await writeInside(dir, file, text, { replace: true, sync: true });
 }

@@ -35,6 +35,8 @@ export interface PullOptions extends ThemeRef {
    * asks here whether a development theme that looks incomplete may replace the folder's files).
    */
   vet?: (workspace: Workspace) => Promise<void>;
+  /** Where the manifest lies in the folder (an environment's own); default `.storefront-theme.json`. */
+  manifestFile?: string;
 }
 
 /** What a pull did. */
@@ -66,7 +68,7 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
   const made = await ensureFolder(options.dir);
   let workspace: Workspace;
   try {
-    workspace = await openPullWorkspace(options.client, options.dir, options, options.filter);
+    workspace = await openPullWorkspace(options.client, options.dir, options, options.filter, options.manifestFile);
     await options.vet?.(workspace);
   } catch (error) {
     // Nothing was written: a folder made for this pull goes again (rmdir removes only an empty one).
@@ -127,7 +129,7 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     await parallel(writes, CONCURRENCY, bring);
     await parallel(removals, CONCURRENCY, bring);
   } finally {
-    await writeManifest(dir, manifest);
+    await writeManifest(dir, manifest, options.manifestFile);
     await recordBases(dir, manifest, remote);
   }
   return { workspace, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };

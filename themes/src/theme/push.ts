@@ -28,6 +28,8 @@ export interface PushOptions {
   onProgress?: OnProgress;
   /** Leaves files out (`.storefrontignore`, `--only`, `--ignore`): neither sent nor deleted. Default: every file. */
   filter?: FileFilter;
+  /** Where the manifest lies in the folder (an environment's own); default `.storefront-theme.json`. */
+  manifestFile?: string;
 }
 
 /** What a push did (or, dry, would do). */
@@ -48,7 +50,7 @@ export interface PushResult {
  * Where {@link pushChanges} writes: the folder, its manifest, the files of the theme as last seen there, and the
  * theme, which creating a file needs (a push of template edits alone goes without it).
  */
-export type PushTarget = Pick<Workspace, 'dir' | 'manifest' | 'remote'> & { theme?: Theme };
+export type PushTarget = Pick<Workspace, 'dir' | 'manifest' | 'remote'> & { theme?: Theme; manifestFile?: string };
 
 /** Options of {@link pushChanges}. */
 export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onProgress'> {
@@ -65,8 +67,8 @@ export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onP
  * reading the theme first (their guard finds the conflicts): one request per file.
  */
 export async function pushTheme(options: PushOptions): Promise<PushResult> {
-  const { client, dir } = options;
-  const folder = await readPulledFolder(dir);
+  const { client, dir, manifestFile } = options;
+  const folder = await readPulledFolder(dir, manifestFile);
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
@@ -76,14 +78,15 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const edits = compare(manifest.files, local.files, known).filter((c) => !isUnread(local, c.path) && filter(c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
   if (edits.length && editsOnly && !options.dryRun) {
-    const pushed = await pushChanges({ dir, manifest, remote: known }, edits, options);
+    const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, options);
     return { ...pushed, incoming: undefined, links: local.links };
   }
   const workspace = await openWorkspace(client, dir, folder, filter);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
-  return { ...(await pushChanges(workspace, workspace.changes, options)), incoming, links: local.links };
+  const pushed = await pushChanges({ ...workspace, manifestFile }, workspace.changes, options);
+  return { ...pushed, incoming, links: local.links };
 }
 
 /** Nothing is sent while a file to send is over the API's limit: the push would stop on it halfway. */
@@ -103,7 +106,7 @@ export async function pushChanges(
   changes: readonly FileChange[],
   options: SendOptions = {},
 ): Promise<Omit<PushResult, 'incoming' | 'links'>> {
-  const { dir, theme, remote, manifest } = target;
+  const { dir, theme, remote, manifest, manifestFile } = target;
   const outgoing = changes.filter((change) => change.local);
   const files: FileResult[] = [];
   const send = outgoing.filter((change) => {
@@ -164,7 +167,7 @@ export async function pushChanges(
       options.onProgress?.({ done: ++done, total: send.length, path: change.path });
     });
   } finally {
-    await writeManifest(dir, manifest);
+    await writeManifest(dir, manifest, manifestFile);
     await bases.done();
   }
   return { dir, manifest, files: sorted(files), dryRun: false };

@@ -74,10 +74,10 @@ export interface PulledFolder {
   manifest: Manifest;
 }
 
-/** Reads a folder pulled before (a usage error for one that was not). */
-export async function readPulledFolder(dir: string): Promise<PulledFolder> {
+/** Reads a folder pulled before (a usage error for one that was not); `file`: where its manifest lies. */
+export async function readPulledFolder(dir: string, file?: string): Promise<PulledFolder> {
   const local = await scanFolder(dir);
-  return { local, manifest: await requireManifest(dir) };
+  return { local, manifest: await requireManifest(dir, file) };
 }
 
 /**
@@ -109,8 +109,9 @@ export async function openPullWorkspace(
   dir: string,
   ref: ThemeRef,
   filter: FileFilter = EVERY_FILE,
+  file?: string,
 ): Promise<Workspace> {
-  const previous = await readManifest(dir);
+  const previous = await readManifest(dir, file);
   const opened = await openTheme(client, {
     ...ref,
     shop: ref.shop ?? previous?.shop.id,
