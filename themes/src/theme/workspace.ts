@@ -74,10 +74,16 @@ export interface PulledFolder {
   manifest: Manifest;
 }
 
-/** Reads a folder pulled before (a usage error for one that was not). */
-export async function readPulledFolder(dir: string): Promise<PulledFolder> {
-  const local = await scanFolder(dir);
-  return { local, manifest: await requireManifest(dir) };
+/**
+ * Reads a folder pulled before (a usage error for one that was not). `changed`, when given, receives the bytes of
+ * each file that differs from the manifest's base: what a push sends, read once.
+ */
+export async function readPulledFolder(dir: string, changed?: Map<string, Uint8Array>): Promise<PulledFolder> {
+  const manifest = await requireManifest(dir);
+  const local = await scanFolder(dir, (file, bytes) => {
+    if (changed && manifest.files[file.path]?.md5 !== file.md5) changed.set(file.path, bytes);
+  });
+  return { local, manifest };
 }
 
 /**
