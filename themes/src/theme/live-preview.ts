@@ -9,7 +9,8 @@
  * problems as they stand when it connects, then every change of them.
  *
  * The preview page keeps the server's Content-Security-Policy (a sandbox with scripts: the theme runs as it does in
- * the shop, at an opaque origin), so the event stream answers any origin: it carries only file names.
+ * the shop, at an opaque origin), so the event stream answers that origin (`null`), and no web site's: it carries the
+ * file names and problems of the theme.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -165,7 +166,8 @@ export async function startLivePreview(options: LivePreviewOptions): Promise<Liv
     response.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-store',
-      'access-control-allow-origin': '*',
+      // The page's origin is opaque (its sandbox): `null`, and no web site's.
+      'access-control-allow-origin': 'null',
     });
     // A browser that lost the stream (this process restarted) tries again after a second.
     response.write('retry: 1000\n: storefront-themes dev\n\n');
