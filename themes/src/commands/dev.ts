@@ -1,5 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { describeError } from '../cli/describe-error.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { filterOf } from '../cli/filter.js';
 import { themeName, transferProgress } from '../cli/report.js';
@@ -114,7 +115,7 @@ export const dev: Command = {
     output.line(`Live preview: ${live.url} (reloads after each change; Ctrl-C to stop)`);
     output.document({ event: 'serving', url: live.url, preview });
     if (values.open === true) await openInBrowser(live.url, output);
-    const problems = new DevProblems();
+    const problems = new DevProblems((error) => describeError(error).message);
     const filter = await filterOf(context, dir);
     // One check at a time, and one more after it when events came meanwhile: it reads the folder as it is then.
     let checking: Promise<void> | undefined;

@@ -46,12 +46,19 @@ export async function folderErrors(dir: string, filter: FileFilter): Promise<Pag
 export class DevProblems {
   readonly #refused = new Map<string, PageProblem>();
   #checked: readonly PageProblem[] = [];
+  readonly #describe: (error: unknown) => string;
+
+  /** `describe` words a refusal's error as the terminal does. Default: its message. */
+  constructor(
+    describe: (error: unknown) => string = (error) => (error instanceof Error ? error.message : String(error)),
+  ) {
+    this.#describe = describe;
+  }
 
   /** Takes a watch event in; whether the refusals changed. */
   seen(event: WatchEvent): boolean {
     if (event.type === 'failed' && !event.kept) {
-      const message = event.error instanceof Error ? event.error.message : String(event.error);
-      return this.#refuse(event.path, 'refused', message);
+      return this.#refuse(event.path, 'refused', this.#describe(event.error));
     }
     if (event.type === 'conflict') return this.#refuse(event.file.path, 'conflict', event.file.message ?? '');
     if (event.type === 'pushed' || event.type === 'pulled') return this.#refused.delete(event.file.path);
