@@ -94,7 +94,10 @@ describe('a file', () => {
     expect(m.stateOf('page.html')).toEqual({ phase: 'queued', settling: true });
     expect(m.settled('page.html')).toEqual([]);
     expect(m.stateOf('page.html')).toEqual({ phase: 'queued', settling: false });
-    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([{ type: 'send', file: file('page.html') }]);
+    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([
+      { type: 'report', event: { type: 'unchanged', path: 'layout.html' } },
+      { type: 'send', file: file('page.html') },
+    ]);
   });
 
   it('saved again while in flight goes again after it, once that save settles', () => {
@@ -152,9 +155,11 @@ describe('a file', () => {
     expect(m.stateOf('404.html')).toEqual({ phase: 'idle' });
   });
 
-  it('unchanged is reported as nothing', () => {
+  it('unchanged is reported as such, nothing being sent', () => {
     const m = sending();
-    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([]);
+    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([
+      { type: 'report', event: { type: 'unchanged', path: 'layout.html' } },
+    ]);
     expect(m.stateOf('layout.html')).toEqual({ phase: 'idle' });
   });
 
@@ -192,7 +197,10 @@ describe('a file the network or the server failed', () => {
     // Kept in order, the failed one first.
     expect(m.retryDue()).toEqual([{ type: 'send', file: file('layout.html') }]);
     expect(m.stateOf('page.html')).toEqual({ phase: 'queued', settling: false });
-    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([{ type: 'send', file: file('page.html') }]);
+    expect(m.sent('layout.html', { type: 'unchanged' })).toEqual([
+      { type: 'report', event: { type: 'unchanged', path: 'layout.html' } },
+      { type: 'send', file: file('page.html') },
+    ]);
   });
 
   it("waits as long as the server's Retry-After asks, when longer than the retry delay", () => {

@@ -30,6 +30,9 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
       case 'checked':
         unreachable = false;
         return;
+      case 'unchanged':
+        // Nothing was sent: nothing to say.
+        return;
       case 'unreachable': {
         // Said once while it lasts: the next interval asks again anyway.
         if (unreachable) return;

@@ -1,9 +1,11 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, folderOf, SHOP_OPTION } from '../cli/command.js';
+import { describeError } from '../cli/describe-error.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { filterOf } from '../cli/filter.js';
 import { themeName, transferProgress } from '../cli/report.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { DevProblems, folderErrors, touchesFolder } from '../theme/dev-problems.js';
 import { startLivePreview } from '../theme/live-preview.js';
 import { baseOfFiles, writePublishBase } from '../theme/publish-base.js';
 import { pullTheme } from '../theme/pull.js';
@@ -30,9 +32,11 @@ export const dev: Command = {
     'terminal stops (exit code 2) unless --force.',
     '',
     `Then it serves a live preview on http://127.0.0.1:${DEFAULT_PORT}/ (--port): the development theme's preview`,
-    'page, with a script that reloads it after each change pushed or pulled; a stylesheet is swapped in place,',
-    'without reloading the page. Meanwhile it watches the folder as watch does (each save pushed, the',
-    "server's changes brought: see watch), until Ctrl-C. --open opens the live preview in the browser.",
+    'page, with a script that reloads it after each change pushed or pulled, once the server took the write (never',
+    'on the save alone); a stylesheet is swapped in place, without reloading the page. A push the server refused',
+    'and the errors check finds in the folder are shown over the page (file, line, rule) until fixed. Meanwhile it',
+    "watches the folder as watch does (each save pushed, the server's changes brought: see watch), until Ctrl-C.",
+    '--open opens the live preview in the browser.',
     "--no-serve stops after the pull (for scripts): it prints the theme's preview address, which --open opens.",
     'Then: edit, and storefront-themes publish.',
   ].join('\n'),
@@ -111,10 +115,39 @@ export const dev: Command = {
     output.line(`Live preview: ${live.url} (reloads after each change; Ctrl-C to stop)`);
     output.document({ event: 'serving', url: live.url, preview });
     if (values.open === true) await openInBrowser(live.url, output);
+    const problems = new DevProblems((error) => describeError(error).message);
+    const filter = await filterOf(context, dir);
+    // One check at a time, and one more after it when events came meanwhile: it reads the folder as it is then.
+    let checking: Promise<void> | undefined;
+    let again = false;
+    const check = (): void => {
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = folderErrors(dir, filter)
+        .then((errors) => {
+          problems.checked(errors);
+          live.problems(problems.list);
+        })
+        .catch(() => {})
+        .finally(() => {
+          checking = undefined;
+          if (again) {
+            again = false;
+            check();
+          }
+        });
+    };
     try {
       const watched = await watchUntilStopped(context, dir, (event) => {
+        // Only what the server acknowledged reloads the page, never the save itself: a page reloaded before the
+        // write would show the old version.
         if (event.type === 'pushed' || event.type === 'pulled') live.changed(event.file.path);
+        if (problems.seen(event)) live.problems(problems.list);
+        if (touchesFolder(event)) check();
       });
+      await checking;
       // The pull's failure says more than the watch's conflicts.
       return code === ExitCode.ok ? watched : code;
     } finally {

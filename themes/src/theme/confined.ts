@@ -133,9 +133,11 @@ async function readAtMost(handle: FileHandle, path: string, size: number, maxByt
       buffer.copy(grown);
       buffer = grown;
     }
-    const { bytesRead } = await handle.read(buffer, length, buffer.byteLength - length, null);
-    if (bytesRead === 0) return buffer.subarray(0, length);
+    const asked = buffer.byteLength - length;
+    const { bytesRead } = await handle.read(buffer, length, asked, null);
     length += bytesRead;
+    // A regular file reads short only at its end: no read more to learn it.
+    if (bytesRead < asked) return buffer.subarray(0, length);
   }
 }
 

@@ -4,14 +4,18 @@
  * script added to each HTML page. That script listens to this server's events (server-sent events, which any
  * browser reconnects by itself) and, after each file pushed or pulled, swaps the stylesheets of the page when the
  * file was a stylesheet (no reload: the scroll position and the state of the page stay) and reloads the page
- * otherwise.
+ * otherwise. It also shows, over the page, the problems `dev` reports (a push refused, a `check` error: file, line,
+ * rule and message), put in as text, never as markup, and removes them once there are none. Each page is sent the
+ * problems as they stand when it connects, then every change of them.
  *
  * The preview page keeps the server's Content-Security-Policy (a sandbox with scripts: the theme runs as it does in
- * the shop, at an opaque origin), so the event stream answers any origin: it carries only file names.
+ * the shop, at an opaque origin), so the event stream answers that origin (`null`), and no web site's: it carries the
+ * file names and problems of the theme.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
+import type { PageProblem } from './dev-problems.js';
 
 /** Where the page's script listens. */
 const EVENTS_PATH = '/__storefront/events';
@@ -32,8 +36,13 @@ export interface LivePreview {
   url: string;
   /** Pages listening for reloads now. */
   readonly listeners: number;
-  /** Tells the pages that `path` (a template's file name, or `assets/…`) changed. */
+  /**
+   * Tells the pages that `path` (a template's file name, or `assets/…`) changed on the server: call it once the
+   * server acknowledged the write, so that the reloaded page has it.
+   */
   changed(path: string): void;
+  /** Shows `problems` over the pages (none: no overlay), in place of those shown before. */
+  problems(problems: readonly PageProblem[]): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +65,52 @@ function clientScript(events: string): string {
       link.after(fresh);
     }
   });
+  // The problems, in a shadow root of their own (the theme's styles do not reach it), as text only: file names and
+  // messages are not ours.
+  let host;
+  source.addEventListener('problems', (event) => {
+    const { problems } = JSON.parse(event.data);
+    if (problems.length === 0) {
+      host?.remove();
+      host = undefined;
+      return;
+    }
+    if (!host) {
+      host = document.createElement('storefront-dev-problems');
+      host.attachShadow({ mode: 'open' });
+    }
+    const box = document.createElement('section');
+    box.setAttribute('role', 'alert');
+    Object.assign(box.style, {
+      position: 'fixed', inset: 'auto 0 0 0', zIndex: '2147483647', maxHeight: '50vh', overflow: 'auto',
+      margin: '0', padding: '12px 16px', background: '#1d1f21', color: '#f8f8f2', borderTop: '4px solid #e5534b',
+      font: '14px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', textAlign: 'left',
+    });
+    const title = document.createElement('strong');
+    title.textContent = 'storefront-themes dev: ' + problems.length + (problems.length === 1 ? ' problem' : ' problems');
+    box.append(title);
+    const list = document.createElement('ul');
+    Object.assign(list.style, { margin: '6px 0 0', padding: '0', listStyle: 'none' });
+    for (const { path, line, column, rule, message } of problems) {
+      const item = document.createElement('li');
+      const place = document.createElement('span');
+      place.className = 'place';
+      place.style.color = '#e5534b';
+      place.textContent = path + (line ? ':' + line + (column ? ':' + column : '') : '');
+      const ruleName = document.createElement('span');
+      ruleName.className = 'rule';
+      ruleName.style.color = '#9a9a9a';
+      ruleName.textContent = ' (' + rule + ')';
+      const text = document.createElement('span');
+      text.className = 'message';
+      text.textContent = ' ' + message;
+      item.append(place, text, ruleName);
+      list.append(item);
+    }
+    box.append(list);
+    host.shadowRoot.replaceChildren(box);
+    if (!host.isConnected) document.documentElement.append(host);
+  });
 })();</script>`;
 }
 
@@ -71,12 +126,18 @@ function rewritePage(page: string, preview: string, events: string): string {
 /** Headers passed on from the server's answer (not those that describe its body as sent, which may change). */
 const PASSED = ['content-type', 'cache-control', 'content-security-policy', 'x-content-type-options', 'last-modified'];
 
+/** The event that shows `problems` (JSON keeps each on one line of the stream: it escapes line breaks). */
+function problemsMessage(problems: readonly PageProblem[]): string {
+  return `event: problems\ndata: ${JSON.stringify({ problems })}\n\n`;
+}
+
 /** Starts the local preview of `preview`. */
 export async function startLivePreview(options: LivePreviewOptions): Promise<LivePreview> {
   const { preview } = options;
   const doFetch = options.fetch ?? fetch;
   const streams = new Set<ServerResponse>();
   let url = '';
+  let problemsEvent = problemsMessage([]);
 
   async function proxy(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://local').pathname;
@@ -105,10 +166,12 @@ export async function startLivePreview(options: LivePreviewOptions): Promise<Liv
     response.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-store',
-      'access-control-allow-origin': '*',
+      // The page's origin is opaque (its sandbox): `null`, and no web site's.
+      'access-control-allow-origin': 'null',
     });
     // A browser that lost the stream (this process restarted) tries again after a second.
     response.write('retry: 1000\n: storefront-themes dev\n\n');
+    response.write(problemsEvent);
     streams.add(response);
     response.on('close', () => streams.delete(response));
   }
@@ -143,6 +206,10 @@ export async function startLivePreview(options: LivePreviewOptions): Promise<Liv
       const css = path.toLowerCase().endsWith('.css');
       const message = `event: change\ndata: ${JSON.stringify({ path, css })}\n\n`;
       for (const stream of streams) stream.write(message);
+    },
+    problems(problems) {
+      problemsEvent = problemsMessage(problems);
+      for (const stream of streams) stream.write(problemsEvent);
     },
     async close() {
       for (const stream of streams) stream.end();

@@ -68,7 +68,10 @@ export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onP
  */
 export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { client, dir, manifestFile } = options;
-  const folder = await readPulledFolder(dir, manifestFile);
+  // The files as read for the comparison are the bytes sent: each is read once.
+  const changed = new Map<string, Uint8Array>();
+  const folder = await readPulledFolder(dir, manifestFile, changed);
+  const send: SendOptions = { ...options, contents: changed };
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
@@ -78,14 +81,14 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const edits = compare(manifest.files, local.files, known).filter((c) => !isUnread(local, c.path) && filter(c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
   if (edits.length && editsOnly && !options.dryRun) {
-    const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, options);
+    const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, send);
     return { ...pushed, incoming: undefined, links: local.links };
   }
   const workspace = await openWorkspace(client, dir, folder, filter);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
-  const pushed = await pushChanges({ ...workspace, manifestFile }, workspace.changes, options);
+  const pushed = await pushChanges({ ...workspace, manifestFile }, workspace.changes, send);
   return { ...pushed, incoming, links: local.links };
 }
 
@@ -148,9 +151,10 @@ export async function pushChanges(
       try {
         const { file: written, unchanged } = await writeFile(theme, upload, current, guard, options.signal);
         if (written) {
+          const digest = md5(content!);
           remote.set(change.path, written);
-          manifest.files[change.path] = baseOf(written, md5(content!));
-          if (change.kind === 'template') bases.keep(content!);
+          manifest.files[change.path] = baseOf(written, digest);
+          if (change.kind === 'template') bases.keep(content!, digest);
         } else {
           remote.delete(change.path);
           delete manifest.files[change.path];

@@ -14,7 +14,8 @@ import type { Workspace } from './workspace.js';
  * in all, for the next save of any file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise
  * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
  * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
- * one is not deleted). `pulled`: a file changed on the server was written into the folder (or removed), the
+ * one is not deleted). `unchanged`: the file as saved is as the theme holds it, nothing was sent (a save that undid
+itself, a refused file deleted before the server ever took it). `pulled`: a file changed on the server was written into the folder (or removed), the
  * folder's copy being unchanged; `checked`: the server was asked for the theme's changes (`unchanged`: it answered
  * 304); `unreachable`: that question failed, it is asked again at the next interval. The machine reports none of
  * these three: the server's side of the watch (watch-pull.ts) does.
@@ -22,6 +23,7 @@ import type { Workspace } from './workspace.js';
 export type WatchEvent =
   | { type: 'ready'; workspace: Workspace; preview: string; unpushed: number }
   | { type: 'ignored'; path: string; reason: string }
+  | { type: 'unchanged'; path: string }
   | { type: 'pushed'; file: FileResult; ms: number }
   | { type: 'conflict'; file: FileResult }
   | { type: 'retrying'; path: string; error: unknown; attempt: number; delay: number }
@@ -171,6 +173,7 @@ export class WatchMachine {
     const refused = (error: unknown) =>
       reports.push({ type: 'failed', path, error, kept: false, waiting: this.#paths('kept').length });
     if (outcome.type === 'ignored') reports.push({ type: 'ignored', path, reason: outcome.reason });
+    else if (outcome.type === 'unchanged') reports.push({ type: 'unchanged', path });
     else if (outcome.type === 'refused') refused(outcome.error);
     else if (outcome.type === 'answered') {
       for (const file of outcome.files) {

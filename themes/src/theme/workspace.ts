@@ -74,10 +74,20 @@ export interface PulledFolder {
   manifest: Manifest;
 }
 
-/** Reads a folder pulled before (a usage error for one that was not); `file`: where its manifest lies. */
-export async function readPulledFolder(dir: string, file?: string): Promise<PulledFolder> {
-  const local = await scanFolder(dir);
-  return { local, manifest: await requireManifest(dir, file) };
+/**
+ * Reads a folder pulled before (a usage error for one that was not); `file`: where its manifest lies. `changed`,
+ * when given, receives the bytes of each file that differs from the manifest's base: what a push sends, read once.
+ */
+export async function readPulledFolder(
+  dir: string,
+  file?: string,
+  changed?: Map<string, Uint8Array>,
+): Promise<PulledFolder> {
+  const manifest = await requireManifest(dir, file);
+  const local = await scanFolder(dir, (scanned, bytes) => {
+    if (changed && manifest.files[scanned.path]?.md5 !== scanned.md5) changed.set(scanned.path, bytes);
+  });
+  return { local, manifest };
 }
 
 /**
