@@ -46,8 +46,12 @@ describe('a POST whose answer was lost', () => {
     expect(named('lost-answer.html')).toHaveLength(1);
     expect(created.properties.id).toBe(named('lost-answer.html')[0]!.id);
     const posts = await sandbox.journal.entries({ method: 'POST', path: '/v1/themes/' });
-    // The journal keeps the answers sent whole: the two cut ones are not in it.
-    expect(posts.map((entry) => entry.status)).toEqual([201]);
+    // The two cut answers are journaled with the rule that cut them, then the replay sent whole.
+    expect(posts.map((entry) => [entry.status, entry.fault !== null])).toEqual([
+      [201, true],
+      [201, true],
+      [201, false],
+    ]);
     await sandbox.faults.clear();
   });
 

@@ -99,6 +99,7 @@ describe.skipIf(!mountable)('the server on a bad disk', () => {
       expect(await refused.json()).toEqual({
         _class: ['errors'],
         message: "Insufficient storage: the server's disk is full; nothing was written",
+        request_id: refused.headers.get('x-request-id'),
       });
       // The failed write gave back what it had taken (its temporary files, the journal's room): full again.
       await fill();
@@ -175,6 +176,7 @@ describe('the server whose disk turned read-only', () => {
       expect(await refused.json()).toEqual({
         _class: ['errors'],
         message: 'Service unavailable: the server cannot write its data; nothing was written',
+        request_id: refused.headers.get('x-request-id'),
       });
       await expectTokenUnavailable(server);
     });

@@ -261,16 +261,23 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const answer = await http.fetch(request, init);
-      if (exchange.paced) {
-        const observed = this.#options.pacing!.observe(
-          exchange.paced,
-          readRateLimit(answer.headers),
-          performance.now() - started,
-        );
+      const observe = (headers: Headers | undefined) => {
+        if (!exchange.paced) return;
+        const reading = headers && readRateLimit(headers);
+        const observed = this.#options.pacing!.observe(exchange.paced, reading, performance.now() - started);
         // A shared budget that fails (Redis) paces less well; the request itself goes on.
         if (observed) observed.catch(() => undefined);
+      };
+      let answer: Response;
+      try {
+        answer = await http.fetch(request, init);
+      } catch (error) {
+        // No answer (aborted: a React StrictMode remount; or the network): told as one without fields, so that a
+        // probe that never returns does not hold the owner's other requests back.
+        observe(undefined);
+        throw error;
       }
+      observe(answer.headers);
       const response = limitBody(answer, limitOf(answer.status, exchange.limit), exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {

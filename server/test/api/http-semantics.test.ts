@@ -29,7 +29,7 @@ describe('headers of every API response', () => {
     expect(response.headers.get('x-accepted-oauth-scopes')).toMatch(/^(public|admin)$/);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate, X-Request-Id, Idempotent-Replayed',
+      'ETag, Last-Modified, Location, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, Retry-After, WWW-Authenticate, X-Request-Id, Idempotent-Replayed, RateLimit-Policy, RateLimit',
     );
   });
 

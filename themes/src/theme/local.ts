@@ -60,7 +60,7 @@ export function isUnread(scan: Pick<LocalScan, 'links' | 'oversize'>, path: stri
 }
 
 /** Throws a usage error unless `dir` is an existing folder. */
-async function assertFolder(dir: string): Promise<void> {
+export async function assertFolder(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new UsageError(`${dir} does not exist`);
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a folder`);

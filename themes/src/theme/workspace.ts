@@ -6,7 +6,7 @@ import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
-import { isUnread, type LocalScan, scanFolder } from './local.js';
+import { assertFolder, isUnread, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
 import {
   type OpenedTheme,
@@ -83,6 +83,8 @@ export async function readPulledFolder(
   file?: string,
   changed?: Map<string, Uint8Array>,
 ): Promise<PulledFolder> {
+  // A folder that is missing, or a file, is said so before its manifest is looked for.
+  await assertFolder(dir);
   const manifest = await requireManifest(dir, file);
   const local = await scanFolder(dir, (scanned, bytes) => {
     if (changed && manifest.files[scanned.path]?.md5 !== scanned.md5) changed.set(scanned.path, bytes);
