@@ -36,8 +36,15 @@ import type { CoreResponse } from './types.js';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 /** Longest key taken, in characters: a UUID is 36; room for a client's own scheme, not for a body. */
 export const MAX_KEY_LENGTH = 255;
-/** Expired rows removed per write that stores a key: pruning keeps pace with the keys stored, a little at a time. */
-const PRUNE_PER_WRITE = 20;
+/**
+ * Expired rows are removed by a write that stores a key, at most once a minute per store and this many at a time:
+ * reading the rows in order costs a copy of them after each write in a store of one process, too much for every
+ * write, and a minute's keys are far fewer than this.
+ */
+const PRUNE_AT_ONCE = 1000;
+const PRUNE_INTERVAL_MS = 60_000;
+/** When each store was last pruned. */
+const lastPrune = new WeakMap<Store, number>();
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -224,9 +231,12 @@ function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
 
 /** Removes expired keys from the oldest on (rows are kept in insertion order), a few per write. */
 function pruneExpired(store: Store, tx: Transaction, now: number): void {
+  const last = lastPrune.get(store);
+  if (last !== undefined && now - last < PRUNE_INTERVAL_MS && now >= last) return;
+  lastPrune.set(store, now);
   let removed = 0;
   for (const row of store.all('idempotency_keys')) {
-    if (row.expires_at > now || removed === PRUNE_PER_WRITE) return;
+    if (row.expires_at > now || removed === PRUNE_AT_ONCE) return;
     tx.delete('idempotency_keys', row.id);
     removed++;
   }

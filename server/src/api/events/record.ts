@@ -6,14 +6,18 @@
  */
 import { type EventDataMap, type EventType, encodeBase64 } from '@storefront-platform/sdk/internal';
 import type { CoreContext } from '../../core/types.js';
-import type { EventRow, Store, Transaction, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
+import type { EventRow, Transaction, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 
 const DAY_MS = 86_400_000;
 /** Events and their deliveries are kept this long (events.md). */
 export const EVENT_RETENTION_MS = 30 * DAY_MS;
 /** A purge scans every event: at most this often per store, on the write path of a new event. */
 const PURGE_INTERVAL_MS = 3_600_000;
-const lastPurge = new WeakMap<Store, number>();
+/**
+ * When each core last purged, by its addresses: the one object every request's context shares (a request's context
+ * and store may be its own: `core/idempotency.ts` wraps the store of a keyed POST).
+ */
+const lastPurge = new WeakMap<object, number>();
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -82,7 +86,7 @@ export function recordEvent<T extends EventType>(tx: Transaction, context: CoreC
       }
     }
   }
-  purgeIfDue(tx, context.store, now);
+  purgeIfDue(tx, context, now);
   return row;
 }
 
@@ -97,7 +101,7 @@ export function recordPing(tx: Transaction, context: CoreContext, endpoint: Webh
     data: { endpoint_id: endpoint.id },
     ping_of: endpoint.id,
   });
-  purgeIfDue(tx, context.store, now);
+  purgeIfDue(tx, context, now);
   return stageDelivery(tx, { event_id: event.id, event_type: 'ping', endpoint_id: endpoint.id, attempt: 1 }, now, now);
 }
 
@@ -106,11 +110,12 @@ function pathOnOrigin(context: CoreContext, url: string): string {
   return url.startsWith(origin) ? url.slice(origin.length) : url;
 }
 
-/** Deletes events older than the retention, with their deliveries, at most once per interval per store. */
-function purgeIfDue(tx: Transaction, store: Store, now: number): void {
-  const last = lastPurge.get(store);
+/** Deletes events older than the retention, with their deliveries, at most once per interval per core. */
+function purgeIfDue(tx: Transaction, context: CoreContext, now: number): void {
+  const last = lastPurge.get(context.addresses);
   if (last !== undefined && now - last < PURGE_INTERVAL_MS) return;
-  lastPurge.set(store, now);
+  lastPurge.set(context.addresses, now);
+  const { store } = context;
   const cutoff = new Date(now - EVENT_RETENTION_MS).toISOString();
   const old = new Set<string>();
   // Oldest first: stop at the first event within the retention.
