@@ -280,6 +280,7 @@ export class Transport {
           headers: redactHeaders(response.headers),
           attempt,
           duration: performance.now() - started,
+          requestId: response.headers.get('x-request-id') || undefined,
         });
       }
       const read =
