@@ -4,9 +4,11 @@
  * core answers, the shell sends half the body and ends the connection), through the real server's control API.
  * Also the request id of a failed request, from the server's log line to the SDK's error.
  */
-import { clientCredentials, createClient, NotFoundError } from '@storefront-platform/sdk';
+import { type ClientEvents, clientCredentials, createClient, NotFoundError } from '@storefront-platform/sdk';
 import { connectSandbox, createServer, type StorefrontServer } from '@storefront-platform/server';
+import type { KyInstance } from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userKy } from './helpers/user-ky.js';
 
 let server: StorefrontServer;
 const logged: string[] = [];
@@ -18,10 +20,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-function client(retry: { limit: number } | false = { limit: 3 }) {
+function client(retry: { limit: number } | false = { limit: 3 }, ky?: KyInstance) {
   const { clientId, clientSecret } = server.credentials!;
   const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
-  return createClient({ baseUrl: server.baseUrl, auth, retry: retry && { ...retry, delay: () => 1 } });
+  return createClient({
+    baseUrl: server.baseUrl,
+    auth,
+    retry: retry && { ...retry, delay: () => 1 },
+    ...(ky && { ky }),
+  });
 }
 
 const named = (fileName: string) => server.store.all('templates').filter((row) => row.file_name === fileName);
@@ -84,5 +91,28 @@ describe('request ids', () => {
       .toMatch(/^GET \/v1\/shops\/999\.json 404 /);
     const entries = await connectSandbox(server.control!).journal.entries({ status: 404 });
     expect(entries.map((entry) => entry.request_id)).toContain(requestId);
+  });
+
+  it("is in the SDK's response events, and a write's event carries it: the app's own id when it sends one", async () => {
+    const responses: ClientEvents['response'][] = [];
+    const sdk = client(false);
+    sdk.on('response', (event) => responses.push(event));
+    const shop = await sdk.root().follow('svc:shop', { id: 1 });
+    expect(responses).toHaveLength(2);
+    expect(responses[1]!.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(responses[1]!.requestId).toBe(shop.response?.headers.get('x-request-id'));
+    expect(new Set(responses.map((event) => event.requestId)).size).toBe(2);
+
+    // An app's own id, set on its ky instance: the server keeps it, the response event and the write's event say it.
+    const own = client(false, userKy.create({ headers: { 'x-request-id': 'app-trace-42' } }));
+    const written: ClientEvents['response'][] = [];
+    own.on('response', (event) => written.push(event));
+    const theme = await own.root().follow('svc:shop', { id: 1 }).follow('svc:theme');
+    await theme.follow('svc:create_template', { file_name: 'traced.html', body: '<p>traced</p>' });
+    expect(written.map((event) => event.requestId)).toEqual(written.map(() => 'app-trace-42'));
+    const template = named('traced.html')[0]!;
+    const events = server.store.all('events').filter((event) => event.type === 'template.created');
+    const recorded = events.find((event) => (event.data as { id: string }).id === template.id);
+    expect(recorded?.request_id).toBe('app-trace-42');
   });
 });

@@ -10,6 +10,8 @@
 
 import { newWebhookSecret } from './api/events/record.js';
 import { readCommandArgs } from './command-args.js';
+import { isSaneRequestId } from './core/request-id.js';
+import { REQUEST_ID_HEADER } from './webhooks/deliverer.js';
 import { signatureHeader } from './webhooks/signature.js';
 
 const USAGE = `Usage: storefront-server listen --forward-to URL [--server URL] [--events TYPES]
@@ -163,13 +165,16 @@ export async function listen(options: ListenOptions): Promise<void> {
     const lag = Date.now() - Date.parse(event.created_on);
     for (let attempt = 1; ; attempt++) {
       const timestamp = Math.floor(Date.now() / 1000);
-      const headers = {
+      const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'storefront-server-listen',
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': await signatureHeader([options.secret], event.id, timestamp, body),
       };
+      // As the server's deliveries name the write; checked, as it comes from another server, before it is a header.
+      const requestId = event.request_id;
+      if (typeof requestId === 'string' && isSaneRequestId(requestId)) headers[REQUEST_ID_HEADER] = requestId;
       const started = performance.now();
       let outcome: string;
       let ok = false;

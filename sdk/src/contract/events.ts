@@ -81,6 +81,12 @@ export interface EventFields<T extends EventType = EventType> {
   created_on: string;
   /** The shop the write was in; null for a `ping`, which is about an endpoint. */
   shop_id: string | null;
+  /**
+   * The id of the API request whose write recorded the event: that request's `X-Request-Id` (the app's own when it
+   * sent a sane one), so that a delivery joins the write's log lines and answer. A delivery repeats it in its
+   * `Storefront-Request-Id` header. Null when no API request caused it (a trigger, the control API).
+   */
+  request_id: string | null;
   data: EventDataMap[T];
 }
 

@@ -14,6 +14,8 @@ export interface ClientEvents {
     attempt: number;
     /** Time from sending to the response headers, in ms. */
     duration: number;
+    /** The answer's `X-Request-Id`: the id the server's log and an error's `requestId` give this attempt. */
+    requestId?: string;
   };
   /** A stored copy exists for a GET; the request is sent conditionally with its validators. */
   'cache:hit': { url: string; etag?: string; lastModified?: string };

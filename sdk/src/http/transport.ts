@@ -287,6 +287,7 @@ export class Transport {
           headers: redactHeaders(response.headers),
           attempt,
           duration: performance.now() - started,
+          requestId: response.headers.get('x-request-id') || undefined,
         });
       }
       const read =

@@ -1,8 +1,15 @@
 import type { EventFields, Links } from '../contract/index.js';
 import { importKeys, signedContent, type WebhookSecrets } from './signature.js';
 
-/** An event to sign: its fields, and `_class` and `_links` when the test needs them. */
-export type TestEvent = EventFields & { _class?: string[]; _links?: Links };
+/**
+ * An event to sign: its fields (`request_id` optional: a test of a receiver that does not read it need not make
+ * one up), and `_class` and `_links` when the test needs them.
+ */
+export type TestEvent = Omit<EventFields, 'request_id'> & {
+  request_id?: string | null;
+  _class?: string[];
+  _links?: Links;
+};
 
 /** Options of {@link signTestWebhook}. */
 export interface SignTestWebhookOptions {
@@ -22,6 +29,8 @@ export interface SignedTestWebhook {
     'webhook-timestamp': string;
     /** One `v1,<base64>` signature per secret, space-separated. */
     'webhook-signature': string;
+    /** The event's `request_id`, when it has one, as the server sends it. */
+    'storefront-request-id'?: string;
   };
 }
 
@@ -51,13 +60,13 @@ export async function signTestWebhook(
       return `v1,${btoa(String.fromCharCode(...signature))}`;
     }),
   );
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': seconds,
-      'webhook-signature': signatures.join(' '),
-    },
+  const headers: SignedTestWebhook['headers'] = {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': seconds,
+    'webhook-signature': signatures.join(' '),
   };
+  const requestId = (event as TestEvent).request_id;
+  if (requestId) headers['storefront-request-id'] = requestId;
+  return { body, headers };
 }

@@ -18,6 +18,7 @@ export function templateUpdated(
     type: 'template.updated',
     created_on: '2026-12-06T10:00:00.123Z',
     shop_id: '1',
+    request_id: 'req-1',
     data: {
       id: '12',
       theme_id: '3',

@@ -1,7 +1,8 @@
 /**
  * The receiver against the reference server's real deliveries (on every Node CI runs): an endpoint registered
  * through the SDK, a template changed through the SDK, the delivery verified with the endpoint's secret, and after
- * a rotation, verified with either secret during the overlap; the body re-serialised is refused as not raw.
+ * a rotation, verified with either secret during the overlap; the body re-serialised is refused as not raw. The
+ * delivery names the write's request (`request_id`, `Storefront-Request-Id`).
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,11 +38,16 @@ describe('verifyWebhook on the reference server’s deliveries', () => {
     const secret = endpoint.properties.secret!;
     const theme = await root.embedded('shops')[0]!.follow('self').follow('svc:theme');
     const template = await theme.embedded('templates')[0]!.follow('self');
-    await template.follow('svc:update_template', { body: `${template.properties.body}<!-- one -->` });
+    const updated = await template.follow('svc:update_template', { body: `${template.properties.body}<!-- one -->` });
     await reference.server.webhooks.drain();
     const first = received.at(-1)!;
     const event = await verifyWebhook(first.body, first.headers, secret);
     expect(event.type).toBe('template.updated');
+    // The write's request id: its answer's, in the signed body and beside it.
+    const requestId = updated.response?.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(event.request_id).toBe(requestId);
+    expect(first.headers['storefront-request-id']).toBe(requestId);
     if (event.type === 'template.updated') expect(event.data.file_name).toBe(template.properties.file_name);
 
     const reparsed = JSON.stringify(JSON.parse(first.body));

@@ -91,6 +91,10 @@ describe('interoperability with standardwebhooks', () => {
     const now = Math.floor(Date.now() / 1000);
     const signed = await signTestWebhook(event, secret);
     expect(new Webhook(secret).verify(signed.body, signed.headers)).toEqual(event);
+    // The write's request id, as the server sends it beside the signed body; none for an event without one.
+    expect(signed.headers['storefront-request-id']).toBe(event.request_id);
+    const { request_id: _, ...unnamed } = event;
+    expect((await signTestWebhook(unnamed, secret)).headers['storefront-request-id']).toBeUndefined();
 
     const theirs = new Webhook(secret).sign('evt_2', new Date(now * 1000), signed.body);
     const headers = { 'webhook-id': 'evt_2', 'webhook-timestamp': String(now), 'webhook-signature': theirs };

@@ -79,6 +79,8 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     }
     const query = request.url.searchParams;
     const route: Route = match.route;
+    // The call's own context: what its writes record (an event names the request that caused it) knows the request.
+    const own: CoreContext = { ...context, requestId: exchange.requestId };
     if (request.trace) request.trace.route = `${route.method} ${prefix}${route.path}`;
     const { params } = match;
     // A bad callback is a 400 before anything else; yet, like every answer of the API, it tells what the token
@@ -86,7 +88,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     const callback = match.jsonp ? () => jsonpCallback(query) : undefined;
     if (route.scope === null) {
       if (callback) exchange.jsonp = callback();
-      return route.handle({ context, request, params, query, cache, principal: undefined });
+      return route.handle({ context: own, request, params, query, cache, principal: undefined });
     }
     exchange.acceptedScopes = route.scope;
     const principal = pipeline.authenticate(request, match.jsonp);
@@ -99,7 +101,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     // Every request of a caller counts, those refused for their scope too: the fields go on its answer, whatever it is.
     if (context.rateLimit) exchange.limits = await context.rateLimit.take(principal);
     if (!hasScope(principal, route.scope)) throw pipeline.insufficientScope(route.scope);
-    const call: Call = { context, request, params, query, cache, principal };
+    const call: Call = { context: own, request, params, query, cache, principal };
     const key = route.method === 'POST' ? request.headers.get('idempotency-key') : null;
     if (key === null) return route.handle(call);
     return {

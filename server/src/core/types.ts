@@ -104,6 +104,12 @@ export interface CoreContext {
   events?: EventSignal;
   /** The sandbox's rate limit per app and user (`http/rate-limit.ts`); absent: none. */
   rateLimit?: RequestLimiter;
+  /**
+   * The id of the request this context serves (`X-Request-Id`, `request-id.ts`), set in each call's context by the
+   * pipeline: the events its writes record carry it, so that a delivery names the write that caused it. Absent in
+   * the core's own context and outside requests (a trigger, the delivery loop).
+   */
+  requestId?: string;
 }
 
 /** Counts the requests of callers against a limit (the sandbox's rate limit, `http/rate-limit.ts`). */

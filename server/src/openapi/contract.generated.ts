@@ -2009,6 +2009,11 @@ export const CONTRACT: Contract = {
             type: ['null', 'string'],
             description: 'The shop the write was in; null for a `ping`, which is about an endpoint.',
           },
+          request_id: {
+            type: ['null', 'string'],
+            description:
+              "The id of the API request whose write recorded the event: that request's `X-Request-Id` (the app's own when it\nsent a sane one), so that a delivery joins the write's log lines and answer. A delivery repeats it in its\n`Storefront-Request-Id` header. Null when no API request caused it (a trigger, the control API).",
+          },
           data: {
             anyOf: [
               {
@@ -2032,7 +2037,7 @@ export const CONTRACT: Contract = {
             ],
           },
         },
-        required: ['id', 'type', 'created_on', 'shop_id', 'data'],
+        required: ['id', 'type', 'created_on', 'shop_id', 'request_id', 'data'],
         additionalProperties: false,
       },
       embedded: {},

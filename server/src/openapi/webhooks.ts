@@ -26,15 +26,15 @@ const WRITTEN_WHEN: Readonly<Record<string, string>> = {
   ping: 'Sent to one endpoint on request (`svc:ping_webhook_endpoint`), to test it; not in the event list.',
 };
 
-const header = (name: string, description: string, pattern: string) => ({
+const header = (name: string, description: string, pattern: string, required = true) => ({
   name,
   in: 'header',
-  required: true,
+  required,
   description,
   schema: { type: 'string', pattern },
 });
 
-/** The Standard Webhooks headers of every delivery, by component name. */
+/** The headers of every delivery, by component name: the Standard Webhooks ones, and the request's id. */
 export const WEBHOOK_PARAMETERS = {
   WebhookId: header(
     'webhook-id',
@@ -50,6 +50,12 @@ export const WEBHOOK_PARAMETERS = {
     'webhook-signature',
     '`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed by the base64-decoded part of the endpoint’s secret after `whsec_`; space-separated, two of them while a rotation overlaps (24 hours): accept the delivery when one verifies.',
     '^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$',
+  ),
+  StorefrontRequestId: header(
+    'storefront-request-id',
+    'The `X-Request-Id` of the API request whose write recorded the event (the body’s `request_id`), to join the delivery with that request’s answer and the server’s log; absent when no API request caused it (a trigger). Not `X-Request-Id`: a delivery is a request of its own, which your framework or proxy may name by that header. Not signed (no header is): the signed body’s `request_id` is the one to trust.',
+    '^[A-Za-z0-9\\-_.:+=/@]{1,128}$',
+    false,
   ),
 };
 

@@ -225,6 +225,11 @@ export interface EventRow<T extends EventType = EventType> {
   subject?: string;
   /** A ping's endpoint: only it is sent the event, and the event list leaves it out. */
   ping_of?: string;
+  /**
+   * The id (`X-Request-Id`) of the API request whose write recorded the event; absent for an event no API request
+   * made (a trigger) and for those recorded before events kept it.
+   */
+  request_id?: string;
 }
 
 /** A webhook endpoint of an app. */

@@ -21,7 +21,10 @@ import { signatureHeader } from './signature.js';
 /** A webhook request as the loop hands it to a {@link WebhookSender}. */
 export interface OutgoingWebhook {
   url: string;
-  /** `content-type`, `webhook-id`, `webhook-timestamp`, `webhook-signature`, `user-agent`. */
+  /**
+   * `content-type`, `webhook-id`, `webhook-timestamp`, `webhook-signature`, `user-agent`, and
+   * {@link REQUEST_ID_HEADER} when an API request caused the event.
+   */
   headers: Record<string, string>;
   body: string;
   /** The whole exchange's limit, ms: past it the sender rejects. */
@@ -56,6 +59,15 @@ export interface DelivererOptions {
 }
 
 const USER_AGENT = 'storefront-server-webhooks/1 (+https://www.standardwebhooks.com/)';
+
+/**
+ * The header that names the API request whose write caused the event (the body's `request_id`, repeated for logs
+ * and proxies that do not read bodies). Not `X-Request-Id`: a delivery is a request of its own, the same id goes
+ * on every attempt and resend, and a receiver's framework or proxy would take an incoming `X-Request-Id` as this
+ * delivery's own id (and keep it for its log), mixing the write's id with the delivery's. Not a `webhook-` name
+ * either: those are the Standard's. Like every header it is not signed; the body's `request_id` is.
+ */
+export const REQUEST_ID_HEADER = 'storefront-request-id';
 const MAX_ERROR_LENGTH = 500;
 
 /** The delivery loop of one core. */
@@ -213,13 +225,14 @@ export class Deliverer {
     const timestamp = Math.floor(now / 1000);
     const secrets = [endpoint.secret];
     if (endpoint.previous_secret && (endpoint.previous_secret_until ?? 0) > now) secrets.push(endpoint.previous_secret);
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'webhook-id': event.public_id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': await signatureHeader(secrets, event.public_id, timestamp, body),
     };
+    if (event.request_id !== undefined) headers[REQUEST_ID_HEADER] = event.request_id;
     const started = performance.now();
     try {
       const answer = await this.options.send({ url: endpoint.url, headers, body, timeoutMs: this.timeoutMs });

@@ -1,7 +1,8 @@
 /**
- * Events and webhook endpoints (events.md): the event a write leaves, the event list and one event, an endpoint's
- * create, reads, update, secret rotation and delete. Pings, deliveries and resends are left to the servers' own
- * tests: their attempts are made by a loop outside the request, at times the two targets need not share.
+ * Events and webhook endpoints (events.md): the event a write leaves (naming the write's request), the event list
+ * and one event, an endpoint's create, reads, update, secret rotation and delete. Pings, deliveries and resends are
+ * left to the servers' own tests: their attempts are made by a loop outside the request, at times the two targets
+ * need not share.
  */
 import { expect } from 'vitest';
 import { BASE } from '../fixture.js';
@@ -18,11 +19,13 @@ export const eventCases: ContractCase[] = [
         method: 'POST',
         token: admin,
         json: { file_name: 'snippets/evented.html', body: '<p>evented</p>' },
+        // The client's own id, kept by both targets: the event names the write by it.
+        headers: { 'x-request-id': 'contract-write-1' },
       });
       expect(created.status).toBe(201);
       const list = await s.send('events of that type', `${BASE}/events.json?types=template.created`, { token: admin });
       const event = list.json()._embedded.items.at(-1);
-      expect(event).toMatchObject({ type: 'template.created', shop_id: '1' });
+      expect(event).toMatchObject({ type: 'template.created', shop_id: '1', request_id: 'contract-write-1' });
       await s.send('the event', event._links.self.href, { token: admin });
       await s.send('an unknown event type', `${BASE}/events.json?types=coupon.created`, { token: admin });
 

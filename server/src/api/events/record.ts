@@ -78,6 +78,7 @@ export function recordEvent<T extends EventType>(tx: Transaction, context: CoreC
     created_on: new Date(now).toISOString(),
     data: event.data,
     ...(event.subject === undefined ? {} : { subject: pathOnOrigin(context, event.subject) }),
+    ...causedBy(context),
   }) as EventRow<T>;
   if (shop) {
     for (const endpoint of context.store.all('webhook_endpoints')) {
@@ -100,9 +101,15 @@ export function recordPing(tx: Transaction, context: CoreContext, endpoint: Webh
     created_on: new Date(now).toISOString(),
     data: { endpoint_id: endpoint.id },
     ping_of: endpoint.id,
+    ...causedBy(context),
   });
   purgeIfDue(tx, context, now);
   return stageDelivery(tx, { event_id: event.id, event_type: 'ping', endpoint_id: endpoint.id, attempt: 1 }, now, now);
+}
+
+/** The request an event is recorded by, when an API request's write records it (`CoreContext.requestId`). */
+function causedBy(context: CoreContext): Pick<EventRow, 'request_id'> {
+  return context.requestId === undefined ? {} : { request_id: context.requestId };
 }
 
 function pathOnOrigin(context: CoreContext, url: string): string {

@@ -18,6 +18,7 @@ export function eventResource(a: Addresses, event: EventRow): Hal<'event'> {
     type: event.type,
     created_on: event.created_on,
     shop_id: event.shop_id,
+    request_id: event.request_id ?? null,
     data: event.data,
   };
   return resource('event', fields, links);
