@@ -3,14 +3,17 @@
  * read by clients of the reference server, one per store, alternating rounds; every read after the first is a
  * conditional GET answered 304 from the store. Twice: as the server sends it (a strong ETag), and through a
  * `fetch` that weakens the ETag (`W/"…"`), as a proxy that compresses (nginx's gzip) does: the store cannot take a
- * weak ETag for the version of a body. Redis is Debian's redis-server on a free loopback port.
+ * weak ETag for the version of a body. Then a third time, strong ETags, against a server with `--rate-limit` (a
+ * quota no read reaches): the Redis client keeps its rate budget in the same Redis (`createRedisRateBudget`, one
+ * script per request and one per answer), the memory client its in-memory budget, the default (issue 50).
+ * Redis is Debian's redis-server on a free loopback port.
  * Pass: in each case, the Redis store costs ≤ 1.3× the memory store, as the median of the rounds' ratios (each round
  * reads through both stores back to back, the first one alternating, so that a load that comes and goes on the
  * machine weighs on both sides of a ratio).
  */
 import { createClient as createRedis } from 'redis';
 import { clientCredentials, createClient, createHttpCache } from '../sdk/src/index.js';
-import { createRedisCacheStore } from '../sdk/src/redis/index.js';
+import { createRedisCacheStore, createRedisRateBudget } from '../sdk/src/redis/index.js';
 import { createServer } from '../server/src/index.js';
 import { REDIS_SERVER, startRedisServer } from '../test/support/redis-server.js';
 import { median } from './stats.js';
@@ -26,8 +29,11 @@ if (!REDIS_SERVER.available()) {
 const redisServer = await startRedisServer();
 const redis = await createRedis({ url: redisServer.url }).on('error', console.error).connect();
 const server = await createServer({ port: 0, products: 50 });
-const { clientId, clientSecret } = server.credentials!;
-const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
+const limited = await createServer({ port: 0, products: 50, rateLimit: '1000000000/60s' });
+const authOf = (on: typeof server) => {
+  const { clientId, clientSecret } = on.credentials!;
+  return clientCredentials({ authUrl: on.origin, clientId, clientSecret, scope: 'admin' });
+};
 
 /** `fetch`, with every strong ETag of a response made weak (the server compares `If-None-Match` weakly). */
 const weakening: typeof fetch = async (input, init) => {
@@ -40,9 +46,11 @@ const weakening: typeof fetch = async (input, init) => {
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 };
 
-const cases = {
-  'strong ETag': undefined,
-  'weak ETag': weakening,
+/** Each case: a `fetch` that changes answers or none, and whether the server limits the rate (and the SDK paces). */
+const cases: Record<string, { fetch?: typeof fetch; paced: boolean }> = {
+  'strong ETag': { paced: false },
+  'weak ETag': { fetch: weakening, paced: false },
+  'strong ETag, --rate-limit, rate budget in the same Redis': { paced: true },
 };
 type Client = ReturnType<typeof createClient>;
 /** Commands the Redis stores sent: round trips, since a read awaits each before the next. */
@@ -53,16 +61,21 @@ const counted = {
     return redis.sendCommand(args);
   },
 };
-const clientsOf = (name: string, fetch?: typeof globalThis.fetch): Record<'memory' | 'redis', Client> => ({
-  memory: createClient({ baseUrl: server.baseUrl, auth, fetch, cache: createHttpCache(), retry: false }),
-  redis: createClient({
-    baseUrl: server.baseUrl,
-    auth,
-    fetch,
-    cache: createHttpCache({ store: createRedisCacheStore({ client: counted, prefix: `bench ${name}` }) }),
-    retry: false,
-  }),
-});
+const clientsOf = (name: string, { fetch, paced }: (typeof cases)[string]): Record<'memory' | 'redis', Client> => {
+  const on = paced ? limited : server;
+  const auth = authOf(on);
+  return {
+    memory: createClient({ baseUrl: on.baseUrl, auth, fetch, cache: createHttpCache(), retry: false }),
+    redis: createClient({
+      baseUrl: on.baseUrl,
+      auth,
+      fetch,
+      cache: createHttpCache({ store: createRedisCacheStore({ client: counted, prefix: `bench ${name}` }) }),
+      ...(paced ? { pacing: createRedisRateBudget({ client: counted, prefix: `bench ${name}` }) } : {}),
+      retry: false,
+    }),
+  };
+};
 
 /** The theme's entity of `client`, whose `follow('self')` is the measured read. */
 async function theme(client: Client) {
@@ -73,8 +86,8 @@ async function theme(client: Client) {
 
 let pass = true;
 console.log(`cached GET of the theme (304 from the store), median of ${ROUNDS - 2} rounds × ${READS} reads`);
-for (const [name, fetch] of Object.entries(cases)) {
-  const clients = clientsOf(name, fetch);
+for (const [name, options] of Object.entries(cases)) {
+  const clients = clientsOf(name, options);
   const themes = { memory: await theme(clients.memory), redis: await theme(clients.redis) };
   // Its `self` may be another URL than the one followed: read it once so that it is stored.
   await Promise.all([themes.memory.follow('self'), themes.redis.follow('self')]);
@@ -105,4 +118,5 @@ console.log(pass ? 'PASS' : 'FAIL');
 process.exitCode = pass ? 0 : 1;
 redis.destroy();
 await server.close();
+await limited.close();
 await redisServer.stop();
