@@ -4,10 +4,13 @@
  * MSW lets it through and a suite with `onUnhandledRequest: 'error'` does not fail. The same loop, headers and
  * signatures as the server's; no address restriction (the mock is the developer's own).
  */
-import type { EventFields, WebhookDeliveryFields } from '@storefront-platform/sdk/internal';
 import { bypass } from 'msw';
 import { deliveryBody } from '../api/events/representations.js';
 import type { Addresses } from '../core/types.js';
+import { type DeliveredEvent, type MockWebhookDelivery, madeDelivery } from '../sandbox/deliveries.js';
+
+export type { DeliveredEvent, MockWebhookDelivery };
+
 import type { Store, Transaction, WebhookDeliveryRow } from '../store/types.js';
 import type { WebhookAnswer, WebhookSender } from '../webhooks/deliverer.js';
 
@@ -18,21 +21,6 @@ import type { WebhookAnswer, WebhookSender } from '../webhooks/deliverer.js';
  * with no answer, as a connection error would be. The request's `signal` aborts at the attempt's timeout.
  */
 export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
-
-/** An event as a delivery carries it: its fields, `_class` and `_links` (`self`, `svc:subject`, `svc:shop`). */
-export interface DeliveredEvent extends EventFields {
-  _class: string[];
-  _links: Record<string, { href: string }>;
-}
-
-/**
- * One attempt made: the fields of the API's `webhookDelivery` representation (`event_id` the event's public
- * `evt_…` id), and the event it carried.
- */
-export interface MockWebhookDelivery extends WebhookDeliveryFields {
-  /** The event the attempt carried, parsed from the body. */
-  event: DeliveredEvent;
-}
 
 /** Options of the mock's webhook delivery (`createHandlers({ webhooks })`). */
 export interface MockWebhookOptions {
@@ -175,20 +163,7 @@ export class MockWebhookState {
       const event = sent ? (JSON.parse(sent) as DeliveredEvent) : undefined;
       // An event pruned (30 days) takes its attempts with it: nothing left to show.
       if (!event) continue;
-      out.push({
-        id: row.id,
-        event_id: event.id,
-        event_type: row.event_type,
-        endpoint_id: row.endpoint_id,
-        attempt: row.attempt,
-        status: row.status,
-        response_status: row.response_status,
-        duration_ms: row.duration_ms,
-        error: row.error,
-        next_attempt_on: row.next_attempt_on,
-        created_on: row.created_on,
-        event,
-      });
+      out.push(madeDelivery(row, event));
     }
     return out;
   }
