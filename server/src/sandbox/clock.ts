@@ -7,6 +7,7 @@
 import type { Clock } from '../core/types.js';
 import type { Store } from '../store/types.js';
 import { OwnWrites } from './own-writes.js';
+import { clearSetting } from './settings.js';
 
 const ROW = 'clock';
 
@@ -42,10 +43,7 @@ export class SandboxClock implements Clock {
 
   /** Back to the process's time, for every process: for a fleet's first process as it starts. */
   async reset(): Promise<void> {
-    await this.own.idle();
-    // Nothing written when the clock was never moved: a start pays no write for it.
-    if (!this.store.get('sandbox_settings', ROW)) return;
-    await this.store.write((tx) => tx.delete('sandbox_settings', ROW));
+    await clearSetting(this.store, this.own, ROW);
   }
 
   private offset(): number {

@@ -6,6 +6,7 @@
 import type { RateLimitPolicy } from '../http/rate-limit.js';
 import type { Store } from '../store/types.js';
 import { OwnWrites } from './own-writes.js';
+import { clearSetting } from './settings.js';
 
 const ROW = 'rate_limit';
 
@@ -42,8 +43,6 @@ export class RateLimitSetting {
 
   /** Back to the limit given at start, for every process: for a fleet's first process as it starts. */
   async reset(): Promise<void> {
-    await this.own.idle();
-    if (!this.store.get('sandbox_settings', ROW)) return;
-    await this.store.write((tx) => tx.delete('sandbox_settings', ROW));
+    await clearSetting(this.store, this.own, ROW);
   }
 }
