@@ -35,7 +35,7 @@ storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
 changes a real product or order with its event (storefront-server trigger --help).
 storefront-server apps add --name NAME --redirect-uri URI registers an app of
 your own (client id, secret) in a server started with --control; apps list,
-apps remove ID. storefront-server users add --login L --password P [--shop S]
+apps remove ID. storefront-server users add --login L [--password P] [--shop S]
 adds a user; users list, users remove ID (storefront-server apps --help).
 
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
