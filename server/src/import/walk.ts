@@ -86,7 +86,7 @@ function sample<T extends { properties: { id: string } }>(items: readonly T[], c
 
 /** Reads the source into rows. */
 export async function walk(options: WalkOptions): Promise<Walked> {
-  const { client, state } = options;
+  const { client } = options;
   const root = (await client.root()) as AnyEntity;
   const administered = root.embedded('shops') as AnyEntity[];
   const wanted = options.shops;
