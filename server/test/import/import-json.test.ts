@@ -158,6 +158,7 @@ describe('importShop into a JSON data directory', () => {
     const two = join(await tempDir(), 'two');
     const a = await importShop({ from: remote(), to: one, shops: ['2'], products: 7 });
     const b = await importShop({ from: remote(), to: two, shops: ['2'], products: 7 });
+    expect(b.rows).toEqual(a.rows);
     expect(a.rows).toMatchObject({ shops: 1, products: 7, themes: 1 });
     expect(await hashes(one)).toEqual(await hashes(two));
     await expect(importShop({ from: remote(), to: join(await tempDir(), 'x'), shops: ['3'] })).rejects.toThrow(
