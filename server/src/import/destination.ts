@@ -44,12 +44,20 @@ function jsonDestination(to: string, staging?: string): Destination {
     async read() {
       // A rename interrupted between its two steps: the data set it was replacing goes back.
       if (!existsSync(dir) && existsSync(previous)) await rename(previous, dir);
+      const entries = await readdir(dir).catch(() => [] as string[]);
       if (!existsSync(file)) {
-        const entries = await readdir(dir).catch(() => [] as string[]);
         if (entries.length > 0) {
           throw new StoreError(`${dir} holds files but no ${basename(file)}: not a data directory, left as it is`);
         }
         return undefined;
+      }
+      // The directory is replaced whole at the end: it must hold the data's files only.
+      const stem = basename(file).replace(/\.json$/i, '');
+      const foreign = entries.filter((name) => !name.startsWith(`${stem}.`) && !name.startsWith(`.${stem}.`));
+      if (foreign.length > 0) {
+        throw new StoreError(
+          `${dir} holds other files than the data (${foreign.slice(0, 3).join(', ')}): import into a directory of its own`,
+        );
       }
       // Opened as a server opens it: a server that has it open holds its lock, and this fails saying so.
       const store = await createJsonStore(file, { initial: () => ({}) });

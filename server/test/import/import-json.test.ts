@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
@@ -151,6 +151,12 @@ describe('importShop into a JSON data directory', () => {
     await expect(importShop({ from: remote(), to: dirs[0]! })).rejects.toThrow(StoreError);
     await expect(importShop({ from: remote(), to: dirs[0]! })).rejects.toThrow(/already holds data.*--replace/);
     expect(await hashes(dirs[0]!)).toEqual(first);
+    // Replaced whole at the end: a directory holding other files than the data is not.
+    await writeFile(join(dirs[0]!, 'notes.txt'), 'mine');
+    await expect(importShop({ from: remote(), to: dirs[0]!, replace: true })).rejects.toThrow(
+      /other files.*notes\.txt/,
+    );
+    expect(await readFile(join(dirs[0]!, 'notes.txt'), 'utf8')).toBe('mine');
   }, 180_000);
 
   it('takes only the shops asked for and the same sample of products each time', async () => {
