@@ -222,8 +222,36 @@ async function isPublic(root: AnyEntity, id: string, subdomain: string): Promise
   return listed.some((shop) => shop.properties.id === id);
 }
 
+/** A row read, and its entry for the resume state when a request of this run fetched it (`undefined`: kept). */
+type Read<R> = { row: R; fetched?: ResumeEntry };
+
+/**
+ * `read` over `items`, `concurrency` at a time, in batches: after each batch, the rows it fetched go into the resume
+ * state and the progress is told, so that a kill loses one batch at most.
+ */
+async function readInBatches<T, R>(
+  items: readonly T[],
+  options: WalkOptions,
+  walked: Walked,
+  progress: (done: number) => void,
+  read: (item: T) => Promise<Read<R>>,
+): Promise<R[]> {
+  const rows: R[] = [];
+  progress(0);
+  for (let start = 0; start < items.length; start += BATCH) {
+    const got = await mapLimited(items.slice(start, start + BATCH), options.concurrency, read);
+    const fresh = got.flatMap(({ fetched }) => (fetched ? [fetched] : []));
+    walked.fetched += fresh.length;
+    walked.reused += got.length - fresh.length;
+    rows.push(...got.map(({ row }) => row));
+    await options.state.add(fresh);
+    progress(rows.length);
+  }
+  return rows;
+}
+
 /** The details of listed products or orders: from the resume state or `base` when current, else fetched. */
-async function detailed<K extends 'products' | 'orders'>(
+function detailed<K extends 'products' | 'orders'>(
   items: readonly AnyEntity[],
   kind: K,
   shopId: string,
@@ -233,34 +261,16 @@ async function detailed<K extends 'products' | 'orders'>(
   progress: (done: number) => void,
 ): Promise<(K extends 'products' ? ProductRow : OrderRow)[]> {
   type Row = K extends 'products' ? ProductRow : OrderRow;
-  const rows: Row[] = [];
-  progress(0);
-  for (let start = 0; start < items.length; start += BATCH) {
-    const batch = items.slice(start, start + BATCH);
-    const fresh: ResumeEntry[] = [];
-    const got = await mapLimited(batch, options.concurrency, async (item): Promise<Row> => {
-      const { id, updated_on } = item.properties as { id: string; updated_on: string };
-      const kept = base.get(id);
-      if (kept && options.since !== undefined && Date.parse(updated_on) <= options.since) {
-        walked.reused++;
-        return kept;
-      }
-      const staged = options.state.get(kind, id);
-      if (staged?.updated_on === updated_on) {
-        walked.reused++;
-        return staged as unknown as Row;
-      }
-      const detail = (await item.follow('self')) as AnyEntity;
-      const row = (kind === 'products' ? productRow(detail, shopId) : orderRow(detail, shopId)) as Row;
-      fresh.push({ kind, row } as ResumeEntry);
-      walked.fetched++;
-      return row;
-    });
-    rows.push(...got);
-    await options.state.add(fresh);
-    progress(rows.length);
-  }
-  return rows;
+  return readInBatches(items, options, walked, progress, async (item): Promise<Read<Row>> => {
+    const { id, updated_on } = item.properties as { id: string; updated_on: string };
+    const kept = base.get(id);
+    if (kept && options.since !== undefined && Date.parse(updated_on) <= options.since) return { row: kept };
+    const staged = options.state.get(kind, id);
+    if (staged?.updated_on === updated_on) return { row: staged as unknown as Row };
+    const detail = (await item.follow('self')) as AnyEntity;
+    const row = (kind === 'products' ? productRow(detail, shopId) : orderRow(detail, shopId)) as Row;
+    return { row, fetched: { kind, row } as ResumeEntry };
+  });
 }
 
 function productRow(detail: AnyEntity, shopId: string): ProductRow {
@@ -312,7 +322,7 @@ function orderRow(detail: AnyEntity, shopId: string): OrderRow {
 }
 
 /** The bytes of `assets`: from `base` or the resume state when of the same digest, else fetched and checked. */
-async function assetFiles(
+function assetFiles(
   assets: readonly { entity: AnyEntity; row: AssetRow }[],
   options: WalkOptions,
   walked: Walked,
@@ -320,36 +330,20 @@ async function assetFiles(
 ): Promise<AssetFileRow[]> {
   const baseDigests = new Map(options.base?.assets.map((asset) => [asset.id, asset.digest]));
   const baseFiles = new Map(options.base?.files.map((file) => [file.id, file]));
-  const files: AssetFileRow[] = [];
-  for (let start = 0; start < assets.length; start += BATCH) {
-    const fresh: ResumeEntry[] = [];
-    const got = await mapLimited(assets.slice(start, start + BATCH), options.concurrency, async ({ entity, row }) => {
-      const kept = baseFiles.get(row.id);
-      if (kept && baseDigests.get(row.id) === row.digest) {
-        walked.reused++;
-        return kept;
-      }
-      const staged = options.state.get('files', row.id);
-      if (staged?.digest === row.digest) {
-        walked.reused++;
-        return { id: staged.id, data: staged.data };
-      }
-      const response = (await entity.follow('file', undefined, { maxResponseSize: API_LIMITS.assetBytes })) as Response;
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const digest = md5Hex(bytes);
-      if (digest !== row.digest) {
-        throw new ImportError(
-          `the bytes of asset ${row.id} (${row.file_name}) have MD5 ${digest}, not the digest ${row.digest} the API gives`,
-        );
-      }
-      const file = { id: row.id, data: encodeBase64(bytes) };
-      fresh.push({ kind: 'files', row: { ...file, digest } });
-      walked.fetched++;
-      return file;
-    });
-    files.push(...got);
-    await options.state.add(fresh);
-    progress(files.length);
-  }
-  return files;
+  return readInBatches(assets, options, walked, progress, async ({ entity, row }): Promise<Read<AssetFileRow>> => {
+    const kept = baseFiles.get(row.id);
+    if (kept && baseDigests.get(row.id) === row.digest) return { row: kept };
+    const staged = options.state.get('files', row.id);
+    if (staged?.digest === row.digest) return { row: { id: staged.id, data: staged.data } };
+    const response = (await entity.follow('file', undefined, { maxResponseSize: API_LIMITS.assetBytes })) as Response;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const digest = md5Hex(bytes);
+    if (digest !== row.digest) {
+      throw new ImportError(
+        `the bytes of asset ${row.id} (${row.file_name}) have MD5 ${digest}, not the digest ${row.digest} the API gives`,
+      );
+    }
+    const file = { id: row.id, data: encodeBase64(bytes) };
+    return { row: file, fetched: { kind: 'files', row: { ...file, digest } } };
+  });
 }

@@ -4,10 +4,8 @@
  * 2, a wrong secret 1 with a line that names it, never a stack trace.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
@@ -15,6 +13,7 @@ import { importShop } from '../../src/import/import-shop.js';
 import { runImport } from '../../src/import-command.js';
 import { type DemoCredentials, seed } from '../../src/seed/index.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { treeHashes } from './tree-hashes.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -63,22 +62,6 @@ function run(args: string[], secret = SECRET): Run {
   return { child, out: () => out, err: () => err, exited };
 }
 
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-  const pairs = await Promise.all(
-    files.map(async (entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [
-        relative(dir, path),
-        createHash('sha256')
-          .update(await readFile(path))
-          .digest('hex'),
-      ] as const;
-    }),
-  );
-  return Object.fromEntries(pairs.sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);
 
 describe('storefront-server import', () => {
@@ -120,7 +103,7 @@ describe('storefront-server import', () => {
       from: { url: source.baseUrl, clientId: credentials.clientId, clientSecret: SECRET },
       to: uninterrupted,
     });
-    expect(await hashes(dir)).toEqual(await hashes(uninterrupted));
+    expect(await treeHashes(dir)).toEqual(await treeHashes(uninterrupted));
   }, 180_000);
 
   it('exits 2 on bad flags and 1 with the credential to check on a wrong secret', async () => {

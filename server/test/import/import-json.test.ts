@@ -1,12 +1,6 @@
-/**
- * `importShop` into a JSON data directory, from a second reference server (another seed): a server started on the
- * copy serves every resource as the source does, but for origins; three imports give the same bytes; no
- * credential used is written anywhere; `shops`, `products` and `since` read what they say.
- */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
 import { importShop } from '../../src/import/import-shop.js';
@@ -14,7 +8,9 @@ import { ImportError } from '../../src/import/walk.js';
 import { type DemoCredentials, seed } from '../../src/seed/index.js';
 import { StoreError } from '../../src/store/errors.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { credentialRecorder } from './credential-recorder.js';
 import { adminToken, servedResources } from './served-resources.js';
+import { treeHashes } from './tree-hashes.js';
 
 const tempDir = useTempDir();
 const SECRET = 'source-client-secret-7f3a9c';
@@ -25,21 +21,7 @@ let credentials: DemoCredentials;
 /** Every credential the imports sent or received: token responses' tokens, `Authorization` values. */
 const used = new Set<string>([SECRET, PASSWORD]);
 
-/** A `fetch` that records the credentials passing through it. */
-const recording: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const authorization = request.headers.get('authorization');
-  if (authorization) {
-    used.add(authorization);
-    used.add(authorization.replace(/^\w+ /, ''));
-  }
-  const response = await fetch(request);
-  if (request.url.endsWith('/oauth/token')) {
-    const body = (await response.clone().json()) as { access_token?: string };
-    if (body.access_token) used.add(body.access_token);
-  }
-  return response;
-};
+const recording = credentialRecorder(used);
 
 beforeAll(async () => {
   const seeded = seed({ seed: 2, products: 300, clientSecret: SECRET, password: PASSWORD });
@@ -69,23 +51,6 @@ const remote = (extra: object = {}) => ({
   ...extra,
 });
 
-/** Every file under `dir`, relative path → SHA-256 of its bytes. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-  const entries = await Promise.all(
-    files.map(async (entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [
-        relative(dir, path),
-        createHash('sha256')
-          .update(await readFile(path))
-          .digest('hex'),
-      ] as const;
-    }),
-  );
-  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 async function servedBy(server: StorefrontServer, clientId: string, clientSecret: string) {
   const token = await adminToken(server.origin, clientId, clientSecret);
   const served = await servedResources(server.origin, token);
@@ -109,7 +74,7 @@ describe('importShop into a JSON data directory', () => {
     expect(existsSync(`${dir}.partial`)).toBe(false);
 
     const text = (
-      await Promise.all(Object.keys(await hashes(dir)).map((path) => readFile(join(dir, path), 'utf8')))
+      await Promise.all(Object.keys(await treeHashes(dir)).map((path) => readFile(join(dir, path), 'utf8')))
     ).join('\n');
     expect(used.size).toBeGreaterThan(4);
     for (const secret of used) expect(text.includes(secret), `${secret.slice(0, 6)}… written`).toBe(false);
@@ -145,12 +110,12 @@ describe('importShop into a JSON data directory', () => {
   it('gives byte-identical directories on three imports, and refuses one that holds data', async () => {
     const dirs = [join(await tempDir(), 'a'), join(await tempDir(), 'b'), join(await tempDir(), 'c')];
     for (const dir of dirs) await importShop({ from: remote({ login: undefined, password: undefined }), to: dir });
-    const [first, ...others] = await Promise.all(dirs.map(hashes));
+    const [first, ...others] = await Promise.all(dirs.map(treeHashes));
     expect(Object.keys(first!).length).toBeGreaterThan(20);
     for (const other of others) expect(other).toEqual(first);
     await expect(importShop({ from: remote(), to: dirs[0]! })).rejects.toThrow(StoreError);
     await expect(importShop({ from: remote(), to: dirs[0]! })).rejects.toThrow(/already holds data.*--replace/);
-    expect(await hashes(dirs[0]!)).toEqual(first);
+    expect(await treeHashes(dirs[0]!)).toEqual(first);
     // Replaced whole at the end: a directory holding other files than the data is not.
     await writeFile(join(dirs[0]!, 'notes.txt'), 'mine');
     await expect(importShop({ from: remote(), to: dirs[0]!, replace: true })).rejects.toThrow(
@@ -166,7 +131,7 @@ describe('importShop into a JSON data directory', () => {
     const b = await importShop({ from: remote(), to: two, shops: ['2'], products: 7 });
     expect(b.rows).toEqual(a.rows);
     expect(a.rows).toMatchObject({ shops: 1, products: 7, themes: 1 });
-    expect(await hashes(one)).toEqual(await hashes(two));
+    expect(await treeHashes(one)).toEqual(await treeHashes(two));
     await expect(importShop({ from: remote(), to: join(await tempDir(), 'x'), shops: ['3'] })).rejects.toThrow(
       ImportError,
     );
@@ -186,6 +151,6 @@ describe('importShop into a JSON data directory', () => {
     expect(update.reused).toBeGreaterThanOrEqual(products - 1);
     const full = join(await tempDir(), 'full');
     await importShop({ from: remote(), to: full, shops: ['1'] });
-    expect(await hashes(dir)).toEqual(await hashes(full));
+    expect(await treeHashes(dir)).toEqual(await treeHashes(full));
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { createServer, type StorefrontServer } from '../../src/create-server.js'
 import { importShop } from '../../src/import/import-shop.js';
 import { type DemoCredentials, seed } from '../../src/seed/index.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { credentialRecorder } from './credential-recorder.js';
 import { adminToken, servedResources } from './served-resources.js';
 
 const SECRET = 'pg-source-secret-c81d55';
@@ -20,17 +21,7 @@ let credentials: DemoCredentials;
 const schemas: FreshSchema[] = [];
 const used = new Set<string>([SECRET]);
 
-const recording: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const authorization = request.headers.get('authorization');
-  if (authorization) used.add(authorization.replace(/^\w+ /, ''));
-  const response = await fetch(request);
-  if (request.url.endsWith('/oauth/token')) {
-    const body = (await response.clone().json()) as { access_token?: string };
-    if (body.access_token) used.add(body.access_token);
-  }
-  return response;
-};
+const recording = credentialRecorder(used);
 
 describe.skipIf(skipWithout(POSTGRES, 'The import into PostgreSQL'))('importShop into PostgreSQL', () => {
   beforeAll(async () => {
