@@ -99,6 +99,10 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
     if (!URL.canParse(values.from) || !/^https?:$/.test(new URL(values.from).protocol)) {
       throw new RangeError(`--from must be the http(s) URL of an API's root, got "${values.from}"`);
     }
+    // It is printed and kept in the staging directory: a user name or password in it would be written down.
+    if (new URL(values.from).username || new URL(values.from).password) {
+      throw new RangeError('--from must hold no user name or password: give the app with --client-id and its secret');
+    }
     sandboxOrigin(values['public-url'], '--public-url');
     if (options.concurrency !== undefined && options.concurrency > 64) {
       throw new RangeError(`--concurrency must be a whole number from 1 to 64, got "${values.concurrency}"`);

@@ -126,6 +126,7 @@ describe('storefront-server import', () => {
         [...base, '--shops', ','],
         [...base, '--nope'],
         ['--from', 'ftp://x/v1', '--to', to, '--client-id', 'c'],
+        ['--from', 'http://user:pw@127.0.0.1:9/v1', '--to', to, '--client-id', 'c'],
       ]) {
         const { code, err } = await call(bad);
         expect(code, bad.join(' ')).toBe(2);
