@@ -6,6 +6,7 @@ import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { type RateBudget, readRateLimit, waitForBudget } from '../pacing/index.js';
+import { encodeBase64Url } from '../shared/base64.js';
 import { utf8Length } from '../shared/utf8-length.js';
 import {
   type BodyLimit,
@@ -211,7 +212,11 @@ export class Transport {
         continue;
       }
       if (!response.ok) throw await responseError(method, request.url, response, limit);
-      const text = await this.#text(exchange, response);
+      // Read within its attempt, unless a hook of the user's answered with a response of its own.
+      const text =
+        method !== 'HEAD' && isJsonType(response.headers.get('content-type'))
+          ? await bodyText(response, limit, exchange)
+          : undefined;
       const reply = this.#reply(method, request.url, response, text);
       if (cache) await this.#updateCache(cache, owner, request.url, reply, text);
       return reply;
@@ -355,12 +360,6 @@ export class Transport {
     return typedFailure(error, { method, url, timeout: this.#options.http.timeout, maxResponseSize: limit });
   }
 
-  /** The body of a JSON response: read within its attempt, unless a hook of the user's answered with a response of its own. */
-  async #text({ method, url, limit }: Exchange, response: Response): Promise<string | undefined> {
-    if (method === 'HEAD' || !isJsonType(response.headers.get('content-type'))) return undefined;
-    return bodyText(response, limit, { method, url });
-  }
-
   #reply(method: string, url: string, response: Response, text: string | undefined): Reply {
     const reply: Reply = {
       method,
@@ -431,12 +430,10 @@ function overLimit(body: string, limit: BodyLimit): boolean {
 }
 
 /**
- * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in hex
+ * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in base64url
  * (`getRandomValues`, which every runtime has; `randomUUID` is missing from pages served over plain HTTP).
  */
 function idempotencyKey(given: string | undefined): string {
-  const key =
-    given ??
-    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const key = given ?? encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
   return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }
