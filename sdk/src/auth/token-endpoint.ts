@@ -168,10 +168,8 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
   if (token) return token;
 
-  if (typeof parsed === 'object' && parsed !== null && 'access_token' in parsed) {
-    const leaked = (parsed as { access_token: unknown }).access_token;
-    if (typeof leaked === 'string' && leaked !== '') secrets.push(leaked);
-  }
+  const leaked = (parsed as { access_token?: unknown } | null | undefined)?.access_token;
+  if (typeof leaked === 'string' && leaked !== '') secrets.push(leaked);
   const init = {
     method: 'POST',
     url,

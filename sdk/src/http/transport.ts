@@ -26,7 +26,6 @@ import { readRetryAfter } from './retry-after.js';
 
 /** Cache partition of requests sent without credentials. */
 const ANONYMOUS = 'anonymous';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DEFAULT_ACCEPT = 'application/hal+json, application/json';
 
 /**
@@ -154,7 +153,7 @@ export class Transport {
     const { pacing } = this.#options;
     const paced = pacing && credentials ? owner : undefined;
     // The first wait for the budget starts beside the cache's lookup: with both in Redis, one round trip, not two.
-    let budget = paced === undefined ? undefined : waitForBudget(pacing!, paced, request.signal);
+    let budget = paced ? waitForBudget(pacing!, paced, request.signal) : undefined;
     budget?.catch(() => undefined);
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     // A store shared with clients of a higher limit may hold more than this one reads: it asks for the answer anew.
@@ -181,14 +180,14 @@ export class Transport {
       attempts: 0,
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
+      paced,
     };
     if (method === 'POST') exchange.idempotencyKey = idempotencyKey(request.idempotencyKey);
-    if (paced !== undefined) exchange.paced = paced;
     for (;;) {
       let response: Response | undefined;
       try {
         // Before ky's call, whose timeout would count the wait: each logical request once, and once more after a refresh.
-        if (exchange.paced) await (budget ?? waitForBudget(pacing!, owner, request.signal));
+        if (paced) await (budget ?? waitForBudget(pacing!, paced, request.signal));
         budget = undefined;
         const headers = this.#headers(request, credentials, stored, ifMatch);
         if (exchange.idempotencyKey) headers['idempotency-key'] = exchange.idempotencyKey;
@@ -271,23 +270,22 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const observe = (headers: Headers | undefined) => {
-        if (!exchange.paced) return;
-        const reading = headers && readRateLimit(headers);
-        const observed = this.#options.pacing!.observe(exchange.paced, reading, performance.now() - started);
-        // A shared budget that fails (Redis) paces less well; the request itself goes on.
-        if (observed) observed.catch(() => undefined);
-      };
-      let answer: Response;
+      let answer: Response | undefined;
       try {
         answer = await http.fetch(request, init);
-      } catch (error) {
-        // No answer (aborted: a React StrictMode remount; or the network): told as one without fields, so that a
+      } finally {
+        // No answer (aborted: a React StrictMode remount; or the network) is told as one without fields, so that a
         // probe that never returns does not hold the owner's other requests back.
-        observe(undefined);
-        throw error;
+        const observed =
+          exchange.paced &&
+          this.#options.pacing!.observe(
+            exchange.paced,
+            answer && readRateLimit(answer.headers),
+            performance.now() - started,
+          );
+        // A shared budget that fails (Redis) paces less well; the request itself goes on.
+        if (observed) observed.catch(() => undefined);
       }
-      observe(answer.headers);
       const response = limitBody(answer, limitOf(answer.status, exchange.limit), exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {
@@ -413,7 +411,8 @@ export class Transport {
       if (isStorable(200, headers)) emitter.emit('cache:stored', { url: redactUrl(url) });
       return;
     }
-    if (SAFE_METHODS.has(reply.method)) return;
+    // The other safe methods change nothing.
+    if (reply.method === 'HEAD' || reply.method === 'OPTIONS') return;
     const urls = new Set([url]);
     const self = (reply.data as { _links?: { self?: { href?: unknown } } } | undefined)?._links?.self?.href;
     for (const href of [self, reply.headers.get('location')]) {
