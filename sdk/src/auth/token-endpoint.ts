@@ -104,8 +104,9 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
   const lifetime = typeof expiresIn === 'string' && expiresIn !== '' ? Number(expiresIn) : expiresIn;
   const info: TokenInfo = { accessToken, tokenType: 'Bearer', scopes: grantedScopes(fields) };
   if (lifetime === undefined) return info;
-  if (typeof lifetime !== 'number' || !Number.isFinite(lifetime) || lifetime < 0) return undefined;
-  info.expiresAt = now + lifetime * 1000;
+  // Number.isFinite is false for anything but a finite number.
+  if (!Number.isFinite(lifetime) || (lifetime as number) < 0) return undefined;
+  info.expiresAt = now + (lifetime as number) * 1000;
   return info;
 }
 
@@ -160,7 +161,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
       url,
       status: response.status,
       headers: headerRecord(response.headers),
-      statusText: `a redirect${redirectTarget(response)}, not followed: grants go to the token endpoint of authUrl only`,
+      statusText: `a redirect${redirectTarget(response)}, not followed: grants go to authUrl's token endpoint only`,
     });
   }
   const text = readText(response) ?? '';
