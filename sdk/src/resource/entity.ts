@@ -209,7 +209,7 @@ export class Entity<S extends Shape = UnknownShape> {
   /** True when `url` is this resource: its `self` or the URL its representation was read from. */
   #isAt(url: string): boolean {
     const self = this.links.get('self')?.[0];
-    return url === this.response?.url || (self !== undefined && !self.templated && self.resolve().url === url);
+    return url === this.response?.url || (self?.templated === false && self.resolve().url === url);
   }
 
   /** Exact name first, then the same IRI through the curies in scope, then the same name without prefix. */
