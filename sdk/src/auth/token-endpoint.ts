@@ -80,12 +80,6 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 
 const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
 
-/** ` to <where>` of a redirect, credentials redacted, when it says. */
-function redirectTarget(response: Response): string {
-  const where = response.headers.get('location');
-  return where ? ` to ${redactUrl(where)}` : '';
-}
-
 /** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
 function grantedScopes(body: Record<string, unknown>): string[] {
   if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
@@ -156,12 +150,14 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     throw new NetworkError({ method: 'POST', url, cause });
   }
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    // Where it leads, credentials redacted, when it says.
+    const where = response.headers.get('location');
     throw new HttpError({
       method: 'POST',
       url,
       status: response.status,
       headers: headerRecord(response.headers),
-      statusText: `a redirect${redirectTarget(response)}, not followed: grants go to authUrl's token endpoint only`,
+      statusText: `a redirect${where ? ` to ${redactUrl(where)}` : ''}, not followed: grants go to authUrl's token endpoint only`,
     });
   }
   const text = readText(response) ?? '';
