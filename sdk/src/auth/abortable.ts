@@ -4,14 +4,12 @@
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) {
-    // Nobody awaits `promise` any more: its own failure must not surface as an unhandled rejection.
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    // Handled here even once nobody awaits it, so that its own failure never surfaces as an unhandled rejection.
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    // An abort before the call fires no event.
+    if (signal.aborted) onAbort();
   });
 }

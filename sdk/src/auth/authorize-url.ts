@@ -31,14 +31,15 @@ export async function authorizeUrl(options: AuthorizeUrlOptions): Promise<Author
   const responseType = options.responseType ?? 'code';
   const state = encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
   const url = new URL(`${options.authUrl.replace(/\/+$/, '')}/oauth/authorize`);
-  url.searchParams.set('response_type', responseType);
-  url.searchParams.set('client_id', options.clientId);
-  url.searchParams.set('redirect_uri', options.redirectUri);
-  if (options.scope !== undefined) url.searchParams.set('scope', options.scope);
-  url.searchParams.set('state', state);
+  const query = url.searchParams;
+  query.set('response_type', responseType);
+  query.set('client_id', options.clientId);
+  query.set('redirect_uri', options.redirectUri);
+  if (options.scope !== undefined) query.set('scope', options.scope);
+  query.set('state', state);
   if (responseType === 'token') return { url: url.href, state };
   const codeVerifier = pkceVerifier();
-  url.searchParams.set('code_challenge', await pkceChallenge(codeVerifier));
-  url.searchParams.set('code_challenge_method', 'S256');
+  query.set('code_challenge', await pkceChallenge(codeVerifier));
+  query.set('code_challenge_method', 'S256');
   return { url: url.href, state, codeVerifier };
 }

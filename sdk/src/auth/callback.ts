@@ -17,6 +17,6 @@ export function checkCallback(callbackUrl: string, params: URLSearchParams, expe
   const error = params.get('error');
   if (error !== null) fail(error, params.get('error_description'));
   if (params.get('state') !== expectedState) {
-    fail('invalid_state', 'the callback’s state does not match the one sent to the authorize endpoint');
+    fail('invalid_state', 'the callback’s state is not the one authorizeUrl sent');
   }
 }

@@ -80,12 +80,6 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 
 const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
 
-/** ` to <where>` of a redirect, credentials redacted, when it says. */
-function redirectTarget(response: Response): string {
-  const where = response.headers.get('location');
-  return where ? ` to ${redactUrl(where)}` : '';
-}
-
 /** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
 function grantedScopes(body: Record<string, unknown>): string[] {
   if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
@@ -104,8 +98,9 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
   const lifetime = typeof expiresIn === 'string' && expiresIn !== '' ? Number(expiresIn) : expiresIn;
   const info: TokenInfo = { accessToken, tokenType: 'Bearer', scopes: grantedScopes(fields) };
   if (lifetime === undefined) return info;
-  if (typeof lifetime !== 'number' || !Number.isFinite(lifetime) || lifetime < 0) return undefined;
-  info.expiresAt = now + lifetime * 1000;
+  // Number.isFinite is false for anything but a finite number.
+  if (!Number.isFinite(lifetime) || (lifetime as number) < 0) return undefined;
+  info.expiresAt = now + (lifetime as number) * 1000;
   return info;
 }
 
@@ -155,12 +150,14 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     throw new NetworkError({ method: 'POST', url, cause });
   }
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    // Where it leads, credentials redacted, when it says.
+    const where = response.headers.get('location');
     throw new HttpError({
       method: 'POST',
       url,
       status: response.status,
       headers: headerRecord(response.headers),
-      statusText: `a redirect${redirectTarget(response)}, not followed: grants go to the token endpoint of authUrl only`,
+      statusText: `a redirect${where ? ` to ${redactUrl(where)}` : ''}, not followed: grants go to authUrl's token endpoint only`,
     });
   }
   const text = readText(response) ?? '';
@@ -168,10 +165,8 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   const token = response.ok ? tokenInfoFrom(parsed, (request.now ?? Date.now)()) : undefined;
   if (token) return token;
 
-  if (typeof parsed === 'object' && parsed !== null && 'access_token' in parsed) {
-    const leaked = (parsed as { access_token: unknown }).access_token;
-    if (typeof leaked === 'string' && leaked !== '') secrets.push(leaked);
-  }
+  const leaked = (parsed as { access_token?: unknown } | null | undefined)?.access_token;
+  if (typeof leaked === 'string' && leaked !== '') secrets.push(leaked);
   const init = {
     method: 'POST',
     url,

@@ -105,12 +105,10 @@ export class TokenKeeper implements Required<AuthStrategy> {
   }
 
   #hold(info: TokenInfo): TokenInfo {
-    const now = this.#options.now();
-    const margin = info.expiresAt === undefined ? 0 : Math.min(MAX_MARGIN_MS, Math.max(0, info.expiresAt - now) / 10);
-    this.#current = {
-      info,
-      renewAt: info.expiresAt === undefined ? Number.POSITIVE_INFINITY : info.expiresAt - margin,
-    };
+    // A token without expiry is renewed never: infinity less any margin.
+    const { expiresAt = Number.POSITIVE_INFINITY } = info;
+    const margin = Math.min(MAX_MARGIN_MS, Math.max(0, expiresAt - this.#options.now()) / 10);
+    this.#current = { info, renewAt: expiresAt - margin };
     return info;
   }
 

@@ -27,17 +27,15 @@ export interface HttpCacheOptions {
 
 /** `store`, with each failure (a rejection or a throw) reported to `onError` and made a miss or a skipped write. */
 function tolerant(store: CacheStore, onError: (error: unknown) => void): CacheStore {
-  const guard = <T>(call: () => Promise<T>, fallback: T) =>
+  // Every failure is a miss or a skipped write: each call resolves `undefined` then.
+  const guard = <T>(call: () => Promise<T>) =>
     Promise.resolve()
       .then(call)
-      .catch((error: unknown) => {
-        onError(error);
-        return fallback;
-      });
+      .catch((error: unknown) => void onError(error));
   return {
-    get: (key) => guard(() => store.get(key), undefined),
-    set: (key, entry) => guard(() => store.set(key, entry), undefined),
-    delete: (key) => guard(() => store.delete(key), undefined),
+    get: (key) => guard(() => store.get(key)),
+    set: (key, entry) => guard(() => store.set(key, entry)),
+    delete: (key) => guard(() => store.delete(key)),
   };
 }
 

@@ -27,8 +27,7 @@ export function resourceTag(url: string | URL): string {
 }
 
 function selfHref(resource: unknown): string | undefined {
-  if (typeof resource !== 'object' || resource === null) return undefined;
-  const self = (resource as { _links?: { self?: unknown } })._links?.self;
+  const self = (resource as { _links?: { self?: unknown } } | null | undefined)?._links?.self;
   const link = Array.isArray(self) ? self[0] : self;
   const href = (link as { href?: unknown } | undefined)?.href;
   return typeof href === 'string' ? href : undefined;
@@ -56,11 +55,9 @@ export function entryTags(url: string, body: string, contentType: string | undef
     }
   };
   add(selfHref(document));
-  const embedded = (document as { _embedded?: unknown } | null)?._embedded;
-  if (typeof embedded === 'object' && embedded !== null) {
-    for (const value of Object.values(embedded)) {
-      for (const item of Array.isArray(value) ? value : [value]) add(selfHref(item));
-    }
+  // Whatever `_embedded` is: only the objects among its values have a `self`.
+  for (const value of Object.values((document as { _embedded?: object } | null)?._embedded ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) add(selfHref(item));
   }
   return [...tags];
 }

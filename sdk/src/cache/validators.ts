@@ -4,15 +4,6 @@
  */
 import type { CacheEntry } from './types.js';
 
-function directives(cacheControl: string | undefined): Set<string> {
-  return new Set(
-    (cacheControl ?? '')
-      .split(',')
-      .map((part) => part.split('=', 1)[0]!.trim().toLowerCase())
-      .filter(Boolean),
-  );
-}
-
 /**
  * Whether a GET response may be stored: a 200 that carries a validator (`ETag` or `Last-Modified`) and neither
  * `Cache-Control: no-store` nor `Vary: *`. `private` is fine: this cache belongs to one client and is partitioned
@@ -21,8 +12,11 @@ function directives(cacheControl: string | undefined): Set<string> {
 export function isStorable(status: number, headers: Readonly<Record<string, string>>): boolean {
   if (status !== 200) return false;
   if (headers.etag === undefined && headers['last-modified'] === undefined) return false;
-  if (directives(headers['cache-control']).has('no-store')) return false;
-  return !(headers.vary ?? '').split(',').some((name) => name.trim() === '*');
+  // Members of comma-separated lists: `no-store` with or without a value, `*` alone.
+  return (
+    !/(^|,)\s*no-store\s*(=|,|$)/i.test(headers['cache-control'] ?? '') &&
+    !/(^|,)\s*\*\s*(,|$)/.test(headers.vary ?? '')
+  );
 }
 
 /**
@@ -54,13 +48,20 @@ export function revalidated(entry: CacheEntry, notModified: Readonly<Record<stri
 }
 
 /**
- * Whether a 304 changed what is stored beyond its `Date`: when it did not (the usual case), writing the copy back
- * would only move a body that did not change, which for a shared store (Redis) is most of a cached read's cost.
+ * Headers that tell of one exchange, not of the representation: every answer brings new ones (`X-Request-Id`, the
+ * rate limit's count), so a 304 that moved only these changed nothing worth storing.
+ */
+const EXCHANGE_HEADERS = /^(date|x-request-id|ratelimit(-policy)?)$/;
+
+/**
+ * Whether a 304 changed what is stored beyond the headers of its exchange (`Date`, `X-Request-Id`, `RateLimit`…):
+ * when it did not (the usual case), writing the copy back would only move a body that did not change, which for a
+ * shared store (Redis) is most of a cached read's cost. The reply still shows the 304's own headers.
  */
 export function revalidationChanged(stored: CacheEntry, refreshed: CacheEntry): boolean {
   const names = new Set([...Object.keys(stored.headers), ...Object.keys(refreshed.headers)]);
   for (const name of names) {
-    if (name !== 'date' && stored.headers[name] !== refreshed.headers[name]) return true;
+    if (!EXCHANGE_HEADERS.test(name) && stored.headers[name] !== refreshed.headers[name]) return true;
   }
   return false;
 }

@@ -25,12 +25,8 @@ const byStatus: Record<number, new (init: HttpErrorInit) => HttpError> = {
 
 /** The token endpoint answers `{error, error_description}` (RFC 6749 §5.2); the resource API never does. */
 function isOAuthBody(body: unknown): boolean {
-  return (
-    typeof body === 'object' &&
-    body !== null &&
-    typeof (body as { error?: unknown }).error === 'string' &&
-    !('_class' in body)
-  );
+  // Only an object has a string `error`: `in` is then safe.
+  return typeof (body as { error?: unknown } | null | undefined)?.error === 'string' && !('_class' in (body as object));
 }
 
 /** The typed error for a failed response whose body is already parsed. */

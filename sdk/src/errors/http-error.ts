@@ -16,12 +16,12 @@ export interface HttpErrorInit {
   cause?: unknown;
 }
 
+/** The server's own sentence: an error body's `message`, else an OAuth error's description, else its code. */
 function serverMessage(body: unknown): string | undefined {
-  if (body && typeof body === 'object') {
-    const { message, error_description: description, error } = body as Record<string, unknown>;
-    for (const candidate of [message, description, error]) if (typeof candidate === 'string') return candidate;
-  }
-  return undefined;
+  const fields = body as Record<string, unknown> | null | undefined;
+  return [fields?.message, fields?.error_description, fields?.error].find((text) => typeof text === 'string') as
+    | string
+    | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ export class PageLoopError extends StorefrontError {
 
   constructor(url: string) {
     const redacted = redactUrl(url);
-    super('PAGE_LOOP', `The list's next link leads back to a page already read (${redacted}): the walk stops`);
+    super('PAGE_LOOP', `The list's next link leads back to a page already read: ${redacted}`);
     this.url = redacted;
   }
 }

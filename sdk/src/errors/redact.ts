@@ -57,15 +57,10 @@ export const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
 
 /** `url` with secret query and fragment parameters replaced, and its whole userinfo. */
 export function redactUrl(url: string | URL): string {
-  const text = String(url);
-  const hashAt = text.indexOf('#');
-  const beforeHash = hashAt === -1 ? text : text.slice(0, hashAt);
-  const queryAt = beforeHash.indexOf('?');
-  let head = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-  head = head.replace(USERINFO, `$1${REDACTED}@`);
-  const query = queryAt === -1 ? '' : `?${redactForm(beforeHash.slice(queryAt + 1))}`;
-  const hash = hashAt === -1 ? '' : `#${redactForm(text.slice(hashAt + 1))}`;
-  return head + query + hash;
+  // The query runs to the fragment, the fragment to the end: each is a form of its own.
+  return String(url)
+    .replace(USERINFO, `$1${REDACTED}@`)
+    .replace(/[?#][^#]*/g, (part) => part[0] + redactForm(part.slice(1)));
 }
 
 /** A plain record of `headers` (lower-case names) with credential-bearing values replaced. */

@@ -45,7 +45,7 @@ export function bodyLimit(option: BodyLimit | undefined): BodyLimit | undefined 
 /** `value` when it is a number of bytes (a positive integer); else a `TypeError` that says what else `also` takes. */
 function bytes(value: number, also = ''): number {
   if (Number.isSafeInteger(value) && value > 0) return value;
-  throw new TypeError(`maxResponseSize: ${String(value)} is not a number of bytes (a positive integer)${also}`);
+  throw new TypeError(`maxResponseSize: ${String(value)} is not a positive integer (of bytes)${also}`);
 }
 
 /**

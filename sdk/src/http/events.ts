@@ -66,7 +66,7 @@ export class Emitter {
 
   /** True when someone listens to `name`, so that callers skip building events nobody reads. */
   wants(name: ClientEventName): boolean {
-    return (this.#listeners.get(name)?.size ?? 0) > 0;
+    return !!this.#listeners.get(name)?.size;
   }
 
   emit<E extends ClientEventName>(name: E, event: ClientEvents[E]): void {

@@ -45,11 +45,11 @@ export function networkFailure(error: unknown, request: Pick<FailedRequest, 'met
  * SDK's `NetworkError`, which a hook may throw); `undefined` for any other error.
  */
 function fetchRejection(error: unknown): object | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  if (networkFailures.has(error)) return error;
+  // A WeakSet holds objects only, and answers `false` for anything else.
+  if (networkFailures.has(error as object)) return error as object;
   const wrapped = error instanceof Error && error.name === 'NetworkError' && !(error instanceof StorefrontError);
-  const cause = wrapped ? error.cause : undefined;
-  return typeof cause === 'object' && cause !== null && networkFailures.has(cause) ? cause : undefined;
+  const cause = wrapped ? (error.cause as object) : undefined;
+  return networkFailures.has(cause!) ? cause : undefined;
 }
 
 /** Whether `error` is ky's timeout of an attempt (named like the SDK's `TimeoutError`, which a hook may throw). */

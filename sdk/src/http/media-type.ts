@@ -5,11 +5,7 @@ export function isJsonType(contentType: string | null | undefined): boolean {
 
 /** A plain record of `headers` with lower-case names. */
 export function headerRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
+  return Object.fromEntries(headers);
 }
 
 /**

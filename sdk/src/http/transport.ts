@@ -6,6 +6,7 @@ import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { type RateBudget, readRateLimit, waitForBudget } from '../pacing/index.js';
+import { encodeBase64Url } from '../shared/base64.js';
 import { utf8Length } from '../shared/utf8-length.js';
 import {
   type BodyLimit,
@@ -25,7 +26,6 @@ import { readRetryAfter } from './retry-after.js';
 
 /** Cache partition of requests sent without credentials. */
 const ANONYMOUS = 'anonymous';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DEFAULT_ACCEPT = 'application/hal+json, application/json';
 
 /**
@@ -153,7 +153,7 @@ export class Transport {
     const { pacing } = this.#options;
     const paced = pacing && credentials ? owner : undefined;
     // The first wait for the budget starts beside the cache's lookup: with both in Redis, one round trip, not two.
-    let budget = paced === undefined ? undefined : waitForBudget(pacing!, paced, request.signal);
+    let budget = paced ? waitForBudget(pacing!, paced, request.signal) : undefined;
     budget?.catch(() => undefined);
     let stored = cache && method === 'GET' ? await cache.get(owner, request.url) : undefined;
     // A store shared with clients of a higher limit may hold more than this one reads: it asks for the answer anew.
@@ -180,14 +180,14 @@ export class Transport {
       attempts: 0,
       retries: 0,
       refreshable: credentials !== undefined && auth?.refresh !== undefined,
+      paced,
     };
     if (method === 'POST') exchange.idempotencyKey = idempotencyKey(request.idempotencyKey);
-    if (paced !== undefined) exchange.paced = paced;
     for (;;) {
       let response: Response | undefined;
       try {
         // Before ky's call, whose timeout would count the wait: each logical request once, and once more after a refresh.
-        if (exchange.paced) await (budget ?? waitForBudget(pacing!, owner, request.signal));
+        if (paced) await (budget ?? waitForBudget(pacing!, paced, request.signal));
         budget = undefined;
         const headers = this.#headers(request, credentials, stored, ifMatch);
         if (exchange.idempotencyKey) headers['idempotency-key'] = exchange.idempotencyKey;
@@ -211,7 +211,11 @@ export class Transport {
         continue;
       }
       if (!response.ok) throw await responseError(method, request.url, response, limit);
-      const text = await this.#text(exchange, response);
+      // Read within its attempt, unless a hook of the user's answered with a response of its own.
+      const text =
+        method !== 'HEAD' && isJsonType(response.headers.get('content-type'))
+          ? await bodyText(response, limit, exchange)
+          : undefined;
       const reply = this.#reply(method, request.url, response, text);
       if (cache) await this.#updateCache(cache, owner, request.url, reply, text);
       return reply;
@@ -266,23 +270,22 @@ export class Transport {
     }
     const started = performance.now();
     try {
-      const observe = (headers: Headers | undefined) => {
-        if (!exchange.paced) return;
-        const reading = headers && readRateLimit(headers);
-        const observed = this.#options.pacing!.observe(exchange.paced, reading, performance.now() - started);
-        // A shared budget that fails (Redis) paces less well; the request itself goes on.
-        if (observed) observed.catch(() => undefined);
-      };
-      let answer: Response;
+      let answer: Response | undefined;
       try {
         answer = await http.fetch(request, init);
-      } catch (error) {
-        // No answer (aborted: a React StrictMode remount; or the network): told as one without fields, so that a
+      } finally {
+        // No answer (aborted: a React StrictMode remount; or the network) is told as one without fields, so that a
         // probe that never returns does not hold the owner's other requests back.
-        observe(undefined);
-        throw error;
+        const observed =
+          exchange.paced &&
+          this.#options.pacing!.observe(
+            exchange.paced,
+            answer && readRateLimit(answer.headers),
+            performance.now() - started,
+          );
+        // A shared budget that fails (Redis) paces less well; the request itself goes on.
+        if (observed) observed.catch(() => undefined);
       }
-      observe(answer.headers);
       const response = limitBody(answer, limitOf(answer.status, exchange.limit), exchange);
       if (emitter.wants('response')) {
         emitter.emit('response', {
@@ -355,12 +358,6 @@ export class Transport {
     return typedFailure(error, { method, url, timeout: this.#options.http.timeout, maxResponseSize: limit });
   }
 
-  /** The body of a JSON response: read within its attempt, unless a hook of the user's answered with a response of its own. */
-  async #text({ method, url, limit }: Exchange, response: Response): Promise<string | undefined> {
-    if (method === 'HEAD' || !isJsonType(response.headers.get('content-type'))) return undefined;
-    return bodyText(response, limit, { method, url });
-  }
-
   #reply(method: string, url: string, response: Response, text: string | undefined): Reply {
     const reply: Reply = {
       method,
@@ -414,7 +411,8 @@ export class Transport {
       if (isStorable(200, headers)) emitter.emit('cache:stored', { url: redactUrl(url) });
       return;
     }
-    if (SAFE_METHODS.has(reply.method)) return;
+    // The other safe methods change nothing.
+    if (reply.method === 'HEAD' || reply.method === 'OPTIONS') return;
     const urls = new Set([url]);
     const self = (reply.data as { _links?: { self?: { href?: unknown } } } | undefined)?._links?.self?.href;
     for (const href of [self, reply.headers.get('location')]) {
@@ -431,12 +429,10 @@ function overLimit(body: string, limit: BodyLimit): boolean {
 }
 
 /**
- * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in hex
+ * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in base64url
  * (`getRandomValues`, which every runtime has; `randomUUID` is missing from pages served over plain HTTP).
  */
 function idempotencyKey(given: string | undefined): string {
-  const key =
-    given ??
-    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const key = given ?? encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
   return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }

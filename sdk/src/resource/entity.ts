@@ -86,7 +86,8 @@ export class Entity<S extends Shape = UnknownShape> {
     this.#base = base;
     this.#curies = curies;
     this.response = response;
-    this._class = Array.isArray(document._class) ? document._class : [];
+    // A list of strings where present: the document passed the HAL check.
+    this._class = document._class ?? [];
     // fromEntries defines members: a JSON `"__proto__"` member stays a property instead of swapping the prototype.
     this.properties = Object.fromEntries(Object.entries(document).filter(([key]) => !RESERVED.has(key))) as S['fields'];
   }
@@ -95,12 +96,11 @@ export class Entity<S extends Shape = UnknownShape> {
   get links(): ReadonlyMap<string, readonly Link[]> {
     if (!this.#links) {
       this.#links = new Map();
+      // Every link object has its `href`: the document passed the HAL check when it arrived (or was restored).
       for (const [rel, value] of Object.entries(this.#document._links ?? {})) {
-        if (rel === 'curies' || !value) continue;
+        if (rel === 'curies') continue;
         const list = (Array.isArray(value) ? value : [value]) as HalLink[];
-        const links = list
-          .filter((link) => typeof link?.href === 'string')
-          .map((link) => new Link(rel, link, this.#base));
+        const links = list.map((link) => new Link(rel, link, this.#base));
         if (links.length) this.#links.set(rel, links);
       }
     }
@@ -109,10 +109,7 @@ export class Entity<S extends Shape = UnknownShape> {
 
   /** True when the resource has a property or an embedded resource called `name`. */
   has(name: (keyof S['fields'] & string) | (keyof S['embedded'] & string) | (string & {})): boolean {
-    const embedded = this.#document._embedded;
-    return (
-      (Object.hasOwn(this.#document, name) && !RESERVED.has(name)) || (!!embedded && Object.hasOwn(embedded, name))
-    );
+    return Object.hasOwn(this.properties, name) || Object.hasOwn(this.#document._embedded ?? {}, name);
   }
 
   /** True when the resource has the relation (under any prefix). Links depend on permissions: check before acting. */
@@ -212,7 +209,7 @@ export class Entity<S extends Shape = UnknownShape> {
   /** True when `url` is this resource: its `self` or the URL its representation was read from. */
   #isAt(url: string): boolean {
     const self = this.links.get('self')?.[0];
-    return url === this.response?.url || (self !== undefined && !self.templated && self.resolve().url === url);
+    return url === this.response?.url || (self?.templated === false && self.resolve().url === url);
   }
 
   /** Exact name first, then the same IRI through the curies in scope, then the same name without prefix. */

@@ -29,7 +29,7 @@ export class Link {
     this.rel = rel;
     this.href = link.href;
     this.method = (link.method?.toUpperCase() ?? 'GET') as LinkVerb;
-    this.templated = link.templated === true;
+    this.templated = !!link.templated;
     this.type = link.type;
     this.title = link.title;
     this.name = link.name;
@@ -65,8 +65,9 @@ export class Link {
     args: Readonly<Record<string, unknown>> = {},
     strict?: boolean,
   ): { url: string; unused: Record<string, unknown> } {
-    if (!this.templated) return { url: new URL(this.href, this.base).href, unused: { ...args } };
-    const { url, unused } = expandTemplate(this.href, args, strict);
+    const { url, unused } = this.templated
+      ? expandTemplate(this.href, args, strict)
+      : { url: this.href, unused: { ...args } };
     return { url: new URL(url, this.base).href, unused };
   }
 }

@@ -9,7 +9,7 @@ import type { Loader, LoadRequest } from './loader.js';
 import { Results } from './results.js';
 
 function isResults(document: HalResource): boolean {
-  return document._class?.includes('results') === true || Array.isArray(document._embedded?.items);
+  return !!document._class?.includes('results') || Array.isArray(document._embedded?.items);
 }
 
 /**

@@ -45,11 +45,12 @@ const VARSPEC = /^((?:\w|%[\da-f]{2})(?:\.?(?:\w|%[\da-f]{2}))*)(?::([1-9]\d{0,3
 function encode(value: string, reserved: boolean): string {
   if (!reserved)
     return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  // encodeURI keeps the reserved set but `[`, `]` and `%`: put the brackets back, and leave triplets as they are.
-  return value
-    .split(/(%[\da-f]{2})/i)
-    .map((part, i) => (i % 2 ? part : encodeURI(part).replace(/%5B/g, '[').replace(/%5D/g, ']')))
-    .join('');
+  // encodeURI keeps the reserved set but `[`, `]` and `%`: put the brackets back, then the `%` of each triplet that
+  // was there (`%41` became `%2541`).
+  return encodeURI(value)
+    .replace(/%5B/g, '[')
+    .replace(/%5D/g, ']')
+    .replace(/%25(?=[\da-f]{2})/gi, '%');
 }
 
 /**

@@ -156,17 +156,23 @@ describe('HTTP cache through the client, against the reference server', () => {
     expect((await fresh.follow('self')).properties.body).toBe('console.log("mine");');
   });
 
-  it('works over a custom async store (the Redis shape): entries are plain JSON', async () => {
+  it('works over a custom async store (the Redis shape): entries are plain JSON, not written again by a 304', async () => {
     const map = new Map<string, string>();
+    let writes = 0;
     const store = {
       get: async (key: string) => (map.has(key) ? (JSON.parse(map.get(key)!) as CacheEntry) : undefined),
-      set: async (key: string, entry: CacheEntry) => void map.set(key, JSON.stringify(entry)),
+      set: async (key: string, entry: CacheEntry) => {
+        writes++;
+        map.set(key, JSON.stringify(entry));
+      },
       delete: async (key: string) => void map.delete(key),
     };
     const { sdk, recorder } = client({ cache: createHttpCache({ store }) });
     await firstTheme(sdk);
     await firstTheme(sdk);
     expect(map.size).toBe(3);
+    // Each 304 brings its own X-Request-Id: that alone moves no entry back into the store.
+    expect(writes).toBe(3);
     expect([...map.keys()].every((key) => key.startsWith('client%3A'))).toBe(true);
     expect(recorder.apiRequests().map((e) => e.status)).toEqual([200, 200, 200, 304, 304, 304]);
   });

@@ -56,4 +56,18 @@ describe('revalidationChanged', () => {
     expect(revalidationChanged(stored, revalidated(stored, { 'x-oauth-scopes': 'public' }, 2))).toBe(true);
     expect(revalidationChanged(stored, revalidated(stored, { etag: '"b"' }, 2))).toBe(true);
   });
+
+  it('is false when a 304 moved only the headers of its exchange: request id and rate limit fields', () => {
+    const exchange = {
+      'X-Request-Id': 'r2',
+      RateLimit: '"default";r=9;t=60',
+      'RateLimit-Policy': '"default";q=10;w=60',
+    };
+    const first = revalidated(stored, exchange, 2);
+    expect(revalidationChanged(stored, first)).toBe(false);
+    const next = revalidated(first, { 'x-request-id': 'r3', ratelimit: '"default";r=8;t=59' }, 3);
+    expect(revalidationChanged(first, next)).toBe(false);
+    expect(next.headers['x-request-id']).toBe('r3');
+    expect(revalidationChanged(first, revalidated(first, { 'x-request-id-extra': 'x' }, 3))).toBe(true);
+  });
 });
