@@ -12,7 +12,7 @@
  * ahead), at most 1/64 of what was left of the quota when it last looked (near the quota, nothing: the last
  * requests are counted one by one, as exactly as without), and at most {@link MAX_AHEAD}. A read with the limit
  * on then costs a round trip per block of counts rather than per turn of the event loop: `npm run bench --
- * server-api` measured 1.06× to 1.09× the server CPU per read of the limit off, against 1.31× to 1.47× with an
+ * server-api` measured 1.06× to 1.13× the server CPU per read of the limit off, against 1.31× to 1.47× with an
  * upsert per turn.
  *
  * One upsert per key at a time in a process; requests that arrive meanwhile are served from what it took, else
