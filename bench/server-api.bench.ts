@@ -455,8 +455,8 @@ const NEVER_REACHED = '1000000000/1s';
 
 /**
  * What `--rate-limit` costs a read (issue 50): side by side as in {@link sideBySide}, a server with the limit on
- * beside one with it off, on JSON files (counts in memory) and on PostgreSQL (one upsert per request on the shared
- * `rate_limits` table), each pair on stores of its own. Server CPU per read, limit on over off, median of the
+ * beside one with it off, on JSON files (counts in memory) and on PostgreSQL (an upsert on the shared `rate_limits`
+ * table per block of counts taken ahead), each pair on stores of its own. Server CPU per read, limit on over off, median of the
  * rounds: ≤ 1.2× on each store. The database's own CPU for the upsert is not counted: it is the server's cost
  * that is asked for, and the database is shared by the fleet.
  */

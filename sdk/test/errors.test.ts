@@ -98,6 +98,21 @@ describe('createHttpError', () => {
     expect(error).toMatchObject({ code: 'OAUTH_ERROR', error: 'invalid_grant', errorDescription: 'exp is required' });
     expect(error.message).toMatch(/exp is required$/);
   });
+
+  it('gives an OAuth error the request id of its answer, as any HTTP error', () => {
+    const error = createHttpError({
+      method: 'POST',
+      url: 'http://api.test/oauth/token',
+      status: 401,
+      headers: { 'x-request-id': 'r-7' },
+      body: { error: 'invalid_client', error_description: 'Client authentication failed', request_id: 'r-7' },
+    });
+    expect(error).toBeInstanceOf(OAuthError);
+    expect(error).toMatchObject({ requestId: 'r-7', error: 'invalid_client' });
+    expect(error.message).toBe(
+      'POST http://api.test/oauth/token failed with 401: Client authentication failed [request r-7]',
+    );
+  });
 });
 
 describe('error bodies', () => {

@@ -68,12 +68,13 @@ describe('an unexpected failure', () => {
     const { clientId, clientSecret } = seeded.credentials;
     const form = { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret };
     for (const response of await both('/oauth/token', { method: 'POST', body: new URLSearchParams(form) })) {
-      expect(await summary(response)).toEqual({
+      const answered = await summary(response);
+      expect(answered).toEqual({
         status: 500,
         type: 'application/json; charset=utf-8',
         cors: '*',
         cacheControl: 'no-store',
-        body: { error: 'server_error', error_description: 'Internal server error' },
+        body: { error: 'server_error', error_description: 'Internal server error', request_id: answered.requestId },
         requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     }

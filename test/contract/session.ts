@@ -55,13 +55,15 @@ function withoutCompressionVary(value: string): string | undefined {
 const REQUEST_ID = '<request id>';
 
 /**
- * The answer's `X-Request-Id`, which every answer carries, and which an error body of the API repeats as
- * `request_id`; an error naming the exchange when either is missing or they differ.
+ * The answer's `X-Request-Id`, which every answer carries, and which every JSON error body repeats as `request_id`
+ * (the API's errors body and the token endpoint's RFC 6749 §5.2 one alike); an error naming the exchange when either
+ * is missing or they differ.
  */
 function checkedRequestId(label: string, response: Response, type: string, text: string): string {
   const id = response.headers.get('x-request-id');
   if (!id) throw new Error(`"${label}": the answer has no X-Request-Id`);
-  if (response.status >= 400 && type.startsWith('application/json') && text.includes('"_class":["errors"]')) {
+  // A HEAD's error has the headers of the GET's and no body.
+  if (response.status >= 400 && type.startsWith('application/json') && text !== '') {
     const body = JSON.parse(text) as { request_id?: unknown };
     if (body.request_id !== id) {
       throw new Error(

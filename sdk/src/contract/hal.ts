@@ -89,6 +89,8 @@ export interface OAuthErrorBody {
   /** An {@link OAuthErrorCode}; other authorization servers may send codes of their own. */
   error: OAuthErrorCode | (string & {});
   error_description?: string;
+  /** The request's id, as its answer's `X-Request-Id` gives it: what to quote when asking about the error. */
+  request_id?: string;
 }
 
 /** Success body of the token endpoint (spec §5.2 plus RFC 6749's `scope`). */

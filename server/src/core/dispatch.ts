@@ -40,8 +40,11 @@ export interface Pipeline {
   authenticate: Authenticator;
   /** The 403 for a token that lacks `scope`. */
   insufficientScope: (scope: Scope) => HttpError;
-  /** Answers the authorization service's paths; `undefined` for any other path. */
-  oauth: (request: CoreRequest) => Promise<CoreResponse | undefined>;
+  /**
+   * Answers the authorization service's paths, its error bodies naming the request by `requestId`; `undefined` for
+   * any other path.
+   */
+  oauth: (request: CoreRequest, requestId: string) => Promise<CoreResponse | undefined>;
   mounts: readonly Mount[];
 }
 
@@ -129,7 +132,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       const current = request.caughtUp ? undefined : context.store.sync?.();
       if (current) await current;
       if (oauth) {
-        const response = await pipeline.oauth(request);
+        const response = await pipeline.oauth(request, requestId);
         if (response) {
           if (request.trace) request.trace.route = `oauth ${request.url.pathname}`;
           return withCors(response);
@@ -143,7 +146,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       const disk = diskFailureOf(error);
       if (disk) {
         const response = oauth
-          ? withCors(oauthUnavailable())
+          ? withCors(oauthUnavailable(requestId))
           : respondError(exchange, diskFailureError(disk), context.clock.now());
         console.error(diskFailureLine(context.store, disk, requestLine(request.method, request.url), response.status));
         return response;
@@ -151,13 +154,13 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${requestLine(request.method, request.url)} 503: ${error.message}`);
         if (!oauth) return respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
-        const response = oauthUnavailable();
+        const response = oauthUnavailable(requestId);
         return withCors({ ...response, headers: { ...response.headers, 'retry-after': '1' } });
       }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
       console.error(error);
-      return withCors(oauthServerError());
+      return withCors(oauthServerError(requestId));
     }
   }
 }

@@ -84,7 +84,7 @@ export function createSharingCore(
     cache: new RepresentationCache(context.clock, {}, pristine),
     authenticate: createAuthenticator(context),
     insufficientScope,
-    oauth: (request) => oauth.handle(request),
+    oauth: (request, requestId) => oauth.handle(request, requestId),
     mounts: [
       { prefix: pathOf(addresses.baseUrl), router: API, api: true },
       { prefix: pathOf(addresses.staticUrl), router: STATIC },

@@ -4,7 +4,8 @@
  * `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers, and a 429 with `Retry-After`
  * past it. Windows are aligned on the core's clock (a test that moves the clock past a window starts the next one),
  * so that every process of a fleet counts the same window; the count itself is the store's when other processes
- * share it (one upsert per request on PostgreSQL, see `postgres-rate-counts.ts`), else this process's.
+ * share it (on PostgreSQL an upsert per block of counts taken ahead, see `postgres-rate-counts.ts`), else this
+ * process's.
  */
 import { Lru } from '@storefront-platform/sdk/internal';
 import type { Clock, Principal, RequestLimiter } from '../core/types.js';
@@ -99,7 +100,7 @@ export class RateLimiter implements RequestLimiter {
     const start = Math.floor(now / windowMs) * windowMs;
     // App and user: the store's ids hold no space (PostgreSQL's text holds no NUL, the obvious separator).
     const key = `${principal.appId} ${principal.userId}`;
-    const used = this.shared ? await this.shared.add(key, start) : this.#count(key, start);
+    const used = this.shared ? await this.shared.add(key, start, policy.quota) : this.#count(key, start);
     // Whole seconds, rounded up: a client that waits them is past the window's end.
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const headers: Record<string, string> = {

@@ -18,6 +18,19 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   };
 }
 
+/**
+ * An RFC 6749 §5.2 error body naming its request (`requestId`, the answer's `X-Request-Id`) as the API's error
+ * bodies do, so that an app's error and the server's log line can be joined.
+ */
+function errorJson(
+  status: number,
+  body: OAuthErrorBody,
+  requestId: string | undefined,
+  headers?: Record<string, string>,
+): CoreResponse {
+  return json(status, requestId === undefined ? body : { ...body, request_id: requestId }, headers);
+}
+
 /** RFC 6749 §5.1 plus the API's comma-separated `scopes`. */
 export function tokenResponse(context: CoreContext, issued: IssuedToken): CoreResponse {
   return json(200, {
@@ -29,38 +42,36 @@ export function tokenResponse(context: CoreContext, issued: IssuedToken): CoreRe
 }
 
 /** RFC 6749 §5.2; `invalid_client` is a 401 with a Basic challenge. */
-export function tokenErrorResponse(error: OAuthError): CoreResponse {
+export function tokenErrorResponse(error: OAuthError, requestId?: string): CoreResponse {
   const headers: Record<string, string> = {
     ...(error.code === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {}),
     ...error.headers,
   };
-  const body: OAuthErrorBody = { error: error.code, error_description: error.description };
-  return json(error.status, body, headers);
+  return errorJson(error.status, { error: error.code, error_description: error.description }, requestId, headers);
 }
 
 /** An unexpected failure of the service (a bug, a failed store write): RFC 6749's `server_error`, no details. */
-export function oauthServerError(): CoreResponse {
-  const body: OAuthErrorBody = { error: 'server_error', error_description: 'Internal server error' };
-  return json(500, body);
+export function oauthServerError(requestId?: string): CoreResponse {
+  return errorJson(500, { error: 'server_error', error_description: 'Internal server error' }, requestId);
 }
 
 /**
  * The service cannot store what it would issue (its disk is full or read-only): RFC 6749's
  * `temporarily_unavailable` (§4.1.2.1, the one code that says "try again later"), as a 503.
  */
-export function oauthUnavailable(): CoreResponse {
-  const body: OAuthErrorBody = { error: 'temporarily_unavailable', error_description: UNAVAILABLE };
-  return json(503, body);
+export function oauthUnavailable(requestId?: string): CoreResponse {
+  return errorJson(503, { error: 'temporarily_unavailable', error_description: UNAVAILABLE }, requestId);
 }
 
 /** Why `temporarily_unavailable` is answered, in the token endpoint's body and the authorization redirect. */
 export const UNAVAILABLE = 'The authorization service cannot store what it issues right now; try again later';
 
 /** A method other than POST on the token endpoint. */
-export function tokenMethodNotAllowed(): CoreResponse {
-  return json(
+export function tokenMethodNotAllowed(requestId?: string): CoreResponse {
+  return errorJson(
     405,
     { error: 'invalid_request', error_description: 'The token endpoint accepts POST requests only' },
+    requestId,
     { allow: 'POST' },
   );
 }

@@ -24,13 +24,14 @@ const GRANTS: Record<string, Grant> = {
   [JWT_BEARER]: jwtBearerGrant,
 };
 
-/** `POST {auth_url}/oauth/token` (RFC 6749 §3.2, spec §5.1). */
+/** `POST {auth_url}/oauth/token` (RFC 6749 §3.2, spec §5.1); its error bodies name the request by `requestId`. */
 export async function handleTokenRequest(
   context: CoreContext,
   request: CoreRequest,
   logins: LoginGuard,
+  requestId?: string,
 ): Promise<CoreResponse> {
-  if (request.method !== 'POST') return tokenMethodNotAllowed();
+  if (request.method !== 'POST') return tokenMethodNotAllowed(requestId);
   try {
     const params = await readFormParams(request);
     const client = readClientCredentials(request, params);
@@ -38,7 +39,7 @@ export async function handleTokenRequest(
     const checkLogin: LoginCheck = (attempt) => logins.check({ ...attempt, address: request.clientAddress });
     return tokenResponse(context, await grant(context, params, client, checkLogin));
   } catch (error) {
-    if (error instanceof OAuthError) return tokenErrorResponse(error);
+    if (error instanceof OAuthError) return tokenErrorResponse(error, requestId);
     throw error;
   }
 }

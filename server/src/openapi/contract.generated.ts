@@ -549,6 +549,11 @@ export const CONTRACT: Contract = {
         error_description: {
           type: 'string',
         },
+        request_id: {
+          type: 'string',
+          description:
+            "The request's id, as its answer's `X-Request-Id` gives it: what to quote when asking about the error.",
+        },
       },
       required: ['error'],
       additionalProperties: false,

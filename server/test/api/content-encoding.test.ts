@@ -84,6 +84,7 @@ describe('the token endpoint', () => {
     expect(await response.json()).toEqual({
       error: 'invalid_request',
       error_description: expect.stringContaining('Content-Encoding'),
+      request_id: response.headers.get('x-request-id'),
     });
   });
 });

@@ -90,7 +90,13 @@ export function harnessOver(transport: Transport): MakeHarness {
     if (transport === 'core') {
       context = { store: createMemoryStore(data), clock, addresses: addressesOf(ORIGIN), tokenTtl };
       const oauth = createOAuth(context);
-      send = toFetchHandler(async (request) => (await oauth.handle(request)) ?? { status: 404, headers: {} });
+      // The id the pipeline would give the request (it names every answer); the service repeats it in error bodies.
+      let requests = 0;
+      send = toFetchHandler(async (request) => {
+        const requestId = `core-${++requests}`;
+        const response = (await oauth.handle(request, requestId)) ?? { status: 404, headers: {} };
+        return { ...response, headers: { ...response.headers, 'x-request-id': requestId } };
+      });
     } else {
       const server = await createServer({ port: 0, data, clock, tokenTtl });
       onTestFinished(() => server.close());
@@ -147,11 +153,16 @@ export async function tokenOf(response: Response): Promise<string> {
   return body.access_token!;
 }
 
-/** Expects an RFC 6749 §5.2 error (uncacheable, JSON) and returns its description. */
+/**
+ * Expects an RFC 6749 §5.2 error (uncacheable, JSON) naming its request as its `X-Request-Id` does, and returns its
+ * description.
+ */
 export async function expectOAuthError(response: Response, status: number, error: string): Promise<string> {
-  const body = (await response.json()) as { error?: string; error_description?: string };
+  const body = (await response.json()) as { error?: string; error_description?: string; request_id?: string };
   expect({ status: response.status, error: body.error }).toEqual({ status, error });
   expect(typeof body.error_description).toBe('string');
+  expect(body.request_id).toEqual(expect.any(String));
+  expect(body.request_id).toBe(response.headers.get('x-request-id'));
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(response.headers.get('cache-control')).toBe('no-store');
   expect(response.headers.get('pragma')).toBe('no-cache');
