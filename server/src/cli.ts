@@ -29,6 +29,8 @@ const USAGE = `Usage: storefront-server [options]
 Starts the Storefront Platform API reference server with demo data.
 storefront-server migrate --from DIR|URL --to DIR|URL copies data between a
 JSON data directory and a PostgreSQL database (storefront-server migrate --help).
+storefront-server drift --against URL reports where another API of this kind
+(the real one) disagrees with the contract (storefront-server drift --help).
 storefront-server listen --forward-to URL forwards a server's events to your
 app, signed, with no tunnel (storefront-server listen --help).
 storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
@@ -369,6 +371,7 @@ function storeUrl(value: Value | undefined): string | undefined {
 async function main(): Promise<number> {
   // Each subcommand loads when asked for: a server's start does not pay for them (nor for the PostgreSQL driver).
   if (process.argv[2] === 'migrate') return (await import('./migrate-command.js')).runMigrate(process.argv.slice(3));
+  if (process.argv[2] === 'drift') return (await import('./drift-command.js')).runDrift(process.argv.slice(3));
   if (process.argv[2] === 'listen') return (await import('./listen-command.js')).runListen(process.argv.slice(3));
   if (process.argv[2] === 'trigger') return (await import('./trigger-command.js')).runTrigger(process.argv.slice(3));
   if (process.argv[2] === 'apps' || process.argv[2] === 'users') {
