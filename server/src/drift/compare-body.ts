@@ -15,7 +15,7 @@ function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (Number.isInteger(value)) return 'an integer';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Where an instance path points: the kind of the innermost embedded representation and the path within it. */
@@ -126,7 +126,9 @@ function disagreement(view: ContractView, name: string, document: unknown, error
   }
   if (error.keyword === 'type') {
     const expected = (error.params as { type: string | string[] }).type;
-    const types = (Array.isArray(expected) ? expected : String(expected).split(',')).join(' or ');
+    const types = (Array.isArray(expected) ? expected : String(expected).split(','))
+      .map((type) => (type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`))
+      .join(' or ');
     if (parent === '_embedded') {
       return {
         kind,

@@ -112,7 +112,8 @@ export class DriftWalk {
     }
     this.collector.saw(kind, true);
     add(compareBody(this.view, name, document));
-    await this.#repeat(name, url, exchange);
+    // An answer the SDK refused is not in its cache: a repeat would not be conditional, and says nothing more.
+    if (entity) await this.#repeat(name, url, exchange);
     // What the SDK could not take is walked from the recorded body, as far as it is a HAL document.
     let walked = entity;
     try {
