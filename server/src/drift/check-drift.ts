@@ -29,7 +29,8 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   const client = connectRemote({ ...options, fetch: recorder.fetch });
   const view = new ContractView(options.url);
   const collector = new DriftCollector();
-  const walk = new DriftWalk(client, recorder, view, collector, sample, new URL(options.url).origin);
+  const origin = new URL(options.url).origin;
+  const walk = new DriftWalk(client, recorder, view, collector, sample, origin, options.concurrency ?? 4);
   await walk.run(options.url);
   return collector.report(options.url);
 }

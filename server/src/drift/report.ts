@@ -110,7 +110,9 @@ export class DriftCollector {
       (a, b) => a.kind.localeCompare(b.kind) || order(a.check) - order(b.check) || a.path.localeCompare(b.path),
     );
     const kinds = Object.fromEntries([...this.#kinds.entries()].sort(([a], [b]) => a.localeCompare(b)));
-    const skipped = [...this.#skipped.entries()].map(([url, reason]) => ({ url, reason }));
+    const skipped = [...this.#skipped.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([url, reason]) => ({ url, reason }));
     return { against, kinds, disagreements, skipped };
   }
 }

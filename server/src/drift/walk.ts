@@ -8,6 +8,7 @@ import {
   type Entity,
   type HalResource,
   HttpError,
+  mapLimited,
   NetworkError,
   TemplateVariableError,
 } from '@storefront-platform/sdk';
@@ -23,12 +24,17 @@ export class DriftUnreadableError extends Error {
   override name = 'DriftUnreadableError';
 }
 
-/** A read to make: `url`, expected to answer representation `name`. */
+/**
+ * A link to follow: `url`, expected to answer representation `name` (or, for `document`, a file or page of the
+ * link's `type`), found on a resource read as `source`.
+ */
 interface Pending {
   name: string;
   url: string;
   from: Entity;
   rel: string;
+  source: string;
+  type: string | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -44,7 +50,6 @@ export class DriftWalk {
   readonly #seen = new Set<string>();
   /** Per representation name: how many were checked, and the relations any of them carried. */
   readonly #relations = new Map<string, { checked: number; example: string; carried: Set<string> }>();
-  readonly #queue: Pending[] = [];
 
   constructor(
     readonly client: Client,
@@ -53,6 +58,7 @@ export class DriftWalk {
     readonly collector: DriftCollector,
     readonly sample: number,
     readonly origin: string,
+    readonly concurrency: number,
   ) {}
 
   async run(rootUrl: string): Promise<void> {
@@ -66,13 +72,21 @@ export class DriftWalk {
       throw error;
     }
     this.#seen.add(root.response?.url ?? rootUrl);
-    await this.#visit('root', root.response?.url ?? rootUrl, root);
-    for (let next = this.#queue.shift(); next; next = this.#queue.shift()) await this.#read(next);
+    // Level by level, the links of a level admitted in the order they were found: which resources make the
+    // sample does not depend on which answer came first.
+    let found = await this.#visit('root', root.response?.url ?? rootUrl, root);
+    while (found.length > 0) {
+      const level = found.filter((pending) => this.#admit(pending));
+      const next = await mapLimited(level, this.concurrency, (pending) =>
+        pending.name === 'document' ? this.#document(pending) : this.#read(pending),
+      );
+      found = next.flat();
+    }
     this.#missingRelations();
   }
 
   /** Follows `pending.rel` from its entity and checks what comes. */
-  async #read({ name, url, from, rel }: Pending): Promise<void> {
+  async #read({ name, url, from, rel }: Pending): Promise<Pending[]> {
     let entity: Entity | undefined;
     try {
       const answer = await from.follow(rel as never);
@@ -81,22 +95,22 @@ export class DriftWalk {
       if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
       // The SDK refused the answer (a status, a body it cannot take): the recorded exchange says why.
     }
-    await this.#visit(name, url, entity);
+    return this.#visit(name, url, entity);
   }
 
   /** Checks a read of `name` at `url` (its exchange, its body), repeats it conditionally, and queues its links. */
-  async #visit(name: string, url: string, entity: Entity | undefined): Promise<void> {
+  async #visit(name: string, url: string, entity: Entity | undefined): Promise<Pending[]> {
     const kind = this.view.kindOf(name);
     const exchange = this.recorder.last(url);
     if (!exchange) {
       this.collector.add({ kind, check: 'status', path: 'GET', message: 'the read got no answer', example: url });
-      return;
+      return [];
     }
     const add = (found: ReturnType<typeof compareAnswer>) => {
       for (const one of found) this.collector.add({ ...one, example: url });
     };
     add(compareAnswer(this.view, name, exchange));
-    if (exchange.status !== 200) return;
+    if (exchange.status !== 200) return [];
     let document: unknown;
     try {
       document = JSON.parse(exchange.text);
@@ -108,7 +122,7 @@ export class DriftWalk {
         message: 'the body is not JSON',
         example: url,
       });
-      return;
+      return [];
     }
     this.collector.saw(kind, true);
     add(compareBody(this.view, name, document));
@@ -119,9 +133,9 @@ export class DriftWalk {
     try {
       walked ??= this.client.restore<Entity>(document as HalResource, url);
     } catch {
-      return;
+      return [];
     }
-    await this.#explore(name, walked, document, url);
+    return this.#explore(name, walked, document, url);
   }
 
   /** The read again, through the SDK's cache, which sends the first answer's validators. */
@@ -139,8 +153,9 @@ export class DriftWalk {
     for (const one of found) this.collector.add({ ...one, example: url });
   }
 
-  /** Notes the relations of `entity` (read as `name`) and of what it embeds, and queues the links to follow. */
-  async #explore(name: string, entity: Entity, document: unknown, url: string): Promise<void> {
+  /** Notes the relations of `entity` (read as `name`) and of what it embeds; the links to follow. */
+  #explore(name: string, entity: Entity, document: unknown, url: string): Pending[] {
+    const found: Pending[] = [];
     const links = linksOf(document);
     const noted = this.#relations.get(name) ?? { checked: 0, example: url, carried: new Set<string>() };
     noted.checked++;
@@ -159,8 +174,11 @@ export class DriftWalk {
         this.collector.skip(first.href, `${rel}: its template needs ${first.variables.join(', ')}`);
         continue;
       }
-      if (target.target === 'document') await this.#document(name, entity, rel, href, first.type);
-      else this.#enqueue({ name: target.target, url: href, from: entity, rel });
+      if (target.target === 'document' && new URL(href).origin !== this.origin) {
+        this.collector.skip(href, `${rel}: on another origin`);
+        continue;
+      }
+      found.push({ name: target.target, url: href, from: entity, rel, source: name, type: first.type });
     }
     const embedded = (document as Json)?._embedded as Record<string, unknown> | undefined;
     for (const [member, inner] of Object.entries(this.view.embedded(name))) {
@@ -169,53 +187,49 @@ export class DriftWalk {
       const entities = entity.embedded(member as never) as Entity[];
       for (const [index, one] of entities.entries()) {
         this.collector.saw(this.view.kindOf(inner), false);
-        await this.#explore(inner, one, documents[index], url);
+        found.push(...this.#explore(inner, one, documents[index], url));
       }
     }
+    return found;
   }
 
-  #enqueue(pending: Pending): void {
-    if (this.#seen.has(pending.url)) return;
-    const reads = this.#reads.get(pending.name) ?? 0;
-    if (reads >= this.sample) return;
-    this.#reads.set(pending.name, reads + 1);
+  /** Whether to follow `pending`: a URL not read yet, of a kind (or a relation to documents) not sampled enough. */
+  #admit(pending: Pending): boolean {
+    if (this.#seen.has(pending.url)) return false;
+    const [counts, key] =
+      pending.name === 'document' ? [this.#documents, `${pending.source} ${pending.rel}`] : [this.#reads, pending.name];
+    const done = counts.get(key) ?? 0;
+    if (done >= this.sample) return false;
+    counts.set(key, done + 1);
     this.#seen.add(pending.url);
-    this.#queue.push(pending);
+    return true;
   }
 
   /**
    * A link to something that is not JSON (a file, a page): read when on the API's origin, its status and media
    * type checked against the link's `type`. Pages elsewhere (a shop's storefront) are not the API's.
    */
-  async #document(name: string, entity: Entity, rel: string, href: string, type: string | undefined): Promise<void> {
-    const key = `${name} ${rel}`;
-    const done = this.#documents.get(key) ?? 0;
-    if (new URL(href).origin !== this.origin) {
-      this.collector.skip(href, `${rel}: on another origin`);
-      return;
-    }
-    if (done >= this.sample || this.#seen.has(href)) return;
-    this.#documents.set(key, done + 1);
-    this.#seen.add(href);
+  async #document({ source, from, rel, url: href, type }: Pending): Promise<Pending[]> {
     try {
-      const response: unknown = await entity.follow(rel as never);
+      const response: unknown = await from.follow(rel as never);
       if (response instanceof Response) await response.body?.cancel();
     } catch (error) {
       if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
     }
-    const kind = this.view.kindOf(name);
+    const kind = this.view.kindOf(source);
     const exchange = this.recorder.last(href);
     const path = `_links.${rel}`;
     if (exchange?.status !== 200) {
       const message = `following ${rel} answered ${exchange?.status ?? 'nothing'}, not 200`;
       this.collector.add({ kind, check: 'status', path, message, example: href });
-      return;
+      return [];
     }
     const got = essence(exchange.headers.get('content-type'));
     if (type !== undefined && got !== essence(type)) {
       const message = `the link's type is ${type}; the answer is ${got || 'untyped'}`;
       this.collector.add({ kind, check: 'content-type', path, message, example: href });
     }
+    return [];
   }
 
   /** Relations the contract gives a kind that no sampled resource of it carried, but for those state decides. */
