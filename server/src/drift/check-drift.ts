@@ -1,6 +1,5 @@
 /** `checkDrift`: where a live API of this kind disagrees with the contract the reference server implements. */
 import { connectRemote, type RemoteApi } from '../remote/remote-api.js';
-import { ContractView } from './contract-view.js';
 import { Recorder } from './recorder.js';
 import { DriftCollector, type DriftReport } from './report.js';
 import { DriftWalk } from './walk.js';
@@ -27,6 +26,8 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
     throw new RangeError(`sample must be a whole number from 1, got ${sample}`);
   const recorder = new Recorder(options.fetch);
   const client = connectRemote({ ...options, fetch: recorder.fetch });
+  // Ajv and the document's schemas load when drift runs: importing the package for `createServer` does not pay.
+  const { ContractView } = await import('./contract-view.js');
   const view = new ContractView(options.url);
   const collector = new DriftCollector();
   const origin = new URL(options.url).origin;
