@@ -1,7 +1,8 @@
 /**
  * `storefront-server drift --against URL`: where another API of this kind (the real one) disagrees with the
- * contract the reference server and its mocks implement. Exit codes: 0 in agreement, 1 on a disagreement, 2 for
- * bad flags, 3 when the API cannot be read (a refused sign-in, a network failure).
+ * contract the reference server and its mocks implement. Exit codes: 0 in agreement, 1 on a disagreement (or a
+ * report that `--output` could not write, said as such), 2 for bad flags, 3 when the API cannot be read (a refused
+ * sign-in, a network failure).
  */
 import { writeFile } from 'node:fs/promises';
 import { readCommandArgs } from './command-args.js';
