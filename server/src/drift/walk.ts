@@ -62,19 +62,23 @@ export class DriftWalk {
   ) {}
 
   async run(rootUrl: string): Promise<void> {
-    let root: Entity;
+    const url = new URL(rootUrl).href;
+    let root: Entity | undefined;
     try {
       root = (await this.client.root()) as unknown as Entity;
     } catch (error) {
-      if (error instanceof HttpError || error instanceof NetworkError) {
+      if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
+      // A root the SDK refused although it answered 200 (another media type, a body it cannot take) is drift,
+      // reported with the rest; anything else (a refused sign-in, a 401, no answer) leaves nothing to compare.
+      if (this.recorder.last(url)?.status !== 200) {
         throw new DriftUnreadableError(`the API at ${rootUrl} cannot be read: ${error.message}`);
       }
-      throw error;
     }
-    this.#seen.add(root.response?.url ?? rootUrl);
+    const at = root?.response?.url ?? url;
+    this.#seen.add(at);
     // Level by level, the links of a level admitted in the order they were found: which resources make the
     // sample does not depend on which answer came first.
-    let found = await this.#visit('root', root.response?.url ?? rootUrl, root);
+    let found = await this.#visit('root', at, root);
     while (found.length > 0) {
       const level = found.filter((pending) => this.#admit(pending));
       const next = await mapLimited(level, this.concurrency, (pending) =>

@@ -146,6 +146,16 @@ describe('checkDrift finds each planted change', () => {
     });
   }
 
+  it('a wrong content type of the root: drift, not an API that cannot be read', async () => {
+    const report = await driftWith(
+      onAnswers(/^\/v1\/?$/, ({ headers }) => {
+        headers.set('content-type', 'text/html');
+      }),
+    );
+    expect(named(report)).toEqual(['Root content-type Content-Type']);
+    expect(report.kinds.Product?.reads).toBe(2);
+  });
+
   it('a 304 turned 200, on every kind read', async () => {
     const report = await driftWith({
       request(_path, headers) {
