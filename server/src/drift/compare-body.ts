@@ -78,7 +78,7 @@ function disagreement(view: ContractView, name: string, document: unknown, error
         kind,
         check: 'embedded-shape',
         path: dotted([...path, missing]),
-        message: `the contract requires _embedded.${missing === '_embedded' ? '' : missing}; the answer has none${where}`,
+        message: `the contract requires ${missing === '_embedded' ? '_embedded' : `_embedded.${missing}`}; the answer has none${where}`,
       };
     }
     return {
