@@ -29,6 +29,9 @@ const USAGE = `Usage: storefront-server [options]
 Starts the Storefront Platform API reference server with demo data.
 storefront-server migrate --from DIR|URL --to DIR|URL copies data between a
 JSON data directory and a PostgreSQL database (storefront-server migrate --help).
+storefront-server import --from URL --to DIR|URL copies the shops of another
+API of this kind (yours) into a data set of this server: products, orders,
+themes, assets; never users or tokens (storefront-server import --help).
 storefront-server drift --against URL reports where another API of this kind
 (the real one) disagrees with the contract (storefront-server drift --help).
 storefront-server listen --forward-to URL forwards a server's events to your
@@ -37,7 +40,7 @@ storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
 changes a real product or order with its event (storefront-server trigger --help).
 storefront-server apps add --name NAME --redirect-uri URI registers an app of
 your own (client id, secret) in a server started with --control; apps list,
-apps remove ID. storefront-server users add --login L --password P [--shop S]
+apps remove ID. storefront-server users add --login L [--password P] [--shop S]
 adds a user; users list, users remove ID (storefront-server apps --help).
 
 Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TOKEN_TTL=60):
@@ -371,6 +374,7 @@ function storeUrl(value: Value | undefined): string | undefined {
 async function main(): Promise<number> {
   // Each subcommand loads when asked for: a server's start does not pay for them (nor for the PostgreSQL driver).
   if (process.argv[2] === 'migrate') return (await import('./migrate-command.js')).runMigrate(process.argv.slice(3));
+  if (process.argv[2] === 'import') return (await import('./import-command.js')).runImport(process.argv.slice(3));
   if (process.argv[2] === 'drift') return (await import('./drift-command.js')).runDrift(process.argv.slice(3));
   if (process.argv[2] === 'listen') return (await import('./listen-command.js')).runListen(process.argv.slice(3));
   if (process.argv[2] === 'trigger') return (await import('./trigger-command.js')).runTrigger(process.argv.slice(3));

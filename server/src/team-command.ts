@@ -42,7 +42,7 @@ client secret, shown once. Removing it revokes its tokens and codes.
 
 ${CONNECTION}
 `,
-  users: `Usage: storefront-server users add --login LOGIN --password PASSWORD
+  users: `Usage: storefront-server users add --login LOGIN [--password PASSWORD]
                                [--name NAME] [--shop SHOP ...]
        storefront-server users list
        storefront-server users remove ID|LOGIN
@@ -52,7 +52,8 @@ server. Removing one revokes their tokens and codes; a user who still owns an
 app or a shop is not removed.
 
   --login LOGIN        the login, without spaces
-  --password PASSWORD  8 characters at least; stored hashed
+  --password PASSWORD  8 characters at least; stored hashed. Better in
+                       STOREFRONT_USER_PASSWORD, out of the shell's history
   --name NAME          the name shown (default: the login)
   --shop SHOP          a shop (id, subdomain or name) the user is to
                        administer (repeatable): a shop has one administrator,
@@ -207,7 +208,13 @@ async function run(
 }
 
 /** Checks what `action` of `command` was given; throws a {@link UsageError}. */
-function check(command: TeamCommand, action: string | undefined, values: Record<string, unknown>, rest: string[]) {
+function check(
+  command: TeamCommand,
+  action: string | undefined,
+  values: Record<string, unknown>,
+  rest: string[],
+  env: NodeJS.ProcessEnv,
+) {
   const actions = FLAGS[command];
   if (action === undefined || !Object.hasOwn(actions, action)) {
     throw new UsageError(`give one of ${Object.keys(actions).join(', ')}${action ? `, got "${action}"` : ''}`);
@@ -224,9 +231,12 @@ function check(command: TeamCommand, action: string | undefined, values: Record<
     );
   }
   if (action !== 'add') return;
-  const needed = command === 'apps' ? ['name'] : ['login', 'password'];
-  const absent = needed.filter((flag) => values[flag] === undefined);
-  if (absent.length > 0) throw new UsageError(`${command} add needs ${absent.map((f) => `--${f}`).join(' and ')}`);
+  const needed = command === 'apps' ? ['name'] : ['login'];
+  const absent = needed.filter((flag) => values[flag] === undefined).map((flag) => `--${flag}`);
+  if (command === 'users' && values.password === undefined && env.STOREFRONT_USER_PASSWORD === undefined) {
+    absent.push('--password (or STOREFRONT_USER_PASSWORD)');
+  }
+  if (absent.length > 0) throw new UsageError(`${command} add needs ${absent.join(' and ')}`);
 }
 
 /** Runs `storefront-server apps|users ARGS…`; resolves with the exit code. */
@@ -246,7 +256,7 @@ export async function runTeamCommand(
   let url: string;
   let token: string;
   try {
-    check(command, action, values, rest);
+    check(command, action, values, rest, env);
     url = controlUrl(values.url ?? env.STOREFRONT_CONTROL_URL ?? 'http://127.0.0.1:4000');
     const given = values['control-token'] ?? env.STOREFRONT_CONTROL_TOKEN;
     if (!given) {
@@ -261,7 +271,8 @@ export async function runTeamCommand(
   }
   try {
     await reach(url, token);
-    await run(command, action!, values, rest[0], connectSandbox({ url, token }));
+    const password = values.password ?? env.STOREFRONT_USER_PASSWORD;
+    await run(command, action!, { ...values, password }, rest[0], connectSandbox({ url, token }));
     return 0;
   } catch (error) {
     // The server refused the input itself (400): a usage error, as a bad flag is.

@@ -32,6 +32,6 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   const collector = new DriftCollector();
   const origin = new URL(options.url).origin;
   const walk = new DriftWalk(client, recorder, view, collector, sample, origin, options.concurrency ?? 4);
-  await walk.run(options.url);
+  await walk.run(options);
   return collector.report(options.url);
 }

@@ -12,6 +12,8 @@ import {
   NetworkError,
   TemplateVariableError,
 } from '@storefront-platform/sdk';
+import type { RemoteApi } from '../remote/remote-api.js';
+import { describeRemoteFailure } from '../remote/remote-failure.js';
 import { compareAnswer, compareConditional, essence } from './compare-answer.js';
 import { compareBody } from './compare-body.js';
 import { isConditional } from './conditional-relations.js';
@@ -61,8 +63,9 @@ export class DriftWalk {
     readonly concurrency: number,
   ) {}
 
-  async run(rootUrl: string): Promise<void> {
-    const url = new URL(rootUrl).href;
+  /** Walks the API of `remote` (its `login` names the user to check when the sign-in is refused). */
+  async run(remote: Pick<RemoteApi, 'url' | 'login'>): Promise<void> {
+    const url = new URL(remote.url).href;
     let root: Entity | undefined;
     try {
       root = (await this.client.root()) as unknown as Entity;
@@ -71,7 +74,7 @@ export class DriftWalk {
       // A root the SDK refused although it answered 200 (another media type, a body it cannot take) is drift,
       // reported with the rest; anything else (a refused sign-in, a 401, no answer) leaves nothing to compare.
       if (this.recorder.last(url)?.status !== 200) {
-        throw new DriftUnreadableError(`the API at ${rootUrl} cannot be read: ${error.message}`);
+        throw new DriftUnreadableError(`the API cannot be read: ${describeRemoteFailure(error, remote)}`);
       }
     }
     const at = root?.response?.url ?? url;
