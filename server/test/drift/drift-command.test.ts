@@ -150,7 +150,9 @@ describe('storefront-server drift', () => {
   it('exits 3 when the API cannot be read: refused credentials, nothing listening', async () => {
     const refused = await drift(['--against', api()], 'not-the-secret');
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(/cannot be read: .* refused the app's credentials .*STOREFRONT_REMOTE_CLIENT_SECRET/);
+    expect(refused.stderr).toMatch(
+      /cannot be read: .* refused the app's credentials .*STOREFRONT_REMOTE_CLIENT_SECRET/,
+    );
     expect(refused.stderr).not.toContain('not-the-secret');
     const closed = createHttpServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
