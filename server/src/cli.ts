@@ -32,6 +32,8 @@ JSON data directory and a PostgreSQL database (storefront-server migrate --help)
 storefront-server import --from URL --to DIR|URL copies the shops of another
 API of this kind (yours) into a data set of this server: products, orders,
 themes, assets; never users or tokens (storefront-server import --help).
+storefront-server drift --against URL reports where another API of this kind
+(the real one) disagrees with the contract (storefront-server drift --help).
 storefront-server listen --forward-to URL forwards a server's events to your
 app, signed, with no tunnel (storefront-server listen --help).
 storefront-server trigger TYPE --shop SHOP [--set FIELD=VALUE] creates or
@@ -373,6 +375,7 @@ async function main(): Promise<number> {
   // Each subcommand loads when asked for: a server's start does not pay for them (nor for the PostgreSQL driver).
   if (process.argv[2] === 'migrate') return (await import('./migrate-command.js')).runMigrate(process.argv.slice(3));
   if (process.argv[2] === 'import') return (await import('./import-command.js')).runImport(process.argv.slice(3));
+  if (process.argv[2] === 'drift') return (await import('./drift-command.js')).runDrift(process.argv.slice(3));
   if (process.argv[2] === 'listen') return (await import('./listen-command.js')).runListen(process.argv.slice(3));
   if (process.argv[2] === 'trigger') return (await import('./trigger-command.js')).runTrigger(process.argv.slice(3));
   if (process.argv[2] === 'apps' || process.argv[2] === 'users') {

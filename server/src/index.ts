@@ -20,6 +20,9 @@ export {
   type TriggeredEvent,
 } from './create-server.js';
 export type { DemoOptions, ServerCredentials } from './demo-credentials.js';
+export { checkDrift, DEFAULT_DRIFT_SAMPLE, type DriftOptions } from './drift/check-drift.js';
+export type { Disagreement, DriftCheck, DriftReport, KindSummary } from './drift/report.js';
+export { DriftUnreadableError } from './drift/walk.js';
 export type { ExplorerHandler } from './explorer/handler.js';
 export { createExpressApp } from './express/app.js';
 export { createRequestListener, type ExpressAppOptions } from './express/request-listener.js';

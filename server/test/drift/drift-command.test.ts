@@ -1,0 +1,165 @@
+/**
+ * `storefront-server drift`: its exit codes (0 in agreement, 1 on a disagreement, 2 bad flags, 3 an API that
+ * cannot be read), and its reports: JSON that parses, JUnit XML that a strict XML parser reads (sax) with one
+ * suite per kind and a failure per disagreement, text for people.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sax from 'sax';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer, type StorefrontServer } from '../../src/create-server.js';
+import { runDrift } from '../../src/drift-command.js';
+import { type PlantingProxy, startPlantingProxy } from './planting-proxy.js';
+
+let proxy: PlantingProxy;
+let server: StorefrontServer;
+let dir: string;
+
+beforeAll(async () => {
+  proxy = await startPlantingProxy();
+  server = await createServer({ port: 0, products: 6, publicUrl: proxy.origin });
+  proxy.target = server.url;
+  dir = await mkdtemp(join(tmpdir(), 'drift-command-'));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await proxy?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  proxy.plant = undefined;
+});
+
+/** Runs the command with the demo app's credentials in the environment; its exit code and what it printed. */
+async function drift(args: string[], secret?: string) {
+  const credentials = server.credentials!;
+  vi.stubEnv('STOREFRONT_REMOTE_CLIENT_ID', credentials.clientId);
+  vi.stubEnv('STOREFRONT_REMOTE_CLIENT_SECRET', secret ?? credentials.clientSecret);
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(console, 'error').mockImplementation((...parts) => {
+    stderr += `${parts.join(' ')}\n`;
+  });
+  vi.spyOn(console, 'log').mockImplementation((...parts) => {
+    stdout += `${parts.join(' ')}\n`;
+  });
+  const code = await runDrift(args);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+/** The elements of `xml` read by a strict parser (which throws on anything not well-formed), with their attributes. */
+function parseXml(xml: string): { name: string; attributes: Record<string, string>; text: string }[] {
+  const parser = sax.parser(true);
+  const elements: { name: string; attributes: Record<string, string>; text: string }[] = [];
+  parser.onopentag = (tag) => {
+    elements.push({ name: tag.name, attributes: tag.attributes as Record<string, string>, text: '' });
+  };
+  parser.ontext = (text) => {
+    const last = elements.at(-1);
+    if (last) last.text += text;
+  };
+  parser.onerror = (error) => {
+    throw error;
+  };
+  parser.write(xml).close();
+  return elements;
+}
+
+const api = () => `${proxy.origin}/v1`;
+
+describe('storefront-server drift', () => {
+  it('exits 0 in agreement, the text report saying so', async () => {
+    const { code, stdout } = await drift(['--against', api(), '--sample', '2']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^Drift of http:\/\/127\.0\.0\.1:\d+\/v1 from the contract \(\d+ reads, \d+ kinds checked\)/,
+    );
+    expect(stdout).toMatch(/No disagreement/);
+  });
+
+  it('exits 1 on a disagreement; JSON that parses, naming it with an example URL', async () => {
+    proxy.plant = {
+      answer(answer) {
+        if (/^\/v1\/shops\/[^/.]+(\.json)?$/.test(answer.path) && answer.body) answer.body.currency_code = 978;
+      },
+    };
+    const { code, stdout } = await drift(['--against', api(), '--sample', '2', '--format', 'json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({ kind: 'Shop', check: 'field-type', path: 'currency_code', count: 2 }),
+    ]);
+    expect(report.disagreements[0].example).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/shops\//);
+    expect(report.kinds.Shop.reads).toBe(2);
+  });
+
+  it('writes JUnit XML to --output: well-formed, a suite per kind, a failure per disagreement', async () => {
+    proxy.plant = {
+      answer(answer) {
+        if (/^\/v1\/shops\/[^/]+\/products\/[^/.]+(\.json)?$/.test(answer.path) && answer.body) {
+          answer.body['<odd & "quoted">'] = true;
+          delete answer.body.vendor;
+        }
+      },
+    };
+    const output = join(dir, 'drift.xml');
+    const { code, stdout, stderr } = await drift(['--against', api(), '--format', 'junit', '--output', output]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/2 disagreements; report in .*drift\.xml/);
+    const elements = parseXml(await readFile(output, 'utf8'));
+    expect(elements[0]!.name).toBe('testsuites');
+    const suites = elements.filter((e) => e.name === 'testsuites' || e.name === 'testsuite');
+    const product = suites.find((e) => e.attributes.name === 'Product')!;
+    expect(product.attributes.failures).toBe('2');
+    const failures = elements.filter((e) => e.name === 'failure');
+    expect(failures.map((e) => e.attributes.type).sort()).toEqual(['field-extra', 'field-missing']);
+    expect(failures.map((e) => e.attributes.message).join('\n')).toContain('<odd & "quoted">');
+    expect(elements[0]!.attributes.failures).toBe('2');
+    const cases = elements.filter((e) => e.name === 'testcase');
+    expect(Number(elements[0]!.attributes.tests)).toBe(cases.length);
+    expect(suites.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toContain('ProductVariant');
+  });
+
+  it('exits 2 for bad flags, saying which', async () => {
+    expect((await drift([])).stderr).toMatch(/--against URL is needed/);
+    for (const args of [
+      [],
+      ['--against', api(), '--format', 'yaml'],
+      ['--against', api(), '--sample', '0'],
+      ['--against', api(), '--sample', 'many'],
+      ['--against', 'not a url'],
+      ['--against', api(), '--unknown'],
+    ]) {
+      expect((await drift(args)).code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('exits 3 when the API cannot be read: refused credentials, nothing listening', async () => {
+    const refused = await drift(['--against', api()], 'not-the-secret');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(
+      /cannot be read: .* refused the app's credentials .*STOREFRONT_REMOTE_CLIENT_SECRET/,
+    );
+    expect(refused.stderr).not.toContain('not-the-secret');
+    const closed = createHttpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const nothing = await drift(['--against', `http://127.0.0.1:${port}/v1`]);
+    expect(nothing.code).toBe(3);
+    expect(nothing.stderr).toMatch(/cannot be read/);
+  });
+});
