@@ -2,9 +2,8 @@
  * `readDataset(dir)`: a JSON data directory read as the store would load it, without opening it (no lock, no file
  * changed), and handed to `createHandlers({ data })`.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { readDataset, StoreFileError, StoreLockedError } from '@storefront-platform/server';
 import { createHandlers } from '@storefront-platform/server/msw';
 import { describe, expect, test } from 'vitest';
@@ -15,21 +14,9 @@ import { shardOf } from '../../src/store/json/json-shards.js';
 import type { Dataset } from '../../src/store/types.js';
 import { writeVersion1 } from '../helpers/data-files.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { fileHashes as hashes } from './file-hashes.js';
 
 const tempDir = useTempDir();
-
-/** Every file under `dir` by its relative path, with the SHA-256 of its bytes. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash('sha256')
-      .update(await readFile(path))
-      .digest('hex');
-  }
-  return out;
-}
 
 /** A data directory holding `dataset`, written by the store and closed. */
 async function dataDir(dataset: Dataset): Promise<string> {
