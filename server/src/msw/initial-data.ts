@@ -32,8 +32,9 @@ function isDataset(value: Partial<Dataset> | SeedOptions): value is Partial<Data
  * Checks a data set given as `data`, in one pass over its rows: an object of collections (only those of data:
  * `users`, `apps`, `shops`, …), each an array of objects with a string `id`. A mistake (a module namespace
  * instead of its default export, a row without id) is a `TypeError` naming it rather than a failure in a request.
+ * `legacy`: a data set passed as `seed`, whose other members were always ignored.
  */
-function checkDataset(data: unknown): asserts data is Partial<Dataset> {
+function checkDataset(data: unknown, legacy = false): asserts data is Partial<Dataset> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new TypeError(
       `data must be a data set, an object of collections such as { shops: [...] }; got ${typeof data}`,
@@ -41,10 +42,12 @@ function checkDataset(data: unknown): asserts data is Partial<Dataset> {
   }
   for (const [name, rows] of Object.entries(data)) {
     if (!(DATA_COLLECTIONS as readonly string[]).includes(name)) {
+      if (legacy) continue;
       throw new TypeError(`data.${name} is not a collection of a data set (${DATA_COLLECTIONS.join(', ')})`);
     }
     if (!Array.isArray(rows)) throw new TypeError(`data.${name} must be an array of rows`);
-    for (const [index, row] of rows.entries()) {
+    for (let index = 0; index < rows.length; index++) {
+      const row: unknown = rows[index];
       if (typeof row !== 'object' || row === null || typeof (row as { id?: unknown }).id !== 'string') {
         throw new TypeError(`data.${name}[${index}] must be an object with a string "id"`);
       }
@@ -92,7 +95,10 @@ export function initialData({ seed: seedOption, data }: DataOptions = {}): Initi
     return given(data);
   }
   // The form `data` replaces, kept for one release.
-  if (seedOption !== undefined && isDataset(seedOption)) return given(seedOption);
+  if (seedOption !== undefined && isDataset(seedOption)) {
+    checkDataset(seedOption, true);
+    return given(seedOption);
+  }
   return seeded(seedOption);
 }
 
@@ -112,9 +118,15 @@ function seeded(option: SeedOptions = {}): InitialData {
   return { ...data, credentials: data.credentials && structuredClone(data.credentials) };
 }
 
-/** A data set of the test's own (or imported): copied, so that the object given stays as it was written. */
+/**
+ * A data set of the test's own (or imported), copied row by row, so that the object given stays as it was
+ * written. One level, as the seed's rows are frozen: no store changes a row's nested values (it replaces the row),
+ * and a deep copy of 10 000 products took 300 ms of a mock's start, against about 10 for this one.
+ */
 function given(data: Partial<Dataset>): InitialData {
-  const dataset = datasetOf(structuredClone(data));
+  const copied: Partial<Record<string, object[]>> = {};
+  for (const name of DATA_COLLECTIONS) copied[name] = data[name]?.map((row) => ({ ...row }));
+  const dataset = datasetOf(copied as Partial<Dataset>);
   fillPreviewKeys(dataset);
   const app = dataset.apps[0];
   const owner = app && dataset.users.find((user) => user.id === app.owner_id);
@@ -127,6 +139,7 @@ function given(data: Partial<Dataset>): InitialData {
       password: undefined,
       redirectUris: [...app.redirect_uris],
     };
-  // Frozen as the seed's rows are: the store hands them out, and `reset()` starts over from them.
-  return { dataset: freezeRows(dataset), credentials: credentials || undefined, seeded: false };
+  // Not frozen as the seed's rows are: a data set is this mock's alone, and freezing 10 000 rows took 100 ms of a
+  // cold start.
+  return { dataset, credentials: credentials || undefined, seeded: false };
 }
