@@ -263,14 +263,10 @@ function truncatedResponse(fault: TruncatedFault): Response {
 const systemClock: Clock = { now: () => Date.now() };
 
 /**
- * @deprecated A data set passed as `seed`: pass it as `data` (`createHandlers({ data })`). This form is removed in
- * the next major.
- */
-export function createHandlers(options: HandlersOptions & { seed: Partial<Dataset> }): StorefrontMock;
-/**
  * Builds MSW handlers over the reference server's core and an in-memory copy of the demo data (or the test's).
  * The same routes, headers, 304s, errors and token grants as `createServer()`, without a network. Works with
- * msw 2 (`^2.7`) and 3, in Node (`setupServer`) and browsers (`setupWorker`).
+ * msw 2 (`^2.7`) and 3, in Node (`setupServer`) and browsers (`setupWorker`). The second signature, a data set
+ * passed as `seed`, is deprecated: pass it as `data`.
  *
  * @example
  * import { setupServer } from 'msw/node';
@@ -285,7 +281,12 @@ export function createHandlers(options: HandlersOptions & { seed: Partial<Datase
  * });
  * afterAll(() => server.close());
  */
-export function createHandlers(options?: HandlersOptions): StorefrontMock;
+export function createHandlers(options?: Omit<HandlersOptions, 'seed'> & { seed?: SeedOptions }): StorefrontMock;
+/**
+ * @deprecated A data set passed as `seed`: pass it as `data` (`createHandlers({ data })`). This form is removed in
+ * the next major.
+ */
+export function createHandlers(options: HandlersOptions): StorefrontMock;
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
