@@ -4,6 +4,10 @@
  * `createHandlers({ data: await readDataset(dir) })` over the same starting data; their answers are compared
  * modulo what is volatile. {@link compareServerAndMock} takes any data directory (a seeded one here, an imported
  * shop's later) and the credentials that sign in to it.
+ *
+ * Not through the contract suite's `Session` (`test/contract/session.ts`), tried: its masking knows the answer's
+ * own request id and the secrets it saw, while this session's event list repeats earlier answers' request ids and
+ * carries, as `data.etag`, the validator of a development theme whose preview key is drawn at random.
  */
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
