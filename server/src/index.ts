@@ -64,6 +64,7 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
 } from './store/postgres/postgres.js';
+export { readDataset } from './store/read-dataset.js';
 // The store as createServer's `data`/`store` options and its `store` take it, and the rows of its data (docs/server.md).
 export type {
   AppRow,

@@ -63,7 +63,7 @@ export function expressTarget(store?: (data: Dataset) => Promise<Store>): Target
 
 /** One mock for all cases, reset before each: `reset()` is under contract too. */
 export function mswTarget(): Target {
-  const mock = createHandlers({ origin: ORIGIN, seed: DATASET, clock, tokenTtl: TOKEN_TTL });
+  const mock = createHandlers({ origin: ORIGIN, data: DATASET, clock, tokenTtl: TOKEN_TTL });
   const server = setupServer(...mock.handlers);
   return {
     name: 'msw',

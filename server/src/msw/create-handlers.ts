@@ -60,11 +60,19 @@ export interface HandlersOptions {
    */
   origin?: string;
   /**
-   * The data: seed options for the demo data (default: the demo seed, 300 products, with the fixed demo
-   * secrets `msw-demo-client-secret` and `msw-demo-password`), or a data set of the test's own, which replaces
-   * the demo data entirely (it is copied: the object given is never changed).
+   * Seed options for the demo data: default the demo seed, 300 products, with the fixed demo secrets
+   * `msw-demo-client-secret` and `msw-demo-password`. Not with {@link HandlersOptions.data}.
+   *
+   * A data set here still works, as `data` (deprecated: it goes in `data`; this form is removed in the next major).
    */
-  seed?: Partial<Dataset> | SeedOptions;
+  seed?: SeedOptions | Partial<Dataset>;
+  /**
+   * A data set of the test's own, which replaces the demo data entirely: rows written by hand, or a shop's data
+   * read with `readDataset(dir)` (Node) or imported from a JSON file (a browser test's bundle). It is copied: the
+   * object given is never changed, and `reset()` returns to it. Collections it lacks are empty; a collection that
+   * is not one of a data set, or a row without a string `id`, is a `TypeError`. Not with `seed`.
+   */
+  data?: Partial<Dataset>;
   /** Source of the current time: token expiry, `updated_on` of writes, `Last-Modified` of errors. Default `Date.now`. */
   clock?: Clock;
   /** Lifetime of issued access tokens, in seconds. Default 3600. */
@@ -257,7 +265,8 @@ const systemClock: Clock = { now: () => Date.now() };
 /**
  * Builds MSW handlers over the reference server's core and an in-memory copy of the demo data (or the test's).
  * The same routes, headers, 304s, errors and token grants as `createServer()`, without a network. Works with
- * msw 2 (`^2.7`) and 3, in Node (`setupServer`) and browsers (`setupWorker`).
+ * msw 2 (`^2.7`) and 3, in Node (`setupServer`) and browsers (`setupWorker`). The second signature, a data set
+ * passed as `seed`, is deprecated: pass it as `data`.
  *
  * @example
  * import { setupServer } from 'msw/node';
@@ -272,13 +281,19 @@ const systemClock: Clock = { now: () => Date.now() };
  * });
  * afterAll(() => server.close());
  */
+export function createHandlers(options?: Omit<HandlersOptions, 'seed'> & { seed?: SeedOptions }): StorefrontMock;
+/**
+ * @deprecated A data set passed as `seed`: pass it as `data` (`createHandlers({ data })`). This form is removed in
+ * the next major.
+ */
+export function createHandlers(options: HandlersOptions): StorefrontMock;
 export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const tokenTtl = tokenTtlOf(options.tokenTtl);
   const addresses = addressesOf(options.origin ?? DEFAULT_ORIGIN);
   // The sandbox's own state (fault rules, the clock's offset) in a store of its own, which `reset()` keeps.
   const sandboxState = createMemoryStore();
   const clock = new SandboxClock(options.clock ?? systemClock, sandboxState);
-  const { dataset, credentials, seeded } = initialData(options.seed);
+  const { dataset, credentials, seeded } = initialData(options);
   const webhooks = new MockWebhookState(options.webhooks);
   const rateLimitSetting = new RateLimitSetting(sandboxState, rateLimitOption('rateLimit', options.rateLimit));
   const rateLimit = new RateLimiter(() => rateLimitSetting.get(), clock);

@@ -1,4 +1,4 @@
-import type { CollectionName, DataCollectionName, Dataset, SandboxCollectionName } from './types.js';
+import type { CollectionName, DataCollectionName, Dataset, SandboxCollectionName, StoredData } from './types.js';
 
 /** A record, so that the compiler insists on every collection of `Collections`. */
 const NAMES: Record<CollectionName, true> = {
@@ -46,4 +46,11 @@ export function isCollectionName(name: string): name is CollectionName {
 /** A data set with no rows. */
 export function emptyDataset(): Dataset {
   return Object.fromEntries(DATA_COLLECTIONS.map((name) => [name, []])) as unknown as Dataset;
+}
+
+/** The collections of data that `data` holds, as a data set (those it lacks empty; the sandbox's left out). */
+export function datasetOf(data: Partial<StoredData>): Dataset {
+  const dataset = emptyDataset();
+  for (const name of DATA_COLLECTIONS) if (data[name]) Object.assign(dataset, { [name]: data[name] });
+  return dataset;
 }

@@ -100,7 +100,7 @@ describe('data and reset', () => {
   test('a data set replaces the demo data and is never changed by the mock', async () => {
     const { dataset } = seed({ products: 2, orders: 0, clientId: 'own-app', clientSecret: 'own secret' });
     const given = structuredClone(dataset);
-    const own = createHandlers({ seed: dataset, origin: 'http://own.test' });
+    const own = createHandlers({ data: dataset, origin: 'http://own.test' });
     expect(own.credentials).toEqual({
       clientId: 'own-app',
       clientSecret: 'own secret',
@@ -118,9 +118,35 @@ describe('data and reset', () => {
   });
 
   test('a data set may leave collections out', () => {
-    const empty = createHandlers({ seed: { shops: [] } });
+    const empty = createHandlers({ data: { shops: [] } });
     expect(empty.credentials).toBeUndefined();
     expect(empty.store.all('apps')).toEqual([]);
+  });
+
+  test('a data set passed as seed, the deprecated form, is still taken as data', () => {
+    const { dataset } = seed({ products: 2, orders: 0, clientId: 'old-form-app' });
+    const old = createHandlers({ seed: { shops: dataset.shops, products: dataset.products } });
+    expect(old.store.all('products').map((row) => row.id)).toEqual(['1', '2']);
+    expect(old.store.all('apps')).toEqual([]);
+  });
+
+  test('data and seed together, or a data set that is not one, are refused with the reason', () => {
+    const { dataset } = seed({ products: 1, orders: 0 });
+    expect(() => createHandlers({ data: dataset, seed: { products: 5 } })).toThrow(
+      'Give either data (a data set) or seed (seed options for the demo data), not both',
+    );
+    expect(() => createHandlers({ data: dataset, seed: {} })).toThrow(/not both/);
+    // A JSON module's namespace instead of its default export, as `import * as shop from './shop.json'` gives.
+    expect(() => createHandlers({ data: { default: dataset } as never })).toThrow(
+      /^data\.default is not a collection of a data set \(users, apps, /,
+    );
+    expect(() => createHandlers({ data: { products: {} } as never })).toThrow('data.products must be an array of rows');
+    expect(() => createHandlers({ data: { shops: [{ title: 'no id' }] } as never })).toThrow(
+      'data.shops[0] must be an object with a string "id"',
+    );
+    expect(() => createHandlers({ data: null as never })).toThrow(/^data must be a data set/);
+    const twice = { ...dataset, products: [...dataset.products, dataset.products[0]!] };
+    expect(() => createHandlers({ data: twice })).toThrow(/Duplicate id "1"/);
   });
 
   test('bad options are refused when the handlers are made', () => {

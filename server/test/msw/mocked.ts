@@ -21,7 +21,9 @@ export interface Mocked {
 
 /** Registers the mock's lifecycle in the calling file: listen, reset handlers and data after each test, close. */
 export function useMock(options: HandlersOptions = {}): Mocked {
-  const mock = createHandlers({ seed: { products: 12, orders: 4 }, ...options });
+  // The small demo seed unless the file gives data of its own.
+  const data = options.data ? {} : { seed: { products: 12, orders: 4 } };
+  const mock = createHandlers({ ...data, ...options });
   const server = setupServer(...mock.handlers);
   // msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame`; each version ignores the other's name.
   const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;

@@ -15,9 +15,9 @@ import { COLLECTIONS } from '../../src/store/collections.js';
 describe('the demo data set of the mocks', () => {
   it('is seeded once per process, shared, and frozen: a row changed in place throws', () => {
     const a = initialData();
-    const b = initialData({});
+    const b = initialData({ seed: {} });
     expect(b.dataset).toBe(a.dataset);
-    expect(initialData({ products: 5 }).dataset).not.toBe(a.dataset);
+    expect(initialData({ seed: { products: 5 } }).dataset).not.toBe(a.dataset);
     const product = a.dataset.products[0]!;
     expect(() => {
       (product as { title: string }).title = 'changed in place';

@@ -149,6 +149,16 @@ async function takeOver(path: string, seen: string): Promise<void> {
   await unlink(aside);
 }
 
+/**
+ * Who holds the lock `path` now, read without taking it: `undefined` when there is no lock, or a stale one (its
+ * process is gone), or one unreadable (being written, or cut short: not judged here). For reading data that must
+ * not be open elsewhere (`readJsonData`), which leaves the lock file as it finds it.
+ */
+export async function lockHolder(path: string): Promise<LockHolder | undefined> {
+  const holder = parseHolder((await readText(path)) ?? '');
+  return holder && !isStale(holder, path) ? holder : undefined;
+}
+
 /** Takes the lock `path` for this process. */
 export async function lockData(path: string): Promise<DataLock> {
   const me: LockHolder = {

@@ -6,7 +6,7 @@
  * for the part of a write it holds, through that adapter's staging, so that the write's files are put in place
  * only once all of them (and the journal) are flushed.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mapLimited } from '@storefront-platform/sdk/internal';
 import { Low } from 'lowdb';
@@ -24,12 +24,22 @@ import {
 } from './durable-file.js';
 import { stageAll } from './stage-all.js';
 
+/** How {@link CollectionFiles.load} reads. */
+export interface LoadOptions {
+  /**
+   * Change nothing on disk: leave the temporary files of interrupted writes and rows in the wrong shard where they
+   * are (the data's owner tidies them when it opens the data). For reading data without opening it
+   * (`readJsonData`).
+   */
+  readOnly?: boolean;
+}
+
 /** One collection's files. */
 export interface CollectionFiles {
   /** The file or directory next to the manifest that holds the collection, as the manifest names it. */
   readonly entry: string;
   /** The stored rows, checked to be objects with string ids; `null` when the files do not exist. */
-  load(): Promise<unknown[] | null>;
+  load(options?: LoadOptions): Promise<unknown[] | null>;
   /** Replaces whatever is stored with `rows` (creation, reset, migration). */
   create(rows: readonly unknown[]): Promise<void>;
   /** Stages the collection's part of a write: its files are replaced (or deleted) when it is committed. */
@@ -126,14 +136,24 @@ export function sortById<R extends { id: string }>(rows: readonly R[]): R[] {
 
 /**
  * The JSON files of directory `dir` (`null` when it does not exist), once the temporary files that interrupted
- * writes left there are removed.
+ * writes left there are removed (unless `readOnly`: they are then only skipped).
  */
-export async function jsonFilesIn(dir: string): Promise<string[] | null> {
+export async function jsonFilesIn(dir: string, { readOnly = false }: LoadOptions = {}): Promise<string[] | null> {
   try {
-    const names = await removeTempFiles(dir);
+    const names = readOnly ? await namesIn(dir) : await removeTempFiles(dir);
     return names === null ? null : names.filter((name) => name.endsWith('.json') && !name.startsWith('.'));
   } catch (error) {
     throw new StoreFileError(dir, `cannot be read (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** The entries of `dir`, `null` when it does not exist. */
+async function namesIn(dir: string): Promise<string[] | null> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
 }
 
@@ -216,8 +236,8 @@ export class RowFiles implements CollectionFiles {
     this.dir = join(dir, entry);
   }
 
-  async load(): Promise<unknown[] | null> {
-    const files = await jsonFilesIn(this.dir);
+  async load(options?: LoadOptions): Promise<unknown[] | null> {
+    const files = await jsonFilesIn(this.dir, options);
     if (files === null) return null;
     const rows = await mapLimited(files, FILES_AT_ONCE, async (name) => {
       const path = join(this.dir, name);

@@ -26,7 +26,7 @@
  * renames) that a write of one file takes; a write of one file is atomic by itself and skips the journal.
  */
 import { readdir, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { COLLECTIONS, isSandboxCollection } from '../collections.js';
 import { createStoreEngine, type PendingWrite, type Persistence } from '../engine.js';
 import { StoreFileError } from '../errors.js';
@@ -37,6 +37,7 @@ import type { CollectionFiles } from './json-collections.js';
 import { changesOf, Journal, replayOnto } from './json-journal.js';
 import { type CollectionPlace, isShardEntry, layoutOf, newPlace, openCollection, VERSION } from './json-layout.js';
 import { FORMAT, type Manifest, ManifestFile, readManifest } from './json-manifest.js';
+import { readCollections, stemOf, storedFiles } from './json-read.js';
 import { ShardFiles } from './json-shards.js';
 import { stageAll } from './stage-all.js';
 
@@ -83,10 +84,6 @@ export async function createJsonStore(path: string, options: JsonStoreOptions = 
     await lock.release();
     throw error;
   }
-}
-
-function stemOf(path: string): string {
-  return basename(path).replace(/\.json$/i, '');
 }
 
 async function open(path: string, options: JsonStoreOptions, durability: Durability, lock: DataLock) {
@@ -234,34 +231,6 @@ function manifestOf(files: Files): Manifest {
     if (collection instanceof ShardFiles) shards[name] = collection.count;
   }
   return { format: FORMAT, version: VERSION, collections, shards };
-}
-
-/** The files the manifest lists, in its format's layouts. */
-function storedFiles(
-  manifest: Manifest,
-  dir: string,
-  stem: string,
-  place: (name: CollectionName, at: CollectionPlace) => CollectionFiles,
-): Partial<Files> {
-  const stored: Partial<Files> = {};
-  for (const name of COLLECTIONS) {
-    const entry = manifest.collections[name];
-    if (entry === undefined) continue;
-    const layout = layoutOf(manifest.version, name);
-    stored[name] = place(name, { dir, stem, layout, entry, count: manifest.shards?.[name] ?? 1 });
-  }
-  return stored;
-}
-
-async function readCollections(stored: Partial<Files>, dir: string): Promise<Partial<StoredData>> {
-  const entries = await Promise.all(
-    Object.entries(stored).map(async ([name, files]) => {
-      const rows = await files.load();
-      if (rows === null) throw new StoreFileError(join(dir, files.entry), 'is missing, though the manifest lists it');
-      return [name, rows] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Partial<StoredData>;
 }
 
 /**

@@ -25,7 +25,7 @@
  * files hold its rows already, so applying it again writes the same rows.
  */
 import { createHash } from 'node:crypto';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isCollectionName } from '../collections.js';
 import type { PendingWrite } from '../engine.js';
@@ -117,55 +117,14 @@ export class Journal {
       this.fail('cannot be read', error);
     }
     this.size = Buffer.byteLength(text);
-    // The journal is its first line; a journal written whole by an earlier version has no newline.
-    const end = text.indexOf('\n');
     if (text === '') {
       this.state = 'empty';
       return null;
     }
-    if (end === 0) {
-      await this.empty(true);
-      return null;
-    }
-    const changes = completed
-      ? (this.parse(end === -1 ? text : text.slice(0, end)) ?? (end === -1 ? null : this.parse(text)))
-      : null;
+    const changes = completed ? changesIn(text, this.path) : null;
     // Emptied now when there is nothing to complete, or later by the start once it is complete.
     if (changes === null) await this.empty(true);
     return changes;
-  }
-
-  /** The changes `text` holds, `null` for a torn journal; throws for a whole one this version does not read. */
-  private parse(text: string): JournalChanges | null {
-    let value: { format?: unknown; version?: unknown; sha256?: unknown; changes?: unknown };
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return null;
-    }
-    // Checked first: only a whole journal is judged on its content.
-    if (typeof value?.sha256 !== 'string' || value.sha256 !== checksum(JSON.stringify(value.changes))) return null;
-    const refuse = (reason: string): never => {
-      throw new StoreFileError(
-        this.path,
-        `${reason}. It holds a write that a crash interrupted; the data may be partly written without it. ` +
-          'Restore it from a backup, or delete it to accept the data as it is',
-      );
-    };
-    if (value.format !== FORMAT || value.version !== VERSION) return refuse(`is not a ${FORMAT} of version ${VERSION}`);
-    const changes = value.changes;
-    if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) return refuse('has no changes');
-    for (const [name, entries] of Object.entries(changes)) {
-      if (!isCollectionName(name) || !Array.isArray(entries)) return refuse(`has an invalid collection "${name}"`);
-      for (const entry of entries as unknown[]) {
-        const [id, row] = Array.isArray(entry) ? entry : [];
-        const valid =
-          typeof id === 'string' &&
-          (row === null || (typeof row === 'object' && !Array.isArray(row) && (row as { id?: unknown }).id === id));
-        if (!valid) return refuse(`has an invalid change in "${name}"`);
-      }
-    }
-    return changes as JournalChanges;
   }
 
   /**
@@ -255,6 +214,66 @@ export class Journal {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.fail('cannot be removed', error);
     }
   }
+}
+
+/**
+ * The changes of the write a journal's `text` holds, `null` when it holds none (empty, emptied, or torn); throws
+ * for a whole journal this version does not read. The journal is the text's first line; one written whole by an
+ * earlier version has no newline.
+ */
+function changesIn(text: string, path: string): JournalChanges | null {
+  const end = text.indexOf('\n');
+  if (text === '' || end === 0) return null;
+  return parse(end === -1 ? text : text.slice(0, end), path) ?? (end === -1 ? null : parse(text, path));
+}
+
+/** The changes `text` holds, `null` for a torn journal; throws for a whole one this version does not read. */
+function parse(text: string, path: string): JournalChanges | null {
+  let value: { format?: unknown; version?: unknown; sha256?: unknown; changes?: unknown };
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  // Checked first: only a whole journal is judged on its content.
+  if (typeof value?.sha256 !== 'string' || value.sha256 !== checksum(JSON.stringify(value.changes))) return null;
+  const refuse = (reason: string): never => {
+    throw new StoreFileError(
+      path,
+      `${reason}. It holds a write that a crash interrupted; the data may be partly written without it. ` +
+        'Restore it from a backup, or delete it to accept the data as it is',
+    );
+  };
+  if (value.format !== FORMAT || value.version !== VERSION) return refuse(`is not a ${FORMAT} of version ${VERSION}`);
+  const changes = value.changes;
+  if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) return refuse('has no changes');
+  for (const [name, entries] of Object.entries(changes)) {
+    if (!isCollectionName(name) || !Array.isArray(entries)) return refuse(`has an invalid collection "${name}"`);
+    for (const entry of entries as unknown[]) {
+      const [id, row] = Array.isArray(entry) ? entry : [];
+      const valid =
+        typeof id === 'string' &&
+        (row === null || (typeof row === 'object' && !Array.isArray(row) && (row as { id?: unknown }).id === id));
+      if (!valid) return refuse(`has an invalid change in "${name}"`);
+    }
+  }
+  return changes as JournalChanges;
+}
+
+/**
+ * The changes of the write a crash interrupted, as the journal at `path` holds them, read without opening it (nor
+ * creating, emptying or locking anything): `null` when there is no journal or it holds no whole write. For reading
+ * data that no process has open (`readJsonData`), which applies them in memory as a start would to its files.
+ */
+export async function readJournal(path: string): Promise<JournalChanges | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new StoreFileError(path, `cannot be read (${(error as Error).message})`, { cause: error });
+  }
+  return changesIn(text, path);
 }
 
 /**

@@ -23,8 +23,11 @@ export interface Manifest {
   shards?: Partial<Record<CollectionName, number>>;
 }
 
-/** The manifest at `path`, checked; `null` when there is none. */
-export async function readManifest(path: string): Promise<Manifest | null> {
+/**
+ * The manifest at `path`, checked; `null` when there is none. `readOnly`: for data read without opening it, whose
+ * errors suggest no fix that writes.
+ */
+export async function readManifest(path: string, readOnly = false): Promise<Manifest | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -36,17 +39,15 @@ export async function readManifest(path: string): Promise<Manifest | null> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new StoreFileError(
-      path,
-      `not valid JSON (${(error as Error).message}); fix or remove it, or start with reset`,
-      {
-        cause: error,
-      },
-    );
+    const fix = readOnly ? '' : '; fix or remove it, or start with reset';
+    throw new StoreFileError(path, `not valid JSON (${(error as Error).message})${fix}`, { cause: error });
   }
   const manifest = value as Partial<Manifest> | null;
   if (manifest?.format !== FORMAT || typeof manifest.collections !== 'object' || manifest.collections === null) {
-    throw new StoreFileError(path, `not a ${FORMAT} manifest; refusing to overwrite it (use another path, or reset)`);
+    const fix = readOnly
+      ? ': not data of storefront-server'
+      : '; refusing to overwrite it (use another path, or reset)';
+    throw new StoreFileError(path, `not a ${FORMAT} manifest${fix}`);
   }
   const { version } = manifest;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1 || version > VERSION) {

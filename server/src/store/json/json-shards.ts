@@ -25,6 +25,7 @@ import {
   checkRows,
   createDirectory,
   jsonFilesIn,
+  type LoadOptions,
   readJson,
   sortById,
   stageJson,
@@ -109,9 +110,9 @@ export class ShardFiles implements CollectionFiles {
     return members;
   }
 
-  async load(): Promise<unknown[] | null> {
+  async load(options: LoadOptions = {}): Promise<unknown[] | null> {
     const dir = join(this.dir, this.entry);
-    const files = await jsonFilesIn(dir);
+    const files = await jsonFilesIn(dir, options);
     if (files === null) return null;
     for (const file of files) {
       const index = SHARD_FILE.exec(file)?.[1];
@@ -139,13 +140,15 @@ export class ShardFiles implements CollectionFiles {
       }
     }
     // A row added by hand to any shard moves to its own, so that its next write does not leave a copy behind.
-    await mapLimited([...misplaced], FILES_AT_ONCE, (shard) =>
-      writeJson(
-        this.shardPath(shard),
-        [...this.members[shard]!].map((id) => byId.get(id)),
-        this.durability,
-      ),
-    );
+    if (!options.readOnly) {
+      await mapLimited([...misplaced], FILES_AT_ONCE, (shard) =>
+        writeJson(
+          this.shardPath(shard),
+          [...this.members[shard]!].map((id) => byId.get(id)),
+          this.durability,
+        ),
+      );
+    }
     return sortById([...byId.values()]);
   }
 
