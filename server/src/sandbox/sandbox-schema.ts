@@ -3,7 +3,7 @@
  * dropped when it stops, so that test files started at once on one database never see each other's data.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { Client } from '../store/postgres/postgres-driver.js';
 import { quoteSchema } from '../store/postgres/postgres-schema.js';
 
 /** A sandbox's schema. */
@@ -34,7 +34,7 @@ export function sandboxSchema(database: string, schema?: string): SandboxSchema 
     name,
     async release() {
       if (named !== undefined) return;
-      const client = new pg.Client({ connectionString: withoutSchema });
+      const client = new Client({ connectionString: withoutSchema });
       await client.connect();
       try {
         await client.query(`DROP SCHEMA IF EXISTS ${quoteSchema(name)} CASCADE`);

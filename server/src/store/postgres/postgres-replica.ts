@@ -7,12 +7,13 @@
  * the moment it takes the write lock until it ends, and catches up itself, on its own connection, under its own
  * limits.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { COLLECTIONS } from '../collections.js';
 import { openStoreEngine, type Persistence, type StoreEngine } from '../engine.js';
 import { serial } from '../serial.js';
 import type { CollectionName, Collections, StoredData } from '../types.js';
-import { tableOf } from './postgres-schema.js';
+import { Pool } from './postgres-driver.js';
+import { SCHEMA_VERSION, tableOf, versionSql } from './postgres-schema.js';
 import { SETUP_LIMITS, setLimits } from './postgres-session.js';
 
 type AnyRow = Collections[CollectionName];
@@ -44,8 +45,10 @@ export async function openReplica(
   pool: pg.Pool,
   schema: string,
   persistence: (replica: Replica) => Persistence,
+  /** The rows, when read already ({@link loadIfCurrent}). */
+  given?: Loaded,
 ): Promise<Replica> {
-  const loaded = await load(pool, schema);
+  const loaded = given ?? (await load(pool, schema));
   let seen = loaded.head;
   let engine: StoreEngine | undefined;
   const exclusive = serial();
@@ -115,28 +118,29 @@ function catchUpSql(schema: string): string {
   return `SELECT c, id, row, version FROM (${[pruned, ...parts].join(' UNION ALL ')}) AS changed ORDER BY inserted`;
 }
 
-interface Loaded {
+/** What a replica starts from: every row of one snapshot of the schema. */
+export interface Loaded {
   data: Partial<StoredData>;
   /** Ids of deleted rows by collection: never handed out again. */
   deleted: Map<CollectionName, string[]>;
   head: number;
 }
 
+/** The transaction every row is read in when the pool's connection is the reader's own (see {@link load}). */
+const readOnly = (): string => `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${setLimits(SETUP_LIMITS)}`;
+
 /**
  * Every row and the write counter, from one snapshot: of a transaction of its own on `db` when it is the pool
- * (under the setup limits: parsing a big table's rows takes a while between statements, which a write's limits
- * would count as idle), or on `db`, a write's connection, whose write lock keeps every other write out meanwhile
- * (under the write's limits).
+ * (under the setup limits: parsing a big table's rows takes a while, which a write's limits would count as idle),
+ * or on `db`, a write's connection, whose write lock keeps every other write out meanwhile (under the write's
+ * limits). One round trip either way: the statements go in one batch.
  */
 async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded> {
-  if (!(db instanceof pg.Pool)) return readAll(db, schema);
+  if (!(db instanceof Pool)) return loadedFrom(await batch(db, readAllSql(schema)));
   const client = await db.connect();
   let failed: Error | undefined;
   try {
-    await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${setLimits(SETUP_LIMITS)}`);
-    const loaded = await readAll(client, schema);
-    await client.query('COMMIT');
-    return loaded;
+    return loadedFrom(await batch(client, [readOnly(), readAllSql(schema), 'COMMIT'].join('; ')));
   } catch (error) {
     failed = error as Error;
     throw error;
@@ -145,22 +149,56 @@ async function load(db: pg.Pool | pg.PoolClient, schema: string): Promise<Loaded
   }
 }
 
-async function readAll(client: pg.PoolClient, schema: string): Promise<Loaded> {
-  const { rows } = await client.query<{ seq: string }>(`SELECT seq FROM ${schema}.head`);
+/**
+ * At a start on data that exists: every row, in one round trip, when the schema (quoted) is at
+ * {@link SCHEMA_VERSION} and holds data; `undefined` when it is new, empty or of another version (a schema or a table
+ * that does not exist yet included), which the migrations, under their lock, then take care of.
+ */
+export async function loadIfCurrent(client: pg.PoolClient, schema: string): Promise<Loaded | undefined> {
+  let selects: pg.QueryResult[];
+  try {
+    selects = await batch(client, [readOnly(), versionSql(schema), readAllSql(schema), 'COMMIT'].join('; '));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // 3F000: no such schema; 42P01: no such table.
+    if (code !== '3F000' && code !== '42P01') throw error;
+    await client.query('ROLLBACK');
+    return undefined;
+  }
+  const [current, ...rows] = selects;
+  if (Number(current?.rows[0]?.version) !== SCHEMA_VERSION) return undefined;
+  const loaded = loadedFrom(rows);
+  return loaded.head === 0 ? undefined : loaded;
+}
+
+/** The statements reading the write counter, then every collection's rows in their order. */
+function readAllSql(schema: string): string {
+  return [
+    `SELECT seq FROM ${schema}.head`,
+    ...COLLECTIONS.map((name) => `SELECT id, row FROM ${tableOf(schema, name)} ORDER BY inserted`),
+  ].join('; ');
+}
+
+/** The results of the `SELECT`s of `sql`, several statements sent as one query (no parameters). */
+async function batch(client: pg.PoolClient, sql: string): Promise<pg.QueryResult[]> {
+  // node-postgres answers a query of several statements with one result per statement.
+  const results = (await client.query(sql)) as unknown as pg.QueryResult[];
+  return results.filter((result) => result.command === 'SELECT');
+}
+
+/** The rows of {@link readAllSql}'s results. */
+function loadedFrom([head, ...tables]: pg.QueryResult[]): Loaded {
   const data: Partial<StoredData> = {};
   const deleted = new Map<CollectionName, string[]>();
-  for (const name of COLLECTIONS) {
-    const result = await client.query<{ id: string; row: AnyRow | null }>(
-      `SELECT id, row FROM ${tableOf(schema, name)} ORDER BY inserted`,
-    );
+  COLLECTIONS.forEach((name, i) => {
     const live: AnyRow[] = [];
     const gone: string[] = [];
-    for (const { id, row } of result.rows) {
+    for (const { id, row } of tables[i]!.rows as { id: string; row: AnyRow | null }[]) {
       if (row) live.push(row);
       else gone.push(id);
     }
     (data as Record<CollectionName, AnyRow[]>)[name] = live;
     if (gone.length) deleted.set(name, gone);
-  }
-  return { data, deleted, head: Number(rows[0]!.seq) };
+  });
+  return { data, deleted, head: Number(head!.rows[0]!.seq) };
 }

@@ -197,6 +197,9 @@ export function quoteSchema(schema: string): string {
 /** The collection's table. Collection names are fixed identifiers (see `collections.ts`). */
 export const tableOf = (schema: string, name: CollectionName) => `${schema}.${name}`;
 
+/** The statement reading the version of the schema (quoted): its latest migration, as `version`. */
+export const versionSql = (schema: string) => `SELECT max(version) AS version FROM ${schema}.migrations`;
+
 /**
  * Brings the schema to {@link SCHEMA_VERSION} (or `upTo`, an older version, which only tests ask for): creates it
  * when missing, applies the migrations it lacks. Refuses a schema written by a newer version (its tables may have
@@ -213,9 +216,7 @@ export async function migrateSchema(client: ClientBase, schemaName: string, upTo
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ version: number }>(
-      `SELECT max(version) AS version FROM ${schema}.migrations`,
-    );
+    const { rows } = await client.query<{ version: number }>(versionSql(schema));
     const current = rows[0]?.version ?? 0;
     if (current > SCHEMA_VERSION) {
       throw new StoreError(

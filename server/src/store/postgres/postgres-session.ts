@@ -14,7 +14,8 @@
  * A statement outside a transaction (the write counter's read, the failed-login counts) has no database limits; the
  * client gives up on it after `query_timeout`.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { Pool } from './postgres-driver.js';
 
 /** What the client allows, ms: a query after `query_timeout`, connecting after `connectionTimeoutMillis`. */
 const CLIENT_LIMITS = { query_timeout: 30_000, connectionTimeoutMillis: 5000, keepAlive: true } as const;
@@ -87,7 +88,7 @@ export interface PoolOptions {
  * `pg_terminate_backend`) is told, and the pool drops the client: the next request opens another.
  */
 export function openPool({ connectionString, name, max, tell }: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: name, ...CLIENT_LIMITS });
+  const pool = new Pool({ connectionString, max, application_name: name, ...CLIENT_LIMITS });
   pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('error', (error) => tell('the database closed an idle connection (the next request opens another)', error));
   return pool;

@@ -27,7 +27,7 @@ import { freshness } from './postgres-freshness.js';
 import { sharedJournal } from './postgres-journal.js';
 import { PRUNE_EVERY_MS, pruneDeleted } from './postgres-prune.js';
 import { sharedRateCounts } from './postgres-rate-counts.js';
-import { openReplica } from './postgres-replica.js';
+import { type Loaded, loadIfCurrent, openReplica, type Replica } from './postgres-replica.js';
 import { writeRows } from './postgres-rows.js';
 import { migrateSchema, quoteSchema, tableOf } from './postgres-schema.js';
 import { openPool, SETUP_LIMITS, saidOnce, setLimits } from './postgres-session.js';
@@ -126,11 +126,17 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     const client = await pool.connect().catch((error) => {
       throw failure(target, 'cannot connect', error);
     });
-    let created: boolean;
+    let created = false;
+    let loaded: Loaded | undefined;
     let failed: Error | undefined;
     try {
-      await migrateSchema(client, target.schema);
-      created = await createData(client, schema, options);
+      // Data that exists, of this version, is read in one round trip; anything else (a new schema, an older one,
+      // empty data, a reset) goes through the migrations' lock, then is read.
+      if (!options.reset) loaded = await loadIfCurrent(client, schema);
+      if (!loaded) {
+        await migrateSchema(client, target.schema);
+        created = await createData(client, schema, options);
+      }
     } catch (error) {
       failed = error as Error;
       throw error;
@@ -138,7 +144,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       client.release(failed);
     }
     const unavailable = (what: string, error: unknown) => failure(target, what, error, StoreUnavailableError);
-    const replica = await openReplica(pool, schema, (replica) => writeThrough(pool, schema, replica, unavailable));
+    const persistence = (replica: Replica) => writeThrough(pool, schema, replica, unavailable);
+    const replica = await openReplica(pool, schema, persistence, loaded);
     const prune = (olderThanMs?: number) => pruneDeleted(pool, schema, target.schema, olderThanMs);
     const pruning = setInterval(() => void prune().catch(() => undefined), PRUNE_EVERY_MS);
     pruning.unref();
