@@ -14,7 +14,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Client, createClient, HttpError, password } from '@storefront-platform/sdk';
-import { createServer, readDataset } from '@storefront-platform/server';
+import { createServer, type Dataset, readDataset } from '@storefront-platform/server';
 import { createHandlers } from '@storefront-platform/server/msw';
 import { setupServer } from 'msw/node';
 
@@ -228,39 +228,68 @@ async function record(
   return normalized(await Promise.all(answers), origin);
 }
 
-/**
- * The session recorded against a reference server over a copy of the data directory `dir` (its clock `now`),
- * then replayed through the SDK against `createHandlers({ data: await readDataset(dir) })` in msw's
- * `setupServer`, with the same clock. `dir` itself is only read.
- */
-export async function compareServerAndMock(
+/** The session recorded against a reference server over a copy of the data directory `dir` (`dir` is only read). */
+export async function recordServer(
   dir: string,
   credentials: SessionCredentials,
-  { shopId = '1', now = Date.UTC(2026, 5, 1) }: { shopId?: string; now?: number } = {},
-): Promise<Replayed> {
-  const clock = { now: () => now };
-  // Read first, as a test suite would, from the directory the server must not change: it gets a copy.
-  const data = await readDataset(dir);
+  { shopId = '1', now = SESSION_NOW }: SessionOptions = {},
+): Promise<RecordedAnswer[]> {
   const copy = await mkdtemp(join(tmpdir(), 'storefront-replay-'));
-  let serverAnswers: RecordedAnswer[];
   try {
     await cp(dir, copy, { recursive: true });
     // The explorer registers a client of its own: the mock has none.
-    const server = await createServer({ port: 0, data: join(copy, 'db.json'), explorer: false, clock });
+    const server = await createServer({
+      port: 0,
+      data: join(copy, 'db.json'),
+      explorer: false,
+      clock: { now: () => now },
+    });
     try {
-      serverAnswers = await record(server.baseUrl, server.origin, credentials, shopId);
+      return await record(server.baseUrl, server.origin, credentials, shopId);
     } finally {
       await server.close();
     }
   } finally {
     await rm(copy, { recursive: true, force: true });
   }
-  const mock = createHandlers({ data, origin: MOCK_ORIGIN, clock });
+}
+
+/** The session replayed through the SDK against `createHandlers({ data })` in msw's `setupServer`. */
+export async function recordMock(
+  data: Dataset,
+  credentials: SessionCredentials,
+  { shopId = '1', now = SESSION_NOW }: SessionOptions = {},
+): Promise<RecordedAnswer[]> {
+  const mock = createHandlers({ data, origin: MOCK_ORIGIN, clock: { now: () => now } });
   const msw = setupServer(...mock.handlers);
   msw.listen({ onUnhandledRequest: 'error' });
   try {
-    return { server: serverAnswers, mock: await record(mock.baseUrl, mock.origin, credentials, shopId) };
+    return await record(mock.baseUrl, mock.origin, credentials, shopId);
   } finally {
     msw.close();
   }
+}
+
+/** Where the session works, and the clock of both sides. */
+export interface SessionOptions {
+  /** A shop the user administers. Default `'1'`. */
+  shopId?: string;
+  /** Epoch ms of the fixed clock. */
+  now?: number;
+}
+
+const SESSION_NOW = Date.UTC(2026, 5, 1);
+
+/**
+ * The session recorded against a reference server over a copy of the data directory `dir`, then replayed against
+ * `createHandlers({ data: await readDataset(dir) })`, with the same clock.
+ */
+export async function compareServerAndMock(
+  dir: string,
+  credentials: SessionCredentials,
+  options: SessionOptions = {},
+): Promise<Replayed> {
+  // Read first, as a test suite would, from the directory the server must not change.
+  const data = await readDataset(dir);
+  return { server: await recordServer(dir, credentials, options), mock: await recordMock(data, credentials, options) };
 }
