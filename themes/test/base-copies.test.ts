@@ -1,9 +1,13 @@
-/** The base copies `pull --merge` merges against: a copy cut short is no base, and is written anew. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+/**
+ * The base copies `pull --merge` merges against: the texts of a push in one file (a pack), written once for the
+ * same texts; a pack cut short is no base, removed, and written anew; a pull keeps what its manifest names, in one
+ * pack, including what folders of earlier versions kept one file per text.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keepBase, readBase } from '../src/theme/base-copies.js';
+import { baseKeeper, baseReader, keepOnly } from '../src/theme/base-copies.js';
 import { md5 } from '../src/theme/digest.js';
 
 describe('base copies', () => {
@@ -15,21 +19,74 @@ describe('base copies', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const text = '<h1>Base 😀</h1>\n'.repeat(100);
-  const copy = () => join(dir, '.storefront/base', md5(text));
+  const texts = Array.from({ length: 50 }, (_, i) => `<h1>Base ${i} 😀</h1>\n`.repeat(20 + i));
+  const folder = () => join(dir, '.storefront/base');
+  const copies = () => readdir(folder()).catch(() => [] as string[]);
+  const push = async (pushed: readonly (string | Uint8Array)[]) => {
+    const keeper = baseKeeper(dir);
+    for (const text of pushed) keeper.keep(text);
+    await keeper.done();
+  };
 
-  it('writes anew a copy cut short, when the text is handed over again', async () => {
-    await keepBase(dir, text);
-    await writeFile(copy(), text.slice(0, 50));
-    await keepBase(dir, text);
-    expect(await readFile(copy(), 'utf8')).toBe(text);
-    expect(await readBase(dir, md5(text))).toBe(text);
+  it('keeps the texts of a push in one file, and the same texts handed over again in no other', async () => {
+    await push(texts);
+    expect(await copies()).toHaveLength(1);
+    await push([...texts].reverse().map((text) => Buffer.from(text)));
+    expect(await copies()).toHaveLength(1);
+    const read = baseReader(dir);
+    for (const text of texts) expect(await read(md5(text))).toBe(text);
+    expect(await read(md5('never kept'))).toBeUndefined();
+    await push([texts[0]!]);
+    expect(await copies()).toHaveLength(2);
   });
 
-  it('reads a damaged copy as none, and removes it so that the next pull or push keeps the text again', async () => {
-    await keepBase(dir, text);
-    await writeFile(copy(), text.slice(0, 50));
-    expect(await readBase(dir, md5(text))).toBeUndefined();
-    await expect(readFile(copy())).rejects.toThrow(/ENOENT/);
+  it('reads a pack cut short as none for the texts it lost, removes it, and writes it anew when handed over again', async () => {
+    await push(texts);
+    const [name] = await copies();
+    const bytes = await readFile(join(folder(), name!));
+    await writeFile(join(folder(), name!), bytes.subarray(0, bytes.byteLength - 30));
+    // A pack holds its texts in the order of their digests: the cut took the last of them.
+    const byDigest = [...texts].sort((a, b) => (md5(a) < md5(b) ? -1 : 1));
+    const read = baseReader(dir);
+    expect(await read(md5(byDigest[0]!))).toBe(byDigest[0]);
+    expect(await read(md5(byDigest[49]!))).toBeUndefined();
+    expect(await copies()).toEqual([]);
+    await push(texts);
+    expect(await baseReader(dir)(md5(byDigest[49]!))).toBe(byDigest[49]);
+  });
+
+  it('keeps only what is wanted, in one pack: texts handed over, or kept before in packs and in copies of their own', async () => {
+    await push(texts.slice(0, 10));
+    await push(texts.slice(10, 20));
+    // A folder of an earlier version: one file per text, named by its digest; and one damaged so.
+    await writeFile(join(folder(), md5(texts[20]!)), texts[20]!);
+    await writeFile(join(folder(), md5(texts[21]!)), texts[21]!.slice(0, 10));
+    const wanted = new Map<string, string | undefined>([
+      [md5(texts[5]!), undefined],
+      [md5(texts[15]!), undefined],
+      [md5(texts[20]!), undefined],
+      [md5(texts[21]!), undefined],
+      [md5(texts[30]!), texts[30]],
+    ]);
+    const prune = await keepOnly(dir, wanted);
+    expect(await copies()).toHaveLength(4);
+    await prune();
+    expect(await copies()).toHaveLength(1);
+    const read = baseReader(dir);
+    for (const i of [5, 15, 20, 30]) expect(await read(md5(texts[i]!))).toBe(texts[i]);
+    for (const i of [0, 10, 21]) expect(await read(md5(texts[i]!))).toBeUndefined();
+  });
+
+  it('keeps nothing through a symbolic link in place of its folder', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'storefront-bases-elsewhere-'));
+    try {
+      await mkdir(join(dir, '.storefront'));
+      await symlink(elsewhere, folder());
+      await push(texts);
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect(await baseReader(dir)(md5(texts[0]!))).toBeUndefined();
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });

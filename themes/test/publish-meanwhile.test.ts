@@ -6,7 +6,7 @@
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { applyPublish, planPublish, readPublishThemes } from '../src/theme/publish.js';
-import { baseText, readPublishBase } from '../src/theme/publish-base.js';
+import { baseTexts, readPublishBase } from '../src/theme/publish-base.js';
 import { BIN_TESTS } from './helpers/cli.js';
 import { DEMO, useThemesServer } from './helpers/server.js';
 import { filesOf } from './helpers/theme-files.js';
@@ -53,7 +53,7 @@ describe('publish and an edit made in production meanwhile', BIN_TESTS, () => {
     if (doomed.kind === 'asset') await doomed.entity.follow('svc:delete_theme_asset');
     const plan = await planPublish(await readPublishThemes(client, 'northwind'), {
       base,
-      text: (digest) => baseText(dir, digest),
+      text: baseTexts(dir),
     });
     expect(plan.conflicts).toEqual([]);
     expect(plan.changes.map((c) => `${c.action} ${c.path}`).sort()).toEqual(

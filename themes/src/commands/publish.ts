@@ -23,7 +23,7 @@ import type { FileFilter } from '../theme/file-filter.js';
 import { PUBLISH_JOURNAL_FILE } from '../theme/layout.js';
 import { type Manifest, readManifest } from '../theme/manifest.js';
 import { applyPublish, planPublish, readPublishThemes } from '../theme/publish.js';
-import { type BaseFile, baseOfFiles, baseText, readPublishBase, writePublishBase } from '../theme/publish-base.js';
+import { type BaseFile, baseOfFiles, baseTexts, readPublishBase, writePublishBase } from '../theme/publish-base.js';
 import { PublishCutError } from '../theme/publish-cut.js';
 import {
   foldJournal,
@@ -256,7 +256,7 @@ export const publish: Command = {
     }
     const plan = await planPublish(themes, {
       ...(base ? { base } : {}),
-      text: (digest) => baseText(dir, digest),
+      text: baseTexts(dir),
       ...(favour ? { favour } : {}),
     });
     const filter = await filterOf(context, dir);

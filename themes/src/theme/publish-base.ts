@@ -4,18 +4,17 @@
  * creates the development theme (then a copy of production), and moved by every publish that completes.
  *
  * It is kept in the theme folder, beside the manifest: `.storefront/publish-base.json` names each file's MD5 by
- * path (raw API names, as publish copies them), and the text of each template is kept by digest under
- * `.storefront/published/`, so that a template changed on both sides can be merged line by line. Committed with
- * the folder (as the manifest is), it goes with the theme to a colleague's machine. Why not the development
- * theme's `settings` on the server: they are the theme's own (the shop renders them, a settings editor replaces
- * them whole), capped at 64 KiB that a theme's own settings share, and could not hold the texts a merge needs.
+ * path (raw API names, as publish copies them), and the text of each template is kept under
+ * `.storefront/published/` (in one pack, see base-copies.ts), so that a template changed on both sides can be
+ * merged line by line. Committed with the folder (as the manifest is), it goes with the theme to a colleague's
+ * machine. Why not the development theme's `settings` on the server: they are the theme's own (the shop renders
+ * them, a settings editor replaces them whole), capped at 64 KiB that a theme's own settings share, and could not
+ * hold the texts a merge needs.
  */
 
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Theme } from '@storefront-platform/sdk';
-import { keepBase, readBase } from './base-copies.js';
-import { readInside, removeInside, writeInside } from './confined.js';
+import { baseReader, keepOnly } from './base-copies.js';
+import { readInside, writeInside } from './confined.js';
 import type { FileKind } from './layout.js';
 import type { RemoteFile } from './remote.js';
 
@@ -73,9 +72,9 @@ export async function readPublishBase(
   }
 }
 
-/** The text of the base's template whose MD5 is `md5`, if kept. */
-export function baseText(dir: string, md5: string): Promise<string | undefined> {
-  return readBase(dir, md5, TEXTS);
+/** A reader of the texts of the base's templates: the one whose MD5 is `md5`, if kept. */
+export function baseTexts(dir: string): (md5: string) => Promise<string | undefined> {
+  return baseReader(dir, TEXTS);
 }
 
 /**
@@ -88,13 +87,9 @@ export async function writePublishBase(
   files: ReadonlyMap<string, BaseFile>,
   texts: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const wanted = new Set<string>();
-  for (const file of files.values()) {
-    if (file.kind !== 'template') continue;
-    wanted.add(file.md5);
-    const text = texts.get(file.md5);
-    if (text !== undefined) await keepBase(dir, text, TEXTS);
-  }
+  const wanted = new Map<string, string | undefined>();
+  for (const file of files.values()) if (file.kind === 'template') wanted.set(file.md5, texts.get(file.md5));
+  const prune = await keepOnly(dir, wanted, TEXTS);
   const base: PublishBase = {
     version: 1,
     development: href(themes.development),
@@ -103,8 +98,7 @@ export async function writePublishBase(
     files: Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : 1))),
   };
   await writeInside(dir, PUBLISH_BASE_FILE, `${JSON.stringify(base, null, 1)}\n`, { replace: true, sync: true });
-  const kept = await readdir(join(dir, TEXTS)).catch(() => [] as string[]);
-  for (const name of kept) if (!wanted.has(name)) await removeInside(dir, `${TEXTS}/${name}`).catch(() => {});
+  await prune();
 }
 
 /** A theme's files as a base, and its templates' texts by MD5. */

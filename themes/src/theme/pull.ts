@@ -2,7 +2,7 @@
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import type { Client } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
-import { readBase, recordBases } from './base-copies.js';
+import { baseReader, recordBases } from './base-copies.js';
 import { baseOf, type FileChange, settle } from './changes.js';
 import { readInside, removeInside, writeInside } from './confined.js';
 import type { FileFilter } from './file-filter.js';
@@ -95,9 +95,10 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     else files.push({ path: change.path, kind: change.kind, action: 'conflict', message: 'changed in the folder too' });
     return false;
   });
+  const readBase = baseReader(dir);
   for (const change of merging) {
     try {
-      files.push(await mergeOne(dir, manifest, change, remote.get(change.path)!));
+      files.push(await mergeOne(dir, manifest, change, remote.get(change.path)!, readBase));
     } catch (error) {
       files.push(fileFailure(change.path, change.kind, error));
     }
@@ -145,11 +146,17 @@ function isMergeable(change: FileChange): boolean {
  * and makes the server's version the base: what the merge kept of the folder's side is then the folder's change, for
  * push. Without a kept base (a folder pulled by an earlier version) the file stays a conflict.
  */
-async function mergeOne(dir: string, manifest: Manifest, change: FileChange, there: RemoteFile): Promise<FileResult> {
+async function mergeOne(
+  dir: string,
+  manifest: Manifest,
+  change: FileChange,
+  there: RemoteFile,
+  readBase: (digest: string) => Promise<string | undefined>,
+): Promise<FileResult> {
   const { path, kind } = change;
   const entry = manifest.files[path];
   // Added on both sides: the common base is nothing.
-  const base = entry ? await readBase(dir, entry.md5) : '';
+  const base = entry ? await readBase(entry.md5) : '';
   if (base === undefined) {
     return { path, kind, action: 'conflict', message: 'changed in the folder too; no base kept to merge (pull again)' };
   }
