@@ -1,6 +1,7 @@
 /** What a command is: its name, its help and its options, and the function that runs it. */
 import type { ConfigStore } from '../config/store.js';
 import type { ExitCode } from '../errors.js';
+import type { FolderRead } from '../theme/workspace.js';
 import type { Output } from './output.js';
 import type { Prompter } from './prompt.js';
 
@@ -32,6 +33,11 @@ export interface CommandContext {
 export interface EnvironmentRun {
   name: string;
   manifestFile: string;
+  /**
+   * The folder's files, read once for every environment of the run (a push to 200 shops reads each file once, not
+   * 200 times, and holds one copy of the folder's bytes, not one per environment at work).
+   */
+  folder?: () => Promise<FolderRead>;
 }
 
 export interface Command {

@@ -15,7 +15,8 @@ import { MANIFEST_FILE } from '../theme/layout.js';
 import { listThemes } from '../theme/list.js';
 import { type Manifest, readManifest, type ThemeTarget, writeManifest } from '../theme/manifest.js';
 import { parallel } from '../theme/parallel.js';
-import type { Command, CommandContext } from './command.js';
+import { type FolderRead, readFolder } from '../theme/workspace.js';
+import type { Command, CommandContext, EnvironmentRun } from './command.js';
 import { describeError } from './describe-error.js';
 import { Output } from './output.js';
 import { Prompter } from './prompt.js';
@@ -173,6 +174,7 @@ async function runOne(
   command: Command,
   one: Resolved,
   direct: boolean,
+  folder: EnvironmentRun['folder'],
 ): Promise<EnvironmentResult> {
   const { environment, target, manifestFile } = one;
   const shop = target?.shop ?? null;
@@ -208,7 +210,7 @@ async function runOne(
     // No question reaches a person from several at once; one alone may ask (a publish's incomplete theme).
     prompter: direct ? context.prompter : new Prompter(Readable.from([]) as NodeJS.ReadStream, stderr.stream),
     store: loginStore(configDir(context.env), environment.login),
-    environment: { name: environment.name, manifestFile },
+    environment: { name: environment.name, manifestFile, ...(folder ? { folder } : {}) },
   };
   if (direct) {
     // One environment in a terminal: the command's own lines, and its error as run.ts prints any.
@@ -283,8 +285,11 @@ export async function runForEnvironments(
   }
   const direct = resolved.length === 1 && !output.json;
   const width = Math.max(...resolved.map((r) => r.environment.name.length));
+  // Every push sends the same folder: read once, when the first needs it.
+  let read: Promise<FolderRead> | undefined;
+  const folder = command.name === 'push' ? () => (read ??= readFolder(dir)) : undefined;
   const results = await parallel(resolved, limit, async (one) => {
-    const result = await runOne(context, command, one, direct);
+    const result = await runOne(context, command, one, direct, folder);
     if (output.json) {
       output.document({
         environment: result.environment,

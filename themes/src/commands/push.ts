@@ -56,6 +56,7 @@ export const push: Command = {
       dryRun,
       onProgress: progress.onProgress,
       ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
+      ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
     });
     const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });

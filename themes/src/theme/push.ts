@@ -13,7 +13,7 @@ import { hasConflictMarkers } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
 import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
-import { openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
+import { type FolderRead, openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 import { guardOf, type Upload, writeFile } from './writes.js';
 
 /** Options of {@link pushTheme}. */
@@ -30,6 +30,8 @@ export interface PushOptions {
   filter?: FileFilter;
   /** Where the manifest lies in the folder (an environment's own); default `.storefront-theme.json`. */
   manifestFile?: string;
+  /** The folder's files as read already (one read for the pushes of several environments); default: read here. */
+  folder?: FolderRead;
 }
 
 /** What a push did (or, dry, would do). */
@@ -70,7 +72,7 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { client, dir, manifestFile } = options;
   // The files as read for the comparison are the bytes sent: each is read once.
   const changed = new Map<string, Uint8Array>();
-  const folder = await readPulledFolder(dir, manifestFile, changed);
+  const folder = await readPulledFolder(dir, manifestFile, changed, options.folder);
   const send: SendOptions = { ...options, contents: changed };
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one

@@ -6,7 +6,7 @@ import type { Client, Shop, Theme } from '@storefront-platform/sdk';
 import { CliError } from '../errors.js';
 import { compare, type FileChange } from './changes.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
-import { assertFolder, isUnread, type LocalScan, scanFolder } from './local.js';
+import { assertFolder, isUnread, type LocalFile, type LocalScan, scanFolder } from './local.js';
 import { type Manifest, readManifest, requireManifest, type ThemeTarget } from './manifest.js';
 import {
   type OpenedTheme,
@@ -74,22 +74,40 @@ export interface PulledFolder {
   manifest: Manifest;
 }
 
+/** A folder's files as read once, with their bytes: for several pushes of the same folder (environments). */
+export interface FolderRead {
+  local: LocalScan;
+  /** The bytes of each file of {@link LocalScan.files}, by path. */
+  bytes: ReadonlyMap<string, Uint8Array>;
+}
+
+/** Reads the theme files of `dir`, keeping their bytes (see {@link FolderRead}). */
+export async function readFolder(dir: string): Promise<FolderRead> {
+  const bytes = new Map<string, Uint8Array>();
+  const local = await scanFolder(dir, (scanned, read) => bytes.set(scanned.path, read));
+  return { local, bytes };
+}
+
 /**
  * Reads a folder pulled before (a usage error for one that was not); `file`: where its manifest lies. `changed`,
  * when given, receives the bytes of each file that differs from the manifest's base: what a push sends, read once.
+ * `read`: the folder's files as read already, not read again.
  */
 export async function readPulledFolder(
   dir: string,
   file?: string,
   changed?: Map<string, Uint8Array>,
+  read?: FolderRead,
 ): Promise<PulledFolder> {
   // A folder that is missing, or a file, is said so before its manifest is looked for.
   await assertFolder(dir);
   const manifest = await requireManifest(dir, file);
-  const local = await scanFolder(dir, (scanned, bytes) => {
+  const keep = (scanned: LocalFile, bytes: Uint8Array) => {
     if (changed && manifest.files[scanned.path]?.md5 !== scanned.md5) changed.set(scanned.path, bytes);
-  });
-  return { local, manifest };
+  };
+  if (!read) return { local: await scanFolder(dir, keep), manifest };
+  for (const scanned of read.local.files.values()) keep(scanned, read.bytes.get(scanned.path)!);
+  return { local: read.local, manifest };
 }
 
 /**
