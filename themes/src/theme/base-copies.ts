@@ -61,6 +61,12 @@ function unpack(bytes: Buffer): { texts: Map<string, Buffer>; damaged: boolean }
   return { texts, damaged: texts.size !== entries.length || at !== bytes.byteLength };
 }
 
+/** A copy of one text (as earlier versions kept them), named by its digest. */
+function single(digest: string, bytes: Buffer): { texts: Map<string, Buffer>; damaged: boolean } {
+  const whole = md5(bytes) === digest;
+  return { texts: new Map(whole ? [[digest, bytes]] : []), damaged: !whole };
+}
+
 /** The names in the folder of copies (none when it is missing, or not a folder of its own). */
 async function listCopies(dir: string, folder: string): Promise<string[]> {
   const info = await lstatInside(dir, folder).catch(() => undefined);
@@ -79,11 +85,9 @@ async function readCopies(dir: string, folder = BASE_DIR): Promise<Map<string, B
     const path = `${folder}/${name}`;
     const bytes = await readInside(dir, path).catch(() => undefined);
     if (!bytes) continue;
-    const { texts, damaged } = PACK.test(name)
-      ? unpack(bytes)
-      : { texts: new Map([[name, bytes]]), damaged: md5(bytes) !== name };
+    const { texts, damaged } = PACK.test(name) ? unpack(bytes) : single(name, bytes);
     if (damaged) await removeInside(dir, path).catch(() => {});
-    for (const [digest, text] of texts) if (!damaged || PACK.test(name)) kept.set(digest, text);
+    for (const [digest, text] of texts) kept.set(digest, text);
   }
   return kept;
 }
