@@ -5,12 +5,15 @@
  * reaches the mock and the worker through `window.storefrontMock` to simulate failures.
  */
 
-import { createHandlers } from '@storefront-platform/server/msw';
+import { createHandlers, type Dataset } from '@storefront-platform/server/msw';
 import { setupWorker } from 'msw/browser';
 import { type AppConfig, startApp, TOKEN_KEY } from './app.js';
 
 const config = (await (await fetch('/config.json')).json()) as AppConfig;
-const mock = createHandlers({ origin: new URL(config.baseUrl).origin });
+// A data set of the test's own (an imported shop, as one JSON file) when the site serves one; else the demo data.
+const served = await fetch('/shop.dataset.json');
+const data = served.ok ? ((await served.json()) as Dataset) : undefined;
+const mock = createHandlers({ origin: new URL(config.baseUrl).origin, ...(data && { data }) });
 const worker = setupWorker(...mock.handlers);
 await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true });
 sessionStorage.setItem(TOKEN_KEY, JSON.stringify(await mock.issueToken({ scope: 'admin' })));
