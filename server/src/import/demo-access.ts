@@ -7,8 +7,7 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBase64Url } from '@storefront-platform/sdk/internal';
 import { MOCK_DEMO_SECRETS } from '../msw/initial-data.js';
-import { seedPasswordHash } from '../seed/password-hash.js';
-import { DEMO_REDIRECT_URIS, type DemoCredentials } from '../seed/seed.js';
+import { DEMO_REDIRECT_URIS, type DemoCredentials, demoAccessRows } from '../seed/seed.js';
 import { sha256 } from '../shared/sha256.js';
 import type { AppRow, UserRow } from '../store/types.js';
 
@@ -51,25 +50,7 @@ export function demoAccess(source: string, options: ImportDemoOptions = {}): Dem
     redirectUris: [...DEMO_REDIRECT_URIS],
   };
   const salt = derive('storefront import salt', source, credentials.login, credentials.password).slice(0, 16);
-  return {
-    user: {
-      id: DEMO_USER_ID,
-      login: credentials.login,
-      name: 'Dana Demo',
-      password_hash: seedPasswordHash(credentials.password, salt),
-      role: 'admin',
-    },
-    app: {
-      id: '1',
-      name: 'Storefront demo app',
-      client_id: credentials.clientId,
-      client_secret: credentials.clientSecret,
-      redirect_uris: credentials.redirectUris,
-      kind: 'native',
-      owner_id: DEMO_USER_ID,
-    },
-    credentials,
-  };
+  return { ...demoAccessRows(credentials, salt), credentials };
 }
 
 /** A theme's preview key (the secret in its preview page's address), derived like the rest of the demo access. */

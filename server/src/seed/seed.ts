@@ -8,7 +8,7 @@ import { newPreviewKey } from '../api/themes/theme.js';
 import { typedSecret } from '../oauth/secrets.js';
 import { md5Hex } from '../shared/md5.js';
 import { emptyDataset } from '../store/collections.js';
-import type { Dataset, ProductRow, ShopRow } from '../store/types.js';
+import type { AppRow, Dataset, ProductRow, ShopRow, UserRow } from '../store/types.js';
 import { type Assortment, order, product } from './catalog.js';
 import { lazyFields, memo } from './lazy.js';
 import { seedPasswordHash } from './password-hash.js';
@@ -165,6 +165,32 @@ function count(value: number | undefined, fallback: number, name: string): numbe
 }
 
 /**
+ * The demo user (id 1, an admin) and the demo app (id 1, theirs) of `credentials`, the password hashed with
+ * `salt`: the seed's, and an imported data set's.
+ */
+export function demoAccessRows(credentials: DemoCredentials, salt: Uint8Array): { user: UserRow; app: AppRow } {
+  return {
+    user: {
+      id: '1',
+      login: credentials.login,
+      name: 'Dana Demo',
+      password_hash: seedPasswordHash(credentials.password, salt),
+      role: 'admin',
+    },
+    app: {
+      id: '1',
+      name: 'Storefront demo app',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      redirect_uris: credentials.redirectUris,
+      // The app the themes CLI signs in with, on a loopback port of its own choosing.
+      kind: 'native',
+      owner_id: '1',
+    },
+  };
+}
+
+/**
  * Builds the demo data set: a demo app and user who administers two shops, a third public shop of
  * another user, products, orders, and a production theme per shop with templates and image assets.
  * Hashes the one password (~80 ms, unless precomputed or hashed before in this process: see
@@ -185,27 +211,13 @@ export function seed(options: SeedOptions = {}): SeededData {
     password: options.password ?? typedSecret(12),
     redirectUris: options.redirectUris ?? [...DEMO_REDIRECT_URIS],
   };
+  const demo = demoAccessRows(credentials, random.bytes(16));
   data.users.push(
-    {
-      id: '1',
-      login: credentials.login,
-      name: 'Dana Demo',
-      password_hash: seedPasswordHash(credentials.password, random.bytes(16)),
-      role: 'admin',
-    },
+    demo.user,
     // Cannot log in: no password hash verifies against this value.
     { id: '2', login: 'juniper', name: 'June Fig', password_hash: 'disabled', role: 'merchant' },
   );
-  data.apps.push({
-    id: '1',
-    name: 'Storefront demo app',
-    client_id: credentials.clientId,
-    client_secret: credentials.clientSecret,
-    redirect_uris: credentials.redirectUris,
-    // The app the themes CLI signs in with, on a loopback port of its own choosing.
-    kind: 'native',
-    owner_id: '1',
-  });
+  data.apps.push(demo.app);
 
   const shops: ShopRow[] = SHOPS.map((plan, i) => {
     const created = now - (400 - i * 20) * DAY;
