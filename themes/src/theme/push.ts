@@ -30,7 +30,10 @@ export interface PushOptions {
   filter?: FileFilter;
   /** Where the manifest lies in the folder (an environment's own); default `.storefront-theme.json`. */
   manifestFile?: string;
-  /** The folder's files as read already (one read for the pushes of several environments); default: read here. */
+  /**
+   * The folder's files as read already (one read for the pushes of several environments); default: read here.
+   * @internal the CLI's, not part of the API
+   */
   folder?: FolderRead;
 }
 
