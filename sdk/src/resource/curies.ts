@@ -16,11 +16,13 @@ export class Curies {
   /** The curies of a resource at `base` (its document URL) declaring `own`, inside `parent`'s scope. */
   static of(own: unknown, base: string, parent: Curies = Curies.none): Curies {
     if (!Array.isArray(own) || own.length === 0) return parent;
-    // The parent's templates are already absolute; this resource's are resolved against its own document, whose
-    // links passed the HAL check (each with its `href`): those without a name declare no prefix.
+    // The parent's templates are already absolute; this resource's are resolved against its own document. Checked
+    // here too: the explorer reads curies of documents the HAL check never saw.
     const templates = new Map(parent.#templates);
     for (const curie of own as Curie[]) {
-      if (typeof curie.name === 'string') templates.set(curie.name, absolute(curie.href, base));
+      if (typeof curie?.name === 'string' && typeof curie.href === 'string') {
+        templates.set(curie.name, absolute(curie.href, base));
+      }
     }
     return new Curies(templates);
   }
