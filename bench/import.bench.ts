@@ -14,6 +14,8 @@ import { importShop } from '../server/src/import/import-shop.js';
 import { png } from '../server/src/seed/images.js';
 import { seed } from '../server/src/seed/index.js';
 import { md5Hex } from '../server/src/shared/md5.js';
+import { readDataset } from '../server/src/store/read-dataset.js';
+import type { Dataset } from '../server/src/store/types.js';
 import { freshSchema } from '../test/support/postgres-server.js';
 
 const PRODUCTS = 10_000;
@@ -77,6 +79,31 @@ async function hashes(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Rows of the copy unlike the source's, per collection, beside what the API does not show or the copy makes its own:
+ * a shop's owner (the demo user) and a theme's preview key (derived); when shops, themes, templates and assets were
+ * created (the API shows `updated_on` only).
+ */
+function unlike(copy: Dataset): string {
+  const shown = (name: string, key: string) =>
+    key !== 'owner_id' && key !== 'preview_key' && (key !== 'created_on' || name === 'products' || name === 'orders');
+  const comparable = (name: string, row: object) =>
+    JSON.stringify(
+      Object.entries(row)
+        .filter(([key]) => shown(name, key))
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
+  const names = ['shops', 'products', 'orders', 'themes', 'templates', 'assets', 'files'] as const;
+  return names
+    .map((name) => {
+      const copied = new Map(copy[name].map((row) => [row.id, comparable(name, row)]));
+      const rows = dataset[name] as { id: string }[];
+      const differing = rows.filter((row) => copied.get(row.id) !== comparable(name, row)).length;
+      return `${name} ${differing}/${rows.length}${copied.size === rows.length ? '' : ` (the copy has ${copied.size})`}`;
+    })
+    .join(', ');
+}
+
 async function measure(label: string, to: string, staging?: string) {
   requests = 0;
   const started = performance.now();
@@ -98,6 +125,7 @@ try {
   await measure('JSON again', join(dir, 'b'));
   const [a, b] = await Promise.all([hashes(join(dir, 'a')), hashes(join(dir, 'b'))]);
   console.log(`JSON directories byte-identical: ${a === b ? 'yes' : 'NO'}`);
+  console.log(`rows unlike the source's: ${unlike(await readDataset(join(dir, 'a')))}`);
   const schema = await freshSchema();
   try {
     await measure('PostgreSQL', schema.url, join(dir, 'pg.partial'));
