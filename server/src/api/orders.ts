@@ -45,15 +45,7 @@ export function orderDetail(addresses: Addresses, row: OrderRow): Hal<'order'> {
     'svc:shop': link('svc:shop', shopUrl(addresses, row.shop_id)),
   };
   const lineItems = row.line_items.map((item) =>
-    resource('orderLineItem', {
-      id: item.id,
-      product_id: item.product_id,
-      variant_id: item.variant_id,
-      title: item.title,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-      total: item.quantity * item.unit_price,
-    }),
+    resource('orderLineItem', { ...item, total: item.quantity * item.unit_price }),
   );
   const fields = { ...summaryFields(row), contact: row.contact, address: row.address };
   return resource('order', fields, links, { line_items: lineItems });
@@ -73,30 +65,25 @@ function listOrders(call: Call): Reply {
     sort: oneOf(query, 'sort', SORTS),
   } satisfies FilterValues<typeof ORDER_FILTERS>;
   const { shop_ids: shopIds, status, q, sort } = filter;
-  const revisions = [store.revision('orders'), store.revision('shops')];
   const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);
-  const listing = () => {
-    const mine = ownShops(call)
-      .filter((shop) => administers(principal, shop))
-      .map((shop) => shop.id);
-    const shops = shopIds ? mine.filter((id) => shopIds.includes(id)) : mine;
-    const candidates = shops.flatMap((id) => store.where('orders', 'shop_id', id));
-    const rows = candidates.filter((row) => (!status || row.status === status) && (!q || matches(row, q)));
-    return {
-      href: ordersUrl(addresses),
-      rows: sortRows(rows, order),
-      lastModified: newest(rows),
-      summary: (row: OrderRow) => orderSummary(addresses, row),
-    };
-  };
-  const params = filterParams(ORDER_FILTERS, filter);
   return listReply(call, 'orderSummary', {
     name: 'orders',
     variant: principal.userId,
-    params,
+    href: ordersUrl(addresses),
+    params: filterParams(ORDER_FILTERS, filter),
     order,
-    revisions,
-    listing,
+    revisions: [store.revision('orders'), store.revision('shops')],
+    rows: () => {
+      const mine = ownShops(call)
+        .filter((shop) => administers(principal, shop))
+        .map((shop) => shop.id);
+      const shops = shopIds ? mine.filter((id) => shopIds.includes(id)) : mine;
+      const candidates = shops.flatMap((id) => store.where('orders', 'shop_id', id));
+      const rows = candidates.filter((row) => (!status || row.status === status) && (!q || matches(row, q)));
+      return sortRows(rows, order);
+    },
+    lastModified: newest,
+    summary: (row) => orderSummary(addresses, row),
   });
 }
 

@@ -55,15 +55,7 @@ export function productDetail(addresses: Addresses, row: ProductRow, shop: ShopR
     self: link('self', productUrl(addresses, row.shop_id, row.id)),
     'svc:shop': link('svc:shop', shopUrl(addresses, shop.id)),
   };
-  const variants = row.variants.map((variant) =>
-    resource('productVariant', {
-      id: variant.id,
-      title: variant.title,
-      sku: variant.sku,
-      stock: variant.stock,
-      price: variant.price,
-    }),
-  );
+  const variants = row.variants.map((variant) => resource('productVariant', variant));
   return resource('product', fields, links, { variants, shop: [shopSummary(addresses, shop)] });
 }
 
@@ -98,36 +90,31 @@ function listProducts(call: Call): Reply {
   const revisions = [store.revision('products'), store.revision('shops')];
   const { visible, administered, variant } = viewer(store, principal);
   const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);
-  const listing = () => {
-    // One ascending sort per field serves every filter and both directions.
-    const sorted = cache.memo(`products:sorted:${order.field}`, revisions.slice(0, 1), () =>
-      sortRows(store.all('products'), { ...order, descending: false }),
-    );
-    const wanted = shopIds ? new Set(shopIds.filter((id) => visible.has(id))) : visible;
-    const rows = sorted.filter(
-      (row) =>
-        wanted.has(row.shop_id) &&
-        (row.status === 'visible' || administered.has(row.shop_id)) &&
-        (!status || row.status === status) &&
-        (!tags || tags.every((tag) => row.tags.some((t) => t.toLowerCase() === tag))) &&
-        (!q || `${row.title}\n${row.vendor}\n${row.tags.join('\n')}`.toLowerCase().includes(q)),
-    );
-    if (order.descending) rows.reverse();
-    return {
-      href: productsUrl(addresses),
-      rows,
-      lastModified: newest(rows),
-      summary: (row: ProductRow) => productSummary(addresses, row),
-    };
-  };
-  const params = filterParams(PRODUCT_FILTERS, filter);
   return listReply(call, 'productSummary', {
     name: 'products',
     variant,
-    params,
+    href: productsUrl(addresses),
+    params: filterParams(PRODUCT_FILTERS, filter),
     order,
     revisions,
-    listing,
+    rows: () => {
+      // One ascending sort per field serves every filter and both directions.
+      const sorted = cache.memo(`products:sorted:${order.field}`, revisions.slice(0, 1), () =>
+        sortRows(store.all('products'), { ...order, descending: false }),
+      );
+      const wanted = shopIds ? new Set(shopIds.filter((id) => visible.has(id))) : visible;
+      const rows = sorted.filter(
+        (row) =>
+          wanted.has(row.shop_id) &&
+          (row.status === 'visible' || administered.has(row.shop_id)) &&
+          (!status || row.status === status) &&
+          (!tags || tags.every((tag) => row.tags.some((t) => t.toLowerCase() === tag))) &&
+          (!q || `${row.title}\n${row.vendor}\n${row.tags.join('\n')}`.toLowerCase().includes(q)),
+      );
+      return order.descending ? rows.reverse() : rows;
+    },
+    lastModified: newest,
+    summary: (row) => productSummary(addresses, row),
   });
 }
 

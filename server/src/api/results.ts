@@ -99,14 +99,19 @@ export interface ListSpec<R, N extends RepresentationName> {
   name: string;
   /** Which callers see the same rows for the same filter, and so share cache entries. */
   variant: string;
+  /** The list's URL without query. */
+  href: string;
   /** The filter in canonical form (`filterParams`). */
   params: [string, string][];
-  /** The order the request asks for; `listing()` sorts its rows in it. */
+  /** The order the request asks for; `rows()` sorts in it. */
   order: ListOrder<R>;
   /** Store revisions the rows depend on. */
   revisions: Revisions;
-  /** The filtered, sorted rows and their presentation; built once per filter and revisions. */
-  listing(): Omit<Listing<R, N>, 'params' | 'order' | 'representation'>;
+  /** The filtered, sorted rows; read once per filter and revisions. */
+  rows(): readonly R[];
+  /** Newest change among the rows (epoch ms), e.g. {@link newest}. */
+  lastModified(rows: readonly NoInfer<R>[]): number;
+  summary(row: R): Hal<N>;
 }
 
 /**
@@ -122,16 +127,18 @@ export function listReply<R extends { id: string }, N extends RepresentationName
   const paging = readPaging(call.query, order);
   const { cache, context } = call;
   const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(params)}`;
-  const listing = cache.memo(
-    filterKey,
-    spec.revisions,
-    (): Listing<R, N> => ({
-      ...spec.listing(),
+  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R, N> => {
+    const rows = spec.rows();
+    return {
+      representation,
+      href: spec.href,
       params,
       order,
-      representation,
-    }),
-  );
+      rows,
+      lastModified: spec.lastModified(rows),
+      summary: spec.summary,
+    };
+  });
   const key = `${filterKey}:${paging.page}:${paging.perPage}:${paging.after?.token ?? ''}`;
   return { entity: cache.cached(key, spec.revisions, () => resultsEntity(context.addresses, listing, paging)) };
 }

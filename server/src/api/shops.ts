@@ -57,27 +57,22 @@ export const shopRoutes: Route[] = [
       const filter = { q: search(call.query) } satisfies FilterValues<typeof SHOP_FILTERS>;
       const { q } = filter;
       const { store, addresses } = call.context;
-      const listing = () => {
-        const rows = store
-          .all('shops')
-          .filter((shop) => shop.public && (!q || `${shop.name}\n${shop.subdomain}`.toLowerCase().includes(q)));
-        return {
-          href: shopsUrl(addresses),
-          rows: sortRows(rows, BY_NAME),
-          lastModified: newest(rows),
-          summary: (shop: ShopRow) => shopSummary(addresses, shop),
-        };
-      };
-      const params = filterParams(SHOP_FILTERS, filter);
-      // Public shops only: every caller sees the same.
-      const revisions = [store.revision('shops')];
       return listReply(call, 'shopSummary', {
         name: 'shops',
+        // Public shops only: every caller sees the same.
         variant: '',
-        params,
+        href: shopsUrl(addresses),
+        params: filterParams(SHOP_FILTERS, filter),
         order: BY_NAME,
-        revisions,
-        listing,
+        revisions: [store.revision('shops')],
+        rows: () => {
+          const rows = store
+            .all('shops')
+            .filter((shop) => shop.public && (!q || `${shop.name}\n${shop.subdomain}`.toLowerCase().includes(q)));
+          return sortRows(rows, BY_NAME);
+        },
+        lastModified: newest,
+        summary: (shop) => shopSummary(addresses, shop),
       });
     },
   },

@@ -6,23 +6,24 @@
  * says. What costs a request per row is kept in the resume state as it arrives, and taken from there (or from the
  * data set being updated, with `since`) instead of being fetched again.
  */
-import type { Client, Entity } from '@storefront-platform/sdk';
+import type {
+  Client,
+  Order,
+  OrderSummary,
+  Product,
+  ProductSummary,
+  Root,
+  ShopSummary,
+  Theme,
+  ThemeAsset,
+} from '@storefront-platform/sdk';
 import { API_LIMITS, encodeBase64, mapLimited } from '@storefront-platform/sdk/internal';
 import { md5Hex } from '../shared/md5.js';
 import { sha256 } from '../shared/sha256.js';
-import type {
-  AssetFileRow,
-  AssetRow,
-  Dataset,
-  OrderRow,
-  ProductRow,
-  ShopRow,
-  TemplateRow,
-  ThemeRow,
-} from '../store/types.js';
+import type { AssetFileRow, AssetRow, Dataset, OrderRow, ProductRow, ShopRow, ThemeRow } from '../store/types.js';
 import { DEMO_USER_ID } from './demo-access.js';
 import type { ImportProgress } from './progress.js';
-import type { ResumeEntry, ResumeState } from './resume-state.js';
+import type { ResumableRows, ResumeEntry, ResumeState } from './resume-state.js';
 
 /** A failure of the import that says what to do (a shop asked for that the user does not administer, bad bytes). */
 export class ImportError extends Error {
@@ -62,14 +63,10 @@ const PER_PAGE = API_LIMITS.perPage.max;
 /** Rows fetched between two saves of the resume state. */
 const BATCH = 100;
 
-// biome-ignore lint/suspicious/noExplicitAny: the walk reads entities of every class; each row says its fields.
-type AnyEntity = Entity<any>;
-
 /** Every item of the list `first` starts, through `next`. */
-async function allItems(first: Promise<unknown>): Promise<AnyEntity[]> {
-  const items: AnyEntity[] = [];
-  const page = (await first) as { items(): AsyncIterable<AnyEntity> };
-  for await (const item of page.items()) items.push(item);
+async function allItems<T>(first: PromiseLike<{ items(): AsyncIterable<T> }>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of (await first).items()) items.push(item);
   return items;
 }
 
@@ -87,11 +84,11 @@ function sample<T extends { properties: { id: string } }>(items: readonly T[], c
 /** Reads the source into rows. */
 export async function walk(options: WalkOptions): Promise<Walked> {
   const { client } = options;
-  const root = (await client.root()) as AnyEntity;
-  const administered = root.embedded('shops') as AnyEntity[];
+  const root = await client.root();
+  const administered = root.embedded('shops');
   const wanted = options.shops;
   if (wanted) {
-    const ids = new Set(administered.map((shop) => String(shop.properties.id)));
+    const ids = new Set(administered.map((shop) => shop.properties.id));
     const unknown = wanted.filter((id) => !ids.has(id));
     if (unknown.length) {
       throw new ImportError(
@@ -106,16 +103,16 @@ export async function walk(options: WalkOptions): Promise<Walked> {
     reused: 0,
   };
   for (const summary of administered) {
-    if (wanted && !wanted.includes(String(summary.properties.id))) continue;
+    if (wanted && !wanted.includes(summary.properties.id)) continue;
     await walkShop(root, summary, options, walked);
   }
   return walked;
 }
 
-async function walkShop(root: AnyEntity, summary: AnyEntity, options: WalkOptions, walked: Walked): Promise<void> {
-  const shop = (await summary.follow('self')) as AnyEntity;
+async function walkShop(root: Root, summary: ShopSummary, options: WalkOptions, walked: Walked): Promise<void> {
+  const shop = await summary.follow('self');
   const p = shop.properties;
-  const name = String(p.name);
+  const { name } = p;
   const tell = (phase: ImportProgress['phase'], done: number, total: number) =>
     options.onProgress?.({ shop: { id: p.id, name }, phase, done, total });
   const row: ShopRow = {
@@ -136,32 +133,30 @@ async function walkShop(root: AnyEntity, summary: AnyEntity, options: WalkOption
   const counts = { products: 0, orders: 0, themes: 0, templates: 0, assets: 0 };
 
   const products = sample(await allItems(shop.follow('svc:products', { per_page: PER_PAGE })), options.products);
-  const baseProducts = new Map(options.base?.products.map((product) => [product.id, product]));
   walked.data.products.push(
-    ...(await detailed(products, 'products', row.id, baseProducts, options, walked, (done) =>
-      tell('products', done, products.length),
+    ...(await detailed(products, 'products', options, walked, tell, async (item) =>
+      productRow(await item.follow('self'), row.id),
     )),
   );
   counts.products = products.length;
 
   if (shop.can('svc:orders')) {
     const orders = await allItems(shop.follow('svc:orders', { per_page: PER_PAGE }));
-    const baseOrders = new Map(options.base?.orders.map((order) => [order.id, order]));
     walked.data.orders.push(
-      ...(await detailed(orders, 'orders', row.id, baseOrders, options, walked, (done) =>
-        tell('orders', done, orders.length),
+      ...(await detailed(orders, 'orders', options, walked, tell, async (item) =>
+        orderRow(await item.follow('self'), row.id),
       )),
     );
     counts.orders = orders.length;
   }
 
-  const themes: AnyEntity[] = [];
+  const themes: Theme[] = [];
   if (shop.can('svc:theme')) {
-    const production = (await shop.follow('svc:theme')) as AnyEntity;
+    const production = await shop.follow('svc:theme');
     themes.push(production);
-    if (production.can('svc:dev_theme')) themes.push((await production.follow('svc:dev_theme')) as AnyEntity);
+    if (production.can('svc:dev_theme')) themes.push(await production.follow('svc:dev_theme'));
   }
-  const assets: { entity: AnyEntity; row: AssetRow }[] = [];
+  const assets: { entity: ThemeAsset; row: AssetRow }[] = [];
   for (const theme of themes) {
     walked.fetched++;
     const t = theme.properties;
@@ -179,30 +174,17 @@ async function walkShop(root: AnyEntity, summary: AnyEntity, options: WalkOption
     walked.data.themes.push(themeRow);
     if (theme.can('svc:theme_preview'))
       walked.links.set(theme.link('svc:theme_preview').href, { kind: 'preview', row: themeRow });
-    for (const template of theme.embedded('templates') as AnyEntity[]) {
-      const x = template.properties;
-      const templateRow: TemplateRow = {
-        id: x.id,
-        theme_id: t.id,
-        file_name: x.file_name,
-        body: x.body,
-        created_on: x.updated_on,
-        updated_on: x.updated_on,
-      };
-      walked.data.templates.push(templateRow);
+    for (const { properties: x } of theme.embedded('templates')) {
+      walked.data.templates.push({ ...themeFile(x, t.id), body: x.body });
       counts.templates++;
     }
-    for (const asset of theme.embedded('assets') as AnyEntity[]) {
+    for (const asset of theme.embedded('assets')) {
       const x = asset.properties;
       const assetRow: AssetRow = {
-        id: x.id,
-        theme_id: t.id,
-        file_name: x.file_name,
+        ...themeFile(x, t.id),
         content_type: x.content_type,
         digest: x.digest,
         file_size: x.file_size,
-        created_on: x.updated_on,
-        updated_on: x.updated_on,
       };
       walked.data.assets.push(assetRow);
       if (asset.can('file')) walked.links.set(asset.link('file').href, { kind: 'asset', row: assetRow });
@@ -215,8 +197,13 @@ async function walkShop(root: AnyEntity, summary: AnyEntity, options: WalkOption
   options.onProgress?.({ shop: { id: row.id, name }, phase: 'done', done: 1, total: 1, counts });
 }
 
+/** What a template's and an asset's rows share: the API does not show when either was created. */
+function themeFile(x: { id: string; file_name: string; updated_on: string }, themeId: string) {
+  return { id: x.id, theme_id: themeId, file_name: x.file_name, created_on: x.updated_on, updated_on: x.updated_on };
+}
+
 /** Whether the shop is in the public list of shops (the API shows no flag): looked up by its subdomain. */
-async function isPublic(root: AnyEntity, id: string, subdomain: string): Promise<boolean> {
+async function isPublic(root: Root, id: string, subdomain: string): Promise<boolean> {
   if (!root.can('svc:shops')) return false;
   const listed = await allItems(root.follow('svc:shops', { q: subdomain, per_page: PER_PAGE }));
   return listed.some((shop) => shop.properties.id === id);
@@ -251,29 +238,29 @@ async function readInBatches<T, R>(
 }
 
 /** The details of listed products or orders: from the resume state or `base` when current, else fetched. */
-function detailed<K extends 'products' | 'orders'>(
-  items: readonly AnyEntity[],
+function detailed<T extends ProductSummary | OrderSummary, K extends 'products' | 'orders'>(
+  items: readonly T[],
   kind: K,
-  shopId: string,
-  base: Map<string, K extends 'products' ? ProductRow : OrderRow>,
   options: WalkOptions,
   walked: Walked,
-  progress: (done: number) => void,
-): Promise<(K extends 'products' ? ProductRow : OrderRow)[]> {
-  type Row = K extends 'products' ? ProductRow : OrderRow;
+  tell: (phase: K, done: number, total: number) => void,
+  fetch: (item: T) => Promise<ResumableRows[K]>,
+): Promise<ResumableRows[K][]> {
+  type Row = ResumableRows[K];
+  const base = new Map((options.base?.[kind] as readonly Row[] | undefined)?.map((row) => [row.id, row]));
+  const progress = (done: number) => tell(kind, done, items.length);
   return readInBatches(items, options, walked, progress, async (item): Promise<Read<Row>> => {
-    const { id, updated_on } = item.properties as { id: string; updated_on: string };
+    const { id, updated_on } = item.properties;
     const kept = base.get(id);
     if (kept && options.since !== undefined && Date.parse(updated_on) <= options.since) return { row: kept };
     const staged = options.state.get(kind, id);
-    if (staged?.updated_on === updated_on) return { row: staged as unknown as Row };
-    const detail = (await item.follow('self')) as AnyEntity;
-    const row = (kind === 'products' ? productRow(detail, shopId) : orderRow(detail, shopId)) as Row;
+    if (staged?.updated_on === updated_on) return { row: staged };
+    const row = await fetch(item);
     return { row, fetched: { kind, row } as ResumeEntry };
   });
 }
 
-function productRow(detail: AnyEntity, shopId: string): ProductRow {
+function productRow(detail: Product, shopId: string): ProductRow {
   const p = detail.properties;
   return {
     id: p.id,
@@ -286,7 +273,7 @@ function productRow(detail: AnyEntity, shopId: string): ProductRow {
     status: p.status,
     vendor: p.vendor,
     tags: p.tags,
-    variants: (detail.embedded('variants') as AnyEntity[]).map(({ properties: v }) => ({
+    variants: detail.embedded('variants').map(({ properties: v }) => ({
       id: v.id,
       title: v.title,
       sku: v.sku,
@@ -298,7 +285,7 @@ function productRow(detail: AnyEntity, shopId: string): ProductRow {
   };
 }
 
-function orderRow(detail: AnyEntity, shopId: string): OrderRow {
+function orderRow(detail: Order, shopId: string): OrderRow {
   const p = detail.properties;
   return {
     id: p.id,
@@ -308,7 +295,7 @@ function orderRow(detail: AnyEntity, shopId: string): OrderRow {
     currency_code: p.currency_code,
     contact: p.contact,
     address: p.address,
-    line_items: (detail.embedded('line_items') as AnyEntity[]).map(({ properties: item }) => ({
+    line_items: detail.embedded('line_items').map(({ properties: item }) => ({
       id: item.id,
       product_id: item.product_id,
       variant_id: item.variant_id,
@@ -323,7 +310,7 @@ function orderRow(detail: AnyEntity, shopId: string): OrderRow {
 
 /** The bytes of `assets`: from `base` or the resume state when of the same digest, else fetched and checked. */
 function assetFiles(
-  assets: readonly { entity: AnyEntity; row: AssetRow }[],
+  assets: readonly { entity: ThemeAsset; row: AssetRow }[],
   options: WalkOptions,
   walked: Walked,
   progress: (done: number) => void,

@@ -11,20 +11,7 @@ export type { FaultKind, FaultRule, FaultRuleInput, SandboxFaults } from '../san
 export type { JournalEntry, JournalFilter } from '../sandbox/journal.js';
 export type { SandboxClockControls, SandboxJournal, SandboxSnapshots } from '../sandbox/sandbox.js';
 export { SandboxError } from '../sandbox/sandbox-error.js';
-export type {
-  CreatedTeamApp,
-  SandboxTeam,
-  TeamApp,
-  TeamAppInput,
-  TeamItemFilter,
-  TeamItemInput,
-  TeamOrder,
-  TeamProduct,
-  TeamShop,
-  TeamShopInput,
-  TeamUser,
-  TeamUserInput,
-} from '../sandbox/team-types.js';
+export type * from '../sandbox/team-types.js';
 export { type DemoCredentials, type SeedOptions, seed } from '../seed/index.js';
 // What `seed` gives and `createHandlers({ seed })` takes.
 export type { CollectionName, Dataset, SnapshotInfo } from '../store/types.js';

@@ -13,7 +13,7 @@ import { targetProblem } from '../../webhooks/targets.js';
 import { readBody } from '../contract-schemas.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
-import { listReply } from '../results.js';
+import { listReply, newest } from '../results.js';
 import { mayRead } from './event-routes.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
 import { newWebhookSecret, recordPing, stageDelivery } from './record.js';
@@ -107,15 +107,10 @@ export const endpointRoutes: Route[] = [
         params: [],
         order: byId<WebhookEndpointRow>(false),
         revisions: [store.revision('webhook_endpoints')],
-        listing: () => {
-          const rows = store.where('webhook_endpoints', 'app_id', call.principal.appId);
-          return {
-            href: `${endpointsUrl(addresses)}.json`,
-            rows,
-            lastModified: Math.max(0, ...rows.map((row) => Date.parse(row.updated_on))),
-            summary: (row) => endpointResource(addresses, row),
-          };
-        },
+        href: `${endpointsUrl(addresses)}.json`,
+        rows: () => store.where('webhook_endpoints', 'app_id', call.principal.appId),
+        lastModified: newest,
+        summary: (row) => endpointResource(addresses, row),
       });
     },
   },
@@ -249,15 +244,10 @@ export const endpointRoutes: Route[] = [
         params: [],
         order: byId<WebhookDeliveryRow>(true),
         revisions: [store.revision('webhook_deliveries'), store.revision('events')],
-        listing: () => {
-          const rows = [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse();
-          return {
-            href: deliveriesUrl(addresses, endpoint.id),
-            rows,
-            lastModified: rows.length ? Date.parse(rows[0]!.created_on) : 0,
-            summary: (row) => deliveryResource(addresses, store, row),
-          };
-        },
+        href: deliveriesUrl(addresses, endpoint.id),
+        rows: () => [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse(),
+        lastModified: (rows) => (rows.length ? Date.parse(rows[0]!.created_on) : 0),
+        summary: (row) => deliveryResource(addresses, store, row),
       });
     },
   },
