@@ -15,7 +15,9 @@ import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 const STATUSES = queryValues('root', 'svc:all_orders', 'status');
 const SORTS = queryValues('root', 'svc:all_orders', 'sort');
 
-const orderTotal = (row: OrderRow) => row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
+/** What an order comes to: its line items' quantities times their unit prices, in cents. */
+export const orderTotal = (row: OrderRow) =>
+  row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
 
 const SORT_KEYS: Record<string, SortKey<OrderRow>> = {
   updated_on: { type: 'string', of: (row) => row.updated_on },

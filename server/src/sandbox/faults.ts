@@ -62,17 +62,13 @@ export interface FaultRuleInput {
 }
 
 /** A rule as listed: what was given, with its defaults, its id and what it did so far. */
-export interface FaultRule extends Required<Pick<FaultRuleInput, 'kind' | 'probability' | 'seed'>> {
+export interface FaultRule
+  extends Required<Pick<FaultRuleInput, 'kind' | 'probability' | 'seed'>>,
+    Pick<FaultRuleInput, 'status' | 'retry_after' | 'message' | 'delay_ms' | 'bytes' | 'bytes_per_second'> {
   id: string;
   method: string | null;
   path: string | null;
   relation: string | null;
-  status?: number;
-  retry_after?: number;
-  message?: string;
-  delay_ms?: number | [number, number];
-  bytes?: number;
-  bytes_per_second?: number;
   /** Hits left; null: no limit. */
   times: number | null;
   /** Requests it hit so far. */

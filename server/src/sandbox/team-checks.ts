@@ -3,6 +3,7 @@
  * does not exist), and their rows as the doors answer them (never a secret or a password hash).
  */
 import { findShop, TriggerError } from '../api/events/trigger.js';
+import { orderTotal } from '../api/orders.js';
 import type { AppKind, AppRow, OrderRow, ProductRow, ShopRow, Store, UserRow } from '../store/types.js';
 import { SandboxError } from './sandbox-error.js';
 import type { TeamApp, TeamOrder, TeamProduct, TeamShop, TeamUser } from './team-types.js';
@@ -87,30 +88,14 @@ export function shopView(store: Pick<Store, 'get'>, shop: ShopRow): TeamShop {
   };
 }
 
-export const productView = ({
-  id,
-  shop_id,
-  title,
-  slug,
-  price,
-  status,
-  created_on,
-  updated_on,
-}: ProductRow): TeamProduct => ({
-  id,
-  shop_id,
-  title,
-  slug,
-  price,
-  status,
-  created_on,
-  updated_on,
-});
+export function productView(product: ProductRow): TeamProduct {
+  const { id, shop_id, title, slug, price, status, created_on, updated_on } = product;
+  return { id, shop_id, title, slug, price, status, created_on, updated_on };
+}
 
 export function orderView(order: OrderRow): TeamOrder {
   const { id, shop_id, code, status, currency_code, created_on, updated_on } = order;
-  const total = order.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
-  return { id, shop_id, code, status, currency_code, total, created_on, updated_on };
+  return { id, shop_id, code, status, currency_code, total: orderTotal(order), created_on, updated_on };
 }
 
 /** The shop `name` names, as a 400 or 404 the control API answers. */

@@ -39,10 +39,13 @@ const MIN_PASSWORD = 8;
 const ACCENT: Rgb = [32, 96, 160];
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** Revokes, in `tx`, what lets `which` act: its tokens and authorization codes. */
+/** Removes, in `tx`, what lets the app or user `id` act: its tokens, authorization codes and webhook endpoints. */
 function revoke(tx: Transaction, store: Store, field: 'app_id' | 'user_id', id: string): void {
   for (const token of store.where('tokens', field, id)) tx.delete('tokens', token.id);
   for (const code of store.where('codes', field, id)) tx.delete('codes', code.id);
+  for (const endpoint of store.all('webhook_endpoints')) {
+    if (endpoint[field] === id) tx.delete('webhook_endpoints', endpoint.id);
+  }
 }
 
 /** The team data of the core `context()` gives (the mock's changes at each reset: a getter). */
@@ -138,9 +141,6 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
           const app = tx.get('apps', key) ?? tx.where('apps', 'client_id', key)[0];
           if (!app) throw missing(`No app ${key}`);
           revoke(tx, store, 'app_id', app.id);
-          for (const endpoint of store.all('webhook_endpoints')) {
-            if (endpoint.app_id === app.id) tx.delete('webhook_endpoints', endpoint.id);
-          }
           tx.delete('apps', app.id);
         });
       },
@@ -186,9 +186,6 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
             throw conflict(`User "${user.login}" owns ${held}: remove those or give them to another user first`);
           }
           revoke(tx, store, 'user_id', user.id);
-          for (const endpoint of store.all('webhook_endpoints')) {
-            if (endpoint.user_id === user.id) tx.delete('webhook_endpoints', endpoint.id);
-          }
           tx.delete('users', user.id);
         });
       },
