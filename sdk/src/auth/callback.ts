@@ -1,22 +1,24 @@
 import { OAuthError } from '../errors/index.js';
 
+/** The {@link OAuthError} of a callback that carries `error` (status 302, the redirect that carried it). */
+export function callbackError(callbackUrl: string, error: string, description: string | null): OAuthError {
+  return new OAuthError({
+    method: 'GET',
+    url: callbackUrl,
+    status: 302,
+    body: description === null ? { error } : { error, error_description: description },
+  });
+}
+
 /**
  * Checks the parameters the authorization server redirected back with (query for the code flow, fragment for the
  * implicit flow): an `error` it sent, or a `state` other than the one sent (a forged callback), becomes an
  * {@link OAuthError} (`invalid_state` for the latter; status 302, the redirect that carried it).
  */
 export function checkCallback(callbackUrl: string, params: URLSearchParams, expectedState: string): void {
-  const fail = (error: string, description: string | null) => {
-    throw new OAuthError({
-      method: 'GET',
-      url: callbackUrl,
-      status: 302,
-      body: description === null ? { error } : { error, error_description: description },
-    });
-  };
   const error = params.get('error');
-  if (error !== null) fail(error, params.get('error_description'));
+  if (error !== null) throw callbackError(callbackUrl, error, params.get('error_description'));
   if (params.get('state') !== expectedState) {
-    fail('invalid_state', 'the callback’s state is not the one authorizeUrl sent');
+    throw callbackError(callbackUrl, 'invalid_state', 'the callback’s state is not the one authorizeUrl sent');
   }
 }

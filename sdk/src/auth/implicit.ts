@@ -1,5 +1,4 @@
-import { OAuthError } from '../errors/index.js';
-import { checkCallback } from './callback.js';
+import { callbackError, checkCallback } from './callback.js';
 import { tokenInfoFrom } from './token-endpoint.js';
 import type { TokenInfo } from './types.js';
 
@@ -22,10 +21,5 @@ export function readImplicitFragment({ callbackUrl, state, now = Date.now }: Imp
   checkCallback(callbackUrl, params, state);
   const token = tokenInfoFrom(Object.fromEntries(params), now());
   if (token) return token;
-  throw new OAuthError({
-    method: 'GET',
-    url: callbackUrl,
-    status: 302,
-    body: { error: 'invalid_response', error_description: 'the fragment carries no bearer access token' },
-  });
+  throw callbackError(callbackUrl, 'invalid_response', 'the fragment carries no bearer access token');
 }

@@ -8,7 +8,7 @@ import { createHttpError } from '../errors/create-http-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
 import { NetworkError } from '../errors/network-error.js';
-import { REDACTED, redactUrl } from '../errors/redact.js';
+import { REDACTED, redactUrl, SECRET_PARAMS } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { limitBody } from '../http/body-limit.js';
@@ -78,8 +78,6 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
-const SECRET_GRANT_PARAMS = ['password', 'assertion', 'code', 'code_verifier', 'client_secret'];
-
 /** Granted scopes: the spec's comma-separated `scopes`, else RFC 6749's space-separated `scope`. */
 function grantedScopes(body: Record<string, unknown>): string[] {
   if (typeof body.scopes === 'string') return body.scopes.split(',').filter(Boolean);
@@ -118,7 +116,9 @@ export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
     'content-type': 'application/x-www-form-urlencoded',
   };
   if (request.client) headers.authorization = basicAuthorization(request.client);
-  const secrets = SECRET_GRANT_PARAMS.map((name) => request.params[name]).filter((value) => !!value) as string[];
+  const secrets = Object.entries(request.params).flatMap(([name, value]) =>
+    value && SECRET_PARAMS.has(name) ? [value] : [],
+  );
   if (request.client) secrets.push(request.client.clientSecret);
 
   const timeout = request.timeout ?? 30_000;
