@@ -3,7 +3,7 @@ import { strongEtag } from '../cache/validators.js';
 import { Lru } from '../shared/lru.js';
 import { utf8Length } from '../shared/utf8-length.js';
 import type { RedisClient, RedisStoreOptions } from './redis-client.js';
-import { command, commandsOf } from './redis-commands.js';
+import { redisStore } from './redis-commands.js';
 
 /** Options of {@link createRedisCacheStore}. */
 export interface RedisCacheStoreOptions extends RedisStoreOptions {
@@ -59,9 +59,7 @@ return {v, e}`;
  * const client = createClient({ baseUrl, auth, cache: createHttpCache({ store: createRedisCacheStore({ client: redis }) }) });
  */
 export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheStore {
-  const prefix = options.prefix ?? 'storefront';
-  const timeout = options.commandTimeout ?? 1_000;
-  const send = commandsOf(options.client);
+  const store = redisStore(options);
   const ttl = String(options.ttl ?? 86_400);
   const maxBytes = options.maxEntryBytes ?? 1024 * 1024;
   const maxLocal = options.localEntries ?? 500;
@@ -71,8 +69,8 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
     maxWeight: options.localBytes ?? 32 * 1024 * 1024,
     weigh: (_, held) => held.size,
   });
-  const keyOf = (key: string) => `${prefix}:cache:${key}`;
-  const run = (...args: string[]) => command(send, args, timeout);
+  const keyOf = (key: string) => store.key('cache', key);
+  const run = (...args: string[]) => store.run(args);
   // A strong ETag is quoted, a token never is; the instance part keeps tokens of instances apart.
   const instance = Math.random().toString(36).slice(2);
   let writes = 0;

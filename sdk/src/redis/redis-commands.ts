@@ -1,4 +1,4 @@
-import type { RedisClient } from './redis-client.js';
+import type { RedisClient, RedisStoreOptions } from './redis-client.js';
 
 /** Sends one command, given as its words, and resolves with the reply. */
 export type SendCommand = (args: string[]) => Promise<unknown>;
@@ -9,7 +9,7 @@ type Callable = (...args: unknown[]) => Promise<unknown>;
  * How to send a command through `client`, by its kind (see {@link RedisClient}). Every kind answers the commands
  * the stores send in the same shapes: strings, integers, arrays of strings, null.
  */
-export function commandsOf(client: RedisClient): SendCommand {
+function commandsOf(client: RedisClient): SendCommand {
   const methods = (client ?? {}) as Record<string, unknown>;
   const call = methods.call;
   const sendCommand = methods.sendCommand;
@@ -39,7 +39,7 @@ function shapeOf(value: unknown): string {
 }
 
 /** Sends `args` through `send`, rejecting after `timeout` ms. */
-export function command(send: SendCommand, args: string[], timeout: number): Promise<unknown> {
+function command(send: SendCommand, args: string[], timeout: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeout} ms`)), timeout);
     // A client that throws instead of rejecting fails the same way.
@@ -56,4 +56,18 @@ export function command(send: SendCommand, args: string[], timeout: number): Pro
         },
       );
   });
+}
+
+/**
+ * What every Redis store makes of its options: `run` sends a command, rejecting after `commandTimeout` ms;
+ * `key` names the key of `kind` and `id` under `prefix` (`storefront:token:{owner}`).
+ */
+export function redisStore(options: RedisStoreOptions) {
+  const prefix = options.prefix ?? 'storefront';
+  const timeout = options.commandTimeout ?? 1_000;
+  const send = commandsOf(options.client);
+  return {
+    run: (args: string[]) => command(send, args, timeout),
+    key: (kind: string, id: string) => `${prefix}:${kind}:${id}`,
+  };
 }

@@ -1,6 +1,6 @@
 import type { DedupeStore } from '../webhooks/dedupe-store.js';
 import type { RedisStoreOptions } from './redis-client.js';
-import { command, commandsOf } from './redis-commands.js';
+import { redisStore } from './redis-commands.js';
 
 /**
  * A webhook {@link DedupeStore} in Redis, shared by every process of an app: a delivery repeated to another
@@ -12,16 +12,14 @@ import { command, commandsOf } from './redis-commands.js';
  * const handler = createWebhookHandler({ secrets, on, dedupe: createRedisDedupeStore({ client: redis }) });
  */
 export function createRedisDedupeStore(options: RedisStoreOptions): DedupeStore {
-  const prefix = options.prefix ?? 'storefront';
-  const timeout = options.commandTimeout ?? 1_000;
-  const send = commandsOf(options.client);
-  const key = (id: string) => `${prefix}:webhook:${id}`;
+  const store = redisStore(options);
+  const key = (id: string) => store.key('webhook', id);
   return {
     async claim(id, ttlMs) {
-      return (await command(send, ['SET', key(id), '1', 'NX', 'PX', String(Math.ceil(ttlMs))], timeout)) === 'OK';
+      return (await store.run(['SET', key(id), '1', 'NX', 'PX', String(Math.ceil(ttlMs))])) === 'OK';
     },
     async release(id) {
-      await command(send, ['DEL', key(id)], timeout);
+      await store.run(['DEL', key(id)]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { FREE_MS, POLL_MS, PROBE_MS, type RateBudget } from '../pacing/rate-budget.js';
 import type { RedisStoreOptions } from './redis-client.js';
-import { command, commandsOf } from './redis-commands.js';
+import { redisStore } from './redis-commands.js';
 
 /** Epoch ms by Redis's clock, shared by the scripts: every instance of a fleet reads the one clock. */
 const NOW = `
@@ -83,15 +83,11 @@ const TTL_MS = String(86_400_000);
  * const client = createClient({ baseUrl, auth, pacing: createRedisRateBudget({ client: redis, prefix: 'myapp' }) });
  */
 export function createRedisRateBudget(options: RedisStoreOptions): RateBudget {
-  const prefix = options.prefix ?? 'storefront';
-  const timeout = options.commandTimeout ?? 1_000;
-  const send = commandsOf(options.client);
-  const key = (owner: string) => `${prefix}:rate:${owner}`;
+  const store = redisStore(options);
+  const key = (owner: string) => store.key('rate', owner);
   return {
     async take(owner) {
-      return Number(
-        await command(send, ['EVAL', TAKE, '1', key(owner), String(PROBE_MS), String(POLL_MS), TTL_MS], timeout),
-      );
+      return Number(await store.run(['EVAL', TAKE, '1', key(owner), String(PROBE_MS), String(POLL_MS), TTL_MS]));
     },
     async observe(owner, reading, latencyMs) {
       const fields = reading
@@ -103,11 +99,16 @@ export function createRedisRateBudget(options: RedisStoreOptions): RateBudget {
             String(reading.windowSeconds ?? ''),
           ]
         : ['0', '0', '0', '', ''];
-      await command(
-        send,
-        ['EVAL', OBSERVE, '1', key(owner), ...fields, String(Math.round(latencyMs)), String(FREE_MS), TTL_MS],
-        timeout,
-      );
+      await store.run([
+        'EVAL',
+        OBSERVE,
+        '1',
+        key(owner),
+        ...fields,
+        String(Math.round(latencyMs)),
+        String(FREE_MS),
+        TTL_MS,
+      ]);
     },
   };
 }

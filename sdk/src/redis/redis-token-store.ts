@@ -2,7 +2,7 @@ import type { TokenStore } from '../auth/token-store.js';
 import type { TokenInfo } from '../auth/types.js';
 import { TokenStoreError } from '../errors/token-store-error.js';
 import type { RedisClient, RedisStoreOptions } from './redis-client.js';
-import { command, commandsOf } from './redis-commands.js';
+import { redisStore } from './redis-commands.js';
 
 /** Sets KEYS[1] to ARGV[2] if its token is ARGV[1] ('' for none): one round trip, atomic in Redis. */
 const COMPARE_AND_SET = `
@@ -37,12 +37,10 @@ return 0`;
  * });
  */
 export function createRedisTokenStore(options: RedisStoreOptions): TokenStore {
-  const prefix = options.prefix ?? 'storefront';
-  const timeout = options.commandTimeout ?? 1_000;
-  const send = commandsOf(options.client);
+  const store = redisStore(options);
   const run = async (what: string, args: string[]) => {
     try {
-      return await command(send, args, timeout);
+      return await store.run(args);
     } catch (cause) {
       // node-redis refuses every command of a client never connected (or quit), and says no more than that.
       const hint = /^The client is closed$/.test(String((cause as Error)?.message))
@@ -51,8 +49,8 @@ export function createRedisTokenStore(options: RedisStoreOptions): TokenStore {
       throw new TokenStoreError(`Redis token store: ${what} failed: ${(cause as Error).message}${hint}`, { cause });
     }
   };
-  const tokenKey = (key: string) => `${prefix}:token:${key}`;
-  const leaseKey = (key: string) => `${prefix}:lease:${key}`;
+  const tokenKey = (key: string) => store.key('token', key);
+  const leaseKey = (key: string) => store.key('lease', key);
   let leases = 0;
   // Unique enough across instances: a lease id only has to differ from the other holders' ids.
   const instance = Math.random().toString(36).slice(2);
