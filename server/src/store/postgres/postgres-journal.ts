@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { JournalRecord, SharedJournal } from '../types.js';
+import { guardedQuery } from './postgres-driver.js';
 
 /**
  * The journal in `schema` (quoted), through `pool`; a statement that fails rejects with what `unavailable` makes of
@@ -15,10 +16,7 @@ export function sharedJournal(
   schema: string,
   unavailable: (what: string, error: unknown) => Error,
 ): SharedJournal {
-  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-    pool.query<R>(text, values).catch((error: unknown) => {
-      throw unavailable('the request journal', error);
-    });
+  const query = guardedQuery(pool, unavailable, 'the request journal');
   return {
     async add(record, keep) {
       // The records `keep` and more before this one go in the same statement: the table never grows past `keep`

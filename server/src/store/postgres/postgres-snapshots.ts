@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { Dataset, SnapshotShelf } from '../types.js';
+import { guardedQuery } from './postgres-driver.js';
 
 /**
  * The snapshots in `schema` (quoted), through `pool`; a statement that fails rejects with what `unavailable` makes
@@ -15,10 +16,7 @@ export function sharedSnapshots(
   schema: string,
   unavailable: (what: string, error: unknown) => Error,
 ): SnapshotShelf {
-  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-    pool.query<R>(text, values).catch((error: unknown) => {
-      throw unavailable('the snapshots', error);
-    });
+  const query = guardedQuery(pool, unavailable, 'the snapshots');
   return {
     async put(name, data, takenOn) {
       await query(
