@@ -124,7 +124,7 @@ export interface SandboxTeam {
   users: {
     add(user: TeamUserInput): Promise<TeamUser>;
     list(): Promise<TeamUser[]>;
-    /** Removes the user (by id or login) with their tokens and codes; refused (409) while they own an app or shop. */
+    /** Removes the user (by id or login) with their tokens, codes and webhook endpoints; refused (409) while they own an app or shop. */
     remove(id: string): Promise<void>;
   };
   shops: {
