@@ -22,18 +22,8 @@ import type { ServerTimeouts } from './express/timeouts.js';
 import { withHealth } from './health.js';
 import { RateLimiter, type RateLimitPolicy, rateLimitOption } from './http/rate-limit.js';
 import { tokenTtlOf } from './oauth/token-ttl.js';
-import { SandboxClock } from './sandbox/clock.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
-import { storeDeliveries } from './sandbox/deliveries.js';
-import { FaultSet } from './sandbox/faults.js';
-import { withControlDoor } from './sandbox/http-door.js';
-import { RequestJournal, SharedRequestJournal } from './sandbox/journal.js';
-import { memoryShelf } from './sandbox/memory-shelf.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
-import { RateLimitSetting } from './sandbox/rate-limit-setting.js';
-import { captureDataset } from './sandbox/restore.js';
-import { createSandbox, resetTo } from './sandbox/sandbox.js';
-import { expireSandboxToken } from './sandbox/tokens.js';
 import { type DemoCredentials, seed } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
@@ -338,14 +328,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const withExplorer = options.explorer ?? true;
   const explorerUrl = withExplorer ? `${addresses.origin}${EXPLORER_PATH}` : undefined;
   const baseClock = options.clock ?? { now: () => Date.now() };
-  // The sandbox's clock only when it can be steered: otherwise the given clock is the core's, untouched.
-  const clock = control ? new SandboxClock(baseClock, opened.store) : baseClock;
   const webhookTargets = { restricted: !isLoopback(address.address), allow: options.webhooks?.allow ?? [] };
   const startLimit = rateLimitOption('rateLimit', options.rateLimit);
-  // Set through the control API when it is on, for every process of the store; else the limit given here.
-  const rateLimitSetting = control ? new RateLimitSetting(opened.store, startLimit) : undefined;
+  // The control API's modules load only when it is on: a server without it does not pay for them at its start.
+  const controlApi = control ? await import('./sandbox/server-control.js') : undefined;
+  // The sandbox's clock, and the rate limit set through the control API for every process of the store, only when
+  // they can be steered: otherwise the given clock is the core's, untouched, and the limit the one given here.
+  const settings = controlApi?.controlSettings(opened.store, baseClock, startLimit);
+  const clock = settings?.clock ?? baseClock;
   const rateLimit = new RateLimiter(
-    rateLimitSetting ? () => rateLimitSetting.get() : () => startLimit,
+    settings ? () => settings.rateLimit.get() : () => startLimit,
     clock,
     opened.store.rateCounts,
   );
@@ -382,42 +374,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     throw error;
   }
   let handle = core.handle;
-  if (control && clock instanceof SandboxClock && rateLimitSetting) {
-    const store = core.context.store;
-    // Shared by the processes of a fleet when their store is (PostgreSQL); else this process's own.
-    const journal = store.journal ? new SharedRequestJournal(store.journal) : new RequestJournal();
-    const faults = new FaultSet(store);
+  if (controlApi && settings && control) {
     try {
-      // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
-      // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.
-      if (isFirstProcess()) await Promise.all([faults.reset(), clock.reset(), rateLimitSetting.reset()]);
+      handle = await controlApi.withControl({ core, webhooks, settings, addresses, token: control.token });
     } catch (error) {
       await abandon(http);
       if (opened.ownsStore) await opened.store.close();
       throw error;
     }
-    const sandbox = createSandbox({
-      store,
-      // The data as this process starts serving it, the explorer's client included.
-      reset: resetTo(store, await captureDataset(store)),
-      shelf: store.snapshots ?? memoryShelf(),
-      clock,
-      journal,
-      faults,
-      rateLimit: rateLimitSetting,
-      onClockMoved: () => webhooks.wake(),
-      context: () => core.context,
-      webhooks: { deliveries: () => storeDeliveries(store, addresses), drain: () => webhooks.drain() },
-    });
-    handle = withControlDoor(
-      journal.around(
-        faults.around(core.handle, (token) => expireSandboxToken(core.context, token)),
-        () => clock.now(),
-      ),
-      sandbox,
-      addresses.origin,
-      control.token,
-    );
   }
   app = withHealth(
     opened.store,

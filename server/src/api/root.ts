@@ -1,7 +1,7 @@
 /** The entry point at `{base_url}`: who the caller is, and links to everything their token may use. */
 import { notFound } from '../http/http-error.js';
 import type { Route } from '../http/route.js';
-import { OPENAPI_MEDIA_TYPE } from '../openapi/document.js';
+import { OPENAPI_MEDIA_TYPE } from '../openapi/media-type.js';
 import { hasScope, ownShops } from './access.js';
 import { endpointsTemplate, endpointsUrl, eventsTemplate, eventTemplate } from './events/urls.js';
 import { halEntity, type LinksOf, link, resource } from './hal.js';

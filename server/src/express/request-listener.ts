@@ -9,7 +9,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
-import { ConnectionResetFault, TruncatedFault } from '../sandbox/faults.js';
+import { ConnectionResetFault, TruncatedFault } from '../sandbox/shell-fault.js';
 import { SlowBodyFault, trickle } from '../sandbox/slow-body.js';
 import { requestLine } from '../shared/request-line.js';
 import { bodyLeftUnread, discardUnreadBody, type ServerRequest, toCoreRequest } from './core-request.js';

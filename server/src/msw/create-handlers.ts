@@ -13,13 +13,7 @@ import type { ServerCredentials } from '../demo-credentials.js';
 import { RateLimiter, type RateLimitPolicy, rateLimitOption } from '../http/rate-limit.js';
 import { tokenTtlOf } from '../oauth/token-ttl.js';
 import { SandboxClock } from '../sandbox/clock.js';
-import {
-  bearerTokenOf,
-  ConnectionResetFault,
-  FaultSet,
-  type SandboxFaults,
-  TruncatedFault,
-} from '../sandbox/faults.js';
+import { bearerTokenOf, FaultSet, type SandboxFaults } from '../sandbox/faults.js';
 import { RequestJournal } from '../sandbox/journal.js';
 import { memoryShelf } from '../sandbox/memory-shelf.js';
 import { RateLimitSetting } from '../sandbox/rate-limit-setting.js';
@@ -30,6 +24,7 @@ import {
   type SandboxRateLimit,
   type SandboxSnapshots,
 } from '../sandbox/sandbox.js';
+import { ConnectionResetFault, TruncatedFault } from '../sandbox/shell-fault.js';
 import { SlowBodyFault, slowBodyResponse } from '../sandbox/slow-body.js';
 import type { SandboxTeam } from '../sandbox/team-types.js';
 import { expireSandboxToken, type IssuedSandboxToken, type IssueTokenOptions } from '../sandbox/tokens.js';

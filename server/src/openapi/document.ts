@@ -11,17 +11,12 @@ import { CONTRACT } from './contract.generated.js';
 import type { Schema } from './contract-types.js';
 import { answerExample, BODY_EXAMPLES } from './examples.js';
 import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
+import { OPENAPI_MEDIA_TYPE } from './media-type.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
 import { API_HEADERS, ERROR_RESPONSES, HEADERS, PARAMETERS, securitySchemes, VALIDATORS } from './responses.js';
 import { documentPaths, oauthPaths, RELATION_PAGE } from './service-paths.js';
 import { ACCESS_TOKEN_SCHEME, jsonpOperation, withHeadOperations } from './variants.js';
 import { narrowedEventSchemas, WEBHOOK_PARAMETERS, webhooks } from './webhooks.js';
-
-/**
- * The media type the OpenAPI Initiative registered for its JSON documents, with the version they follow: the
- * document is served as it, and the root's `service-desc` link announces it.
- */
-export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 
 /** The document's own operation, described with the rest. */
 const DOCUMENT_ROUTE = 'GET /openapi';

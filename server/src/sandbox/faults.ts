@@ -13,7 +13,7 @@ import { matcherOf, relationMethods } from './fault-match.js';
 import { OwnWrites } from './own-writes.js';
 import { relationRoutes } from './relation-routes.js';
 import { SandboxError } from './sandbox-error.js';
-import { ShellFault } from './shell-fault.js';
+import { ConnectionResetFault, type ShellFault, TruncatedFault } from './shell-fault.js';
 import { SlowBodyFault } from './slow-body.js';
 
 /**
@@ -83,36 +83,6 @@ export interface SandboxFaults {
   list(): FaultRule[];
   /** Removes every rule. */
   clear(): void;
-}
-
-/**
- * Thrown into the shell for a `reset` fault: the Express shell destroys the socket, the MSW mock answers
- * `HttpResponse.error()` (`fetch` rejects with a `TypeError`).
- */
-export class ConnectionResetFault extends ShellFault {
-  readonly status = null;
-
-  constructor() {
-    super('A fault rule reset the connection');
-    this.name = 'ConnectionResetFault';
-  }
-}
-
-/**
- * Thrown into the shell for a `truncated` fault, with the core's answer: the shell sends its headers (the whole
- * body's `Content-Length`) and the first `bytes` of its body, then ends the connection.
- */
-export class TruncatedFault extends ShellFault {
-  readonly status: number;
-
-  constructor(
-    readonly response: CoreResponse,
-    readonly bytes: Uint8Array,
-  ) {
-    super('A fault rule cut the answer short');
-    this.name = 'TruncatedFault';
-    this.status = response.status;
-  }
 }
 
 /**
