@@ -91,33 +91,28 @@ export function toCoreRequest(
   return new NodeCoreRequest(req, url, res, trustedProxies);
 }
 
-/**
- * A class rather than an object literal of closures: one is made per request, and the body and the client's
- * address are worked out only for the requests that ask (a cached read asks for neither).
- */
+/** A class rather than an object literal of closures: one is made per request, and most never read their body. */
 class NodeCoreRequest implements CoreRequest {
   readonly method: string;
   readonly headers: HeaderReader;
+  /** Read as the request arrives: once the connection is gone, Node no longer knows the peer. */
+  readonly clientAddress: string | undefined;
   #body: Promise<Uint8Array> | undefined;
 
   constructor(
     private readonly req: ExpressRequest | ServerRequest,
     readonly url: URL,
     private readonly res: ServerResponse | undefined,
-    private readonly trustedProxies: TrustedProxies,
+    trustedProxies: TrustedProxies,
   ) {
     this.method = req.method;
     this.headers = new NodeHeaders(req.headers);
+    this.clientAddress = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
   }
 
   body(): Promise<Uint8Array> {
     this.#body ??= readBody(this.req, this.res);
     return this.#body;
-  }
-
-  get clientAddress(): string | undefined {
-    const { socket, headers } = this.req;
-    return clientAddressOf(socket.remoteAddress, headers['x-forwarded-for'], this.trustedProxies);
   }
 }
 
