@@ -84,7 +84,7 @@ async function measure(tokens: number): Promise<Figures> {
   const verify = ((performance.now() - start) * 1000) / VERIFICATIONS;
 
   const oauth = createOAuth(context);
-  const handle = toFetchHandler(async (r) => (await oauth.handle(r))!);
+  const handle = toFetchHandler(async (r) => (await oauth.handle(r, 'bench'))!);
   const basic = basicAuthorization(credentials);
   const tokenRequest: number[] = [];
   for (let i = -20; i < REQUESTS; i++) {

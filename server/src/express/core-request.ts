@@ -16,14 +16,14 @@ const EMPTY = new Uint8Array(0);
 export type ServerRequest = IncomingMessage & { method: string; url: string };
 
 /** Node lower-cases header names and keeps repeated ones (other than a few) joined; arrays only for `set-cookie`. */
-function headerReader(headers: IncomingHttpHeaders): HeaderReader {
-  return {
-    get(name) {
-      const value = headers[name.toLowerCase()];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
+class NodeHeaders implements HeaderReader {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
 }
 
 /**
@@ -88,17 +88,32 @@ export function toCoreRequest(
   } catch {
     return undefined;
   }
-  let body: Promise<Uint8Array> | undefined;
-  return {
-    method: req.method,
-    url,
-    headers: headerReader(req.headers),
-    body: () => {
-      body ??= readBody(req, res);
-      return body;
-    },
-    clientAddress: clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies),
-  };
+  return new NodeCoreRequest(req, url, res, trustedProxies);
+}
+
+/** A class rather than an object literal of closures: one is made per request, and most never read their body. */
+class NodeCoreRequest implements CoreRequest {
+  readonly method: string;
+  readonly headers: HeaderReader;
+  /** Read as the request arrives: once the connection is gone, Node no longer knows the peer. */
+  readonly clientAddress: string | undefined;
+  #body: Promise<Uint8Array> | undefined;
+
+  constructor(
+    private readonly req: ExpressRequest | ServerRequest,
+    readonly url: URL,
+    private readonly res: ServerResponse | undefined,
+    trustedProxies: TrustedProxies,
+  ) {
+    this.method = req.method;
+    this.headers = new NodeHeaders(req.headers);
+    this.clientAddress = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+  }
+
+  body(): Promise<Uint8Array> {
+    this.#body ??= readBody(this.req, this.res);
+    return this.#body;
+  }
 }
 
 /** The most bytes of an unread body {@link discardUnreadBody} reads before it gives up on the connection. */

@@ -45,11 +45,18 @@ export function varyOnEncoding(vary: string | undefined): string {
  * cost the client more than the bytes.
  */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  const listed = weights(acceptEncoding);
-  const gzip = weightOf(listed, 'gzip', 'x-gzip', '*') ?? 0;
-  const identity = weightOf(listed, 'identity', '*') ?? 0;
-  return gzip > 0 && gzip >= identity;
+  // A client sends the same field with each request: parsed once, not per request.
+  if (acceptEncoding !== lastAccepted.field) {
+    const listed = weights(acceptEncoding);
+    const gzip = weightOf(listed, 'gzip', 'x-gzip', '*') ?? 0;
+    const identity = weightOf(listed, 'identity', '*') ?? 0;
+    lastAccepted = { field: acceptEncoding, gzip: gzip > 0 && gzip >= identity };
+  }
+  return lastAccepted.gzip;
 }
+
+/** The last `Accept-Encoding` field {@link acceptsGzip} read, and its answer. */
+let lastAccepted: { field: string | undefined; gzip: boolean } = { field: undefined, gzip: false };
 
 /** The gzipped bytes of each body object already compressed, or the compression under way. */
 export class GzipCache {

@@ -21,42 +21,49 @@ import { issueToken } from './tokens.js';
 /**
  * `{auth_url}/oauth/authorize`: GET shows the login + consent page for a validated request; POST (the form)
  * checks the user's credentials and redirects back to the client with a code, a token (implicit grant) or an error.
+ * Its error pages name the request by `requestId` (the answer's `X-Request-Id`).
  */
 export async function handleAuthorizeRequest(
   context: CoreContext,
   request: CoreRequest,
   logins: LoginGuard,
+  requestId: string,
 ): Promise<CoreResponse> {
   switch (request.method) {
     case 'GET':
     // A HEAD gets the page too: the transport leaves the body out once it has the headers (length, encoding).
     case 'HEAD':
-      return show(context, request.url.searchParams);
+      return show(context, request.url.searchParams, requestId);
     case 'POST':
-      return submit(context, request, logins);
+      return submit(context, request, logins, requestId);
     default:
-      return htmlResponse(405, errorPage('This page accepts GET and POST requests only.'), {
+      return htmlResponse(405, errorPage('This page accepts GET and POST requests only.', requestId), {
         allow: 'GET, HEAD, POST',
       });
   }
 }
 
-function show(context: CoreContext, params: URLSearchParams): CoreResponse {
+function show(context: CoreContext, params: URLSearchParams, requestId: string): CoreResponse {
   try {
     return htmlResponse(200, consentPage(parseAuthorizeRequest(context, params)));
   } catch (error) {
-    return refusal(context, error, 302);
+    return refusal(context, error, 302, requestId);
   }
 }
 
-async function submit(context: CoreContext, request: CoreRequest, logins: LoginGuard): Promise<CoreResponse> {
+async function submit(
+  context: CoreContext,
+  request: CoreRequest,
+  logins: LoginGuard,
+  requestId: string,
+): Promise<CoreResponse> {
   let authorization: AuthorizeRequest;
   let form: URLSearchParams;
   try {
     form = await readForm(request);
     authorization = parseAuthorizeRequest(context, form);
   } catch (error) {
-    return refusal(context, error instanceof OAuthError ? new AuthorizeError(error) : error, 303);
+    return refusal(context, error instanceof OAuthError ? new AuthorizeError(error) : error, 303, requestId);
   }
   const decision = form.get('decision');
   if (decision === 'deny') {
@@ -78,11 +85,12 @@ async function submit(context: CoreContext, request: CoreRequest, logins: LoginG
   // one too, with its wait (429, RFC 6585 §4).
   if (outcome.status === 'throttled') {
     const { retryAfter } = outcome;
-    const page = consentPage(authorization, { login, message: throttledMessage(retryAfter) });
+    const page = consentPage(authorization, { login, message: throttledMessage(retryAfter), requestId });
     return htmlResponse(429, page, { 'retry-after': String(retryAfter) });
   }
   if (outcome.status === 'refused') {
-    return htmlResponse(200, consentPage(authorization, { login, message: 'The login or password is incorrect.' }));
+    const message = 'The login or password is incorrect.';
+    return htmlResponse(200, consentPage(authorization, { login, message, requestId }));
   }
   const { user } = outcome;
   try {
@@ -128,9 +136,11 @@ async function grant(
   };
 }
 
-function refusal(context: CoreContext, error: unknown, status: 302 | 303): CoreResponse {
+function refusal(context: CoreContext, error: unknown, status: 302 | 303, requestId: string): CoreResponse {
   if (!(error instanceof AuthorizeError)) throw error;
-  if (!error.target) return htmlResponse(error.error.status, errorPage(error.error.description), error.error.headers);
+  if (!error.target) {
+    return htmlResponse(error.error.status, errorPage(error.error.description, requestId), error.error.headers);
+  }
   const params = { error: error.error.code, error_description: error.error.description };
   return redirect(context, error.target, params, status);
 }

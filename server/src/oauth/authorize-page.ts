@@ -51,8 +51,26 @@ function hidden(name: string, value: string | undefined): string {
   return value === undefined ? '' : `<input type="hidden" name="${e(name)}" value="${e(value)}">`;
 }
 
+/**
+ * The request's id (its answer's `X-Request-Id`) under an error, as every JSON error body carries `request_id`: what
+ * a user can quote to support, and what joins the page to the server's log line.
+ */
+function requestIdLine(requestId: string): string {
+  return `<p class="muted">Request id: <code>${e(requestId)}</code></p>`;
+}
+
+/** What the login + consent form shows beside the request. */
+export interface ConsentOptions {
+  /** The login typed in, shown again. */
+  login?: string;
+  /** Why the form is shown again (a refused or throttled login). */
+  message?: string;
+  /** The id of the request whose refusal `message` tells, shown under it. */
+  requestId?: string;
+}
+
 /** The login + consent form; it posts the validated request back to the authorization endpoint. */
-export function consentPage(request: AuthorizeRequest, options: { login?: string; message?: string } = {}): string {
+export function consentPage(request: AuthorizeRequest, options: ConsentOptions = {}): string {
   const app = e(request.app.name);
   const scopes = request.scopes.map((scope) => `<li><strong>${e(scope)}</strong>: ${e(SCOPE_TEXT[scope])}</li>`);
   return page(
@@ -61,6 +79,7 @@ export function consentPage(request: AuthorizeRequest, options: { login?: string
 <p><strong>${app}</strong> asks to access your Storefront account with these permissions:</p>
 <ul>${scopes.join('')}</ul>
 ${options.message === undefined ? '' : `<p class="message" role="alert">${e(options.message)}</p>`}
+${options.message === undefined || options.requestId === undefined ? '' : requestIdLine(options.requestId)}
 <form method="post" action="authorize">
 ${hidden('response_type', request.responseType)}
 ${hidden('client_id', request.app.client_id)}
@@ -82,12 +101,16 @@ ${hidden('code_challenge_method', request.codeChallenge === undefined ? undefine
   );
 }
 
-/** Shown when the request cannot be answered by a redirect (unknown client, unregistered redirect URI). */
-export function errorPage(message: string): string {
+/**
+ * Shown when the request cannot be answered by a redirect (unknown client, unregistered redirect URI), naming the
+ * request by `requestId`.
+ */
+export function errorPage(message: string, requestId: string): string {
   return page(
     'Authorization failed',
     `<h1>This authorization request cannot be completed</h1>
 <p class="message" role="alert">${e(message)}</p>
-<p class="muted">Go back to the application and try again, or contact its developer.</p>`,
+<p class="muted">Go back to the application and try again, or contact its developer.</p>
+${requestIdLine(requestId)}`,
   );
 }

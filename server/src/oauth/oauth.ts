@@ -8,9 +8,10 @@ import { handleTokenRequest } from './token-endpoint.js';
 export interface OAuthService {
   /**
    * Answers the service's own paths (`/oauth/token`, `/oauth/authorize` under `auth_url`, its RFC 8414 metadata);
-   * `undefined` for any other. `requestId` (the answer's `X-Request-Id`) goes in the token endpoint's error bodies.
+   * `undefined` for any other. `requestId` (the answer's `X-Request-Id`) goes in the token endpoint's error bodies
+   * and on the authorization endpoint's error pages.
    */
-  handle(request: CoreRequest, requestId?: string): Promise<CoreResponse | undefined>;
+  handle(request: CoreRequest, requestId: string): Promise<CoreResponse | undefined>;
 }
 
 /** The authorization service over a context's store, clock and addresses. */
@@ -24,7 +25,7 @@ export function createOAuth(context: CoreContext): OAuthService {
     async handle(request, requestId) {
       const path = request.url.pathname;
       if (path === tokenPath) return handleTokenRequest(context, request, logins, requestId);
-      if (path === authorizePath) return handleAuthorizeRequest(context, request, logins);
+      if (path === authorizePath) return handleAuthorizeRequest(context, request, logins, requestId);
       if (path === metadataPath) return metadataResponse(context.addresses, request.method);
       return undefined;
     },

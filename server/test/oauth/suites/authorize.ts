@@ -66,6 +66,15 @@ function location(response: Response): URL {
   return new URL(value);
 }
 
+/** The request id an error page shows, which must be its answer's `X-Request-Id`. */
+async function expectRequestIdShown(response: Response): Promise<string> {
+  const id = response.headers.get('x-request-id');
+  expect(id).toBeTruthy();
+  const html = await response.text();
+  expect(html).toContain(`Request id: <code>${id}</code>`);
+  return html;
+}
+
 function exchange(h: Harness, code: string, extra: Record<string, string> = {}) {
   return h.token({
     grant_type: 'authorization_code',
@@ -124,6 +133,14 @@ export function authorizeSuite(harness: MakeHarness): void {
       const response = await h.fetch(authorizeUrl(codeRequest), { method: 'PUT' });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+      await expectRequestIdShown(response);
+    });
+
+    it('shows no request id on the consent page itself, which is no error', async () => {
+      const h = await harness();
+      const response = await h.fetch(authorizeUrl(codeRequest));
+      expect(response.status).toBe(200);
+      expect(await response.text()).not.toContain('Request id');
     });
 
     it.each([
@@ -142,7 +159,7 @@ export function authorizeSuite(harness: MakeHarness): void {
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await response.text()).toContain('cannot be completed');
+      expect(await expectRequestIdShown(response)).toContain('cannot be completed');
     });
 
     it.each(['client_id', 'redirect_uri'])('shows an error page when %s is repeated', async (name) => {
@@ -317,7 +334,7 @@ export function authorizeSuite(harness: MakeHarness): void {
       const response = await consent(h, codeRequest, { password: 'wrong' });
       expect(response.status).toBe(200);
       expect(response.headers.get('location')).toBeNull();
-      const html = await response.text();
+      const html = await expectRequestIdShown(response);
       expect(html).toContain('The login or password is incorrect.');
       expect(html).toContain(`value="${DEMO.login}"`);
       expect(hiddenFields(html).state).toBe('xyz');

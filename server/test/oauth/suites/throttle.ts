@@ -151,6 +151,7 @@ export function throttleSuite(harness: MakeHarness): void {
       expect(right.headers.get('cache-control')).toBe('no-store');
       const html = await right.text();
       expect(html).toContain('Too many failed logins: try again in 1 second.');
+      expect(html).toContain(`Request id: <code>${right.headers.get('x-request-id')}</code>`);
       // The form is there again, filled in, for when the wait has passed.
       expect(hiddenFields(html)).toMatchObject({ client_id: DEMO.clientId, state: 'st' });
       expect(html).toContain(`value="${DEMO.login}"`);
