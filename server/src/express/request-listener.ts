@@ -45,7 +45,7 @@ function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, g
   if (awaitsContinue(req)) res.setHeader('connection', 'close');
   else if (bodyLeftUnread(req)) discardUnreadBody(req);
   if (body === undefined || status === 204 || status === 304) {
-    res.writeHead(status, headers).end();
+    writeHead(res, status, headers).end();
     return;
   }
   if (!isGzippable(response, body)) {
@@ -72,6 +72,19 @@ function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, g
   }
 }
 
+/**
+ * The `X-Request-Id` each answer went with, for its log line: the fields given to `writeHead` are sent, not kept
+ * where `getHeader` would find them.
+ */
+const sentIds = new WeakMap<ServerResponse, string>();
+
+/** `res.writeHead`, remembering the answer's request id. */
+function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): ServerResponse {
+  const id = headers['x-request-id'];
+  if (id !== undefined) sentIds.set(res, id);
+  return res.writeHead(status, headers);
+}
+
 /** The head of the gzip coding of a representation whose head is `headers`. */
 function gzipped(headers: Record<string, string>): Record<string, string> {
   const { etag } = headers;
@@ -90,7 +103,7 @@ function finish(
 ): void {
   const length = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength;
   // A copy: one headers object may answer many requests (the explorer's files each have theirs).
-  res.writeHead(status, { ...headers, 'content-length': String(length) });
+  writeHead(res, status, { ...headers, 'content-length': String(length) });
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
@@ -104,7 +117,7 @@ export function logRequest(log: (line: string) => void, req: IncomingMessage, re
   res.once('close', () => {
     const status = res.writableFinished ? res.statusCode : 'aborted';
     // The answer's `X-Request-Id` (sane by construction: `core/request-id.ts`); none when the client left before it.
-    const id = res.getHeader('x-request-id');
+    const id = sentIds.get(res);
     const line = `${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`;
     log(typeof id === 'string' ? `${line} id=${id}` : line);
   });
@@ -132,7 +145,7 @@ export async function serve(
     // A fault rule asked for the answer cut short: its headers, part of its body, then the connection ends.
     if (error instanceof TruncatedFault) {
       const { status, headers, body } = error.response;
-      res.writeHead(status, { ...headers, 'content-length': String((body as Uint8Array).byteLength) });
+      writeHead(res, status, { ...headers, 'content-length': String((body as Uint8Array).byteLength) });
       res.write(error.bytes, () => req.socket.destroy());
       return;
     }
@@ -150,7 +163,7 @@ async function sendSlowly(req: ServerRequest, res: ServerResponse, fault: SlowBo
   const { status, headers, body } = fault.response;
   if (awaitsContinue(req)) res.setHeader('connection', 'close');
   else if (bodyLeftUnread(req)) discardUnreadBody(req);
-  res.writeHead(status, { ...headers, 'content-length': String(body.byteLength) });
+  writeHead(res, status, { ...headers, 'content-length': String(body.byteLength) });
   res.flushHeaders();
   const left = new AbortController();
   res.once('close', () => left.abort());
