@@ -86,7 +86,7 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const edits = compare(manifest.files, local.files, base).filter((c) => !isUnread(local, c.path) && filter(c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && base.get(c.path)?.links);
   if (edits.length && editsOnly && !options.dryRun) {
-    // The templates as the base saw them, restored from the links the manifest kept: only for this path.
+    // The templates as the base saw them, restored from the links the manifest kept: needed on this way only.
     const known = restoredFiles(client, manifest);
     const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, send);
     return { ...pushed, incoming: undefined, links: local.links };
