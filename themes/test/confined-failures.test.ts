@@ -4,6 +4,7 @@
  * (another file, a FIFO) is neither read nor waited on.
  */
 import { execFileSync } from 'node:child_process';
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,31 +14,37 @@ import { type Manifest, writeManifest } from '../src/theme/manifest.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
-  return { ...real, lstat: vi.fn(real.lstat), open: vi.fn(real.open), rename: vi.fn(real.rename) };
+  return { ...real, open: vi.fn(real.open), rename: vi.fn(real.rename) };
+});
+// Reads check with the synchronous lstat (see confined.ts).
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return { ...real, lstatSync: vi.fn(real.lstatSync) };
 });
 const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+const realSync = await vi.importActual<typeof import('node:fs')>('node:fs');
 
 let dir: string;
 beforeEach(async () => {
   dir = await real.mkdtemp(join(tmpdir(), 'storefront-confined-failures-'));
 });
 afterEach(async () => {
-  vi.mocked(fs.lstat).mockImplementation(real.lstat);
+  vi.mocked(fsSync.lstatSync).mockImplementation(realSync.lstatSync);
   vi.mocked(fs.open).mockImplementation(real.open);
   vi.mocked(fs.rename).mockImplementation(real.rename);
   await real.rm(dir, { recursive: true, force: true });
 });
 
 /** The next lstat of `path` sees the file there, then `swap` replaces it before anyone opens it. */
-function swapAfterCheck(path: string, swap: () => Promise<void> | void): void {
-  vi.mocked(fs.lstat).mockImplementation(async (at, ...rest) => {
-    const info = await real.lstat(at, ...(rest as []));
+function swapAfterCheck(path: string, swap: () => void): void {
+  vi.mocked(fsSync.lstatSync).mockImplementation(((at: string) => {
+    const info = realSync.lstatSync(at);
     if (at === path) {
-      vi.mocked(fs.lstat).mockImplementation(real.lstat);
-      await swap();
+      vi.mocked(fsSync.lstatSync).mockImplementation(realSync.lstatSync);
+      swap();
     }
-    return info as never;
-  });
+    return info;
+  }) as typeof realSync.lstatSync);
 }
 
 describe('confined writes that fail', () => {
@@ -71,14 +78,14 @@ describe('confined reads of a file swapped after its check', () => {
   it('do not read another file put in its place', async () => {
     await real.writeFile(join(dir, 'page.html'), 'CHECKED');
     await real.writeFile(join(dir, 'other'), 'SWAPPED');
-    swapAfterCheck(join(dir, 'page.html'), () => real.rename(join(dir, 'other'), join(dir, 'page.html')));
+    swapAfterCheck(join(dir, 'page.html'), () => realSync.renameSync(join(dir, 'other'), join(dir, 'page.html')));
     await expect(readInside(dir, 'page.html')).rejects.toBeInstanceOf(UnsafePathError);
   });
 
   it('do not wait on a FIFO put in its place', { timeout: 5_000 }, async () => {
     await real.writeFile(join(dir, 'page.html'), 'CHECKED');
     execFileSync('mkfifo', [join(dir, 'fifo')]);
-    swapAfterCheck(join(dir, 'page.html'), () => real.rename(join(dir, 'fifo'), join(dir, 'page.html')));
+    swapAfterCheck(join(dir, 'page.html'), () => realSync.renameSync(join(dir, 'fifo'), join(dir, 'page.html')));
     await expect(readInside(dir, 'page.html')).rejects.toBeInstanceOf(UnsafePathError);
   });
 });

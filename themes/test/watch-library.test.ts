@@ -3,6 +3,7 @@
  * kept file on its own, and its wait when the server asks for one. Against the reference server behind a proxy that
  * answers 503 when told to.
  */
+import { openSync } from 'node:fs';
 import { appendFile, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,13 +17,17 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   return { ...fs, readFile: vi.fn(fs.readFile), open: vi.fn(fs.open) };
 });
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return { ...fs, openSync: vi.fn(fs.openSync) };
+});
 
 /**
- * Every path node:fs/promises' `readFile` or `open` was asked for in this process, in order: the folder's files are
- * opened (never through a symbolic link) and read from the handle.
+ * Every path node:fs/promises' `readFile` or `open`, or node:fs' `openSync`, was asked for in this process, in
+ * order: the folder's files are opened (never through a symbolic link) and read from the descriptor.
  */
 const reads = () =>
-  [vi.mocked(readFile).mock, vi.mocked(open).mock]
+  [vi.mocked(readFile).mock, vi.mocked(open).mock, vi.mocked(openSync).mock]
     .flatMap(({ calls, invocationCallOrder }) =>
       calls.map(([path], n) => [invocationCallOrder[n]!, String(path)] as const),
     )

@@ -26,6 +26,9 @@ export interface FileChange {
 
 type Digested = { md5: string } | undefined;
 
+/** A file as one side has it: enough to compare (the base's entry, the folder's file, the server's). */
+type Compared = Pick<RemoteFile, 'kind' | 'name' | 'md5'>;
+
 function sideOf(base: Digested, now: Digested): Side | undefined {
   if (!base) return now ? 'added' : undefined;
   if (!now) return 'deleted';
@@ -36,7 +39,7 @@ function sideOf(base: Digested, now: Digested): Side | undefined {
 export function compare(
   base: Record<string, BaseEntry>,
   local: ReadonlyMap<string, LocalFile>,
-  remote: ReadonlyMap<string, RemoteFile>,
+  remote: ReadonlyMap<string, Compared>,
 ): FileChange[] {
   const paths = new Set([...Object.keys(base), ...local.keys(), ...remote.keys()]);
   const changes: FileChange[] = [];

@@ -4,7 +4,6 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { mapLimited } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
 import { FileTooLargeError, readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
@@ -66,9 +65,6 @@ export async function assertFolder(dir: string): Promise<void> {
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a folder`);
 }
 
-/** How many files of the folder are read at once: their reads are thread-pool round trips, hidden by overlapping. */
-const READS_AT_ONCE = 8;
-
 /**
  * The theme files below `dir` (hidden entries and `node_modules` skipped), each read once for its digest unless its
  * size is over the API's limit. `read`, when given, is handed each file with its bytes (a push keeps those of the
@@ -92,15 +88,15 @@ export async function scanFolder(dir: string, read?: (file: LocalFile, bytes: Ui
     if (file === 'invalid') invalid.push(path);
     else if (file) toRead.push(file);
   }
-  const digested = new Map<string, LocalFile>();
-  await mapLimited(toRead, READS_AT_ONCE, async (file) => {
+  // One after the other: each read is a few synchronous system calls (see confined.ts), nothing to overlap.
+  for (const file of toRead) {
     const { path } = file;
     try {
       // Gone since the listing: gone it is.
       const bytes = await readInside(dir, path, limitOf(file.kind));
-      if (!bytes) return;
+      if (!bytes) continue;
       const local = { ...file, md5: md5(bytes) };
-      digested.set(path, local);
+      files.set(path, local);
       read?.(local, bytes);
     } catch (error) {
       if (error instanceof FileTooLargeError) oversize.push({ path, size: error.size, limit: error.limit });
@@ -108,11 +104,6 @@ export async function scanFolder(dir: string, read?: (file: LocalFile, bytes: Ui
       else if (error instanceof UnsafePathError) links.push(path);
       else throw error;
     }
-  });
-  // In the listing's order, whatever order the reads ended in.
-  for (const { path } of toRead) {
-    const file = digested.get(path);
-    if (file) files.set(path, file);
   }
   oversize.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { files, invalid: invalid.sort(), links: links.sort(), oversize };

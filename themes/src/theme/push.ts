@@ -80,12 +80,14 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
-  const known = restoredFiles(client, manifest);
   const filter = options.filter ?? EVERY_FILE;
   refuseOversize(local.oversize.filter((file) => filter(file.path)));
-  const edits = compare(manifest.files, local.files, known).filter((c) => !isUnread(local, c.path) && filter(c.path));
-  const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && known.has(c.path));
+  const base = new Map(Object.entries(manifest.files));
+  const edits = compare(manifest.files, local.files, base).filter((c) => !isUnread(local, c.path) && filter(c.path));
+  const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && base.get(c.path)?.links);
   if (edits.length && editsOnly && !options.dryRun) {
+    // The templates as the base saw them, restored from the links the manifest kept: needed on this way only.
+    const known = restoredFiles(client, manifest);
     const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, send);
     return { ...pushed, incoming: undefined, links: local.links };
   }
