@@ -14,7 +14,7 @@ import { useThemesServer } from './helpers/server.js';
 
 /**
  * The server's clock is manual, so a round replays the same writes in one second whatever the machine's speed: more
- * rounds add no timing, only time (20 took a minute and a half of bin runs). Four give push's two guards (the ETag,
+ * rounds add no timing, only time (20 took some 100 s of bin runs). Four give push's two guards (the ETag,
  * `updated_on` alone) two rounds each, the second after a conflict, and watch four files in a row.
  */
 const ROUNDS = 4;
