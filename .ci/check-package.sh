@@ -41,10 +41,10 @@ cd "$app"
 npm init -y >/dev/null
 npm pkg set type=module
 msw=$(node -p "require('$repo/package.json').devDependencies.msw")
-npm install --no-audit --no-fund "${tarballs[@]}" >/dev/null
-# @types/react for @storefront-platform/react's types (React ships none); React and TanStack Query, its peers, come
-# with the tarballs (npm installs peers).
-npm install --no-audit --no-fund -D "msw@$msw" typescript@~5.9 @types/node@20 @types/react@19 >/dev/null
+# One install, from npm's cache first (as the other scratch installs). @types/react for @storefront-platform/react's
+# types (React ships none); React and TanStack Query, its peers, come with the tarballs (npm installs peers).
+npm install --prefer-offline --no-audit --no-fund "${tarballs[@]}" "msw@$msw" typescript@~5.9 @types/node@20 \
+  @types/react@19 >/dev/null
 # Every entry point of every package, an import name a line.
 node -e 'for (const pkg of JSON.parse(process.argv[1])) for (const entry of pkg.entries) console.log(entry.name)' \
   "$packages" > entries.txt

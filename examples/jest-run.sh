@@ -41,25 +41,27 @@ cjs_latest_msw="${JEST_CJS_LATEST_MSW:-2}"
 esm_msw="$(dev msw)"
 esm_msw3="${JEST_ESM_MSW3:-3}"
 
-# install_app NAME PACKAGES...: the example copied to $scratch/NAME with PACKAGES and the tarballs installed. An
-# example without src/ is another setup of examples/jest-cjs: its sources and tsconfig.json come from there.
+# install_app NAME FETCH PACKAGES...: the example copied to $scratch/NAME with PACKAGES and the tarballs installed,
+# FETCH being npm's --prefer-offline (from npm's cache first, as the other scratch installs) or --prefer-online
+# (the registry's newest, for an app that must get what `npm i` gets today). An example without src/ is another
+# setup of examples/jest-cjs: its sources and tsconfig.json come from there.
 install_app() {
-  local name=$1 app="$repo/examples/$1" sources="$repo/examples/$1"
-  shift
+  local name=$1 fetch=$2 app="$repo/examples/$1" sources="$repo/examples/$1"
+  shift 2
   [[ -d "$sources/src" ]] || sources="$repo/examples/jest-cjs"
   mkdir "$scratch/$name"
   cp -r "$app/package.json" "$app/jest.config.js" "$sources/tsconfig.json" "$sources/src" "$scratch/$name/"
-  (cd "$scratch/$name" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
+  (cd "$scratch/$name" && npm install "$fetch" --no-audit --no-fund --no-package-lock --loglevel=error \
     "$tarballs"/storefront-platform-sdk-*.tgz "$tarballs"/storefront-platform-server-*.tgz "${tools[@]}" "$@" >/dev/null)
   echo "jest-run.sh: $name with msw $(cd "$scratch/$name" && node -p "require('msw/package.json').version")"
 }
 
 # The three installs at once: they wait on the network and the disk more than on a core.
-install_app jest-cjs "msw@$cjs_msw" "@types/jest@$(dev @types/jest)" &
+install_app jest-cjs --prefer-offline "msw@$cjs_msw" "@types/jest@$(dev @types/jest)" &
 cjs=$!
-install_app jest-cjs-msw-latest "msw@$cjs_latest_msw" "@types/jest@$(dev @types/jest)" &
+install_app jest-cjs-msw-latest --prefer-online "msw@$cjs_latest_msw" "@types/jest@$(dev @types/jest)" &
 cjs_latest=$!
-install_app jest-esm "msw@$esm_msw" &
+install_app jest-esm --prefer-offline "msw@$esm_msw" &
 esm=$!
 wait "$cjs"
 wait "$cjs_latest"

@@ -16,12 +16,11 @@ cd "$scratch"
 cat > package.json <<JSON
 { "name": "fresh-vite-app", "private": true, "type": "module" }
 JSON
-# The versions the workspace tests with, so that npm's cache has them.
+# The versions the workspace tests with, so that npm's cache has them; one install, the tools with the app's packages.
 npm install --prefer-offline --no-audit --no-fund --loglevel=error \
   "$packs"/storefront-platform-sdk-*.tgz "$packs"/storefront-platform-react-*.tgz \
   "react@$(version node_modules/react)" "react-dom@$(version node_modules/react-dom)" \
-  "@tanstack/react-query@$(version node_modules/@tanstack/react-query)" >/dev/null
-npm install --prefer-offline --no-audit --no-fund --loglevel=error -D \
+  "@tanstack/react-query@$(version node_modules/@tanstack/react-query)" \
   "vite@$(version node_modules/vite)" "@vitejs/plugin-react@$(version react/node_modules/@vitejs/plugin-react)" \
   "typescript@$(version node_modules/typescript)" "@types/react@$(version node_modules/@types/react)" \
   "@types/react-dom@$(version node_modules/@types/react-dom)" >/dev/null

@@ -6,27 +6,27 @@
  * shared through Redis.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNode } from '../support/node-bundle.js';
 import { REDIS_CLIENT_KINDS } from '../support/redis-clients.js';
 import { REDIS_SERVER, type RedisServer, startRedisServer } from '../support/redis-server.js';
 import { skipWithout } from '../support/requirement.js';
 
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PASSWORD = 'fleet demo password';
 
 const available = !skipWithout(REDIS_SERVER, 'The fleet tests');
 
 let server: StorefrontServer;
 let redis: RedisServer;
+/** worker.ts bundled once: the file starts some forty workers. */
+let worker: string;
 
 beforeAll(async () => {
   if (!available) return;
   server = await createServer({ port: 0, products: 12, demo: { password: PASSWORD } });
   redis = await startRedisServer();
+  worker = await bundleForNode(new URL('./worker.ts', import.meta.url));
 });
 afterAll(async () => {
   await server?.close();
@@ -67,7 +67,7 @@ interface Worker {
 
 async function startWorkers(count: number, env: Record<string, string>): Promise<Worker[]> {
   const workers = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', TSX, WORKER], {
+    const child = spawn(process.execPath, [worker], {
       env: {
         ...process.env,
         STOREFRONT_URL: server.origin,

@@ -5,16 +5,13 @@
  * run of 200 writes, every event is handled exactly once across the fleet.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../../server/test/helpers/cli-process.js';
+import { bundleForNode } from '../support/node-bundle.js';
 import { REDIS_SERVER, type RedisServer, startRedisServer } from '../support/redis-server.js';
 import { skipWithout } from '../support/requirement.js';
 
-const APP = fileURLToPath(new URL('./webhook-app.ts', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const WRITES = 200;
 
@@ -22,12 +19,15 @@ const available = !skipWithout(REDIS_SERVER, 'The webhook fleet test');
 
 let server: StorefrontServer;
 let redis: RedisServer;
+/** webhook-app.ts, bundled as the fleet's workers are. */
+let app: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   if (!available) return;
   server = await createServer({ port: 0, products: 12 });
   redis = await startRedisServer();
+  app = await bundleForNode(new URL('./webhook-app.ts', import.meta.url));
 });
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
@@ -61,7 +61,7 @@ function output(child: ChildProcess) {
 }
 
 async function startApp() {
-  const child = spawn(process.execPath, ['--import', TSX, APP], {
+  const child = spawn(process.execPath, [app], {
     env: { ...process.env, WEBHOOK_SECRET: SECRET, REDIS_URL: redis.url, PREFIX: `fleet-${process.pid}` },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -239,7 +239,8 @@ describe('publish merges production changes since the development theme was made
     timeout: 120_000,
   }, async () => {
     const t = themes();
-    const added = await addTemplates(await theme(true), 'pages/p', 150);
+    // Enough that a cut after the tenth write lands midway (4 are under way at a time), as in publish-cut.test.ts.
+    const added = await addTemplates(await theme(true), 'pages/p', 50);
     const merged = names[6]!;
     await edit(true, merged, (body) => `<!-- dev before the cut -->\n${body}`);
     await edit(false, merged, (body) => `${body}<!-- merchant before the cut -->\n`);
