@@ -109,9 +109,11 @@ describe('interoperability with standardwebhooks', () => {
     await expect(verifyWebhook(signed.body, signed.headers, [other, next])).resolves.toBeTruthy();
     expect(await codeOf(verifyWebhook(signed.body, signed.headers, other))).toBe('WEBHOOK_SIGNATURE');
 
-    // The library signs with each; joined, as the server sends them, we accept either secret.
-    const now = new Date();
-    const joined = [old, next].map((secret) => new Webhook(secret).sign('evt_1', now, signed.body)).join(' ');
+    // The library signs with each; joined, as the server sends them, we accept either secret. Over the delivery's
+    // own id and timestamp: a clock read here may have passed into the next second.
+    const id = signed.headers['webhook-id'];
+    const sent = new Date(Number(signed.headers['webhook-timestamp']) * 1000);
+    const joined = [old, next].map((secret) => new Webhook(secret).sign(id, sent, signed.body)).join(' ');
     const headers = { ...signed.headers, 'webhook-signature': joined };
     for (const secret of [old, next]) await expect(verifyWebhook(signed.body, headers, secret)).resolves.toBeTruthy();
   });
