@@ -4,6 +4,7 @@ import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Route } from '../../http/route.js';
 import { assetEvent } from '../events/subjects.js';
+import { guardedWrite } from '../guarded-write.js';
 import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 import { assetEntity, assetFileValidators } from './representations.js';
@@ -34,13 +35,16 @@ export const assetRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const { theme } = administeredTheme(call, call.params.theme_id!);
-      themeAsset(call, theme, call.params.asset_id!);
-      await call.context.store.write((tx) => {
-        const current = themeAsset(call, theme, call.params.asset_id!);
-        assertPreconditions(call.request.headers, { body: '', ...assetFileValidators(current) });
-        deleteAsset(tx, theme, current, call.context.clock.now());
-        assetEvent(tx, call.context, theme, current, 'deleted');
-      });
+      const asset = () => themeAsset(call, theme, call.params.asset_id!);
+      await guardedWrite(
+        call,
+        asset,
+        (_, row) => assetFileValidators(row),
+        (tx, current) => {
+          deleteAsset(tx, theme, current, call.context.clock.now());
+          assetEvent(tx, call.context, theme, current, 'deleted');
+        },
+      );
       return { status: 204 };
     },
   },

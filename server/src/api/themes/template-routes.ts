@@ -4,6 +4,7 @@ import { validationError } from '../../http/http-error.js';
 import type { Call, Route } from '../../http/route.js';
 import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
+import { guardedWrite } from '../guarded-write.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {
@@ -76,14 +77,16 @@ export const templateRoutes: Route[] = [
       const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
       if (input.body !== undefined) checkTemplateBody(input.body);
       checkLastSeen(input.last_updated_on);
-      const template = await call.context.store.write((tx) => {
-        // Inside the write queue, so that no other write lands between the check and the change.
-        const current = themeTemplate(call, theme, call.params.template_id!);
-        assertPreconditions(call.request.headers, templateEntity(call, current));
-        const updated = updateTemplate(tx, theme, current, input, call.context.clock.now());
-        templateEvent(tx, call.context, theme, updated, 'updated');
-        return updated;
-      });
+      const template = await guardedWrite(
+        call,
+        () => templateOf(call).template,
+        templateEntity,
+        (tx, current) => {
+          const updated = updateTemplate(tx, theme, current, input, call.context.clock.now());
+          templateEvent(tx, call.context, theme, updated, 'updated');
+          return updated;
+        },
+      );
       return { entity: templateEntity(call, template) };
     },
   },
@@ -93,12 +96,15 @@ export const templateRoutes: Route[] = [
     scope: 'admin',
     async handle(call) {
       const { theme } = templateOf(call);
-      await call.context.store.write((tx) => {
-        const current = themeTemplate(call, theme, call.params.template_id!);
-        assertPreconditions(call.request.headers, templateEntity(call, current));
-        deleteTemplate(tx, theme, current, call.context.clock.now());
-        templateEvent(tx, call.context, theme, current, 'deleted');
-      });
+      await guardedWrite(
+        call,
+        () => templateOf(call).template,
+        templateEntity,
+        (tx, current) => {
+          deleteTemplate(tx, theme, current, call.context.clock.now());
+          templateEvent(tx, call.context, theme, current, 'deleted');
+        },
+      );
       return { status: 204 };
     },
   },

@@ -5,6 +5,7 @@ import type { Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
 import { readBody } from '../contract-schemas.js';
 import { themeEvent } from '../events/subjects.js';
+import { guardedWrite } from '../guarded-write.js';
 import { administeredTheme, productionTheme } from './lookup.js';
 import { themeEntity } from './representations.js';
 import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
@@ -41,10 +42,10 @@ export const themeRoutes: Route[] = [
       const patch: { title?: string; settings?: Record<string, unknown> } = {};
       if (input.title !== undefined) patch.title = checkTitle(input.title);
       if (input.settings !== undefined) patch.settings = checkSettings(input.settings);
-      const updated = await call.context.store.write((tx) => {
-        assertPreconditions(call.request.headers, themeEntity(call, theme));
-        const touched = touchTheme(tx, theme, call.context.clock.now());
-        const changed = tx.update('themes', touched.id, patch);
+      const current = () => administeredTheme(call, theme.id).theme;
+      const updated = await guardedWrite(call, current, themeEntity, (tx, row) => {
+        touchTheme(tx, row, call.context.clock.now());
+        const changed = tx.update('themes', row.id, patch);
         themeEvent(tx, call.context, changed, 'updated');
         return changed;
       });
