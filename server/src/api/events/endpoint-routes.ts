@@ -173,15 +173,11 @@ export const endpointRoutes: Route[] = [
         patch.disabled_reason = null;
         patch.failing_since = null;
       }
-      const updated = await guardedWrite(
-        call,
-        () => ownEndpoint(call),
-        endpointReply,
-        (tx, current) => {
-          const updated_on = new Date(call.context.clock.now()).toISOString();
-          return tx.update('webhook_endpoints', current.id, { ...patch, updated_on });
-        },
-      );
+      const current = () => ownEndpoint(call);
+      const updated = await guardedWrite(call, current, endpointReply, (tx, row) => {
+        const updated_on = new Date(call.context.clock.now()).toISOString();
+        return tx.update('webhook_endpoints', row.id, { ...patch, updated_on });
+      });
       return { entity: endpointReply(call, updated) };
     },
   },
@@ -190,18 +186,14 @@ export const endpointRoutes: Route[] = [
     path: '/webhook_endpoints/:endpoint_id',
     scope: 'admin',
     async handle(call) {
-      await guardedWrite(
-        call,
-        () => ownEndpoint(call),
-        endpointReply,
-        (tx, current) => {
-          tx.delete('webhook_endpoints', current.id);
-          // Its pending attempts go with it; those made stay as history until their events are pruned.
-          for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', current.id)) {
-            if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
-          }
-        },
-      );
+      const current = () => ownEndpoint(call);
+      await guardedWrite(call, current, endpointReply, (tx, row) => {
+        tx.delete('webhook_endpoints', row.id);
+        // Its pending attempts go with it; those made stay as history until their events are pruned.
+        for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', row.id)) {
+          if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
+        }
+      });
       return { status: 204 };
     },
   },

@@ -3,6 +3,7 @@
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import type { Call, Reply, Route } from '../../http/route.js';
+import type { AssetRow } from '../../store/types.js';
 import { assetEvent } from '../events/subjects.js';
 import { guardedWrite } from '../guarded-write.js';
 import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
@@ -27,16 +28,13 @@ async function uploadAsset(call: Call): Promise<Reply> {
 /** Deletes an asset. */
 async function removeAsset(call: Call): Promise<Reply> {
   const { theme } = administeredTheme(call, call.params.theme_id!);
-  const asset = () => themeAsset(call, theme, call.params.asset_id!);
-  await guardedWrite(
-    call,
-    asset,
-    (_, row) => assetFileValidators(row),
-    (tx, current) => {
-      deleteAsset(tx, theme, current, call.context.clock.now());
-      assetEvent(tx, call.context, theme, current, 'deleted');
-    },
-  );
+  const current = () => themeAsset(call, theme, call.params.asset_id!);
+  // The file's validators, not its bytes: an asset whose bytes are gone can still be deleted.
+  const validators = (_: Call, asset: AssetRow) => assetFileValidators(asset);
+  await guardedWrite(call, current, validators, (tx, row) => {
+    deleteAsset(tx, theme, row, call.context.clock.now());
+    assetEvent(tx, call.context, theme, row, 'deleted');
+  });
   return { status: 204 };
 }
 
