@@ -9,7 +9,7 @@ import type { Scope } from '@storefront-platform/sdk/internal';
 import type { Principal } from '../core/types.js';
 import { notFound } from '../http/http-error.js';
 import type { Call } from '../http/route.js';
-import type { ShopRow } from '../store/types.js';
+import type { Collections, ShopRow } from '../store/types.js';
 
 /** Whether the token carries `scope` (`admin` implies `public`). */
 export function hasScope(principal: Principal, scope: Scope): boolean {
@@ -38,6 +38,24 @@ export function administeredShop(call: Call, id: string): ShopRow {
   const shop = call.context.store.get('shops', id);
   if (!shop || !administers(call.principal, shop)) throw notFound(`No shop ${id}`);
   return shop;
+}
+
+/**
+ * The row `call.params.id` of `collection` if it is one of `shop`'s and `shown` to the caller, else 404: another
+ * shop's row is answered as no row, so that an id tells nothing about shops the path does not name.
+ */
+export function shopRow<C extends 'orders' | 'products'>(
+  call: Call,
+  collection: C,
+  shop: ShopRow,
+  shown: (row: Collections[C]) => boolean = () => true,
+): Collections[C] {
+  const id = call.params.id!;
+  const row = call.context.store.get(collection, id);
+  if (!row || row.shop_id !== shop.id || !shown(row)) {
+    throw notFound(`No ${collection.slice(0, -1)} ${id} in shop ${shop.id}`);
+  }
+  return row;
 }
 
 /** The shops the caller owns and may see with this token (the root's, the orders' candidates). */

@@ -1,9 +1,8 @@
 /** Orders of the shops the caller administers: the list and an order's detail (admin tokens only). */
 import type { Addresses } from '../core/types.js';
-import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { OrderRow } from '../store/types.js';
-import { administeredShop, administers, ownShops } from './access.js';
+import { administeredShop, administers, ownShops, shopRow } from './access.js';
 import { queryValues } from './contract-schemas.js';
 import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
@@ -89,19 +88,14 @@ function listOrders(call: Call): Reply {
   });
 }
 
+function showOrder(call: Call): Reply {
+  const { store, addresses } = call.context;
+  const row = shopRow(call, 'orders', administeredShop(call, call.params.shop_id!));
+  const build = () => halEntity(addresses, orderDetail(addresses, row), Date.parse(row.updated_on));
+  return { entity: call.cache.cached(`order:${row.id}`, [store.revision('orders')], build) };
+}
+
 export const orderRoutes: Route[] = [
   { method: 'GET', path: '/orders', scope: 'admin', handle: listOrders },
-  {
-    method: 'GET',
-    path: '/shops/:shop_id/orders/:id',
-    scope: 'admin',
-    handle(call) {
-      const shop = administeredShop(call, call.params.shop_id!);
-      const { store, addresses } = call.context;
-      const row = store.get('orders', call.params.id!);
-      if (!row || row.shop_id !== shop.id) throw notFound(`No order ${call.params.id} in shop ${shop.id}`);
-      const build = () => halEntity(addresses, orderDetail(addresses, row), Date.parse(row.updated_on));
-      return { entity: call.cache.cached(`order:${row.id}`, [store.revision('orders')], build) };
-    },
-  },
+  { method: 'GET', path: '/shops/:shop_id/orders/:id', scope: 'admin', handle: showOrder },
 ];

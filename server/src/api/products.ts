@@ -1,9 +1,8 @@
 /** Products: the filtered, sorted, paged list and a product's detail. */
 import type { Addresses, Principal } from '../core/types.js';
-import { notFound } from '../http/http-error.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { ProductRow, ShopRow, Store } from '../store/types.js';
-import { administers, canSee, visibleShop } from './access.js';
+import { administers, canSee, shopRow, visibleShop } from './access.js';
 import { queryValues } from './contract-schemas.js';
 import { type Hal, halEntity, link, resource } from './hal.js';
 import { orderOf, type SortKey, sortRows } from './list-order.js';
@@ -118,27 +117,18 @@ function listProducts(call: Call): Reply {
   });
 }
 
+function showProduct(call: Call): Reply {
+  const { store, addresses } = call.context;
+  const shop = visibleShop(call, call.params.shop_id!);
+  // A hidden product is shown to its shop's administrator only, as in the list.
+  const row = shopRow(call, 'products', shop, (r) => r.status === 'visible' || administers(call.principal, shop));
+  const revisions = [store.revision('products'), store.revision('shops')];
+  const modified = Math.max(Date.parse(row.updated_on), Date.parse(shop.updated_on));
+  const build = () => halEntity(addresses, productDetail(addresses, row, shop), modified);
+  return { entity: call.cache.cached(`product:${row.id}`, revisions, build) };
+}
+
 export const productRoutes: Route[] = [
   { method: 'GET', path: '/products', scope: 'public', handle: listProducts },
-  {
-    method: 'GET',
-    path: '/shops/:shop_id/products/:id',
-    scope: 'public',
-    handle(call) {
-      const shop = visibleShop(call, call.params.shop_id!);
-      const { store, addresses } = call.context;
-      const row = store.get('products', call.params.id!);
-      if (!row || row.shop_id !== shop.id || (row.status === 'hidden' && !administers(call.principal, shop))) {
-        throw notFound(`No product ${call.params.id} in shop ${shop.id}`);
-      }
-      const revisions = [store.revision('products'), store.revision('shops')];
-      const build = () =>
-        halEntity(
-          addresses,
-          productDetail(addresses, row, shop),
-          Math.max(Date.parse(row.updated_on), Date.parse(shop.updated_on)),
-        );
-      return { entity: call.cache.cached(`product:${row.id}`, revisions, build) };
-    },
-  },
+  { method: 'GET', path: '/shops/:shop_id/products/:id', scope: 'public', handle: showProduct },
 ];

@@ -7,6 +7,9 @@ import { type Entity, GZIP_ETAG_SUFFIX, gzipEtag } from './entity.js';
 import { parseHttpDate } from './http-date.js';
 import { HttpError } from './http-error.js';
 
+/** What preconditions are checked against: a representation's validators, not its bytes. */
+export type Validators = Omit<Entity, 'body'>;
+
 /** Entity tags of a list header (`If-Match`, `If-None-Match`); `*` stays `*`. */
 function entityTags(value: string): string[] {
   return value.match(/(?:W\/)?"[^"]*"|\*/g) ?? [];
@@ -22,12 +25,12 @@ function stateTag(tag: string): string {
 }
 
 /** The tag of `tags` that matches `current` (`*` matches any), for If-None-Match's weak comparison. */
-function weakMatch(tags: readonly string[], current: Entity): string | undefined {
+function weakMatch(tags: readonly string[], current: Validators): string | undefined {
   return tags.find((tag) => tag === '*' || stateTag(tag) === current.etag);
 }
 
 /** Whether the representation may have changed after `since` (epoch ms of an HTTP date, whole seconds). */
-function changedAfter(entity: Entity, since: number): boolean {
+function changedAfter(entity: Validators, since: number): boolean {
   return entity.lastModified > since || (entity.lastModified === since && entity.weakLastModified === true);
 }
 
@@ -63,7 +66,7 @@ const failed = (header: string) =>
  * representation) fails, or, without `If-Match`, when `If-Unmodified-Since` is older than the last change.
  * `current` is the target's representation, `undefined` when it has none.
  */
-export function assertUnchanged(headers: HeaderReader, current: Entity | undefined): void {
+export function assertUnchanged(headers: HeaderReader, current: Validators | undefined): void {
   const ifMatch = headers.get('if-match');
   if (ifMatch !== null) {
     const ok =
@@ -83,7 +86,7 @@ export function assertUnchanged(headers: HeaderReader, current: Entity | undefin
  * and 2, then `If-None-Match` (`*`: the target must not exist, which is how a client says "create only"), which
  * fails with 412 for these methods. Call before changing anything, and again where the change is decided.
  */
-export function assertPreconditions(headers: HeaderReader, current: Entity | undefined): void {
+export function assertPreconditions(headers: HeaderReader, current: Validators | undefined): void {
   assertUnchanged(headers, current);
   const ifNoneMatch = headers.get('if-none-match');
   if (ifNoneMatch !== null && current !== undefined && weakMatch(entityTags(ifNoneMatch), current) !== undefined) {

@@ -11,6 +11,7 @@ import type { Call, Route } from '../../http/route.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 import { targetProblem } from '../../webhooks/targets.js';
 import { readBody } from '../contract-schemas.js';
+import { guardedWrite } from '../guarded-write.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
 import { listReply, newest } from '../results.js';
@@ -172,13 +173,10 @@ export const endpointRoutes: Route[] = [
         patch.disabled_reason = null;
         patch.failing_since = null;
       }
-      const updated = await call.context.store.write((tx) => {
-        const current = ownEndpoint(call);
-        assertPreconditions(call.request.headers, endpointReply(call, current));
-        return tx.update('webhook_endpoints', current.id, {
-          ...patch,
-          updated_on: new Date(call.context.clock.now()).toISOString(),
-        });
+      const current = () => ownEndpoint(call);
+      const updated = await guardedWrite(call, current, endpointReply, (tx, row) => {
+        const updated_on = new Date(call.context.clock.now()).toISOString();
+        return tx.update('webhook_endpoints', row.id, { ...patch, updated_on });
       });
       return { entity: endpointReply(call, updated) };
     },
@@ -188,12 +186,11 @@ export const endpointRoutes: Route[] = [
     path: '/webhook_endpoints/:endpoint_id',
     scope: 'admin',
     async handle(call) {
-      await call.context.store.write((tx) => {
-        const current = ownEndpoint(call);
-        assertPreconditions(call.request.headers, endpointReply(call, current));
-        tx.delete('webhook_endpoints', current.id);
+      const current = () => ownEndpoint(call);
+      await guardedWrite(call, current, endpointReply, (tx, row) => {
+        tx.delete('webhook_endpoints', row.id);
         // Its pending attempts go with it; those made stay as history until their events are pruned.
-        for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', current.id)) {
+        for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', row.id)) {
           if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
         }
       });

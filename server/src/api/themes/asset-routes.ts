@@ -2,46 +2,44 @@
 
 import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
-import type { Route } from '../../http/route.js';
+import type { Call, Reply, Route } from '../../http/route.js';
+import type { AssetRow } from '../../store/types.js';
 import { assetEvent } from '../events/subjects.js';
+import { guardedWrite } from '../guarded-write.js';
 import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 import { assetEntity, assetFileValidators } from './representations.js';
 
+/** Creates an asset, or replaces the one of that file name. */
+async function uploadAsset(call: Call): Promise<Reply> {
+  const { theme } = administeredTheme(call, call.params.theme_id!);
+  assertPreconditions(call.request.headers, NO_REPRESENTATION);
+  const file = await readAssetUpload(call.request);
+  // Encoded before the write so that the queue is held only for the bookkeeping.
+  const data = encodeBase64(file.bytes);
+  const { asset, created } = await call.context.store.write((tx) => {
+    const saved = saveAsset(tx, theme, file, data, call.context.clock.now());
+    assetEvent(tx, call.context, theme, saved.asset, saved.created ? 'created' : 'updated');
+    return saved;
+  });
+  return { status: created ? 201 : 200, entity: assetEntity(call, asset) };
+}
+
+/** Deletes an asset. */
+async function removeAsset(call: Call): Promise<Reply> {
+  const { theme } = administeredTheme(call, call.params.theme_id!);
+  const current = () => themeAsset(call, theme, call.params.asset_id!);
+  // The file's validators, not its bytes: an asset whose bytes are gone can still be deleted.
+  const validators = (_: Call, asset: AssetRow) => assetFileValidators(asset);
+  await guardedWrite(call, current, validators, (tx, row) => {
+    deleteAsset(tx, theme, row, call.context.clock.now());
+    assetEvent(tx, call.context, theme, row, 'deleted');
+  });
+  return { status: 204 };
+}
+
 /** Routes of theme assets on the API mount. */
 export const assetRoutes: Route[] = [
-  {
-    method: 'POST',
-    path: '/themes/:theme_id/assets',
-    scope: 'admin',
-    async handle(call) {
-      const { theme } = administeredTheme(call, call.params.theme_id!);
-      assertPreconditions(call.request.headers, NO_REPRESENTATION);
-      const file = await readAssetUpload(call.request);
-      // Encoded before the write so that the queue is held only for the bookkeeping.
-      const data = encodeBase64(file.bytes);
-      const { asset, created } = await call.context.store.write((tx) => {
-        const saved = saveAsset(tx, theme, file, data, call.context.clock.now());
-        assetEvent(tx, call.context, theme, saved.asset, saved.created ? 'created' : 'updated');
-        return saved;
-      });
-      return { status: created ? 201 : 200, entity: assetEntity(call, asset) };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/themes/:theme_id/assets/:asset_id',
-    scope: 'admin',
-    async handle(call) {
-      const { theme } = administeredTheme(call, call.params.theme_id!);
-      themeAsset(call, theme, call.params.asset_id!);
-      await call.context.store.write((tx) => {
-        const current = themeAsset(call, theme, call.params.asset_id!);
-        assertPreconditions(call.request.headers, { body: '', ...assetFileValidators(current) });
-        deleteAsset(tx, theme, current, call.context.clock.now());
-        assetEvent(tx, call.context, theme, current, 'deleted');
-      });
-      return { status: 204 };
-    },
-  },
+  { method: 'POST', path: '/themes/:theme_id/assets', scope: 'admin', handle: uploadAsset },
+  { method: 'DELETE', path: '/themes/:theme_id/assets/:asset_id', scope: 'admin', handle: removeAsset },
 ];

@@ -1,9 +1,10 @@
 /** Template endpoints (spec §4.2, §4.3): read, create or upsert by file name, update, delete. */
 import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
 import { validationError } from '../../http/http-error.js';
-import type { Call, Route } from '../../http/route.js';
+import type { Call, Reply, Route } from '../../http/route.js';
 import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
+import { guardedWrite } from '../guarded-write.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {
@@ -32,74 +33,63 @@ function templateOf(call: Call) {
   return { theme, template: themeTemplate(call, theme, call.params.template_id!) };
 }
 
+/** A template. */
+function showTemplate(call: Call): Reply {
+  return { entity: templateEntity(call, templateOf(call).template) };
+}
+
+/** Creates a template, or replaces the one of that file name. */
+async function createTemplate(call: Call): Promise<Reply> {
+  const { theme } = administeredTheme(call, call.params.theme_id!);
+  assertPreconditions(call.request.headers, NO_REPRESENTATION);
+  const input = await readBody(call.request, 'theme', 'svc:create_template', MAX_REQUEST_BYTES);
+  const file_name = checkedFileName(input.file_name);
+  checkTemplateBody(input.body);
+  checkLastSeen(input.last_updated_on);
+  const { template, created } = await call.context.store.write((tx) => {
+    const saved = saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now());
+    templateEvent(tx, call.context, theme, saved.template, saved.created ? 'created' : 'updated');
+    return saved;
+  });
+  const entity = templateEntity(call, template);
+  if (!created) return { entity };
+  return { status: 201, entity, headers: { location: templateUrl(call.context.addresses, theme.id, template.id) } };
+}
+
+/** Updates a template: its body and/or its file name. */
+async function editTemplate(call: Call): Promise<Reply> {
+  const { theme, template: seen } = templateOf(call);
+  // RFC 9110 §13.2.1: preconditions before the content is looked at (a stale client gets its 412, not a
+  // 422 about a body it would not send again); checked again below, where it counts.
+  assertPreconditions(call.request.headers, templateEntity(call, seen));
+  const body = await readBody(call.request, 'themeTemplate', 'svc:update_template', MAX_REQUEST_BYTES);
+  const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
+  if (input.body !== undefined) checkTemplateBody(input.body);
+  checkLastSeen(input.last_updated_on);
+  const current = () => templateOf(call).template;
+  const template = await guardedWrite(call, current, templateEntity, (tx, row) => {
+    const updated = updateTemplate(tx, theme, row, input, call.context.clock.now());
+    templateEvent(tx, call.context, theme, updated, 'updated');
+    return updated;
+  });
+  return { entity: templateEntity(call, template) };
+}
+
+/** Deletes a template. */
+async function removeTemplate(call: Call): Promise<Reply> {
+  const { theme } = templateOf(call);
+  const current = () => templateOf(call).template;
+  await guardedWrite(call, current, templateEntity, (tx, row) => {
+    deleteTemplate(tx, theme, row, call.context.clock.now());
+    templateEvent(tx, call.context, theme, row, 'deleted');
+  });
+  return { status: 204 };
+}
+
 /** Routes of templates on the API mount. */
 export const templateRoutes: Route[] = [
-  {
-    method: 'GET',
-    path: '/themes/:theme_id/templates/:template_id',
-    scope: 'admin',
-    handle(call) {
-      return { entity: templateEntity(call, templateOf(call).template) };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/themes/:theme_id/templates',
-    scope: 'admin',
-    async handle(call) {
-      const { theme } = administeredTheme(call, call.params.theme_id!);
-      assertPreconditions(call.request.headers, NO_REPRESENTATION);
-      const input = await readBody(call.request, 'theme', 'svc:create_template', MAX_REQUEST_BYTES);
-      const file_name = checkedFileName(input.file_name);
-      checkTemplateBody(input.body);
-      checkLastSeen(input.last_updated_on);
-      const { template, created } = await call.context.store.write((tx) => {
-        const saved = saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now());
-        templateEvent(tx, call.context, theme, saved.template, saved.created ? 'created' : 'updated');
-        return saved;
-      });
-      const entity = templateEntity(call, template);
-      if (!created) return { entity };
-      return { status: 201, entity, headers: { location: templateUrl(call.context.addresses, theme.id, template.id) } };
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/themes/:theme_id/templates/:template_id',
-    scope: 'admin',
-    async handle(call) {
-      const { theme, template: seen } = templateOf(call);
-      // RFC 9110 §13.2.1: preconditions before the content is looked at (a stale client gets its 412, not a
-      // 422 about a body it would not send again); checked again below, where it counts.
-      assertPreconditions(call.request.headers, templateEntity(call, seen));
-      const body = await readBody(call.request, 'themeTemplate', 'svc:update_template', MAX_REQUEST_BYTES);
-      const input = { ...body, file_name: body.file_name === undefined ? undefined : checkedFileName(body.file_name) };
-      if (input.body !== undefined) checkTemplateBody(input.body);
-      checkLastSeen(input.last_updated_on);
-      const template = await call.context.store.write((tx) => {
-        // Inside the write queue, so that no other write lands between the check and the change.
-        const current = themeTemplate(call, theme, call.params.template_id!);
-        assertPreconditions(call.request.headers, templateEntity(call, current));
-        const updated = updateTemplate(tx, theme, current, input, call.context.clock.now());
-        templateEvent(tx, call.context, theme, updated, 'updated');
-        return updated;
-      });
-      return { entity: templateEntity(call, template) };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/themes/:theme_id/templates/:template_id',
-    scope: 'admin',
-    async handle(call) {
-      const { theme } = templateOf(call);
-      await call.context.store.write((tx) => {
-        const current = themeTemplate(call, theme, call.params.template_id!);
-        assertPreconditions(call.request.headers, templateEntity(call, current));
-        deleteTemplate(tx, theme, current, call.context.clock.now());
-        templateEvent(tx, call.context, theme, current, 'deleted');
-      });
-      return { status: 204 };
-    },
-  },
+  { method: 'GET', path: '/themes/:theme_id/templates/:template_id', scope: 'admin', handle: showTemplate },
+  { method: 'POST', path: '/themes/:theme_id/templates', scope: 'admin', handle: createTemplate },
+  { method: 'PUT', path: '/themes/:theme_id/templates/:template_id', scope: 'admin', handle: editTemplate },
+  { method: 'DELETE', path: '/themes/:theme_id/templates/:template_id', scope: 'admin', handle: removeTemplate },
 ];
