@@ -6,7 +6,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import type { EventFields } from '@storefront-platform/sdk/internal';
 import { eventResource } from './api/events/representations.js';
-import { type TriggerOptions, type TriggerType, triggerEvent } from './api/events/trigger.js';
+import type { TriggerOptions, TriggerType } from './api/events/trigger.js';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
 import { isFirstProcess, listenOn } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
@@ -413,6 +413,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     webhooks: { drain: () => webhooks.drain() },
     async trigger(type, triggerOptions) {
       // Through the core's context, whose store wakes the delivery loop and the long-polls once the write is done.
+      // Imported at the first trigger: a start does not pay for it.
+      const { triggerEvent } = await import('./api/events/trigger.js');
       const event = await triggerEvent(core.context, type, triggerOptions);
       return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },
