@@ -19,7 +19,7 @@ import { diskFailureOf } from './http/disk-failure.js';
 import { parseRateLimit, type RateLimitPolicy } from './http/rate-limit.js';
 import { DEFAULT_TOKEN_TTL } from './oauth/token-ttl.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
-import { DEFAULT_PRODUCTS } from './seed/index.js';
+import { DEFAULT_PRODUCTS } from './seed/default-products.js';
 import { ignoreTerminalInterrupt, onStopSignal } from './stop-signals.js';
 import { StoreLockedError } from './store/json/store-locked-error.js';
 import { isPostgresUrl, withoutPassword } from './store/postgres/postgres-url.js';

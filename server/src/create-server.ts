@@ -6,7 +6,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import type { EventFields } from '@storefront-platform/sdk/internal';
 import { eventResource } from './api/events/representations.js';
-import { type TriggerOptions, type TriggerType, triggerEvent } from './api/events/trigger.js';
+import type { TriggerOptions, TriggerType } from './api/events/trigger.js';
 import { removeAssetsWithoutBytes } from './api/themes/asset.js';
 import { isFirstProcess, listenOn } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
@@ -24,7 +24,7 @@ import { RateLimiter, type RateLimitPolicy, rateLimitOption } from './http/rate-
 import { tokenTtlOf } from './oauth/token-ttl.js';
 import { controlTokenProblem, newControlToken } from './sandbox/control-token.js';
 import { CONTROL_PATH } from './sandbox/operations.js';
-import { type DemoCredentials, seed } from './seed/index.js';
+import type { DemoCredentials } from './seed/index.js';
 import { createJsonStore } from './store/json/json-file.js';
 import { createMemoryStore } from './store/memory.js';
 import { isPostgresUrl, withoutPassword } from './store/postgres/postgres-url.js';
@@ -224,9 +224,14 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
     );
   }
   const data = options.store ?? options.data;
-  const fresh = () => seed({ ...demo, ...(options.products === undefined ? {} : { products: options.products }) });
+  // The seed loads only when data is created: a start on existing data does not pay for it.
+  const fresh = async () =>
+    (await import('./seed/index.js')).seed({
+      ...demo,
+      ...(options.products === undefined ? {} : { products: options.products }),
+    });
   if (data === undefined) {
-    const { dataset, credentials } = fresh();
+    const { dataset, credentials } = await fresh();
     return { store: createMemoryStore(dataset), ownsStore: true, seeded: true, credentials };
   }
   if (typeof data === 'string') {
@@ -236,8 +241,8 @@ async function openData(options: ServerOptions): Promise<OpenedData> {
       data === options.store ? (await import('./store/postgres/postgres.js')).createPostgresStore : createJsonStore;
     const store = await open(data, {
       reset: options.reset,
-      initial: () => {
-        const result = fresh();
+      initial: async () => {
+        const result = await fresh();
         seeded = result.credentials;
         return result.dataset;
       },
@@ -408,6 +413,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     webhooks: { drain: () => webhooks.drain() },
     async trigger(type, triggerOptions) {
       // Through the core's context, whose store wakes the delivery loop and the long-polls once the write is done.
+      // Imported at the first trigger: a start does not pay for it.
+      const { triggerEvent } = await import('./api/events/trigger.js');
       const event = await triggerEvent(core.context, type, triggerOptions);
       return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },

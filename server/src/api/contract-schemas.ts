@@ -9,7 +9,7 @@ import type { RelationName, RepresentationName, Representations } from '@storefr
 import type { CoreRequest } from '../core/types.js';
 import { readJson } from '../http/json-body.js';
 import type { Schema } from '../http/json-schema.js';
-import { CONTRACT } from '../openapi/contract.generated.js';
+import type { Contract } from '../openapi/contract-types.js';
 
 type RelationOf<N extends RepresentationName, R extends RelationName<N>> = Representations[N]['relations'][R];
 
@@ -26,19 +26,30 @@ export type BodyOf<N extends RepresentationName, R extends BodyRelation<N>> =
     ? B
     : never;
 
+let contract: Promise<Contract> | undefined;
+
+/**
+ * The generated contract, imported at its first use: the largest module of the server (56 KB) and one no start
+ * needs, only a request with a body or a list's query (issue 49, start time).
+ */
+function loadContract(): Promise<Contract> {
+  contract ??= import('../openapi/contract.generated.js').then((module) => module.CONTRACT);
+  return contract;
+}
+
 const PREFIX = '#/components/schemas/';
 
-/** The contract's schema a `$ref` of a generated schema names. */
-function contractSchema(ref: string): Schema {
+/** The schema of `contract` a `$ref` of a generated schema names. */
+function contractSchema(contract: Contract, ref: string): Schema {
   const name = ref.startsWith(PREFIX) ? ref.slice(PREFIX.length) : undefined;
-  const schema = name === undefined ? undefined : CONTRACT.schemas[name];
+  const schema = name === undefined ? undefined : contract.schemas[name];
   if (!schema) throw new Error(`the contract has no schema ${ref}`);
   return schema;
 }
 
 /** `schema`, its `$ref` followed. */
-function followed(schema: Schema): Schema {
-  return typeof schema.$ref === 'string' ? followed(contractSchema(schema.$ref)) : schema;
+function followed(contract: Contract, schema: Schema): Schema {
+  return typeof schema.$ref === 'string' ? followed(contract, contractSchema(contract, schema.$ref)) : schema;
 }
 
 /** The template variables of relation `R` of representation `N`, as the contract types them. */
@@ -53,14 +64,15 @@ export type VarsOf<N extends RepresentationName, R extends RelationName<N>> =
  * The values variable `name` of relation `relation` of `representation` may take, in the contract's order: its
  * schema's `enum` (a list's sort orders, statuses).
  */
-export function queryValues<
+export async function queryValues<
   N extends RepresentationName,
   R extends RelationName<N>,
   V extends keyof VarsOf<N, R> & string,
->(representation: N, relation: R, name: V): readonly NonNullable<VarsOf<N, R>[V]>[] {
-  const vars = CONTRACT.representations[representation]?.relations[relation]?.vars;
-  const properties = vars && (followed(vars).properties as Record<string, Schema> | undefined);
-  const values = properties?.[name] && followed(properties[name]).enum;
+>(representation: N, relation: R, name: V): Promise<readonly NonNullable<VarsOf<N, R>[V]>[]> {
+  const contract = await loadContract();
+  const vars = contract.representations[representation]?.relations[relation]?.vars;
+  const properties = vars && (followed(contract, vars).properties as Record<string, Schema> | undefined);
+  const values = properties?.[name] && followed(contract, properties[name]).enum;
   if (!Array.isArray(values)) throw new Error(`the contract lists no values of ${name} for ${relation}`);
   return values as NonNullable<VarsOf<N, R>[V]>[];
 }
@@ -75,7 +87,8 @@ export async function readBody<N extends RepresentationName, R extends BodyRelat
   relation: R,
   limit: number,
 ): Promise<BodyOf<N, R>> {
-  const schema = CONTRACT.representations[representation]?.relations[relation]?.body;
+  const contract = await loadContract();
+  const schema = contract.representations[representation]?.relations[relation]?.body;
   if (!schema) throw new Error(`the contract gives ${representation} no body for ${relation}`);
-  return (await readJson(request, schema, contractSchema, limit)) as BodyOf<N, R>;
+  return (await readJson(request, schema, (ref) => contractSchema(contract, ref), limit)) as BodyOf<N, R>;
 }

@@ -11,9 +11,6 @@ import { list, oneOf, search } from './query.js';
 import { listReply, newest } from './results.js';
 import { ordersUrl, orderUrl, shopUrl } from './urls.js';
 
-const STATUSES = queryValues('root', 'svc:all_orders', 'status');
-const SORTS = queryValues('root', 'svc:all_orders', 'sort');
-
 /** What an order comes to: its line items' quantities times their unit prices, in cents. */
 export const orderTotal = (row: OrderRow) =>
   row.line_items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0);
@@ -56,14 +53,14 @@ function matches(row: OrderRow, q: string): boolean {
   return `${row.code}\n${row.contact.name}\n${row.contact.email}`.toLowerCase().includes(q);
 }
 
-function listOrders(call: Call): Reply {
+async function listOrders(call: Call): Promise<Reply> {
   const { context, query, principal } = call;
   const { store, addresses } = context;
   const filter = {
     shop_ids: list(query, 'shop_ids'),
-    status: oneOf(query, 'status', STATUSES),
+    status: oneOf(query, 'status', await queryValues('root', 'svc:all_orders', 'status')),
     q: search(query),
-    sort: oneOf(query, 'sort', SORTS),
+    sort: oneOf(query, 'sort', await queryValues('root', 'svc:all_orders', 'sort')),
   } satisfies FilterValues<typeof ORDER_FILTERS>;
   const { shop_ids: shopIds, status, q, sort } = filter;
   const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);

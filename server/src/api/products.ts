@@ -12,9 +12,6 @@ import { listReply, newest } from './results.js';
 import { shopSummary } from './shops.js';
 import { productsUrl, productUrl, shopUrl } from './urls.js';
 
-const SORTS = queryValues('root', 'svc:all_products', 'sort');
-const STATUSES = queryValues('root', 'svc:all_products', 'status');
-
 const SORT_KEYS: Record<string, SortKey<ProductRow>> = {
   updated_on: { type: 'string', of: (row) => row.updated_on },
   created_on: { type: 'string', of: (row) => row.created_on },
@@ -75,15 +72,15 @@ function viewer(store: Store, principal: Principal) {
   return { visible, administered, variant };
 }
 
-function listProducts(call: Call): Reply {
+async function listProducts(call: Call): Promise<Reply> {
   const { context, query, cache, principal } = call;
   const { store, addresses } = context;
   const filter = {
     q: search(query),
     shop_ids: list(query, 'shop_ids'),
-    status: oneOf(query, 'status', STATUSES),
+    status: oneOf(query, 'status', await queryValues('root', 'svc:all_products', 'status')),
     tags: list(query, 'tags')?.map((tag) => tag.toLowerCase()),
-    sort: oneOf(query, 'sort', SORTS),
+    sort: oneOf(query, 'sort', await queryValues('root', 'svc:all_products', 'sort')),
   } satisfies FilterValues<typeof PRODUCT_FILTERS>;
   const { q, shop_ids: shopIds, status, tags, sort } = filter;
   const revisions = [store.revision('products'), store.revision('shops')];

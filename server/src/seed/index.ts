@@ -1,1 +1,2 @@
-export { DEFAULT_PRODUCTS, type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed.js';
+export { DEFAULT_PRODUCTS } from './default-products.js';
+export { type DemoCredentials, type SeededData, type SeedOptions, seed } from './seed.js';

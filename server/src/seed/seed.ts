@@ -10,6 +10,7 @@ import { md5Hex } from '../shared/md5.js';
 import { emptyDataset } from '../store/collections.js';
 import type { AppRow, Dataset, ProductRow, ShopRow, UserRow } from '../store/types.js';
 import { type Assortment, order, product } from './catalog.js';
+import { DEFAULT_PRODUCTS } from './default-products.js';
 import { lazyFields, memo } from './lazy.js';
 import { seedPasswordHash } from './password-hash.js';
 import { Random } from './random.js';
@@ -58,8 +59,6 @@ export interface SeededData {
   credentials: DemoCredentials;
 }
 
-/** Default {@link SeedOptions.products}. */
-export const DEFAULT_PRODUCTS = 300;
 const DEFAULT_ORDERS = 60;
 const DEFAULT_NOW = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;

@@ -44,7 +44,7 @@ import { stageAll } from './stage-all.js';
 /** Options of {@link createJsonStore}. */
 export interface JsonStoreOptions {
   /** The data to create the store with when `path` does not exist yet (or on `reset`). Default: empty. */
-  initial?: () => Partial<Dataset>;
+  initial?: () => Partial<Dataset> | Promise<Partial<Dataset>>;
   /** Replace whatever `path` holds with `initial()`. */
   reset?: boolean;
   /**
@@ -105,7 +105,7 @@ async function open(path: string, options: JsonStoreOptions, durability: Durabil
   let data: Partial<StoredData>;
   let rewritten: readonly CollectionName[];
   if (found === null) {
-    data = options.initial?.() ?? {};
+    data = (await options.initial?.()) ?? {};
     for (const name of COLLECTIONS) files[name] = place(name, newPlace(dir, stem, name, data[name]?.length ?? 0));
     rewritten = COLLECTIONS;
   } else {

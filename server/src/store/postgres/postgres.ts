@@ -40,7 +40,7 @@ export { isPostgresUrl, withoutPassword } from './postgres-url.js';
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
   /** The data to create the store with when the schema holds none yet (or on `reset`). Default: empty. */
-  initial?: () => Partial<Dataset>;
+  initial?: () => Partial<Dataset> | Promise<Partial<Dataset>>;
   /** Replace whatever the schema holds with `initial()`. Stop every other process on the schema first. */
   reset?: boolean;
   /**
@@ -194,7 +194,7 @@ async function createData(client: pg.PoolClient, schema: string, options: Postgr
       // DELETE rather than TRUNCATE: on small tables it is many times faster (no new files to create and sync).
       await client.query(COLLECTIONS.map((name) => `DELETE FROM ${tableOf(schema, name)}`).join('; '));
     }
-    const data: Partial<StoredData> = options.initial?.() ?? {};
+    const data: Partial<StoredData> = (await options.initial?.()) ?? {};
     seq += 1;
     const changes = COLLECTIONS.map((name) => ({ name, upserts: (data[name] ?? []) as AnyRow[], deletes: [] }));
     await writeRows(client, schema, seq, changes);
