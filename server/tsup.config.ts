@@ -96,6 +96,11 @@ export default defineConfig(async () => {
       shims: true,
       // Bundled code keeps its class and function names (error names are compared across copies).
       keepNames: true,
+      // What loads on first use (the contract, the seed, the control API…) is an `import()` in the sources, which
+      // Jest's module system refuses in CommonJS (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG): here a `require()`.
+      esbuildOptions(options) {
+        options.supported = { ...options.supported, 'dynamic-import': false };
+      },
     },
   ];
 });
