@@ -27,6 +27,12 @@ for tarball in "${tarballs[@]}"; do
     for (const field of ["repository", "homepage", "bugs", "license"]) if (!pkg[field]) throw new Error(`${pkg.name}: no ${field}`);
     if (pkg.repository.directory === undefined) throw new Error(`${pkg.name}: repository.directory is missing`);
   ' "$tarball"
+  # The CommonJS build loads its own chunks with require(): Jest runs CommonJS in a vm that refuses import()
+  # (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG), so a lazy import() left in a .cjs fails there at first use.
+  if tar -xzOf "$tarball" --wildcards 'package/dist/*.cjs' 2>/dev/null | grep -nE "import\(['\"]\./"; then
+    echo "$tarball: a CommonJS file import()s a chunk (see server/tsup.config.ts, dynamic-import)" >&2
+    exit 1
+  fi
   # What `npm publish` would send, as the registry would take it (a dry run: no login, nothing sent).
   npm publish --dry-run "$tarball" 2>&1 | grep -E '^npm notice (name|version|total files|Publishing)|^\+ '
   npx publint run "$tarball" --strict
