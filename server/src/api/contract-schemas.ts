@@ -60,21 +60,31 @@ export type VarsOf<N extends RepresentationName, R extends RelationName<N>> =
     ? V
     : never;
 
+/** The lists {@link queryValues} gave, by representation, relation and variable: looked up once, not per request. */
+const values = new Map<string, Promise<readonly unknown[]>>();
+
 /**
  * The values variable `name` of relation `relation` of `representation` may take, in the contract's order: its
  * schema's `enum` (a list's sort orders, statuses).
  */
-export async function queryValues<
+export function queryValues<
   N extends RepresentationName,
   R extends RelationName<N>,
   V extends keyof VarsOf<N, R> & string,
 >(representation: N, relation: R, name: V): Promise<readonly NonNullable<VarsOf<N, R>[V]>[]> {
-  const contract = await loadContract();
-  const vars = contract.representations[representation]?.relations[relation]?.vars;
-  const properties = vars && (followed(contract, vars).properties as Record<string, Schema> | undefined);
-  const values = properties?.[name] && followed(contract, properties[name]).enum;
-  if (!Array.isArray(values)) throw new Error(`the contract lists no values of ${name} for ${relation}`);
-  return values as NonNullable<VarsOf<N, R>[V]>[];
+  const key = `${representation} ${relation} ${name}`;
+  let found = values.get(key);
+  if (!found) {
+    found = loadContract().then((contract) => {
+      const vars = contract.representations[representation]?.relations[relation]?.vars;
+      const properties = vars && (followed(contract, vars).properties as Record<string, Schema> | undefined);
+      const listed = properties?.[name] && followed(contract, properties[name]).enum;
+      if (!Array.isArray(listed)) throw new Error(`the contract lists no values of ${name} for ${relation}`);
+      return listed;
+    });
+    values.set(key, found);
+  }
+  return found as Promise<readonly NonNullable<VarsOf<N, R>[V]>[]>;
 }
 
 /**

@@ -119,7 +119,7 @@ export function logRequest(log: (line: string) => void, req: IncomingMessage, re
     // The answer's `X-Request-Id` (sane by construction: `core/request-id.ts`); none when the client left before it.
     const id = sentIds.get(res);
     const line = `${requestLine(req.method ?? 'GET', url)} ${status} ${(performance.now() - start).toFixed(1)}ms`;
-    log(typeof id === 'string' ? `${line} id=${id}` : line);
+    log(id === undefined ? line : `${line} id=${id}`);
   });
 }
 

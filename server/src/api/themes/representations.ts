@@ -6,6 +6,7 @@
  * entity too: its bytes, checked once per change, validated by their MD5 digest.
  */
 import type { Addresses } from '../../core/types.js';
+import type { Validators } from '../../http/conditional.js';
 import type { Entity } from '../../http/entity.js';
 import { toSeconds } from '../../http/http-date.js';
 import { notFound } from '../../http/http-error.js';
@@ -167,7 +168,7 @@ export function assetFileEntity(cache: RepresentationCache, store: Store, asset:
  * What conditions on the file of `asset` are checked against, without its bytes: a deletion must work for an
  * asset whose bytes are gone, so that a client can remove what it cannot read.
  */
-export function assetFileValidators(asset: AssetRow): Omit<Entity, 'body'> {
+export function assetFileValidators(asset: AssetRow): Validators {
   return {
     contentType: asset.content_type,
     etag: `"${asset.digest}"`,
