@@ -1,7 +1,11 @@
-import { HttpError } from './http-error.js';
+import { HttpError, type HttpErrorInit } from './http-error.js';
 
 /** 403: the token is valid but lacks the scope the endpoint needs (`headers["x-accepted-oauth-scopes"]`). */
 export class ForbiddenError extends HttpError {
   override name = 'ForbiddenError';
-  override readonly code = 'FORBIDDEN';
+  declare readonly code: 'FORBIDDEN';
+
+  constructor(init: HttpErrorInit) {
+    super(init, 'FORBIDDEN');
+  }
 }

@@ -1,7 +1,11 @@
-import { HttpError } from './http-error.js';
+import { HttpError, type HttpErrorInit } from './http-error.js';
 
 /** 404: no such resource, or one the caller may not see (other people's shops are 404, not 403). */
 export class NotFoundError extends HttpError {
   override name = 'NotFoundError';
-  override readonly code = 'NOT_FOUND';
+  declare readonly code: 'NOT_FOUND';
+
+  constructor(init: HttpErrorInit) {
+    super(init, 'NOT_FOUND');
+  }
 }

@@ -1,7 +1,11 @@
-import { HttpError } from './http-error.js';
+import { HttpError, type HttpErrorInit } from './http-error.js';
 
 /** 413: the request body is over the server's limit. */
 export class PayloadTooLargeError extends HttpError {
   override name = 'PayloadTooLargeError';
-  override readonly code = 'PAYLOAD_TOO_LARGE';
+  declare readonly code: 'PAYLOAD_TOO_LARGE';
+
+  constructor(init: HttpErrorInit) {
+    super(init, 'PAYLOAD_TOO_LARGE');
+  }
 }
