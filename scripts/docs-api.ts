@@ -101,17 +101,44 @@ function header(node: ts.Node, source: ts.SourceFile): string {
     .replace(/;$/, '');
 }
 
-/** `node` as source with the comments of its members removed (they are listed apart). */
+/**
+ * `node` as source with the comments of its members removed (they are listed apart), and its `@internal` members
+ * left out, as they are from the list.
+ */
 function withoutComments(node: ts.Node, source: ts.SourceFile): string {
   const printer = ts.createPrinter({ removeComments: true });
-  return printer.printNode(ts.EmitHint.Unspecified, node, source).replace(/^(export\s+)?(declare\s+)?/, '');
+  const { factory } = ts;
+  const shown = ts.isInterfaceDeclaration(node)
+    ? factory.updateInterfaceDeclaration(
+        node,
+        node.modifiers,
+        node.name,
+        node.typeParameters,
+        node.heritageClauses,
+        node.members.filter((member) => !isInternal(member)),
+      )
+    : ts.isClassDeclaration(node)
+      ? factory.updateClassDeclaration(
+          node,
+          node.modifiers,
+          node.name,
+          node.typeParameters,
+          node.heritageClauses,
+          node.members.filter((member) => !isInternal(member)),
+        )
+      : node;
+  return printer.printNode(ts.EmitHint.Unspecified, shown, source).replace(/^(export\s+)?(declare\s+)?/, '');
+}
+
+function isInternal(member: ts.ClassElement | ts.TypeElement): boolean {
+  return ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
 }
 
 function isPublicMember(member: ts.ClassElement | ts.TypeElement): boolean {
   if (!member.name || ts.isPrivateIdentifier(member.name)) return false;
   const flags = ts.getCombinedModifierFlags(member as ts.Declaration);
   if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) return false;
-  return !ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
+  return !isInternal(member);
 }
 
 function describe(checker: ts.TypeChecker, name: string, symbol: ts.Symbol): Item | undefined {
