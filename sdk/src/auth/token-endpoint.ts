@@ -107,7 +107,8 @@ export function tokenInfoFrom(body: unknown, now: number): TokenInfo | undefined
  * server's `error` and `error_description`) when the server refuses with a 4xx, the typed error of the status
  * otherwise (a `ServerError` on a 5xx), an {@link InvalidResponseError} when a 2xx is not a bearer token, a
  * {@link NetworkError} without response, a {@link TimeoutError} past `timeout`, a {@link ResponseTooLargeError}
- * for an answer over 1 MiB. No secret sent (client secret, password, assertion, code) nor the token received appears in any of them.
+ * for an answer over 1 MiB. No secret sent (the client secret, and every grant parameter of `SECRET_PARAMS`: password,
+ * assertion, code, refresh token…) nor the token received appears in any of them.
  */
 export async function requestToken(request: TokenRequest): Promise<TokenInfo> {
   const url = tokenUrl(request.authUrl);

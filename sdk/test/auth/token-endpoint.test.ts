@@ -57,6 +57,20 @@ describe('requestToken', () => {
     expect(`${error.message} ${JSON.stringify(error)}`).not.toMatch(/hunter2|s3cret/);
   });
 
+  it.each(['refresh_token', 'client_assertion'])('redacts an echoed %s, as every secret parameter', async (name) => {
+    const endpoint = fakeTokenEndpoint((call) => ({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: `${call.params.get(name)} is not known` },
+    }));
+    const error = await requestToken({
+      authUrl,
+      fetch: endpoint.fetch,
+      params: { grant_type: 'refresh_token', [name]: 'rt-9f8e7d' },
+    }).catch((e: unknown) => e);
+    expect((error as OAuthError).errorDescription).toBe('[REDACTED] is not known');
+    expect(`${(error as OAuthError).message} ${JSON.stringify(error)}`).not.toContain('rt-9f8e7d');
+  });
+
   it('turns a 401 invalid_client into an OAuthError', async () => {
     const endpoint = fakeTokenEndpoint(() => ({ status: 401, body: { error: 'invalid_client' } }));
     const error = await requestToken({
