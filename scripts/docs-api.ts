@@ -107,27 +107,14 @@ function header(node: ts.Node, source: ts.SourceFile): string {
  */
 function withoutComments(node: ts.Node, source: ts.SourceFile): string {
   const printer = ts.createPrinter({ removeComments: true });
-  const { factory } = ts;
-  const shown = ts.isInterfaceDeclaration(node)
-    ? factory.updateInterfaceDeclaration(
-        node,
-        node.modifiers,
-        node.name,
-        node.typeParameters,
-        node.heritageClauses,
-        node.members.filter((member) => !isInternal(member)),
-      )
-    : ts.isClassDeclaration(node)
-      ? factory.updateClassDeclaration(
-          node,
-          node.modifiers,
-          node.name,
-          node.typeParameters,
-          node.heritageClauses,
-          node.members.filter((member) => !isInternal(member)),
-        )
-      : node;
-  return printer.printNode(ts.EmitHint.Unspecified, shown, source).replace(/^(export\s+)?(declare\s+)?/, '');
+  const dropInternal: ts.TransformerFactory<ts.Node> = (context) => (root) =>
+    ts.visitEachChild(
+      root,
+      (child) => ((ts.isClassElement(child) || ts.isTypeElement(child)) && isInternal(child) ? undefined : child),
+      context,
+    );
+  const [shown] = ts.transform(node, [dropInternal]).transformed;
+  return printer.printNode(ts.EmitHint.Unspecified, shown!, source).replace(/^(export\s+)?(declare\s+)?/, '');
 }
 
 function isInternal(member: ts.ClassElement | ts.TypeElement): boolean {
