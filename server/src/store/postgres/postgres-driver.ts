@@ -12,11 +12,21 @@ export const Pool: typeof pg.Pool = pg.Pool;
 /** node-postgres's single connection (`pg.Client`). */
 export const Client: typeof pg.Client = pg.Client;
 
+/** A statement run by {@link guardedQuery}. */
+export type GuardedQuery = <R extends pg.QueryResultRow>(
+  text: string,
+  values?: unknown[],
+) => Promise<pg.QueryResult<R>>;
+
 /**
  * `pool.query` whose failures reject with what `unavailable` makes of them (a `StoreUnavailableError`: the control
  * API answers 503), naming `what` the statements serve.
  */
-export function guardedQuery(pool: pg.Pool, unavailable: (what: string, error: unknown) => Error, what: string) {
+export function guardedQuery(
+  pool: pg.Pool,
+  unavailable: (what: string, error: unknown) => Error,
+  what: string,
+): GuardedQuery {
   return <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
     pool.query<R>(text, values).catch((error: unknown) => {
       throw unavailable(what, error);

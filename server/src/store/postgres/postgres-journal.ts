@@ -3,20 +3,11 @@
  * of a fleet the requests every one of them answered: one statement each, outside a transaction and unnamed, so
  * any server connection of a pooler serves them.
  */
-import type pg from 'pg';
 import type { JournalRecord, SharedJournal } from '../types.js';
-import { guardedQuery } from './postgres-driver.js';
+import type { GuardedQuery } from './postgres-driver.js';
 
-/**
- * The journal in `schema` (quoted), through `pool`; a statement that fails rejects with what `unavailable` makes of
- * it (a `StoreUnavailableError`: the control API answers 503).
- */
-export function sharedJournal(
-  pool: pg.Pool,
-  schema: string,
-  unavailable: (what: string, error: unknown) => Error,
-): SharedJournal {
-  const query = guardedQuery(pool, unavailable, 'the request journal');
+/** The journal in `schema` (quoted), through `query` (a failure is the control API's 503). */
+export function sharedJournal(query: GuardedQuery, schema: string): SharedJournal {
   return {
     async add(record, keep) {
       // The records `keep` and more before this one go in the same statement: the table never grows past `keep`

@@ -3,20 +3,11 @@
  * is restored through any other: one statement each, outside a transaction. A snapshot is stored as one JSON
  * document; restoring it is a write of the store like any other (see `sandbox/restore.ts`).
  */
-import type pg from 'pg';
 import type { Dataset, SnapshotShelf } from '../types.js';
-import { guardedQuery } from './postgres-driver.js';
+import type { GuardedQuery } from './postgres-driver.js';
 
-/**
- * The snapshots in `schema` (quoted), through `pool`; a statement that fails rejects with what `unavailable` makes
- * of it (a `StoreUnavailableError`: the control API answers 503).
- */
-export function sharedSnapshots(
-  pool: pg.Pool,
-  schema: string,
-  unavailable: (what: string, error: unknown) => Error,
-): SnapshotShelf {
-  const query = guardedQuery(pool, unavailable, 'the snapshots');
+/** The snapshots in `schema` (quoted), through `query` (a failure is the control API's 503). */
+export function sharedSnapshots(query: GuardedQuery, schema: string): SnapshotShelf {
   return {
     async put(name, data, takenOn) {
       await query(

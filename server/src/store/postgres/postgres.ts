@@ -22,6 +22,7 @@ import { COLLECTIONS } from '../collections.js';
 import { StoreError, StoreUnavailableError } from '../errors.js';
 import type { CollectionName, Collections, Dataset, Store, StoredData } from '../types.js';
 import { type ClaimOptions, openClaims } from './postgres-claims.js';
+import { guardedQuery } from './postgres-driver.js';
 import { sharedFailures } from './postgres-failures.js';
 import { freshness } from './postgres-freshness.js';
 import { sharedJournal } from './postgres-journal.js';
@@ -161,8 +162,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       prune,
       failures: sharedFailures(pool, schema),
       rateCounts: sharedRateCounts(pool, schema, unavailable),
-      snapshots: sharedSnapshots(pool, schema, unavailable),
-      journal: sharedJournal(pool, schema, unavailable),
+      snapshots: sharedSnapshots(guardedQuery(pool, unavailable, 'the snapshots'), schema),
+      journal: sharedJournal(guardedQuery(pool, unavailable, 'the request journal'), schema),
       claim: (collection, id) => claims.claim(collection, id),
       close() {
         closing ??= store.close().finally(async () => {
