@@ -1,4 +1,6 @@
 /** The fetch-standard form of the core, `(request: Request) => Promise<Response>`, for MSW and tests. */
+
+import { readAtMost } from '../shared/read-at-most.js';
 import { BodyTooLargeError, MAX_BODY_BYTES } from './body-limit.js';
 import type { CoreHandler, CoreRequest } from './types.js';
 
@@ -8,20 +10,8 @@ async function readCapped(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      // Not awaited: under msw 2 the cancel of an intercepted request body never settles.
-      void reader.cancel().catch(() => undefined);
-      throw new BodyTooLargeError();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
+  if (!(await readAtMost(request.body, MAX_BODY_BYTES, (chunk) => chunks.push(chunk)))) throw new BodyTooLargeError();
+  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);

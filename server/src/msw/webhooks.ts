@@ -8,6 +8,7 @@ import { bypass } from 'msw';
 import { deliveryBody } from '../api/events/representations.js';
 import type { Addresses } from '../core/types.js';
 import { type DeliveredEvent, type MockWebhookDelivery, madeDelivery } from '../sandbox/deliveries.js';
+import { readAtMost } from '../shared/read-at-most.js';
 
 export type { DeliveredEvent, MockWebhookDelivery };
 
@@ -175,22 +176,9 @@ export class MockWebhookState {
  * `body.cancel()` settles only when the request's signal aborts.
  */
 async function discardBody(response: Response): Promise<void> {
-  const reader = response.body?.getReader();
-  if (!reader) return;
-  let read = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-      if (read > MAX_ANSWER_BYTES) {
-        void reader.cancel().catch(() => undefined);
-        return;
-      }
-    }
-  } catch {
-    // The status came: an answer cut short is still an answer.
-  }
+  if (!response.body) return;
+  // The status came: an answer cut short is still an answer.
+  await readAtMost(response.body, MAX_ANSWER_BYTES).catch(() => undefined);
 }
 
 /** URLs compared as parsed (`http://App.test:80/x` is `http://app.test/x`). */
