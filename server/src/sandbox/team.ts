@@ -14,7 +14,7 @@ import { hashPasswordAsync, randomSecret, typedSecret } from '../oauth/secrets.j
 import { slugify } from '../seed/catalog.js';
 import type { Rgb } from '../seed/images.js';
 import { themeTemplates } from '../seed/theme/index.js';
-import type { AppKind, OrderRow, ProductRow, Store, Transaction } from '../store/types.js';
+import type { AppKind, Collections, OrderRow, ProductRow, Store, Transaction, UserRow } from '../store/types.js';
 import {
   appView,
   bad,
@@ -39,12 +39,33 @@ const MIN_PASSWORD = 8;
 const ACCENT: Rgb = [32, 96, 160];
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** Removes, in `tx`, what lets the app or user `id` act: its tokens, authorization codes and webhook endpoints. */
-function revoke(tx: Transaction, store: Store, field: 'app_id' | 'user_id', id: string): void {
-  for (const token of store.where('tokens', field, id)) tx.delete('tokens', token.id);
-  for (const code of store.where('codes', field, id)) tx.delete('codes', code.id);
-  for (const endpoint of store.all('webhook_endpoints')) {
-    if (endpoint[field] === id) tx.delete('webhook_endpoints', endpoint.id);
+/** An app or a user: what finds it (its id, client id or login) and what names it in tokens, codes and endpoints. */
+const ACTORS: {
+  [C in 'apps' | 'users']: {
+    what: string;
+    field: 'app_id' | 'user_id';
+    find: (tx: Transaction, key: string) => Collections[C] | undefined;
+  };
+} = {
+  apps: {
+    what: 'app',
+    field: 'app_id',
+    find: (tx, key) => tx.get('apps', key) ?? tx.where('apps', 'client_id', key)[0],
+  },
+  users: {
+    what: 'user',
+    field: 'user_id',
+    find: (tx, key) => tx.get('users', key) ?? tx.where('users', 'login', key)[0],
+  },
+};
+
+/** Refuses (409) to remove a user who still owns an app or a shop. */
+function assertOwnsNothing(store: Store, user: UserRow): void {
+  const apps = store.where('apps', 'owner_id', user.id).map((app) => app.name);
+  const shops = store.where('shops', 'owner_id', user.id).map((shop) => shop.subdomain);
+  if (apps.length + shops.length > 0) {
+    const held = [...apps.map((a) => `app "${a}"`), ...shops.map((s) => `shop ${s}`)].join(', ');
+    throw conflict(`User "${user.login}" owns ${held}: remove those or give them to another user first`);
   }
 }
 
@@ -79,22 +100,71 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
     }
   }
 
-  async function listItems<R extends ProductRow | OrderRow>(
-    collection: 'products' | 'orders',
-    filter: TeamItemFilter | undefined,
-  ): Promise<readonly R[]> {
+  /** Every row of `collection`, as `view` shows it. */
+  async function listRows<C extends 'apps' | 'users' | 'shops', V>(
+    collection: C,
+    view: (store: Store, row: Collections[C]) => V,
+  ): Promise<V[]> {
     const store = await current();
-    const shop = filter?.shop === undefined ? undefined : shopNamed(store, filter.shop);
-    return (shop ? store.where(collection, 'shop_id', shop.id) : store.all(collection)) as readonly R[];
+    return store.all(collection).map((row) => view(store, row));
   }
 
-  async function removeItem(collection: 'products' | 'orders', id: unknown) {
+  /** Removes, in one write, the row that `find` finds for `id` (a 404 naming `what` when none) with `remove`. */
+  async function removeRow<R>(
+    id: unknown,
+    what: string,
+    find: (tx: Transaction, key: string) => R | undefined,
+    remove: (tx: Transaction, row: R, store: Store) => void,
+  ): Promise<void> {
     const store = await current();
     const key = line('id', id);
     await store.write((tx) => {
-      if (!tx.get(collection, key)) throw missing(`No ${collection.slice(0, -1)} ${key}`);
-      tx.delete(collection, key);
+      const row = find(tx, key);
+      if (!row) throw missing(`No ${what} ${key}`);
+      remove(tx, row, store);
     });
+  }
+
+  /** Removes the app or user `id` (or its client id, login) with its tokens, codes and webhook endpoints. */
+  function removeActor<C extends 'apps' | 'users'>(
+    collection: C,
+    id: unknown,
+    refuse: (store: Store, row: Collections[C]) => void = () => undefined,
+  ): Promise<void> {
+    const { what, field, find } = ACTORS[collection];
+    return removeRow(id, what, find, (tx, row, store) => {
+      refuse(store, row);
+      for (const token of store.where('tokens', field, row.id)) tx.delete('tokens', token.id);
+      for (const code of store.where('codes', field, row.id)) tx.delete('codes', code.id);
+      for (const endpoint of store.all('webhook_endpoints')) {
+        if (endpoint[field] === row.id) tx.delete('webhook_endpoints', endpoint.id);
+      }
+      tx.delete(collection, row.id);
+    });
+  }
+
+  /** Products or orders: created as the API creates them (with their event), listed (of one shop), removed. */
+  function items<R extends ProductRow | OrderRow, V>(kind: 'product' | 'order', view: (row: R) => V) {
+    const collection = kind === 'product' ? 'products' : 'orders';
+    return {
+      async add(input: unknown): Promise<V> {
+        const id = await addItem(kind, input);
+        return view(context().store.get(collection, id) as R);
+      },
+      async list(filter?: TeamItemFilter): Promise<V[]> {
+        const store = await current();
+        const shop = filter?.shop === undefined ? undefined : shopNamed(store, filter.shop);
+        const rows = shop ? store.where(collection, 'shop_id', shop.id) : store.all(collection);
+        return (rows as readonly R[]).map(view);
+      },
+      remove: (id: unknown) =>
+        removeRow(
+          id,
+          kind,
+          (tx, key) => tx.get(collection, key),
+          (tx, row) => tx.delete(collection, row.id),
+        ),
+    };
   }
 
   return {
@@ -130,20 +200,8 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         });
         return { ...appView(store, row), client_secret: clientSecret };
       },
-      async list() {
-        const store = await current();
-        return store.all('apps').map((app) => appView(store, app));
-      },
-      async remove(id) {
-        const store = await current();
-        const key = line('id', id);
-        await store.write((tx) => {
-          const app = tx.get('apps', key) ?? tx.where('apps', 'client_id', key)[0];
-          if (!app) throw missing(`No app ${key}`);
-          revoke(tx, store, 'app_id', app.id);
-          tx.delete('apps', app.id);
-        });
-      },
+      list: () => listRows('apps', appView),
+      remove: (id) => removeActor('apps', id),
     },
 
     users: {
@@ -169,26 +227,8 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         });
         return userView(store, row);
       },
-      async list() {
-        const store = await current();
-        return store.all('users').map((user) => userView(store, user));
-      },
-      async remove(id) {
-        const store = await current();
-        const key = line('id', id);
-        await store.write((tx) => {
-          const user = tx.get('users', key) ?? tx.where('users', 'login', key)[0];
-          if (!user) throw missing(`No user ${key}`);
-          const apps = store.where('apps', 'owner_id', user.id).map((app) => app.name);
-          const shops = store.where('shops', 'owner_id', user.id).map((shop) => shop.subdomain);
-          if (apps.length + shops.length > 0) {
-            const held = [...apps.map((a) => `app "${a}"`), ...shops.map((s) => `shop ${s}`)].join(', ');
-            throw conflict(`User "${user.login}" owns ${held}: remove those or give them to another user first`);
-          }
-          revoke(tx, store, 'user_id', user.id);
-          tx.delete('users', user.id);
-        });
-      },
+      list: () => listRows('users', userView),
+      remove: (id) => removeActor('users', id, assertOwnsNothing),
     },
 
     shops: {
@@ -244,10 +284,7 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
         });
         return shopView(store, row);
       },
-      async list() {
-        const store = await current();
-        return store.all('shops').map((shop) => shopView(store, shop));
-      },
+      list: () => listRows('shops', shopView),
       async remove(id) {
         const store = await current();
         const shop = shopNamed(store, id);
@@ -267,22 +304,7 @@ export function createTeam(context: () => CoreContext): SandboxTeam {
       },
     },
 
-    products: {
-      async add(input) {
-        const id = await addItem('product', input);
-        return productView(context().store.get('products', id)!);
-      },
-      list: async (filter) => (await listItems<ProductRow>('products', filter)).map(productView),
-      remove: (id) => removeItem('products', id),
-    },
-
-    orders: {
-      async add(input) {
-        const id = await addItem('order', input);
-        return orderView(context().store.get('orders', id)!);
-      },
-      list: async (filter) => (await listItems<OrderRow>('orders', filter)).map(orderView),
-      remove: (id) => removeItem('orders', id),
-    },
+    products: items('product', productView),
+    orders: items('order', orderView),
   };
 }
