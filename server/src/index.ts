@@ -45,6 +45,7 @@ export type {
   TeamAppInput,
   TeamItemFilter,
   TeamItemInput,
+  TeamKind,
   TeamOrder,
   TeamProduct,
   TeamShop,

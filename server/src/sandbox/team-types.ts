@@ -111,39 +111,36 @@ export interface TeamItemFilter {
   shop?: string;
 }
 
+/**
+ * One kind of the team's data: `add` creates one and answers it as `Created`, `list` answers them all (or those
+ * `filter` keeps) as `Item`, `remove` takes an id (or the other name the kind says) and removes the row with what
+ * hangs on it.
+ */
+export interface TeamKind<Input, Item, Created = Item, Filter = never> {
+  add(input: Input): Promise<Created>;
+  list(filter?: Filter): Promise<Item[]>;
+  remove(id: string): Promise<void>;
+}
+
 /** The team's data in a sandbox, kind by kind: created, listed, removed. A refused one rejects with a `SandboxError`. */
 export interface SandboxTeam {
-  /** OAuth apps: each developer's client id, secret and redirect URIs. */
-  apps: {
-    add(app: TeamAppInput): Promise<CreatedTeamApp>;
-    list(): Promise<TeamApp[]>;
-    /** Removes the app (by id or client id) with its tokens, codes and webhook endpoints. */
-    remove(id: string): Promise<void>;
-  };
-  /** People who sign in (password grant, the authorization page). */
-  users: {
-    add(user: TeamUserInput): Promise<TeamUser>;
-    list(): Promise<TeamUser[]>;
-    /** Removes the user (by id or login) with their tokens, codes and webhook endpoints; refused (409) while they own an app or shop. */
-    remove(id: string): Promise<void>;
-  };
-  shops: {
-    /** A shop with a production theme of the seed's templates. */
-    add(shop: TeamShopInput): Promise<TeamShop>;
-    list(): Promise<TeamShop[]>;
-    /** Removes the shop (by id or subdomain) with its products, orders and themes. */
-    remove(id: string): Promise<void>;
-  };
-  products: {
-    /** Creates a product with its `product.created` event. */
-    add(product: TeamItemInput): Promise<TeamProduct>;
-    list(filter?: TeamItemFilter): Promise<TeamProduct[]>;
-    remove(id: string): Promise<void>;
-  };
-  orders: {
-    /** Creates an order (of one line: the shop's first visible product) with its `order.created` event. */
-    add(order: TeamItemInput): Promise<TeamOrder>;
-    list(filter?: TeamItemFilter): Promise<TeamOrder[]>;
-    remove(id: string): Promise<void>;
-  };
+  /**
+   * OAuth apps: each developer's client id, secret and redirect URIs. Removed by id or client id, with its tokens,
+   * codes and webhook endpoints.
+   */
+  apps: TeamKind<TeamAppInput, TeamApp, CreatedTeamApp>;
+  /**
+   * People who sign in (password grant, the authorization page). Removed by id or login, with their tokens, codes
+   * and webhook endpoints; refused (409) while they own an app or shop.
+   */
+  users: TeamKind<TeamUserInput, TeamUser>;
+  /**
+   * Shops, each added with a production theme of the seed's templates. Removed by id or subdomain, with their
+   * products, orders and themes.
+   */
+  shops: TeamKind<TeamShopInput, TeamShop>;
+  /** Products, each created with its `product.created` event. */
+  products: TeamKind<TeamItemInput, TeamProduct, TeamProduct, TeamItemFilter>;
+  /** Orders, each created (of one line: the shop's first visible product) with its `order.created` event. */
+  orders: TeamKind<TeamItemInput, TeamOrder, TeamOrder, TeamItemFilter>;
 }
