@@ -260,52 +260,47 @@ function detailed<T extends ProductSummary | OrderSummary, K extends 'products' 
   });
 }
 
+/** `keys` of `from` and nothing else: a row keeps what the contract names, whatever more a source sends. */
+function pick<T, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
+}
+
+// What a row stores of a representation: not its shop (the row's `shop_id`), its embedded resources, or what the
+// server computes when it shows one (a product's stock and currency, an order's and a line's totals).
+const PRODUCT_FIELDS = [
+  'id',
+  'title',
+  'slug',
+  'description',
+  'price',
+  'price_comparison',
+  'status',
+  'vendor',
+  'tags',
+  'created_on',
+  'updated_on',
+] as const;
+const VARIANT_FIELDS = ['id', 'title', 'sku', 'stock', 'price'] as const;
+const ORDER_FIELDS = [
+  'id',
+  'code',
+  'status',
+  'currency_code',
+  'contact',
+  'address',
+  'created_on',
+  'updated_on',
+] as const;
+const LINE_ITEM_FIELDS = ['id', 'product_id', 'variant_id', 'title', 'quantity', 'unit_price'] as const;
+
 function productRow(detail: Product, shopId: string): ProductRow {
-  const p = detail.properties;
-  return {
-    id: p.id,
-    shop_id: shopId,
-    title: p.title,
-    slug: p.slug,
-    description: p.description,
-    price: p.price,
-    price_comparison: p.price_comparison,
-    status: p.status,
-    vendor: p.vendor,
-    tags: p.tags,
-    variants: detail.embedded('variants').map(({ properties: v }) => ({
-      id: v.id,
-      title: v.title,
-      sku: v.sku,
-      stock: v.stock,
-      price: v.price,
-    })),
-    created_on: p.created_on,
-    updated_on: p.updated_on,
-  };
+  const variants = detail.embedded('variants').map((variant) => pick(variant.properties, VARIANT_FIELDS));
+  return { ...pick(detail.properties, PRODUCT_FIELDS), shop_id: shopId, variants };
 }
 
 function orderRow(detail: Order, shopId: string): OrderRow {
-  const p = detail.properties;
-  return {
-    id: p.id,
-    shop_id: shopId,
-    code: p.code,
-    status: p.status,
-    currency_code: p.currency_code,
-    contact: p.contact,
-    address: p.address,
-    line_items: detail.embedded('line_items').map(({ properties: item }) => ({
-      id: item.id,
-      product_id: item.product_id,
-      variant_id: item.variant_id,
-      title: item.title,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-    })),
-    created_on: p.created_on,
-    updated_on: p.updated_on,
-  };
+  const lineItems = detail.embedded('line_items').map((item) => pick(item.properties, LINE_ITEM_FIELDS));
+  return { ...pick(detail.properties, ORDER_FIELDS), shop_id: shopId, line_items: lineItems };
 }
 
 /** The bytes of `assets`: from `base` or the resume state when of the same digest, else fetched and checked. */
