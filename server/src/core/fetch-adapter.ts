@@ -1,5 +1,6 @@
 /** The fetch-standard form of the core, `(request: Request) => Promise<Response>`, for MSW and tests. */
 
+import { concatBytes } from '../shared/concat-bytes.js';
 import { readAtMost } from '../shared/read-at-most.js';
 import { BodyTooLargeError, MAX_BODY_BYTES } from './body-limit.js';
 import type { CoreHandler, CoreRequest } from './types.js';
@@ -11,13 +12,7 @@ async function readCapped(request: Request): Promise<Uint8Array> {
   if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
   const chunks: Uint8Array[] = [];
   if (!(await readAtMost(request.body, MAX_BODY_BYTES, (chunk) => chunks.push(chunk)))) throw new BodyTooLargeError();
-  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }
 
 /** Adapts a {@link CoreHandler} to `fetch`'s `Request`/`Response`. */

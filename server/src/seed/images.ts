@@ -3,6 +3,7 @@
  * `node:zlib` (it runs in browsers). PNGs use stored (uncompressed) deflate blocks: valid, if not small.
  */
 
+import { concatBytes } from '../shared/concat-bytes.js';
 import { crc32 } from '../shared/crc32.js';
 
 /** An RGB colour, each channel 0–255. */
@@ -20,16 +21,6 @@ function adler32(bytes: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 function u32(n: number): Uint8Array {
   return Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 }
@@ -45,12 +36,12 @@ function zlibStored(data: Uint8Array): Uint8Array {
     if (final) break;
   }
   blocks.push(u32(adler32(data)));
-  return concat(blocks);
+  return concatBytes(blocks);
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
-  const typed = concat([Uint8Array.from(type, (c) => c.charCodeAt(0)), data]);
-  return concat([u32(data.length), typed, u32(crc32(typed))]);
+  const typed = concatBytes([Uint8Array.from(type, (c) => c.charCodeAt(0)), data]);
+  return concatBytes([u32(data.length), typed, u32(crc32(typed))]);
 }
 
 /** A truecolour PNG of `width`×`height` whose pixels `paint(x, y)` gives. */
@@ -66,8 +57,8 @@ export function png(width: number, height: number, paint: (x: number, y: number)
       raw[at++] = rgb[2];
     }
   }
-  const header = concat([u32(width), u32(height), Uint8Array.of(8, 2, 0, 0, 0)]);
-  return concat([
+  const header = concatBytes([u32(width), u32(height), Uint8Array.of(8, 2, 0, 0, 0)]);
+  return concatBytes([
     Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
     chunk('IHDR', header),
     chunk('IDAT', zlibStored(raw)),
