@@ -22,10 +22,12 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /**
- * `client` with every reply it gives the stores recorded, whichever its kind: a proxy over the methods the stores
- * send commands through (`sendCommand`, `call`), the client itself bound for the rest.
+ * `client` with every command the stores send through it (its name) and every reply it gives them recorded,
+ * whichever its kind: a proxy over the methods the stores send commands through (`sendCommand`, `call`), the client
+ * itself bound for the rest.
  */
-function counted(client: RedisClient): { client: RedisClient; replies: unknown[] } {
+function counted(client: RedisClient): { client: RedisClient; commands: string[]; replies: unknown[] } {
+  const commands: string[] = [];
   const replies: unknown[] = [];
   const proxy = new Proxy(client, {
     get(target, name) {
@@ -33,13 +35,15 @@ function counted(client: RedisClient): { client: RedisClient; replies: unknown[]
       if (typeof value !== 'function') return value;
       if (name !== 'sendCommand' && name !== 'call') return value.bind(target);
       return async (...args: unknown[]) => {
+        // ioredis: `call(name, ...words)`; node-redis: `sendCommand(words)`.
+        commands.push(String(Array.isArray(args[0]) ? args[0][0] : args[0]));
         const reply = await value.apply(target, args);
         replies.push(reply);
         return reply;
       };
     },
   });
-  return { client: proxy, replies };
+  return { client: proxy, commands, replies };
 }
 
 describe('token store: memory', () => tokenStoreContract(() => createMemoryTokenStore()));
@@ -244,6 +248,20 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
       expect(version).toMatch(/^[^"]/);
       expect(version).not.toBe('');
       expect(JSON.parse(String(await redis.send('HGET', redisKey, 'e'))).body).toBe('new, dated');
+    });
+
+    it('send each script by its SHA-1, and whole when Redis does not hold it (restarted, flushed)', async () => {
+      const { client, commands } = counted(redis.client);
+      const store = createRedisCacheStore({ client, prefix: `sha${Math.random()}`, localEntries: 0 });
+      const entry = { url: 'http://x/t', status: 200, headers: { etag: '"1"' }, body: 'sha', storedAt: 1 };
+      await redis.send('SCRIPT', 'FLUSH');
+      await store.set('k', entry);
+      expect(commands).toEqual(['EVALSHA', 'EVAL']);
+      commands.length = 0;
+      await store.set('k', entry);
+      expect(await store.get('k')).toEqual(entry);
+      expect(await store.get('k')).toEqual(entry);
+      expect(commands).toEqual(['EVALSHA', 'EVALSHA', 'EVAL', 'EVALSHA']);
     });
 
     it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
