@@ -46,7 +46,8 @@ function tolerant(store: CacheStore, onError: (error: unknown) => void): CacheSt
  * Every stored response is revalidated by the transport (the API sends `max-age=0, must-revalidate`), so the cache
  * saves bodies, not round trips: a 304 costs headers only. Invalidation makes the next read of what a write touched
  * unconditional (a full 200), so that a change is seen even from a server whose validators would not move, and
- * frees space early.
+ * frees space early. A store shared by several clients says how far that reaches the others (the Redis store: for
+ * entries without an `ETag`; those with one are left to `If-None-Match`).
  *
  * A GET answered before a write but stored after it may survive that write's invalidation; its next
  * revalidation replaces it, since its `ETag` no longer matches.

@@ -12,8 +12,9 @@ export interface RedisCacheStoreOptions extends RedisStoreOptions {
   /** Entries larger than this many bytes (JSON) are not stored. Default 1 MiB. Bound the whole with `maxmemory`. */
   maxEntryBytes?: number;
   /**
-   * Entries this process also keeps in memory, by their version (default 500; 0 turns it off). A read then
-   * fetches only the version from Redis, and the body only when another instance stored a new one.
+   * Entries this process also keeps in memory (default 500; 0 turns it off). A read of one that has an `ETag` asks
+   * Redis nothing; a read of one dated only by `Last-Modified` fetches only its version from Redis, and the body
+   * only when another instance stored a new one.
    */
   localEntries?: number;
   /** Most bytes (JSON, UTF-16 units) of the entries kept in memory, all together. Default 32 MiB. */
@@ -49,10 +50,20 @@ return {v, e}`;
 /**
  * A `CacheStore` in Redis, shared by every instance of an app: what one instance fetched, the others revalidate
  * with a 304 instead of downloading it. Entries live under `{prefix}:cache:{owner} {url}` (the HTTP cache's keys
- * are per token owner) with a TTL, and this process keeps recent ones in memory by version, so that a read, one
- * round trip, moves only a version string from Redis unless the entry changed. When Redis fails, `get` and `set`
- * reject, and the HTTP cache falls back to plain requests (reported as `cache:error` events): never a wrong answer.
- * A `client` that is no {@link RedisClient} throws a `TypeError` at once.
+ * are per token owner) with a TTL, and this process keeps recent ones in memory (`localEntries`, `localBytes`).
+ *
+ * A read of an entry held here that has an `ETag` sends Redis nothing: the client revalidates it with
+ * `If-None-Match`, and a 304 to that proves the copy current (RFC 9110 §13.1.2) whatever another instance wrote or
+ * deleted since; when it changed, the 200 brings it and is written to Redis. What is lost is the download saved
+ * when another instance already fetched the change. An entry dated only by `Last-Modified` (one-second granularity:
+ * a change within the second of the copy would be answered 304) is checked against Redis on every read instead, one
+ * round trip that moves only its version unless another instance stored a new one or deleted it, so that another
+ * instance's write still makes the next read a full one. Entries not held here come from Redis whole. `set` and
+ * `delete` always reach Redis.
+ *
+ * When Redis fails, `get` (of an entry it must ask for), `set` and `delete` reject, and the HTTP cache falls back to
+ * plain requests (reported as `cache:error` events): never a wrong answer. A `client` that is no
+ * {@link RedisClient} throws a `TypeError` at once.
  *
  * @example
  * const redis = await createRedis({ url: process.env.REDIS_URL }).on('error', console.error).connect();
@@ -79,6 +90,8 @@ export function createRedisCacheStore(options: RedisCacheStoreOptions): CacheSto
   return {
     async get(key) {
       const known = local.get(key);
+      // The client sends its ETag in `If-None-Match`: the server, not Redis, says whether it is current.
+      if (known?.entry.headers.etag !== undefined) return known.entry;
       const reply = await run('EVAL', GET, '1', keyOf(key), known?.version ?? '');
       if (!Array.isArray(reply) || reply.length === 0) {
         local.delete(key);

@@ -28,9 +28,9 @@ function commandsOf(client: RedisClient): SendCommand {
   );
 }
 
-/** The key of a command the stores send: EVAL's first key (every script here has one), else the first argument. */
+/** The key of a command the stores send: a script's first key (every script here has one), else the first argument. */
 function keyOf(args: string[]): string | undefined {
-  return args[0] === 'EVAL' ? args[3] : args[1];
+  return args[0] === 'EVAL' || args[0] === 'EVALSHA' ? args[3] : args[1];
 }
 
 function shapeOf(value: unknown): string {
@@ -38,13 +38,42 @@ function shapeOf(value: unknown): string {
   return `an object with ${Object.keys(value).slice(0, 5).join(', ') || 'no own properties'}`;
 }
 
-/** Sends `args` through `send`, rejecting after `timeout` ms. */
+/** The SHA-1 of each script sent, hex, as EVALSHA names it. */
+const scriptShas = new Map<string, Promise<string>>();
+
+function shaOf(script: string): Promise<string> {
+  let sha = scriptShas.get(script);
+  if (sha === undefined) {
+    sha = crypto.subtle
+      .digest('SHA-1', new TextEncoder().encode(script))
+      .then((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join(''));
+    scriptShas.set(script, sha);
+  }
+  return sha;
+}
+
+/**
+ * Sends `args` through `send`; an EVAL goes as EVALSHA, so that Redis neither receives nor hashes the script again
+ * on every call (a rate budget sends two per request). A Redis that does not hold the script (restarted, flushed,
+ * another node of a cluster) answers NOSCRIPT, and the EVAL follows, which loads it.
+ */
+async function sendScripted(send: SendCommand, args: string[]): Promise<unknown> {
+  if (args[0] !== 'EVAL') return send(args);
+  try {
+    return await send(['EVALSHA', await shaOf(args[1]!), ...args.slice(2)]);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+    return send(args);
+  }
+}
+
+/** Sends `args` through `send` (see {@link sendScripted}), rejecting after `timeout` ms. */
 function command(send: SendCommand, args: string[], timeout: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeout} ms`)), timeout);
     // A client that throws instead of rejecting fails the same way.
     Promise.resolve()
-      .then(() => send(args))
+      .then(() => sendScripted(send, args))
       .then(
         (reply) => {
           clearTimeout(timer);
