@@ -30,7 +30,10 @@ const origin = env.STOREFRONT_URL!;
 const kind = env.REDIS_CLIENT ?? 'redis';
 if (!isRedisClientKind(kind)) throw new Error(`REDIS_CLIENT: no client "${kind}"`);
 const redis = env.REDIS_URL ? await connectRedis(kind, env.REDIS_URL) : undefined;
-const tokenStore: TokenStore | undefined = redis && createRedisTokenStore({ client: redis.client, prefix: env.PREFIX });
+// COMMAND_TIMEOUT_MS: the stores' fence per command (the SDK's default, 1 s, when unset).
+const commandTimeout = env.COMMAND_TIMEOUT_MS ? Number(env.COMMAND_TIMEOUT_MS) : undefined;
+const tokenStore: TokenStore | undefined =
+  redis && createRedisTokenStore({ client: redis.client, prefix: env.PREFIX, commandTimeout });
 const cacheStore: CacheStore | undefined = redis && createRedisCacheStore({ client: redis.client, prefix: env.PREFIX });
 const delay = Number(env.EXCHANGE_DELAY_MS ?? 0);
 
@@ -106,7 +109,11 @@ for (let round = 0; round < Number(env.ROUNDS ?? 1); round++) {
       Array.from({ length: Number(env.CONCURRENCY ?? 50) }, () => client.root()),
     );
     result.ok = outcomes.filter((o) => o.status === 'fulfilled').length;
-    result.errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { code?: string }).code] : []));
+    const reasons = outcomes.flatMap((o) =>
+      o.status === 'rejected' ? [o.reason as { code?: string; message?: string }] : [],
+    );
+    result.errors = reasons.map((reason) => reason.code);
+    result.messages = reasons.map((reason) => `${reason.code}: ${reason.message}`);
   }
   result.token = (await auth.credentials().catch(() => undefined))?.token;
   console.log(JSON.stringify({ ...result, ...counts }));
