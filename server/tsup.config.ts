@@ -32,7 +32,8 @@ const BIN_STAGE = join(tmpdir(), `storefront-server-bin-${process.pid}`);
 
 /**
  * The bin's second step: its chunks, as esbuild splits them, joined by Rollup into one module for everything a start
- * loads, and a chunk for each thing loaded later (a subcommand, the PostgreSQL store, the control API…). esbuild
+ * loads (beside the entry, which only turns on the compile cache before importing it: see `src/cli.ts`), and a chunk
+ * for each thing loaded later (a subcommand, the PostgreSQL store, the control API…). esbuild
  * puts each module shared by the start and a later import into a chunk of its own (it does not know that the later
  * import runs after the start), and each module Node's ESM loader loads costs time of its own (resolving, reading,
  * linking: about half a millisecond of CPU each on Node 20); Rollup leaves what the start loaded already where it is.

@@ -1,4 +1,7 @@
-/** Many rows at once (a seed, `migrate`): statements are cut by bytes as well as rows, and the order is kept. */
+/**
+ * Many rows at once (a seed, `migrate`): statements are cut by bytes as well as rows, and the order is kept; a start
+ * reads them back in parts of 16 MB (one row of 20 MB each here), in their order.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
@@ -16,7 +19,7 @@ describe.skipIf(skip)('writing many large rows at once', () => {
     await schema.drop();
   });
 
-  it('cuts its statements at 64 MB of rows, and keeps their order', async () => {
+  it('cuts its statements at 64 MB of rows, and keeps their order, read back in parts', async () => {
     // 5 × 20 MB: more than the 64 MB cut of one statement.
     const files = Array.from({ length: 5 }, (_, i) => file(`f${i}`, String(i).repeat(20 * 1024 * 1024)));
     const seeded = await createPostgresStore(schema.url, { initial: () => ({ files }) });
