@@ -1,13 +1,8 @@
 /**
- * base64 (RFC 4648 §4) and base64url (§5) on the web's `atob` and `btoa`, so that the SDK, the reference server and
- * its MSW handlers share it in Node and in browsers. Decoding follows the web's forgiving-base64 (`atob`): ASCII
+ * base64 (RFC 4648 §4) and base64url (§5) without `Buffer`, so that the SDK, the reference server and its MSW
+ * handlers share it in Node and in browsers. Decoding follows the web's forgiving-base64 (`atob`): ASCII
  * whitespace is ignored and padding optional; any other character outside the alphabet makes it `undefined`.
  */
-
-/** Node's `Buffer` (Bun's too), as far as decoding goes. */
-interface NativeBase64 {
-  from(text: string, encoding: 'base64'): Uint8Array;
-}
 
 const CHUNK = 0x1000;
 
@@ -33,11 +28,6 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined 
   } catch {
     return undefined;
   }
-  // Where there is a `Buffer`, it turns the text `atob` accepted into bytes natively (it would skip what is not
-  // base64, hence `atob` first): the loop below runs cold at a server's start, a few milliseconds of its CPU time
-  // for the demo theme's assets, which it checks against their digests.
-  const native = (globalThis as { Buffer?: NativeBase64 }).Buffer;
-  if (native) return new Uint8Array(native.from(text, 'base64'));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
