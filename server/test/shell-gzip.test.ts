@@ -10,15 +10,22 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreResponse } from '../src/core/types.js';
 import { createExpressApp } from '../src/express/app.js';
-import { acceptsGzip, GZIP_THRESHOLD, GzipCache, isGzippable, varyOnEncoding } from '../src/express/gzip.js';
+import {
+  acceptsGzip,
+  GZIP_THRESHOLD,
+  GzipCache,
+  isGzippable,
+  SYNC_GZIP_LIMIT,
+  varyOnEncoding,
+} from '../src/express/gzip.js';
 import { type Doc, useThemeServer } from './themes/fixture.js';
 
 // Counts the compressions the shell runs (the server runs in this process).
 vi.mock('node:zlib', async (original) => {
   const actual = await original<typeof import('node:zlib')>();
-  return { ...actual, gzip: vi.fn(actual.gzip) };
+  return { ...actual, gzip: vi.fn(actual.gzip), gzipSync: vi.fn(actual.gzipSync) };
 });
-const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length;
+const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length + vi.mocked(zlib.gzipSync).mock.calls.length;
 
 describe('acceptsGzip', () => {
   it.each([
@@ -84,16 +91,32 @@ describe('varyOnEncoding', () => {
 });
 
 describe('GzipCache', () => {
-  const text = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `item ${i}` })) });
+  const items = (n: number) =>
+    JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ id: i, title: `item ${i}` })) });
+  const text = items(200);
+  /** Larger than what is gzipped in place: compressed in the thread pool. */
+  const large = items(2000);
 
-  it('gzips a body object once and hands out the same bytes afterwards', async () => {
+  it('gzips a large body object once, in the thread pool, and hands out the same bytes afterwards', async () => {
+    expect(large.length).toBeGreaterThan(SYNC_GZIP_LIMIT);
     const cache = new GzipCache();
-    const body = new TextEncoder().encode(text);
+    const body = new TextEncoder().encode(large);
     const first = cache.gzip(body);
+    expect(first).toBeInstanceOf(Promise);
     // Concurrent requests for a body under compression wait for the same work.
     expect(cache.gzip(body)).toBe(first);
     const zipped = await first;
-    expect(gunzipSync(zipped).toString()).toBe(text);
+    expect(gunzipSync(zipped).toString()).toBe(large);
+    expect(cache.gzip(body)).toBe(zipped);
+  });
+
+  it('gzips a small body in place, once', () => {
+    expect(text.length).toBeLessThanOrEqual(SYNC_GZIP_LIMIT);
+    const cache = new GzipCache();
+    const body = new TextEncoder().encode(text);
+    const zipped = cache.gzip(body);
+    expect(zipped).toBeInstanceOf(Uint8Array);
+    expect(gunzipSync(zipped as Uint8Array).toString()).toBe(text);
     expect(cache.gzip(body)).toBe(zipped);
   });
 
@@ -105,11 +128,15 @@ describe('GzipCache', () => {
     expect(gunzipSync(other).toString()).toBe(text);
   });
 
-  it('gzips text bodies per call', async () => {
+  it('gzips text bodies per call, small ones in place', async () => {
     const cache = new GzipCache();
-    const one = await cache.gzip(text);
-    expect(gunzipSync(one).toString()).toBe(text);
-    expect(await cache.gzip(text)).not.toBe(one);
+    const one = cache.gzip(text);
+    expect(one).toBeInstanceOf(Uint8Array);
+    expect(gunzipSync(await one).toString()).toBe(text);
+    expect(cache.gzip(text)).not.toBe(one);
+    const big = cache.gzip(large);
+    expect(big).toBeInstanceOf(Promise);
+    expect(gunzipSync(await big).toString()).toBe(large);
   });
 });
 
