@@ -17,6 +17,7 @@ import {
   isGzippable,
   SYNC_GZIP_LIMIT,
   varyOnEncoding,
+  WRITE_GZIP_THRESHOLD,
 } from '../src/express/gzip.js';
 import { type Doc, useThemeServer } from './themes/fixture.js';
 
@@ -72,6 +73,17 @@ describe('isGzippable', () => {
     expect(isGzippable(response({}), big)).toBe(false);
     expect(isGzippable(response({ ...json, 'content-encoding': 'br' }), big)).toBe(false);
     expect(isGzippable(response({ ...json, 'cache-control': 'public, no-transform' }), big)).toBe(false);
+  });
+
+  it('takes an answer to a write from its own, larger threshold; HEAD as GET', () => {
+    const json = response({ 'content-type': 'application/json' });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(isGzippable(json, big, method)).toBe(false);
+      expect(isGzippable(json, new Uint8Array(WRITE_GZIP_THRESHOLD - 1), method)).toBe(false);
+      expect(isGzippable(json, new Uint8Array(WRITE_GZIP_THRESHOLD), method)).toBe(true);
+    }
+    expect(isGzippable(json, big, 'HEAD')).toBe(true);
+    expect(isGzippable(json, big, 'GET')).toBe(true);
   });
 
   it('counts a text body in UTF-8 bytes', () => {
@@ -266,6 +278,31 @@ describe('over HTTP', () => {
       expect(notModified.headers['content-encoding']).toBeUndefined();
       expect(notModified.bytes.length).toBe(0);
     }
+  });
+
+  it("sends a write's answer plain under its threshold, gzipped above, as a GET of it would be", async () => {
+    const gzip = { 'accept-encoding': 'gzip' };
+    const theme = await t.json(`${t.base}${THEME}`);
+    const template = (theme._embedded.templates as Doc[]).find((x) => x.file_name !== 'layout.html')!;
+    const put = (body: string) => t.call(template._links.self.href, { method: 'PUT', headers: gzip, json: { body } });
+    const small = await put(`${template.body}\n<!-- a write of a few kilobytes -->`);
+    expect(small.status).toBe(200);
+    const smallBytes = new TextEncoder().encode(await small.text()).byteLength;
+    expect(smallBytes).toBeGreaterThan(GZIP_THRESHOLD);
+    expect(smallBytes).toBeLessThan(WRITE_GZIP_THRESHOLD);
+    expect(small.headers.get('content-encoding')).toBeNull();
+    // Its tag is the plain representation's, which a later write may send as If-Match.
+    const read = await get(new URL(template._links.self.href).pathname.replace(/^\/v1/, ''), gzip);
+    expect(read.headers['content-encoding']).toBe('gzip');
+    expect(read.headers.etag).toBe(small.headers.get('etag')!.replace(/"$/, '-gzip"'));
+    const guarded = await t.call(template._links.self.href, {
+      method: 'PUT',
+      headers: { ...gzip, 'if-match': small.headers.get('etag')! },
+      json: { body: `<p>${'a line of a large template '.repeat(WRITE_GZIP_THRESHOLD / 20)}</p>\n` },
+    });
+    expect(guarded.status).toBe(200);
+    expect(guarded.headers.get('content-encoding')).toBe('gzip');
+    expect(((await guarded.json()) as Doc).body).toContain('a line of a large template');
   });
 
   it('gzips JSONP text and leaves small responses plain', async () => {

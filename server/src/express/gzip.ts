@@ -15,20 +15,33 @@ const encoder = new TextEncoder();
 /** Smaller bodies are sent as they are: gzip's framing would eat most of the gain. */
 export const GZIP_THRESHOLD = 1024;
 
+/**
+ * Smaller answers to writes (every method but GET and HEAD) are sent as they are. A write's answer is made for that
+ * one request: its gzip is paid on every write, by the server and again by the client that inflates it, where a
+ * representation read with GET is compressed once per version and served many times (see {@link GzipCache}). It is
+ * mostly the resource the client has just sent, itself uncompressed, and an answer of this size reaches the client
+ * in the first round trip either way (a new connection may send about ten segments at once, RFC 6928): gzip would
+ * save a few kilobytes' transfer, not a round trip, for processor time on both ends. A larger answer (a theme,
+ * its templates embedded) is compressed as a GET's would be.
+ */
+export const WRITE_GZIP_THRESHOLD = 14 * 1024;
+
 /** Media types worth compressing: text, JSON, JavaScript, XML and SVG (images and fonts are compressed already). */
 const COMPRESSIBLE =
   /^(?:text\/|application\/(?:json|javascript|ecmascript|xml|[\w.+-]+\+(?:json|xml))\b|image\/svg\+xml\b)/i;
 
 /**
- * Whether a response with this body could be sent gzipped to a client that accepts it: a compressible
- * media type, at least {@link GZIP_THRESHOLD} bytes, not encoded already, and no `Cache-Control: no-transform`.
+ * Whether a response with this body could be sent gzipped to a client that accepts it: a compressible media
+ * type, at least {@link GZIP_THRESHOLD} bytes (an answer to a write, `method` other than GET and HEAD: at least
+ * {@link WRITE_GZIP_THRESHOLD}), not encoded already, and no `Cache-Control: no-transform`.
  */
-export function isGzippable(response: CoreResponse, body: string | Uint8Array): boolean {
+export function isGzippable(response: CoreResponse, body: string | Uint8Array, method = 'GET'): boolean {
   const { headers } = response;
   const type = headers['content-type'];
   if (type === undefined || !COMPRESSIBLE.test(type) || headers['content-encoding'] !== undefined) return false;
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  return size >= GZIP_THRESHOLD && !/\bno-transform\b/i.test(headers['cache-control'] ?? '');
+  const threshold = method === 'GET' || method === 'HEAD' ? GZIP_THRESHOLD : WRITE_GZIP_THRESHOLD;
+  return size >= threshold && !/\bno-transform\b/i.test(headers['cache-control'] ?? '');
 }
 
 /** `Vary` with `Accept-Encoding` added unless it is there already (or `*`). */
