@@ -10,15 +10,23 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreResponse } from '../src/core/types.js';
 import { createExpressApp } from '../src/express/app.js';
-import { acceptsGzip, GZIP_THRESHOLD, GzipCache, isGzippable, varyOnEncoding } from '../src/express/gzip.js';
+import {
+  acceptsGzip,
+  GZIP_THRESHOLD,
+  GzipCache,
+  isGzippable,
+  SYNC_GZIP_LIMIT,
+  varyOnEncoding,
+  WRITE_GZIP_THRESHOLD,
+} from '../src/express/gzip.js';
 import { type Doc, useThemeServer } from './themes/fixture.js';
 
 // Counts the compressions the shell runs (the server runs in this process).
 vi.mock('node:zlib', async (original) => {
   const actual = await original<typeof import('node:zlib')>();
-  return { ...actual, gzip: vi.fn(actual.gzip) };
+  return { ...actual, gzip: vi.fn(actual.gzip), gzipSync: vi.fn(actual.gzipSync) };
 });
-const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length;
+const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length + vi.mocked(zlib.gzipSync).mock.calls.length;
 
 describe('acceptsGzip', () => {
   it.each([
@@ -67,6 +75,17 @@ describe('isGzippable', () => {
     expect(isGzippable(response({ ...json, 'cache-control': 'public, no-transform' }), big)).toBe(false);
   });
 
+  it('takes an answer to a write from its own, larger threshold; HEAD as GET', () => {
+    const json = response({ 'content-type': 'application/json' });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(isGzippable(json, big, method)).toBe(false);
+      expect(isGzippable(json, new Uint8Array(WRITE_GZIP_THRESHOLD - 1), method)).toBe(false);
+      expect(isGzippable(json, new Uint8Array(WRITE_GZIP_THRESHOLD), method)).toBe(true);
+    }
+    expect(isGzippable(json, big, 'HEAD')).toBe(true);
+    expect(isGzippable(json, big, 'GET')).toBe(true);
+  });
+
   it('counts a text body in UTF-8 bytes', () => {
     expect(isGzippable(response({ 'content-type': 'text/plain' }), 'é'.repeat(GZIP_THRESHOLD / 2))).toBe(true);
   });
@@ -84,16 +103,32 @@ describe('varyOnEncoding', () => {
 });
 
 describe('GzipCache', () => {
-  const text = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `item ${i}` })) });
+  const items = (n: number) =>
+    JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ id: i, title: `item ${i}` })) });
+  const text = items(200);
+  /** Larger than what is gzipped in place: compressed in the thread pool. */
+  const large = items(2000);
 
-  it('gzips a body object once and hands out the same bytes afterwards', async () => {
+  it('gzips a large body object once, in the thread pool, and hands out the same bytes afterwards', async () => {
+    expect(large.length).toBeGreaterThan(SYNC_GZIP_LIMIT);
     const cache = new GzipCache();
-    const body = new TextEncoder().encode(text);
+    const body = new TextEncoder().encode(large);
     const first = cache.gzip(body);
+    expect(first).toBeInstanceOf(Promise);
     // Concurrent requests for a body under compression wait for the same work.
     expect(cache.gzip(body)).toBe(first);
     const zipped = await first;
-    expect(gunzipSync(zipped).toString()).toBe(text);
+    expect(gunzipSync(zipped).toString()).toBe(large);
+    expect(cache.gzip(body)).toBe(zipped);
+  });
+
+  it('gzips a small body in place, once', () => {
+    expect(text.length).toBeLessThanOrEqual(SYNC_GZIP_LIMIT);
+    const cache = new GzipCache();
+    const body = new TextEncoder().encode(text);
+    const zipped = cache.gzip(body);
+    expect(zipped).toBeInstanceOf(Uint8Array);
+    expect(gunzipSync(zipped as Uint8Array).toString()).toBe(text);
     expect(cache.gzip(body)).toBe(zipped);
   });
 
@@ -105,11 +140,15 @@ describe('GzipCache', () => {
     expect(gunzipSync(other).toString()).toBe(text);
   });
 
-  it('gzips text bodies per call', async () => {
+  it('gzips text bodies per call, small ones in place', async () => {
     const cache = new GzipCache();
-    const one = await cache.gzip(text);
-    expect(gunzipSync(one).toString()).toBe(text);
-    expect(await cache.gzip(text)).not.toBe(one);
+    const one = cache.gzip(text);
+    expect(one).toBeInstanceOf(Uint8Array);
+    expect(gunzipSync(await one).toString()).toBe(text);
+    expect(cache.gzip(text)).not.toBe(one);
+    const big = cache.gzip(large);
+    expect(big).toBeInstanceOf(Promise);
+    expect(gunzipSync(await big).toString()).toBe(large);
   });
 });
 
@@ -239,6 +278,31 @@ describe('over HTTP', () => {
       expect(notModified.headers['content-encoding']).toBeUndefined();
       expect(notModified.bytes.length).toBe(0);
     }
+  });
+
+  it("sends a write's answer plain under its threshold, gzipped above, as a GET of it would be", async () => {
+    const gzip = { 'accept-encoding': 'gzip' };
+    const theme = await t.json(`${t.base}${THEME}`);
+    const template = (theme._embedded.templates as Doc[]).find((x) => x.file_name !== 'layout.html')!;
+    const put = (body: string) => t.call(template._links.self.href, { method: 'PUT', headers: gzip, json: { body } });
+    const small = await put(`${template.body}\n<!-- a write of a few kilobytes -->`);
+    expect(small.status).toBe(200);
+    const smallBytes = new TextEncoder().encode(await small.text()).byteLength;
+    expect(smallBytes).toBeGreaterThan(GZIP_THRESHOLD);
+    expect(smallBytes).toBeLessThan(WRITE_GZIP_THRESHOLD);
+    expect(small.headers.get('content-encoding')).toBeNull();
+    // Its tag is the plain representation's, which a later write may send as If-Match.
+    const read = await get(new URL(template._links.self.href).pathname.replace(/^\/v1/, ''), gzip);
+    expect(read.headers['content-encoding']).toBe('gzip');
+    expect(read.headers.etag).toBe(small.headers.get('etag')!.replace(/"$/, '-gzip"'));
+    const guarded = await t.call(template._links.self.href, {
+      method: 'PUT',
+      headers: { ...gzip, 'if-match': small.headers.get('etag')! },
+      json: { body: `<p>${'a line of a large template '.repeat(WRITE_GZIP_THRESHOLD / 20)}</p>\n` },
+    });
+    expect(guarded.status).toBe(200);
+    expect(guarded.headers.get('content-encoding')).toBe('gzip');
+    expect(((await guarded.json()) as Doc).body).toContain('a line of a large template');
   });
 
   it('gzips JSONP text and leaves small responses plain', async () => {

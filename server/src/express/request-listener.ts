@@ -48,7 +48,7 @@ function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, g
     writeHead(res, status, headers).end();
     return;
   }
-  if (!isGzippable(response, body)) {
+  if (!isGzippable(response, body, req.method)) {
     finish(req, res, status, headers, body);
     return;
   }

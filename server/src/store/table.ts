@@ -101,11 +101,12 @@ export class Table<R extends Row> {
     if (changes.size > BULK) this.indexes.clear();
     for (const [id, row] of changes) {
       const old = this.rows.get(id);
-      if (old) this.unindex(old);
       if (row) {
         this.put(row);
-        this.reindex(row);
+        if (old) this.replace(old, row);
+        else this.reindex(row);
       } else if (old) {
+        this.unindex(old);
         this.rows.delete(id);
         this.ordinals.delete(id);
       } else {
@@ -147,25 +148,54 @@ export class Table<R extends Row> {
   }
 
   private unindex(row: R): void {
-    for (const [field, index] of this.indexes) {
-      const value = (row as unknown as Record<string, unknown>)[field];
-      const bucket = index.get(value);
-      if (!bucket) continue;
-      const rest = bucket.filter((r) => r.id !== row.id);
-      if (rest.length) index.set(value, Object.freeze(rest));
-      else index.delete(value);
-    }
+    for (const [field, index] of this.indexes) this.removeFrom(index, fieldValue(row, field), row);
   }
 
   private reindex(row: R): void {
-    const ordinal = this.ordinals.get(row.id)!;
+    for (const [field, index] of this.indexes) this.insertInto(index, fieldValue(row, field), row);
+  }
+
+  /**
+   * Puts `row` in place of `old`, its previous version, in every index. A row whose indexed value is unchanged (most
+   * updates) takes the old one's slot: one copy of the bucket, where removing and inserting it again cost a search of
+   * the bucket by insertion order, for every write of a row of a large bucket (a theme's templates).
+   */
+  private replace(old: R, row: R): void {
     for (const [field, index] of this.indexes) {
-      const value = (row as unknown as Record<string, unknown>)[field];
-      const bucket = index.get(value) ?? EMPTY;
-      // Usually an append; a row moving between buckets (an update of the field) lands at its insertion place.
-      let at = bucket.length;
-      while (at > 0 && this.ordinals.get(bucket[at - 1]!.id)! > ordinal) at--;
-      index.set(value, Object.freeze([...bucket.slice(0, at), row, ...bucket.slice(at)]));
+      const value = fieldValue(row, field);
+      const before = fieldValue(old, field);
+      const bucket = index.get(value);
+      const at = before === value && bucket ? bucket.indexOf(old) : -1;
+      if (at >= 0) {
+        const copy = bucket!.slice();
+        copy[at] = row;
+        index.set(value, Object.freeze(copy));
+      } else {
+        this.removeFrom(index, before, old);
+        this.insertInto(index, value, row);
+      }
     }
   }
+
+  private removeFrom(index: Map<unknown, readonly R[]>, value: unknown, row: R): void {
+    const bucket = index.get(value);
+    if (!bucket) return;
+    const rest = bucket.filter((r) => r.id !== row.id);
+    if (rest.length) index.set(value, Object.freeze(rest));
+    else index.delete(value);
+  }
+
+  private insertInto(index: Map<unknown, readonly R[]>, value: unknown, row: R): void {
+    const ordinal = this.ordinals.get(row.id)!;
+    const bucket = index.get(value) ?? EMPTY;
+    // Usually an append; a row moving between buckets (an update of the field) lands at its insertion place.
+    let at = bucket.length;
+    while (at > 0 && this.ordinals.get(bucket[at - 1]!.id)! > ordinal) at--;
+    index.set(value, Object.freeze([...bucket.slice(0, at), row, ...bucket.slice(at)]));
+  }
+}
+
+/** The value of `field` in `row`, as the indexes key it. */
+function fieldValue(row: Row, field: string): unknown {
+  return (row as unknown as Record<string, unknown>)[field];
 }
