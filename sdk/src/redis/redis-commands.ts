@@ -55,25 +55,28 @@ function shaOf(script: string): Promise<string> {
 /**
  * Sends `args` through `send`; an EVAL goes as EVALSHA, so that Redis neither receives nor hashes the script again
  * on every call (a rate budget sends two per request). A Redis that does not hold the script (restarted, flushed,
- * another node of a cluster) answers NOSCRIPT, and the EVAL follows, which loads it.
+ * another node of a cluster) answers NOSCRIPT, and the EVAL follows, which loads it. A user whose ACL grants EVAL
+ * but not EVALSHA (NOPERM) gets the EVAL too, and `whole` keeps this store's later scripts from asking again.
  */
-async function sendScripted(send: SendCommand, args: string[]): Promise<unknown> {
-  if (args[0] !== 'EVAL') return send(args);
+async function sendScripted(send: SendCommand, args: string[], whole: { scripts: boolean }): Promise<unknown> {
+  if (args[0] !== 'EVAL' || whole.scripts) return send(args);
   try {
     return await send(['EVALSHA', await shaOf(args[1]!), ...args.slice(2)]);
   } catch (error) {
-    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+    const message = error instanceof Error ? error.message : '';
+    if (message.startsWith('NOPERM')) whole.scripts = true;
+    else if (!message.startsWith('NOSCRIPT')) throw error;
     return send(args);
   }
 }
 
 /** Sends `args` through `send` (see {@link sendScripted}), rejecting after `timeout` ms. */
-function command(send: SendCommand, args: string[], timeout: number): Promise<unknown> {
+function command(send: SendCommand, args: string[], timeout: number, whole: { scripts: boolean }): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeout} ms`)), timeout);
     // A client that throws instead of rejecting fails the same way.
     Promise.resolve()
-      .then(() => sendScripted(send, args))
+      .then(() => sendScripted(send, args, whole))
       .then(
         (reply) => {
           clearTimeout(timer);
@@ -95,8 +98,9 @@ export function redisStore(options: RedisStoreOptions) {
   const prefix = options.prefix ?? 'storefront';
   const timeout = options.commandTimeout ?? 1_000;
   const send = commandsOf(options.client);
+  const whole = { scripts: false };
   return {
-    run: (args: string[]) => command(send, args, timeout),
+    run: (args: string[]) => command(send, args, timeout, whole),
     key: (kind: string, id: string) => `${prefix}:${kind}:${id}`,
   };
 }

@@ -46,6 +46,15 @@ function counted(client: RedisClient): { client: RedisClient; commands: string[]
   return { client: proxy, commands, replies };
 }
 
+/** A cache entry of `http://x/t` with `headers` and `body`. */
+const entry = (headers: Record<string, string>, body: string) => ({
+  url: 'http://x/t',
+  status: 200,
+  headers,
+  body,
+  storedAt: 1,
+});
+
 describe('token store: memory', () => tokenStoreContract(() => createMemoryTokenStore()));
 
 describe('Redis stores: what is not a Redis client', () => {
@@ -97,13 +106,6 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     it('answers an entry held here with an ETag from memory, and one dated only by Last-Modified as Redis holds it', async () => {
       const one = createRedisCacheStore({ client: redis.client, prefix: 'versions' });
       const two = createRedisCacheStore({ client: redis.client, prefix: 'versions' });
-      const entry = (headers: Record<string, string>, body: string) => ({
-        url: 'http://x/t',
-        status: 200,
-        headers,
-        body,
-        storedAt: 1,
-      });
       for (const etag of ['"1"', 'W/"1"']) {
         const key = `k ${etag}`;
         await one.set(key, entry({ etag }, 'first'));
@@ -136,14 +138,14 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
       const { client, replies } = counted(redis.client);
       const prefix = `bytes${Math.random()}`;
       const store = createRedisCacheStore({ client, prefix, localBytes: 5_000 });
-      const entry = (n: number) => ({
+      const numbered = (n: number) => ({
         url: `http://x/${n}`,
         status: 200,
         headers: { etag: `"${n}"` },
         body: `body ${n} ${'x'.repeat(2_000)}`,
         storedAt: 1,
       });
-      for (const n of [1, 2, 3]) await store.set(`k${n}`, entry(n));
+      for (const n of [1, 2, 3]) await store.set(`k${n}`, numbered(n));
       /** Whether reading `key` brought its body from Redis. */
       const moved = async (key: string) => {
         replies.length = 0;
@@ -169,13 +171,6 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
         const entry = await two.get(key);
         return { body: entry?.body, trips: b.replies.length, moved: JSON.stringify(b.replies).includes(marker) };
       };
-      const entry = (headers: Record<string, string>, body: string) => ({
-        url: 'http://x/t',
-        status: 200,
-        headers,
-        body,
-        storedAt: 1,
-      });
       for (const [name, headers] of [
         ['strong ETag', (n: number) => ({ etag: `"${n}"` })],
         ['weak ETag', (n: number) => ({ etag: `W/"${n}"` })],
@@ -217,13 +212,6 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     it('share entries with instances of the previous release, which wrote no version without a strong ETag', async () => {
       const store = createRedisCacheStore({ client: redis.client, prefix: 'rolling' });
       const redisKey = 'rolling:cache:k';
-      const entry = (headers: Record<string, string>, body: string) => ({
-        url: 'http://x/t',
-        status: 200,
-        headers,
-        body,
-        storedAt: 1,
-      });
       /** A write as the previous release made it: the version '' for an entry without a strong ETag. */
       const writeAsBefore = async (version: string, stored: object) => {
         await redis.send('HSET', redisKey, 'v', version, 'e', JSON.stringify(stored));
@@ -253,15 +241,33 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     it('send each script by its SHA-1, and whole when Redis does not hold it (restarted, flushed)', async () => {
       const { client, commands } = counted(redis.client);
       const store = createRedisCacheStore({ client, prefix: `sha${Math.random()}`, localEntries: 0 });
-      const entry = { url: 'http://x/t', status: 200, headers: { etag: '"1"' }, body: 'sha', storedAt: 1 };
+      const sha = entry({ etag: '"1"' }, 'sha');
       await redis.send('SCRIPT', 'FLUSH');
-      await store.set('k', entry);
+      await store.set('k', sha);
       expect(commands).toEqual(['EVALSHA', 'EVAL']);
       commands.length = 0;
-      await store.set('k', entry);
-      expect(await store.get('k')).toEqual(entry);
-      expect(await store.get('k')).toEqual(entry);
+      await store.set('k', sha);
+      expect(await store.get('k')).toEqual(sha);
+      expect(await store.get('k')).toEqual(sha);
       expect(commands).toEqual(['EVALSHA', 'EVALSHA', 'EVAL', 'EVALSHA']);
+    });
+
+    it('send scripts whole, after one refusal, to a user whose ACL grants EVAL but not EVALSHA', async () => {
+      await redis.send('ACL', 'SETUSER', 'eval-only', 'on', '>pw', '~*', '+@all', '-evalsha');
+      const url = new URL(server.url);
+      url.username = 'eval-only';
+      url.password = 'pw';
+      const limited = await connectRedis(kind, url.href, 50);
+      try {
+        const { client, commands } = counted(limited.client);
+        const store = createRedisCacheStore({ client, prefix: `acl${Math.random()}`, localEntries: 0 });
+        const acl = entry({ etag: '"1"' }, 'acl');
+        await store.set('k', acl);
+        expect(await store.get('k')).toEqual(acl);
+        expect(commands).toEqual(['EVALSHA', 'EVAL', 'EVAL']);
+      } finally {
+        await limited.close();
+      }
     });
 
     it('fail with a typed error (tokens) or a rejection (cache) while Redis is down, and work again after', async () => {
@@ -297,21 +303,21 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     };
 
     it('with an HTTP cache on Redis: revalidates what it holds while Redis is down, falls back to full requests for the rest, and uses Redis again after', async () => {
-      const errors: unknown[] = [];
-      const events: unknown[] = [];
       const prefix = `http${Math.random()}`;
-      const store = createRedisCacheStore({ client: redis.client, prefix, commandTimeout: 300 });
-      const client = ref.client({
-        cache: createHttpCache({ store, onError: (error) => errors.push(error) }),
-        on: { 'cache:error': ({ error }) => events.push(error) },
-      });
+      /** Each instance's store failures, as its cache's `onError` and as its client's `cache:error` events saw them. */
+      const failures = () => ({ errors: [] as unknown[], events: [] as unknown[] });
+      const seen = { client: failures(), other: failures() };
+      const instance = (name: keyof typeof seen) =>
+        ref.client({
+          cache: createHttpCache({
+            store: createRedisCacheStore({ client: redis.client, prefix, commandTimeout: 300 }),
+            onError: (error) => seen[name].errors.push(error),
+          }),
+          on: { 'cache:error': ({ error }) => seen[name].events.push(error) },
+        });
+      const client = instance('client');
       // Another instance on the same Redis, which has read nothing yet.
-      const other = ref.client({
-        cache: createHttpCache({
-          store: createRedisCacheStore({ client: redis.client, prefix, commandTimeout: 300 }),
-          onError: (error) => errors.push(error),
-        }),
-      });
+      const other = instance('other');
       const theme = async (on = client) => (await readTheme(on)).response!;
       expect((await theme()).revalidated).toBe(false);
       expect((await theme()).revalidated).toBe(true);
@@ -319,12 +325,12 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
       try {
         // What this instance holds, the server revalidates: Redis is not asked.
         expect(await theme()).toMatchObject({ status: 200, revalidated: true });
-        expect(errors).toEqual([]);
+        expect(seen.client).toEqual({ errors: [], events: [] });
         // What it does not hold, Redis cannot give: a full request, and the failure reported.
         expect(await theme(other)).toMatchObject({ status: 200, revalidated: false });
-        expect(errors.length).toBeGreaterThan(0);
+        expect(seen.other.errors.length).toBeGreaterThan(0);
         // The client reports the same failures as events, for its log.
-        expect(events).toEqual(errors.slice(0, events.length));
+        expect(seen.other.events).toEqual(seen.other.errors);
       } finally {
         await server.start();
       }
