@@ -17,7 +17,7 @@
  * the bin (another checkout's `server/dist/cli.js`, to compare before and after a change); `START_NODES` names other
  * Node binaries (comma-separated paths, e.g. `$(npx -y -p node@24 node -p process.execPath)`), whose three servers
  * are timed in the same rounds, each against its own bare server, a table each: Node's compile cache, which the bin
- * turns on, exists from Node 22.1 on, and Node 20 loads its fetch stack with pg.
+ * turns on, exists from Node 22.8 on, and Node 20 loads its fetch stack with pg.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -155,7 +155,7 @@ try {
   const tables = NODES.map((node) => ({ node, contenders: contendersOf(node) }));
   const everyone = tables.flatMap((table) => table.contenders);
   // One start of each first, unmeasured: the files the processes read are then in the page cache for every round,
-  // and Node's compile cache (Node 22.1 and later) holds the bin's code, as after any first start.
+  // and Node's compile cache (Node 22.8 and later) holds the bin's code, as after any first start.
   for (const contender of everyone) await timeStart(contender);
   for (let round = 0; round < ROUNDS; round++) {
     for (const contender of everyone) contender.starts.push(await timeStart(contender));

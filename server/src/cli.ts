@@ -3,7 +3,7 @@
  * The bin, `storefront-server`: turns on Node's compile cache, then runs the command (`server-command.ts`), which
  * must load after it for its code to be cached.
  *
- * The cache (Node ≥ 22.1; `module.enableCompileCache()`, as TypeScript's `tsc` does) keeps V8's compiled code of the
+ * The cache (Node ≥ 22.8; `module.enableCompileCache()`, as TypeScript's `tsc` does) keeps V8's compiled code of the
  * bin's modules and its dependencies' (pg, the SDK) in the system's temporary directory, so that a start after the
  * first compiles next to nothing: a fifth of the CPU time a PostgreSQL start spends beyond a bare `node:http`
  * server's (`npm run bench -- start-time`). Node checks each entry against its source, and does without the cache

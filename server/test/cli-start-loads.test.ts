@@ -60,7 +60,7 @@ it('answers its first request on existing data from two modules of the bin, with
   expect(await cli.exited).toBe(0);
 });
 
-/** Node ≥ 22.1 has a compile cache; Node 20's types do not declare it. */
+/** Node ≥ 22.8 has a compile cache; Node 20's types do not declare it. */
 const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 it.skipIf(!hasCompileCache)(

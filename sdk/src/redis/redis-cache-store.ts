@@ -7,7 +7,10 @@ import { redisStore } from './redis-commands.js';
 
 /** Options of {@link createRedisCacheStore}. */
 export interface RedisCacheStoreOptions extends RedisStoreOptions {
-  /** Lifetime of an entry in seconds; it is fetched again in full after that. Default 86 400 (a day). */
+  /**
+   * Lifetime of an entry in Redis, in seconds (default 86 400, a day): another instance then fetches it in full. A
+   * copy this process holds in memory with an `ETag` is revalidated, not fetched again.
+   */
   ttl?: number;
   /** Entries larger than this many bytes (JSON) are not stored. Default 1 MiB. Bound the whole with `maxmemory`. */
   maxEntryBytes?: number;
@@ -53,7 +56,7 @@ return {v, e}`;
  * are per token owner) with a TTL, and this process keeps recent ones in memory (`localEntries`, `localBytes`).
  *
  * A read of an entry held here that has an `ETag` sends Redis nothing: the client revalidates it with
- * `If-None-Match`, and a 304 to that proves the copy current (RFC 9110 §13.1.2) whatever another instance wrote or
+ * `If-None-Match`, and a 304 to that proves the copy current (or, for a weak tag, equivalent: RFC 9110 §13.1.2) whatever another instance wrote or
  * deleted since; when it changed, the 200 brings it and is written to Redis. What is lost is the download saved
  * when another instance already fetched the change. An entry dated only by `Last-Modified` (one-second granularity:
  * a change within the second of the copy would be answered 304) is checked against Redis on every read instead, one

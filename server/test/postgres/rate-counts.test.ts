@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { createPostgresStore } from '../../src/store/postgres/postgres.js';
+import { guardedQuery } from '../../src/store/postgres/postgres-driver.js';
 import { sharedRateCounts } from '../../src/store/postgres/postgres-rate-counts.js';
 import { quoteSchema } from '../../src/store/postgres/postgres-schema.js';
 import type { SharedRateCounts } from '../../src/store/types.js';
@@ -46,7 +47,8 @@ describe.skipIf(skip)('rate limit counts in PostgreSQL', () => {
       sent++;
       return query(...args);
     };
-    const counts = sharedRateCounts(pool, quoteSchema(schema.schema), (what, error) => new Error(`${what}: ${error}`));
+    const fail = (what: string, error: unknown) => new Error(`${what}: ${error}`);
+    const counts = sharedRateCounts(guardedQuery(pool, fail, 'the rate limit counts'), quoteSchema(schema.schema));
     return { counts, queries: () => sent };
   }
 

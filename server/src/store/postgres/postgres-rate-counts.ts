@@ -20,8 +20,8 @@
  * `ON CONFLICT … DO UPDATE` orders concurrent upserts of one key), so any server connection of a pooler serves it.
  */
 import { Lru } from '@storefront-platform/sdk/internal';
-import type pg from 'pg';
 import type { SharedRateCounts } from '../types.js';
+import type { GuardedQuery } from './postgres-driver.js';
 
 /** Counts taken ahead at most per upsert: what a process that stops can leave unused in a window. */
 const MAX_AHEAD = 1024;
@@ -35,7 +35,7 @@ interface Waiting {
   windowStart: number;
   quota: number;
   resolve(used: number): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
 }
 
 /** One key's counts in this process. */
@@ -54,14 +54,10 @@ interface KeyCounts {
 }
 
 /**
- * The counts in `schema` (quoted), through `pool`; a statement that fails rejects with what `unavailable` makes of
- * it (a `StoreUnavailableError`: the request is answered 503, as when the database cannot be read).
+ * The counts in `schema` (quoted), through `query`, whose failures reject as the store's (a `StoreUnavailableError`:
+ * the request is answered 503, as when the database cannot be read).
  */
-export function sharedRateCounts(
-  pool: pg.Pool,
-  schema: string,
-  unavailable: (what: string, error: unknown) => Error,
-): SharedRateCounts {
+export function sharedRateCounts(query: GuardedQuery, schema: string): SharedRateCounts {
   // A process whose clock lags names an earlier window than the row's: its request counts in the row's window,
   // which it cannot move back; the row's window comes back, so that the process knows which window it holds.
   const text = `INSERT INTO ${schema}.rate_limits AS r (key, window_start, used) VALUES ($1, $2, $3)
@@ -92,15 +88,14 @@ export function sharedRateCounts(
       Math.min(MAX_AHEAD, 2 * (seen.counted + n), Math.floor((quota - seen.end - n) / SHARE_OF_LEFT)),
     );
     try {
-      const { rows } = await pool.query<{ used: number; window_start: string }>(text, [key, windowStart, n + ahead]);
+      const { rows } = await query<{ used: number; window_start: string }>(text, [key, windowStart, n + ahead]);
       const used = rows[0]!.used;
       const first = used - n - ahead + 1;
       for (const [i, { resolve }] of waiting.entries()) resolve(first + i);
       const rowWindow = Number(rows[0]!.window_start);
       const counted = rowWindow === counts.windowStart ? counts.counted + n : n;
       Object.assign(counts, { windowStart: rowWindow, next: first + n, end: used, counted });
-    } catch (error) {
-      const failure = unavailable('the rate limit counts', error);
+    } catch (failure) {
       for (const { reject } of waiting) reject(failure);
     } finally {
       counts.sending = false;

@@ -187,7 +187,7 @@ function readAllSql(schema: string): string {
     `SELECT seq FROM ${schema}.head`,
     ...COLLECTIONS.map(
       (name) =>
-        `SELECT json_agg(json_build_array(id, row) ORDER BY inserted) AS rows FROM (SELECT id, row, inserted,` +
+        `SELECT json_agg(json_build_array(id, row) ORDER BY inserted) AS pairs FROM (SELECT id, row, inserted,` +
         ` sum(coalesce(octet_length(row::text), 0)) OVER (ORDER BY inserted) / ${PART_BYTES} AS part` +
         ` FROM ${tableOf(schema, name)}) AS parts GROUP BY part ORDER BY part`,
     ),
@@ -208,8 +208,8 @@ function loadedFrom([head, ...tables]: pg.QueryResult[]): Loaded {
   COLLECTIONS.forEach((name, i) => {
     const live: AnyRow[] = [];
     const gone: string[] = [];
-    for (const { rows } of tables[i]!.rows as { rows: [string, AnyRow | null][] }[]) {
-      for (const [id, row] of rows) {
+    for (const { pairs } of tables[i]!.rows as { pairs: [string, AnyRow | null][] }[]) {
+      for (const [id, row] of pairs) {
         if (row) live.push(row);
         else gone.push(id);
       }

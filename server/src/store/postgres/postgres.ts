@@ -161,7 +161,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       sync: fresh.sync,
       prune,
       failures: sharedFailures(pool, schema),
-      rateCounts: sharedRateCounts(pool, schema, unavailable),
+      rateCounts: sharedRateCounts(guardedQuery(pool, unavailable, 'the rate limit counts'), schema),
       snapshots: sharedSnapshots(guardedQuery(pool, unavailable, 'the snapshots'), schema),
       journal: sharedJournal(guardedQuery(pool, unavailable, 'the request journal'), schema),
       claim: (collection, id) => claims.claim(collection, id),
