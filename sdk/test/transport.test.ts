@@ -229,6 +229,16 @@ describe('retries', () => {
     expect(keys.slice(2)).toEqual(['"order-7 \\"a\\\\b\\""', '"order-7 \\"a\\\\b\\""']);
   });
 
+  it('draws every key anew across the random bytes it draws ahead (256 keys a draw)', async () => {
+    const api = fakeFetch({ [`GET ${base}`]: rootDoc, 'POST http://api.test/v1/things': statuses(200) });
+    const client = createClient({ baseUrl: base, fetch: api.fetch });
+    const root = await client.root();
+    for (let i = 0; i < 600; i++) await root.follow('svc:create' as never);
+    const keys = api.requests.filter((r) => r.method === 'POST').map((r) => r.headers.get('idempotency-key'));
+    expect(keys.every((key) => /^"[\w-]{22}"$/.test(key!))).toBe(true);
+    expect(new Set(keys).size).toBe(600);
+  });
+
   it('retries a POST answered 409 (its key still being answered elsewhere), never a PUT', async () => {
     const api = fakeFetch({
       [`GET ${base}`]: rootDoc,

@@ -429,10 +429,18 @@ function overLimit(body: string, limit: BodyLimit): boolean {
 }
 
 /**
+ * Random bytes drawn ahead for the keys, 256 at a time: Node's `getRandomValues` runs a native job per call, which
+ * cost a push of many files more than the key's other work (`randomUUID` draws ahead for the same reason).
+ */
+let random: Uint8Array | undefined;
+
+/**
  * An `Idempotency-Key` as the draft writes it, an sf-string: `given` quoted, else 128 random bits in base64url
  * (`getRandomValues`, which every runtime has; `randomUUID` is missing from pages served over plain HTTP).
  */
 function idempotencyKey(given: string | undefined): string {
-  const key = given ?? encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  if (!random?.length) random = crypto.getRandomValues(new Uint8Array(4096));
+  const key = given ?? encodeBase64Url(random.subarray(0, 16));
+  random = random.subarray(16);
   return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }

@@ -79,7 +79,8 @@ async function resolve(context: CommandContext, environment: Environment, isDefa
     if (environment.server && environment.server !== app.url) {
       throw new UsageError(`${login} is for ${app.url}, not ${environment.server}`);
     }
-    const { client } = await storedClient(store);
+    // Each URL read once: no cache to fill.
+    const { client } = await storedClient(store, { cache: false });
     const { shop, themes } = await listThemes(client, environment.shop);
     const theme = themes.find((t) => t.role === environment.theme || t.id === environment.theme);
     if (!theme) {

@@ -45,7 +45,7 @@ export const push: Command = {
     const dir = folderOf(context);
     const environments = await environmentsOf(context, dir);
     if (environments) return runForEnvironments(context, push, dir, environments, 'write');
-    const { client } = await storedClient(store);
+    const { client } = await storedClient(store, { cache: false });
     const progress = transferProgress(output, 'Pushing');
     const dryRun = values['dry-run'] === true;
     const result = await pushTheme({
