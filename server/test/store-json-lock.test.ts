@@ -98,6 +98,8 @@ describe('JSON-file store lock', () => {
         );
         const lock = join(await tempDir(), 'db.lock');
         await writeFile(lock, lockText(child, hostname(), procStat(child).start));
+        // Killed while the shell has not yet exec'd into `sleep`, the child would be reaped by the shell.
+        await expect.poll(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim()).toBe('sleep');
         process.kill(child, 'SIGKILL');
         await expect.poll(() => procStat(child).state).toBe('Z');
         const store = await createJsonStore(lock.replace(/lock$/, 'json'), { sync: false });
