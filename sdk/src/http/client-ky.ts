@@ -5,7 +5,7 @@
  */
 import type * as Ky from 'ky';
 import ky from 'ky';
-import { type RetryOption, type RetryPolicy, retryPolicy } from './retry.js';
+import { type InheritedRetry, type RetryOption, type RetryPolicy, retryPolicy } from './retry.js';
 
 /**
  * ky's hooks (`beforeRequest`, `afterResponse`, `beforeRetry`, `beforeError`), as `ClientOptions.hooks` takes them.
@@ -39,9 +39,13 @@ export interface KyCallOptions {
 
 /** What the client reads of the options of the instance it extends. */
 export interface KyDefaults {
-  fetch?: typeof fetch;
+  /**
+   * A method, so that its parameter is compared both ways: ky 2.2 types its option as taking the `Request` it
+   * always passes, ky 1 as `fetch` itself, and an instance of either must fit.
+   */
+  fetch?(input: URL | RequestInfo, init?: RequestInit): Promise<Response>;
   timeout?: number | false;
-  retry?: RetryOption;
+  retry?: InheritedRetry;
   hooks?: { afterResponse?: readonly unknown[]; beforeError?: readonly unknown[]; beforeRetry?: readonly unknown[] };
   onDownloadProgress?: unknown;
 }

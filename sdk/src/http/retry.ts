@@ -11,6 +11,13 @@ export type RetryPolicy = Required<Omit<RetryOptions, 'shouldRetry' | 'jitter'>>
 /** What the client's `retry` option accepts: ky's options, a number of retries, or `false` for none. */
 export type RetryOption = RetryOptions | number | false;
 
+/**
+ * A ky instance's `retry`, as ky 1 or ky 2 holds it: fields of the same names and meanings, typed apart (ky 2.2's
+ * lists are `readonly`, its `shouldRetry` may return nothing), laid into the client's policy as they are: each field
+ * means the same to either ky.
+ */
+export type InheritedRetry = number | false | { readonly [K in keyof RetryOptions]?: unknown };
+
 /** The statuses worth another attempt: ky's minus 413, which the same body would get again. */
 const RETRIED_STATUSES = [408, 429, 500, 502, 503, 504];
 
@@ -31,15 +38,15 @@ const DEFAULTS: RetryPolicy = {
   retryOnTimeout: true,
 };
 
-function fields(option: RetryOption | undefined): RetryOptions {
+function fields(option: InheritedRetry | undefined): RetryOptions {
   if (option === false) return { limit: 0 };
   if (typeof option === 'number') return { limit: option };
   // ky reads an explicit `undefined` as "not given": so do we, rather than let it erase a default.
-  return Object.fromEntries(Object.entries(option ?? {}).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(Object.entries(option ?? {}).filter(([, value]) => value !== undefined)) as RetryOptions;
 }
 
 /** The policy of `options` laid over `inherited` (a ky instance's `retry`) laid over the client's defaults. */
-export function retryPolicy(options: RetryOption | undefined, inherited?: RetryOption): RetryPolicy {
+export function retryPolicy(options: RetryOption | undefined, inherited?: InheritedRetry): RetryPolicy {
   return { ...DEFAULTS, ...fields(inherited), ...fields(options) };
 }
 
