@@ -76,12 +76,15 @@ describeInBrowser('dev: problems over the page, reloads after the acknowledgemen
         expect.stringMatching(/^broken\.html:2:\d+ .*x<img src=y onerror=window\.pwned=1>\.png.* \(reference\)$/),
         expect.stringMatching(/^broken\.html:3:\d+ .*<\/article>.* \(html\)$/),
       ]);
-    // Shown as text: no element of the message's markup exists, and nothing of it ran.
-    expect(
-      await page.evaluate(
-        () => document.querySelector('storefront-dev-problems')!.shadowRoot!.querySelectorAll('img').length,
-      ),
-    ).toBe(0);
+    // Shown as text: no element of the message's markup exists, and nothing of it ran. Polled: the accepted write of
+    // broken.html reloads the page, and the overlay is drawn again after the load (null until then).
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.querySelector('storefront-dev-problems')?.shadowRoot?.querySelectorAll('img').length ?? null,
+        ),
+      )
+      .toBe(0);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
     await page.screenshot({ path: join(await screenshotDir(), 'themes-dev-problems.png') });
 
