@@ -48,6 +48,12 @@ function linkProblem(link: unknown, path: string): string | undefined {
   return undefined;
 }
 
+/** What a relation or an embedded name at `at` holds, one item or a list, as items each with its path. */
+function members(entry: unknown, at: string): [unknown, string][] {
+  // Array.from visits a sparse list's holes, which a restored document may have: each is checked (and refused).
+  return Array.isArray(entry) ? Array.from(entry, (item, i) => [item, `${at}[${i}]`]) : [[entry, at]];
+}
+
 /**
  * The first problem of one document (the answer itself when `path` is empty, else one it embeds), its embedded
  * documents left to the caller (pushed onto `pending`).
@@ -64,10 +70,8 @@ function documentProblem(
   if (links === undefined && answer && !path) return `${where} has no _links, so it is not a HAL resource`;
   if (links !== undefined && !isObject(links)) return `${member(path, '_links')} is ${kind(links)}, not an object`;
   for (const [rel, entry] of Object.entries(links ?? {})) {
-    const at = member(member(path, '_links'), rel);
-    const list = Array.isArray(entry) ? entry : [entry];
-    for (let i = 0; i < list.length; i++) {
-      const problem = linkProblem(list[i], Array.isArray(entry) ? `${at}[${i}]` : at);
+    for (const [link, at] of members(entry, member(member(path, '_links'), rel))) {
+      const problem = linkProblem(link, at);
       if (problem) return problem;
     }
   }
@@ -78,12 +82,9 @@ function documentProblem(
   const embedded = value._embedded;
   if (embedded === undefined) return undefined;
   if (!isObject(embedded)) return `${member(path, '_embedded')} is ${kind(embedded)}, not an object`;
-  const inner: [unknown, string][] = [];
-  for (const [name, entry] of Object.entries(embedded)) {
-    const at = member(member(path, '_embedded'), name);
-    if (!Array.isArray(entry)) inner.push([entry, at]);
-    else for (const [i, document] of entry.entries()) inner.push([document, `${at}[${i}]`]);
-  }
+  const inner = Object.entries(embedded).flatMap(([name, entry]) =>
+    members(entry, member(member(path, '_embedded'), name)),
+  );
   // Last first onto the stack, so that they are checked in the order of the document.
   pending.push(...inner.reverse());
   return undefined;
