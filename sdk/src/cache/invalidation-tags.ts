@@ -26,7 +26,8 @@ export function resourceTag(url: string | URL): string {
   return parsed.origin + (path || '/');
 }
 
-function selfHref(resource: unknown): string | undefined {
+/** The `href` of a document's (first) `self` link, when it has one: a write's answer, a stored list's items. */
+export function selfHref(resource: unknown): string | undefined {
   const self = (resource as { _links?: { self?: unknown } } | null | undefined)?._links?.self;
   const link = Array.isArray(self) ? self[0] : self;
   const href = (link as { href?: unknown } | undefined)?.href;

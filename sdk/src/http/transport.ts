@@ -1,5 +1,6 @@
 import { isHTTPError } from 'ky';
 import type { AuthStrategy, Credentials } from '../auth/types.js';
+import { selfHref } from '../cache/invalidation-tags.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
@@ -414,9 +415,8 @@ export class Transport {
     // The other safe methods change nothing.
     if (reply.method === 'HEAD' || reply.method === 'OPTIONS') return;
     const urls = new Set([url]);
-    const self = (reply.data as { _links?: { self?: { href?: unknown } } } | undefined)?._links?.self?.href;
-    for (const href of [self, reply.headers.get('location')]) {
-      if (typeof href === 'string') urls.add(new URL(href, reply.url).href);
+    for (const href of [selfHref(reply.data), reply.headers.get('location')]) {
+      if (href != null) urls.add(new URL(href, reply.url).href);
     }
     await cache.invalidate(owner, [...urls]);
     emitter.emit('cache:invalidated', { urls: [...urls].map((u) => redactUrl(u)) });
