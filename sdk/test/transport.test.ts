@@ -400,6 +400,26 @@ describe('HTTP cache', () => {
     ]);
     expect(api.requests.at(-1)?.headers.has('if-none-match')).toBe(false);
   });
+
+  it("invalidates the answer's self when given as a list of links (the first)", async () => {
+    const invalidated: string[][] = [];
+    const inner = createHttpCache();
+    const cache: HttpCache = {
+      ...inner,
+      invalidate: async (owner, urls) => {
+        invalidated.push([...urls]);
+        return inner.invalidate(owner, urls);
+      },
+    };
+    const api = fakeFetch({
+      [`GET ${base}`]: rootDoc,
+      'PUT http://api.test/v1/things/1': () =>
+        json({ _class: ['thing'], _links: { self: [{ href: '/v1/aliases/1' }, { href: '/v1/other/1' }] } }),
+    });
+    const client = createClient({ baseUrl: base, fetch: api.fetch, cache });
+    await (await client.root()).follow('svc:update' as never, { name: 'x' } as never);
+    expect(invalidated).toEqual([['http://api.test/v1/things/1', 'http://api.test/v1/aliases/1']]);
+  });
 });
 
 describe('If-Match', () => {
