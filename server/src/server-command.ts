@@ -4,10 +4,12 @@
  * variable. Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when the server cannot start (a port in use,
  * unreadable data, data another server has open, a data directory it cannot write), 2 for bad flags.
  */
+import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isFirstProcess, isWorker, reportListening } from './cluster/worker.js';
+import { runPrimary } from './cluster/primary.js';
+import { isFirstProcess, reportListening } from './cluster/worker.js';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
@@ -354,7 +356,7 @@ function stoppedLine(store: string | undefined): string {
 
 /** The request log: on stdout, each line naming the worker that answered in a fleet. */
 function requestLog(): true | ((line: string) => void) {
-  if (!isWorker()) return true;
+  if (!cluster.isWorker) return true;
   const worker = `worker ${process.pid}:`;
   return (line) => console.log(`${worker} ${line}`);
 }
@@ -379,7 +381,7 @@ async function main(): Promise<number> {
     return (await import('./team-command.js')).runTeamCommand(process.argv[2], process.argv.slice(3));
   }
   // The primary stops a fleet's workers (SIGTERM) when the terminal's Ctrl-C reaches them all.
-  if (isWorker()) ignoreTerminalInterrupt();
+  if (cluster.isWorker) ignoreTerminalInterrupt();
   let options: Options['values'];
   let port: number | undefined;
   let products: number | undefined;
@@ -421,9 +423,8 @@ async function main(): Promise<number> {
     // Every worker of a fleet takes the same token: they inherit the primary's environment.
     process.env.STOREFRONT_CONTROL_TOKEN = newControlToken();
   }
-  if (workers > 1 && !isWorker()) {
+  if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
-    const { runPrimary } = await import('./cluster/primary.js');
     return runPrimary({ workers, laterArgs, quiet: options.quiet === true, stoppedLine: stoppedLine(store) });
   }
   const data = store ?? dataFilePath(text(options.data) ?? 'storefront-data/db.json');
@@ -459,7 +460,7 @@ async function main(): Promise<number> {
   }
   // Handlers first: a signal that arrives right after the banner must not find the default (kill) action. A
   // fleet's worker says nothing of its stop: its primary says once that the fleet stopped.
-  const say = options.quiet === true || isWorker() ? () => undefined : (line: string) => console.log(line);
+  const say = options.quiet === true || cluster.isWorker ? () => undefined : (line: string) => console.log(line);
   const stopped = new Promise<number>((done) => {
     const stop = (signal: NodeJS.Signals) => {
       say(`${signal}: finishing in-flight requests and writes…`);
@@ -474,7 +475,7 @@ async function main(): Promise<number> {
         },
       );
     };
-    onStopSignal(stop, isWorker() ? ['SIGTERM'] : ['SIGINT', 'SIGTERM']);
+    onStopSignal(stop, cluster.isWorker ? ['SIGTERM'] : ['SIGINT', 'SIGTERM']);
   });
   reportListening();
   if (isFirstProcess())

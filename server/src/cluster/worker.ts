@@ -3,6 +3,7 @@
  * message that tells the primary it serves, and the fleet's one listening socket (see `primary.ts` for why the
  * primary keeps it).
  */
+import cluster from 'node:cluster';
 import type { Server } from 'node:net';
 
 /** The environment variable that tells a worker its number (1 for the first). */
@@ -31,23 +32,14 @@ export interface SocketHandle {
   close(): void;
 }
 
-/**
- * Whether this process is a worker of a fleet: one the primary forked, which names it in the environment and talks
- * to it over IPC. Not node:cluster's `isWorker`: a start that imports node:cluster loads its primary's side and
- * child_process too (3 ms of CPU, 5 % of a bare server's start), which a single process never uses.
- */
-export function isWorker(): boolean {
-  return process.env[WORKER_NUMBER] !== undefined && process.send !== undefined;
-}
-
 /** Tells the primary that this worker serves (nothing outside a cluster). */
 export function reportListening(): void {
-  if (isWorker()) process.send?.({ type: LISTENING });
+  if (cluster.isWorker) process.send?.({ type: LISTENING });
 }
 
 /** Whether this process prints the banner: the only one, or a fleet's first worker. */
 export function isFirstProcess(): boolean {
-  return !isWorker() || process.env[WORKER_NUMBER] === '1';
+  return !cluster.isWorker || process.env[WORKER_NUMBER] === '1';
 }
 
 /**
@@ -64,7 +56,7 @@ export function listenOn(server: Server, port: number, host: string): Promise<vo
     if (isFirstProcess()) {
       // `exclusive`: the socket is bound here, not by node:cluster, which would close it with the last worker.
       server.listen({ port, host, exclusive: true }, () => {
-        if (isWorker()) process.send?.({ type: SOCKET }, handleOf(server) as never);
+        if (cluster.isWorker) process.send?.({ type: SOCKET }, handleOf(server) as never);
         listened();
       });
       return;
