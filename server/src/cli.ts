@@ -9,17 +9,9 @@
  * server's (`npm run bench -- start-time`). Node checks each entry against its source, and does without the cache
  * where it cannot write one; on Node 20 the function does not exist and nothing changes. `NODE_COMPILE_CACHE=DIR`
  * puts the cache elsewhere, `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
- *
- * On Node 20 it also defines `navigator.userAgent`, as Node 21 and later do. pg asks whether it runs in Cloudflare
- * Workers when it loads: by the user agent, or where there is none by building a fetch `Response`, which loads Node
- * 20's whole fetch (undici) for nothing, about 18 ms of CPU, a quarter of a bare server's start. The bin is a process
- * of its own; the library (`createServer` in an app's process) defines nothing.
  */
 import module from 'node:module';
 
 // Node 20's types (which the package builds against) do not declare it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-if (!('navigator' in globalThis)) {
-  Object.assign(globalThis, { navigator: { userAgent: `Node.js/${process.versions.node.split('.')[0]}` } });
-}
 await import('./server-command.js');
