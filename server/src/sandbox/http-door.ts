@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { TriggerError } from '../api/events/trigger.js';
+import { BodyTooLargeError } from '../core/body-limit.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { failure, json } from './answers.js';
@@ -225,6 +226,7 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     } catch (error) {
       if (error instanceof SandboxError) return failure(error.status, error.message);
       if (error instanceof TriggerError) return failure(400, error.message);
+      if (error instanceof BodyTooLargeError) return failure(413, `The body is larger than ${error.limit} bytes`);
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${request.method} ${path} 503: ${error.message}`);
         return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });

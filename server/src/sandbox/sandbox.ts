@@ -157,9 +157,22 @@ function checkName(name: unknown): string {
   return name;
 }
 
-function checkInstant(what: string, value: unknown): number {
+/** The farthest a `Date` reaches either side of 1970, in ms (ECMA-262, "Time Values and Time Range"). */
+const MAX_TIME = 8.64e15;
+
+/**
+ * `value`, a time (`from` 0) or a step from the time `from`, when the clock lands on a time a `Date` can hold: past
+ * that, every answer's dates (and the journal's) would throw.
+ */
+function checkTime(what: string, value: unknown, from = 0): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw new SandboxError(`${what} must be a finite number of milliseconds, got ${JSON.stringify(value)}`, 400);
+  }
+  if (Math.abs(from + value) > MAX_TIME) {
+    throw new SandboxError(
+      `${what} would put the clock at ${from + value} ms, beyond the ±${MAX_TIME} ms of 1970 a date can hold`,
+      400,
+    );
   }
   return value;
 }
@@ -190,11 +203,11 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
     clock: {
       now: () => clock.now(),
       set(epochMs) {
-        clock.set(checkInstant('The time', epochMs));
+        clock.set(checkTime('The time', epochMs));
         moved();
       },
       advance(ms) {
-        clock.advance(checkInstant('The step', ms));
+        clock.advance(checkTime('The step', ms, clock.now()));
         moved();
       },
     },

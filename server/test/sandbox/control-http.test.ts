@@ -133,6 +133,23 @@ describe('the control API', () => {
     expect(advanced.epoch_ms - clock.epoch_ms).toBeGreaterThanOrEqual(86_400_000);
     expect((await call('PUT', `${url}/clock`, token, { now: 'soon' })).status).toBe(400);
     expect((await call('POST', `${url}/clock/advance`, token, { ms: 'x' })).status).toBe(400);
+    // Past the dates a `Date` holds, every answer would fail: refused, and the clock stays where it was.
+    expect((await call('PUT', `${url}/clock`, token, { now: 1e300 })).status).toBe(400);
+    expect((await call('POST', `${url}/clock/advance`, token, { ms: 8.64e15 })).status).toBe(400);
+    expect((await call('POST', `${url}/clock/advance`, token, { ms: -1e17 })).status).toBe(400);
+    const after = (await (await call('GET', `${url}/clock`, token)).json()) as { epoch_ms: number };
+    expect(after.epoch_ms - advanced.epoch_ms).toBeLessThan(60_000);
+    expect((await fetch(`${s.baseUrl}/`)).status).toBe(401);
+  });
+
+  it('answers a body over the shell’s limit with 413, and takes the next request', async () => {
+    const s = await start(true);
+    const { url, token } = s.control!;
+    const huge = { kind: 'status', status: 503, body: 'x'.repeat(3 * 1024 * 1024) };
+    const refused = await call('POST', `${url}/faults`, token, huge);
+    expect(refused.status).toBe(413);
+    expect(((await refused.json()) as { message: string }).message).toContain('larger than');
+    expect((await call('GET', `${url}/faults`, token)).status).toBe(200);
   });
 
   it('journals requests with their route, app and user, filters and clears them', async () => {

@@ -34,6 +34,9 @@ test('the clock moves token expiry', async () => {
   mock.clock.set(before);
   expect((await call(`${mock.baseUrl}/`, token)).status).toBe(200);
   expect(() => mock.clock.set(Number.NaN)).toThrow('finite');
+  expect(() => mock.clock.set(1e300)).toThrow('a date can hold');
+  expect(() => mock.clock.advance(-1e17)).toThrow('a date can hold');
+  expect((await call(`${mock.baseUrl}/`, token)).status).toBe(200);
 });
 
 test('the journal records what the mock answered', async () => {
