@@ -1,6 +1,8 @@
 /**
- * Webhook endpoints of the caller's app, their delivery attempts, ping and resend (admin tokens). An endpoint
- * belongs to the app whose token created it: another app's endpoints are 404 to it.
+ * Webhook endpoints of the caller's app and user, their delivery attempts, ping and resend (admin tokens). An
+ * endpoint belongs to the app and the user whose token created it: it is sent the events of that user's shops, and
+ * one app's client id may be shared by many users (the demo app's, the explorer's), so every other caller, of
+ * another app or of another user of the same app, is answered 404 for it.
  */
 
 import type { EventType } from '@storefront-platform/sdk/internal';
@@ -21,7 +23,7 @@ import { newWebhookSecret, recordPing, stageDelivery } from './record.js';
 import { deliveryResource, endpointResource } from './representations.js';
 import { deliveriesUrl, deliveryUrl, endpointsUrl, endpointUrl } from './urls.js';
 
-/** Endpoints an app may have. */
+/** Endpoints an app may have for one user. */
 export const MAX_ENDPOINTS = 16;
 /** How long the secret before a rotation keeps signing beside the new one (events.md). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -70,10 +72,20 @@ function checkedDescription(value: string): string {
   return value;
 }
 
-/** The endpoint of the URL, if it is the caller's app's; else 404. */
+/** Whether `endpoint` is the caller's: of their app and their user. */
+export function isOwnEndpoint(call: Call, endpoint: WebhookEndpointRow | undefined): endpoint is WebhookEndpointRow {
+  return endpoint?.app_id === call.principal.appId && endpoint.user_id === call.principal.userId;
+}
+
+/** The caller's endpoints, oldest first. */
+function ownEndpoints(call: Call, store: Pick<Call['context']['store'], 'where'> = call.context.store) {
+  return store.where('webhook_endpoints', 'app_id', call.principal.appId).filter((row) => isOwnEndpoint(call, row));
+}
+
+/** The endpoint of the URL, if it is the caller's; else 404. */
 function ownEndpoint(call: Call, id = call.params.endpoint_id!): WebhookEndpointRow {
   const endpoint = call.context.store.get('webhook_endpoints', id);
-  if (!endpoint || endpoint.app_id !== call.principal.appId) throw notFound(`No webhook endpoint ${id}`);
+  if (!isOwnEndpoint(call, endpoint)) throw notFound(`No webhook endpoint ${id}`);
   return endpoint;
 }
 
@@ -104,12 +116,12 @@ export const endpointRoutes: Route[] = [
       const { store, addresses } = call.context;
       return listReply(call, 'webhookEndpoint', {
         name: 'webhook_endpoints',
-        variant: call.principal.appId,
+        variant: `${call.principal.appId}:${call.principal.userId}`,
         params: [],
         order: byId<WebhookEndpointRow>(false),
         revisions: [store.revision('webhook_endpoints')],
         href: `${endpointsUrl(addresses)}.json`,
-        rows: () => store.where('webhook_endpoints', 'app_id', call.principal.appId),
+        rows: () => ownEndpoints(call),
         lastModified: newest,
         summary: (row) => endpointResource(addresses, row),
       });
@@ -128,8 +140,11 @@ export const endpointRoutes: Route[] = [
       const secret = newWebhookSecret();
       const { principal, context } = call;
       const endpoint = await context.store.write((tx) => {
-        if (tx.where('webhook_endpoints', 'app_id', principal.appId).length >= MAX_ENDPOINTS) {
-          throw validationError('url', `this app has ${MAX_ENDPOINTS} webhook endpoints, the most it may have`);
+        if (ownEndpoints(call, tx).length >= MAX_ENDPOINTS) {
+          throw validationError(
+            'url',
+            `you have ${MAX_ENDPOINTS} webhook endpoints in this app, the most you may have`,
+          );
         }
         const now = new Date(context.clock.now()).toISOString();
         return tx.insert('webhook_endpoints', {
@@ -237,7 +252,7 @@ export const endpointRoutes: Route[] = [
       const { store, addresses } = call.context;
       return listReply(call, 'webhookDelivery', {
         name: `webhook_deliveries:${endpoint.id}`,
-        variant: call.principal.appId,
+        variant: `${call.principal.appId}:${call.principal.userId}`,
         params: [],
         order: byId<WebhookDeliveryRow>(true),
         revisions: [store.revision('webhook_deliveries'), store.revision('events')],
@@ -283,6 +298,6 @@ export const endpointRoutes: Route[] = [
 ];
 
 function ownsDelivery(call: Call, endpointId: string): boolean {
-  // The endpoint may be gone; its attempts stay readable to nobody then, as other apps' are.
-  return call.context.store.get('webhook_endpoints', endpointId)?.app_id === call.principal.appId;
+  // The endpoint may be gone; its attempts stay readable to nobody then, as other callers' are.
+  return isOwnEndpoint(call, call.context.store.get('webhook_endpoints', endpointId));
 }

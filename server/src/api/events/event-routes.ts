@@ -126,10 +126,12 @@ export const eventRoutes: Route[] = [
   },
 ];
 
-/** Whether the caller may read `event`: its shop's administrator, or for a ping the endpoint's app. */
+/** Whether the caller may read `event`: its shop's administrator, or for a ping the endpoint's app and user. */
 export function mayRead(call: Call, event: EventRow): boolean {
   const { store } = call.context;
-  if (event.ping_of !== undefined)
-    return store.get('webhook_endpoints', event.ping_of)?.app_id === call.principal.appId;
+  if (event.ping_of !== undefined) {
+    const endpoint = store.get('webhook_endpoints', event.ping_of);
+    return endpoint?.app_id === call.principal.appId && endpoint.user_id === call.principal.userId;
+  }
   return event.shop_id !== null && store.get('shops', event.shop_id)?.owner_id === call.principal.userId;
 }
