@@ -74,10 +74,13 @@ const MAX_ERROR_LENGTH = 500;
 export class Deliverer {
   private readonly inFlight = new Map<string, Promise<boolean>>();
   /**
-   * Attempts another process held when this one tried, and when it may try again (epoch ms, wall clock): until the
-   * next poll, so that processes do not keep asking for what another is making.
+   * Attempts this process leaves alone until the next poll, and when it may try again (epoch ms, wall clock): those
+   * another process held when this one tried, so that processes do not keep asking for what another is making, and
+   * those whose outcome could not be recorded, so that a store that is down is not asked again at once.
    */
-  private readonly heldElsewhere = new Map<string, number>();
+  private readonly deferred = new Map<string, number>();
+  /** An outcome could not be recorded, and none has been since: said once, not once per attempt. */
+  private unrecorded = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private passing: Promise<number> | undefined;
   /** A pass was asked for while one ran. */
@@ -168,23 +171,34 @@ export class Deliverer {
     }
     const now = clock.now();
     const wall = Date.now();
-    for (const [id, until] of this.heldElsewhere) if (until <= wall) this.heldElsewhere.delete(id);
+    for (const [id, until] of this.deferred) if (until <= wall) this.deferred.delete(id);
     const due = store
       .where('webhook_deliveries', 'status', 'pending')
       .filter(
-        (row) =>
-          row.due_at !== null && row.due_at <= now && !this.inFlight.has(row.id) && !this.heldElsewhere.has(row.id),
+        (row) => row.due_at !== null && row.due_at <= now && !this.inFlight.has(row.id) && !this.deferred.has(row.id),
       );
     due.sort((a, b) => a.due_at! - b.due_at! || Number(a.id) - Number(b.id));
     let started = 0;
     for (const row of due) {
       if (this.inFlight.size >= this.concurrency) break;
-      const attempt = this.attempt(row.id).then((made) => {
-        this.inFlight.delete(row.id);
-        // Room again: what waited for it goes next (not after a refused claim: that would ask again at once).
-        if (made && !this.closed) this.wake();
-        return made;
-      });
+      const attempt = this.attempt(row.id).then(
+        (made) => {
+          this.inFlight.delete(row.id);
+          // Room again: what waited for it goes next (not after a refused claim: that would ask again at once).
+          if (made && !this.closed) this.wake();
+          return made;
+        },
+        (error: unknown) => {
+          // Its outcome was not recorded (the store failed): the attempt stays pending, made again at a later poll.
+          this.inFlight.delete(row.id);
+          this.deferred.set(row.id, Date.now() + this.pollMs);
+          if (!this.unrecorded) {
+            this.unrecorded = true;
+            console.error(`storefront-server: webhook attempts are not recorded, retrying: ${messageOf(error)}`);
+          }
+          return false;
+        },
+      );
       this.inFlight.set(row.id, attempt);
       started++;
     }
@@ -198,7 +212,7 @@ export class Deliverer {
       ? await store.claim('webhook_deliveries', id).catch(() => null)
       : { row: store.get('webhook_deliveries', id), release: async () => undefined };
     if (!claim) {
-      this.heldElsewhere.set(id, Date.now() + this.pollMs);
+      this.deferred.set(id, Date.now() + this.pollMs);
       return false;
     }
     try {
@@ -250,7 +264,7 @@ export class Deliverer {
     outcome: { status?: number; retryAfter?: string | null; error?: string; duration?: number; final?: boolean },
   ): Promise<void> {
     const { store, clock } = this.context;
-    return store.write((tx) => {
+    const written = store.write((tx) => {
       const current = tx.get('webhook_deliveries', row.id);
       // Recorded meanwhile by another process (this one's claim had lapsed): the first record stands.
       if (current?.status !== 'pending') return;
@@ -287,6 +301,9 @@ export class Deliverer {
         const { event_id, event_type, endpoint_id } = row;
         stageDelivery(tx, { event_id, event_type, endpoint_id, attempt: row.attempt + 1 }, next, now);
       }
+    });
+    return written.then(() => {
+      this.unrecorded = false;
     });
   }
 }
