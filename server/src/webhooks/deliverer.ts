@@ -1,6 +1,7 @@
 /**
  * The delivery loop: makes the pending attempts that are due on the core's clock, records each outcome and the
- * next attempt in one write, and disables endpoints that answer `410 Gone` or have failed for five days. It is
+ * next attempt in one write, and disables endpoints that answer `410 Gone` or whose attempts have all failed for five
+ * days of attempts being made (days when none was pending do not count). It is
  * not in any request's path: a write stages its event's first attempts (`api/events/record.ts`) and wakes the
  * loop once committed.
  *
@@ -284,7 +285,15 @@ export class Deliverer {
           const delay = retryDelay(row.attempt, waited);
           if (delay !== undefined) next = now + delay;
         }
-        updateEndpoint(tx, endpoint, now, { failing_since: failingSince, disabled });
+        // The 5 days count while attempts keep being made: a series ended with none of the endpoint's left pending
+        // is a pause, and the days without events that follow it must not disable the endpoint at its next failure.
+        const paused =
+          next === undefined &&
+          disabled === undefined &&
+          !tx
+            .where('webhook_deliveries', 'endpoint_id', endpoint.id)
+            .some((d) => d.status === 'pending' && d.id !== row.id);
+        updateEndpoint(tx, endpoint, now, { failing_since: paused ? null : failingSince, disabled });
       } else if (ok && endpoint && endpoint.failing_since !== null) {
         updateEndpoint(tx, endpoint, now, { failing_since: null });
       }

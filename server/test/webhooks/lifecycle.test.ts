@@ -1,7 +1,7 @@
 /**
  * What a webhook endpoint lives through on the server: `Retry-After` waited for, `410 Gone` disabling at once, an
- * endpoint disabled and enabled by its app, attempts in flight bounded whatever the receiver does, and events
- * pruned with their attempts after 30 days.
+ * endpoint disabled and enabled by its app, quiet days not counted toward the 5 days of failures that disable it,
+ * attempts in flight bounded whatever the receiver does, and events pruned with their attempts after 30 days.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -87,6 +87,34 @@ describe('a webhook endpoint’s life on the server', () => {
       await rename('Enabled again');
       await t.server.webhooks.drain();
       expect(receiver.received.map((r) => JSON.parse(r.body).data.title)).toEqual(['Gone', 'Enabled again']);
+    });
+  });
+
+  it('counts the 5 days that disable an endpoint only while attempts are being made: quiet days do not', async () => {
+    await withEndpoint(async (endpoint) => {
+      receiver.answer = () => ({ status: 500 });
+      await rename('Failed for good');
+      await t.server.webhooks.drain();
+      // The event's whole series fails: its 8 attempts, about 28 hours (more, made on the hour).
+      for (let hour = 0; hour < 48; hour++) {
+        now += 3_600_000;
+        await t.server.webhooks.drain();
+      }
+      const series = await attempts(endpoint);
+      expect(series.map((a) => `${a.attempt} ${a.status}`)).toEqual([8, 7, 6, 5, 4, 3, 2, 1].map((n) => `${n} failed`));
+      // Six days without an event, then one whose first attempt meets a passing outage.
+      now += 6 * 86_400_000;
+      receiver.answer = () => ({ status: 503 });
+      await rename('After a quiet week');
+      await t.server.webhooks.drain();
+      expect(await t.json(endpoint._links.self.href)).toMatchObject({ status: 'enabled', disabled_reason: null });
+      const [retry, failed] = await attempts(endpoint);
+      expect(failed).toMatchObject({ attempt: 1, status: 'failed', response_status: 503 });
+      expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
+      receiver.answer = () => ({ status: 204 });
+      now += 10_000;
+      await t.server.webhooks.drain();
+      expect((await attempts(endpoint))[0]).toMatchObject({ attempt: 2, status: 'succeeded' });
     });
   });
 
