@@ -101,7 +101,7 @@ export function webhooks(): Record<string, unknown> {
         parameters,
         requestBody: {
           required: true,
-          description: 'The event, as `GET svc:event` answers it (without the `curies` link).',
+          description: 'The event, as `GET svc:event` answers it (its `curies` link included), and a newline.',
           content: { 'application/json': { schema: schemaRef(eventComponentName(type)) } },
         },
         responses: {

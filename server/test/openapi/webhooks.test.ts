@@ -134,6 +134,9 @@ describe('the events and webhook routes, against the document', () => {
     for (const received of receiver.received) {
       const { type } = JSON.parse(received.body);
       expect(deliveryProblems(type, received.headers, received.body), type).toEqual([]);
+      // The body is the event as its GET answers it, curies and all, and the document says so.
+      expect(JSON.parse(received.body)._links.curies, type).toBeDefined();
+      expect(document.webhooks[type].post.requestBody.description, type).toMatch(/`curies` link included/);
     }
     await checked(endpoint._links['svc:delete_webhook_endpoint'].href, { method: 'DELETE' }, 204);
   });
