@@ -1,9 +1,10 @@
 /**
  * Which addresses a webhook may be sent to (events.md, "Which addresses"). A server that listens on loopback only
  * is a developer's own: it delivers anywhere, `localhost` included. One that listens on another interface is
- * shared, and refuses loopback, private, link-local and other special-use addresses (RFC 6890), unless a host is
- * allowed by name, so that nobody can make it reach into its own network. Platform-neutral: the names a host
- * resolves to are checked by the Node sender (`node-sender.ts`) on the addresses it actually connects to.
+ * shared, and refuses loopback, private, link-local and the other addresses of the RFC 6890 special-purpose
+ * registries that are not globally reachable (and IPv6 site-local), unless a host is allowed by name, so that
+ * nobody can make it reach into its own network. Platform-neutral: the names a host resolves to are checked by the
+ * Node sender (`node-sender.ts`) on the addresses it actually connects to.
  */
 
 /** What targets are refused. */
@@ -32,7 +33,13 @@ export function specialAddress(address: string): string | undefined {
   if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return 'a loopback address';
   if ((groups[0]! & 0xfe00) === 0xfc00) return 'a private address';
   if ((groups[0]! & 0xffc0) === 0xfe80) return 'a link-local address';
+  // Deprecated (RFC 3879), but networks that still route it keep it inside.
+  if ((groups[0]! & 0xffc0) === 0xfec0) return 'a site-local address';
   if ((groups[0]! & 0xff00) === 0xff00) return 'a multicast address';
+  if (groups[0] === 0x2001 && groups[1] === 0xdb8) return 'a documentation address';
+  if (groups[0] === 0x100 && groups.slice(1, 4).every((g) => g === 0)) return 'a discard-only address';
+  // 2001::/23: Teredo (an IPv4 address inside), benchmarking, ORCHID; its few global blocks are no web servers.
+  if (groups[0] === 0x2001 && groups[1]! < 0x200) return 'an IETF protocol assignment';
   // IPv4-compatible, NAT64 and 6to4 forms carry an IPv4 address that may be private: refuse them all.
   if (
     groups.slice(0, 6).every((g) => g === 0) ||
@@ -44,12 +51,21 @@ export function specialAddress(address: string): string | undefined {
   return undefined;
 }
 
-function specialIpv4([a, b]: number[]): string | undefined {
+function specialIpv4([a, b, c]: number[]): string | undefined {
   if (a === 127) return 'a loopback address';
   if (a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168)) return 'a private address';
   if (a === 169 && b === 254) return 'a link-local address';
   if (a === 100 && b! >= 64 && b! <= 127) return 'a shared (carrier-grade NAT) address';
   if (a === 0) return 'a "this network" address';
+  if (a === 192 && b === 0 && c === 0) return 'an IETF protocol assignment';
+  if (
+    (a === 192 && b === 0 && c === 2) ||
+    (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113)
+  ) {
+    return 'a documentation address';
+  }
+  if (a === 198 && (b === 18 || b === 19)) return 'a benchmarking address';
   if (a! >= 224) return 'a multicast or reserved address';
   return undefined;
 }
