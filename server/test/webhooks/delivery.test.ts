@@ -1,3 +1,4 @@
+import { verifyWebhook } from '@storefront-platform/sdk/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
@@ -83,6 +84,25 @@ describe('events and webhook deliveries', () => {
     expect(page._embedded.items.map((item: Doc) => item.type)).toEqual(['theme.updated']);
     expect(page._links.next.href).toContain(`after=${page._embedded.items[0].id}`);
     expect((await t.call(`/events.json?after=evt_nothing`)).status).toBe(400);
+  });
+
+  it('signs each attempt with its time on the server’s clock: after the clock moved, a receiver verifies with it', async () => {
+    const endpoint = await addEndpoint(['theme.updated']);
+    const theme = await productionTheme();
+    receiver.answer = () => ({ status: 500 });
+    await t.json(`/themes/${theme.id}`, { method: 'PUT', json: { title: 'Signed in sandbox time' }, status: 200 });
+    await t.server.webhooks.drain();
+    receiver.answer = () => ({ status: 204 });
+    now += 10 * 60_000; // the 5 s retry is due, and the server's clock is 10 minutes from the real one
+    await t.server.webhooks.drain();
+    const retry = receiver.received.at(-1)!;
+    expect(Number(retry.headers['webhook-timestamp'])).toBe(Math.floor(now / 1000));
+    // A receiver on the real clock refuses it as a replay (docs/server.md says so); one given the server's accepts.
+    const onRealClock = await verifyWebhook(retry.body, retry.headers, endpoint.secret).catch((e) => e.code);
+    expect(onRealClock).toBe('WEBHOOK_TIMESTAMP');
+    const verified = await verifyWebhook(retry.body, retry.headers, endpoint.secret, { clock });
+    expect(verified.data.title).toBe('Signed in sandbox time');
+    await t.call(endpoint._links.self.href, { method: 'DELETE' });
   });
 
   it('retries on the Standard schedule under a moved clock, then disables after 5 days of failures', async () => {
