@@ -2,11 +2,20 @@ import type { DedupeStore } from '../webhooks/dedupe-store.js';
 import type { RedisStoreOptions } from './redis-client.js';
 import { redisStore } from './redis-commands.js';
 
+/** Claims KEYS[1] for ARGV[1] ms unless it is held; replies `claimed`, or the state held (`running`, `done`). */
+const CLAIM = `
+local state = redis.call('GET', KEYS[1])
+if state then return state end
+redis.call('SET', KEYS[1], 'running', 'PX', ARGV[1])
+return 'claimed'
+`;
+
 /**
  * A webhook {@link DedupeStore} in Redis, shared by every process of an app: a delivery repeated to another
- * process than the first is still handled once. A claim is a key `{prefix}:webhook:{id}` set with `NX` and an
- * expiry in one command, so two processes never both take it. A Redis failure rejects, and the handler answers
- * 500 so that the sender retries. A `client` that is no `RedisClient` throws a `TypeError` at once.
+ * process than the first is still handled once. A delivery is a key `{prefix}:webhook:{id}`, `running` while its
+ * handler runs (claimed by one script, so two processes never both take it; it lapses when its process dies), then
+ * `done`. A Redis failure rejects, and the handler answers 500 so that the sender retries. A `client` that is no
+ * `RedisClient` throws a `TypeError` at once.
  *
  * @example
  * const handler = createWebhookHandler({ secrets, on, dedupe: createRedisDedupeStore({ client: redis }) });
@@ -14,9 +23,15 @@ import { redisStore } from './redis-commands.js';
 export function createRedisDedupeStore(options: RedisStoreOptions): DedupeStore {
   const store = redisStore(options);
   const key = (id: string) => store.key('webhook', id);
+  const ms = (ttlMs: number) => String(Math.ceil(ttlMs));
   return {
     async claim(id, ttlMs) {
-      return (await store.run(['SET', key(id), '1', 'NX', 'PX', String(Math.ceil(ttlMs))])) === 'OK';
+      const reply = await store.run(['EVAL', CLAIM, '1', key(id), ms(ttlMs)]);
+      // Whatever else a key may hold is taken as running: the sender retries later, by when the key has lapsed.
+      return reply === 'claimed' || reply === 'done' ? reply : 'running';
+    },
+    async done(id, ttlMs) {
+      await store.run(['SET', key(id), 'done', 'PX', ms(ttlMs)]);
     },
     async release(id) {
       await store.run(['DEL', key(id)]);

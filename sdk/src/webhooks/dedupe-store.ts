@@ -1,18 +1,28 @@
 import { Lru } from '../shared/lru.js';
 
 /**
+ * Where a delivery's `webhook-id` stands in a {@link DedupeStore}: `claimed` by this call (its handler runs now),
+ * `running` (another call's handler is still at it), `done` (handled).
+ */
+export type DedupeState = 'claimed' | 'running' | 'done';
+
+/**
  * Where `createWebhookHandler` remembers the `webhook-id`s it has taken on, so that a delivery repeated (at least
  * once: a sender that died mid-attempt, an answer lost on the way) is acknowledged without running the handler
- * again. One store shared by every process of an app dedupes across them: `createRedisDedupeStore` in
+ * again. An id is claimed for a short time while its handler runs, and remembered for long only once the handler
+ * succeeded: a claim whose handler failed, or whose process died, lapses, and the sender's retry is handled. One
+ * store shared by every process of an app dedupes across them: `createRedisDedupeStore` in
  * `@storefront-platform/sdk/redis`.
  */
 export interface DedupeStore {
   /**
-   * Takes `id` for `ttlMs` milliseconds: true when nobody held it (the caller handles the delivery), false when
-   * it is taken. Must be atomic across the processes that share the store.
+   * Claims `id` for `ttlMs` milliseconds, while its handler runs, when nobody holds it (`claimed`); otherwise says
+   * where it stands (`running`, `done`). Must be atomic across the processes that share the store.
    */
-  claim(id: string, ttlMs: number): Promise<boolean>;
-  /** Gives `id` up again, after its handler failed, so that the sender's retry is handled. */
+  claim(id: string, ttlMs: number): Promise<DedupeState>;
+  /** Records `id` as handled, for `ttlMs` milliseconds, whatever its claim had left. */
+  done(id: string, ttlMs: number): Promise<void>;
+  /** Gives `id` up again, after its handler failed, so that the sender's retry is handled without waiting. */
   release?(id: string): Promise<void>;
 }
 
@@ -29,17 +39,20 @@ export function createMemoryDedupeStore({
   maxEntries = 10_000,
   now = Date.now,
 }: MemoryDedupeStoreOptions = {}): DedupeStore {
-  // id → when its claim expires.
-  const claims = new Lru<string, number>({ maxEntries });
+  // id → where it stands and until when.
+  const entries = new Lru<string, { state: 'running' | 'done'; expires: number }>({ maxEntries });
   return {
     async claim(id, ttlMs) {
-      const expires = claims.peek(id);
-      if (expires !== undefined && expires > now()) return false;
-      claims.set(id, now() + ttlMs);
-      return true;
+      const entry = entries.peek(id);
+      if (entry && entry.expires > now()) return entry.state;
+      entries.set(id, { state: 'running', expires: now() + ttlMs });
+      return 'claimed';
+    },
+    async done(id, ttlMs) {
+      entries.set(id, { state: 'done', expires: now() + ttlMs });
     },
     async release(id) {
-      claims.delete(id);
+      entries.delete(id);
     },
   };
 }

@@ -21,7 +21,12 @@ export type {
 } from '../contract/index.js';
 export type { WebhookErrorCode } from '../errors/codes.js';
 export { WebhookVerificationError } from '../errors/webhook-verification-error.js';
-export { createMemoryDedupeStore, type DedupeStore, type MemoryDedupeStoreOptions } from './dedupe-store.js';
+export {
+  createMemoryDedupeStore,
+  type DedupeState,
+  type DedupeStore,
+  type MemoryDedupeStoreOptions,
+} from './dedupe-store.js';
 export { type EventEntity, eventEntity } from './event-entity.js';
 export {
   type NodeListenerOptions,

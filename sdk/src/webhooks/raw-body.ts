@@ -17,7 +17,7 @@ export function notRaw(what: string): WebhookVerificationError {
 }
 
 /** The bytes of `body`; a `WEBHOOK_BODY` error for anything else (parsed JSON above all). */
-export async function bytesOf(body: unknown): Promise<Uint8Array> {
+export async function bytesOf(body: unknown): Promise<Uint8Array<ArrayBuffer>> {
   const source = body as Partial<Request> | null;
   // Text, bytes and views are read by a `Response`, the shortest way to the bytes of each; a body read before
   // rejects with the runtime's `TypeError` ("Body is unusable").

@@ -52,9 +52,9 @@ export async function signTestWebhook(
   const id = options.id ?? (event as TestEvent).id;
   if (!id) throw new TypeError('signTestWebhook: no id');
   const seconds = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const content = signedContent(id, seconds, new TextEncoder().encode(body));
+  const content = await signedContent(id, seconds, body);
   const signatures = await Promise.all(
-    (await importKeys(secret, 'sign')).map(async (key) => {
+    (await importKeys(secret)).map(async (key) => {
       // 32 bytes: no need for the chunked encoder of ../shared/base64.ts.
       const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, content));
       return `v1,${btoa(String.fromCharCode(...signature))}`;

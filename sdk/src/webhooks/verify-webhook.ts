@@ -33,15 +33,17 @@ function read(headers: WebhookHeaders, name: string): string | undefined {
   return undefined;
 }
 
-/** Whether one of `signatures` is the HMAC of `content` under one of `keys` (Web Crypto compares in constant time). */
-async function matches(
-  keys: CryptoKey[],
-  signatures: Uint8Array<ArrayBuffer>[],
-  content: Uint8Array<ArrayBuffer>,
-): Promise<boolean> {
+/**
+ * Whether one of `signatures` is the HMAC of `content` under one of `keys`. One HMAC per key, however many
+ * signatures the header lists (`crypto.subtle.verify` hashes the body once per signature: 2 000 of them on a 1 MB
+ * body kept a receiver busy for seconds), each compared in constant time.
+ */
+async function matches(keys: CryptoKey[], signatures: Uint8Array[], content: Promise<ArrayBuffer>): Promise<boolean> {
   for (const key of keys) {
-    for (const signature of signatures) {
-      if (await crypto.subtle.verify('HMAC', key, signature, content)) return true;
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, await content));
+    // Every byte compared, wherever the first difference is; a length that differs starts the difference.
+    if (signatures.some((bytes) => !mac.reduce((diff, byte, i) => diff | (byte ^ bytes[i]!), bytes.length ^ 32))) {
+      return true;
     }
   }
   return false;
@@ -94,13 +96,10 @@ export async function verifyWebhook(
     .filter((entry) => entry.startsWith('v1,'))
     .map((entry) => decodeBase64(entry.slice(3).replace(/,$/, '')))
     .filter((bytes) => bytes !== undefined);
-  const keys = await importKeys(secrets, 'verify');
+  const keys = await importKeys(secrets);
   if (!(await matches(keys, signatures, signedContent(id, timestamp, body)))) {
     // The server's bodies end with "\n": a body that lost it and then matches was parsed and serialised again.
-    if (
-      body.at(-1) !== 10 &&
-      (await matches(keys, signatures, signedContent(id, timestamp, new Uint8Array([...body, 10]))))
-    ) {
+    if (body.at(-1) !== 10 && (await matches(keys, signatures, signedContent(id, timestamp, body, '\n')))) {
       throw notRaw('re-serialised (it lost the final newline)');
     }
     throw new WebhookVerificationError('WEBHOOK_SIGNATURE', `No signature of webhook ${id} matches the secret(s)`);

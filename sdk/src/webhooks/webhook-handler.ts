@@ -1,5 +1,6 @@
 import type { EventType } from '../contract/index.js';
 import { WebhookVerificationError } from '../errors/webhook-verification-error.js';
+import { DEFAULT_MAX_BODY_SIZE, readBody } from './body-limit.js';
 import { createMemoryDedupeStore, type DedupeStore } from './dedupe-store.js';
 import type { WebhookSecrets } from './signature.js';
 import { type EventOf, isKnownEventType, type StorefrontEvent } from './storefront-event.js';
@@ -18,7 +19,10 @@ export type WebhookHandlers = { [T in EventType]?: (event: EventOf<T>) => unknow
 
 /** A failure the handler answered with a 4xx or 5xx, for the app's logs. */
 export interface WebhookFailure {
-  /** The answer's status: 400 or 401 for a delivery refused, 500 for a handler (or dedupe store) that threw. */
+  /**
+   * The answer's status: 400 or 401 for a delivery refused, 413 for a body over `maxBodySize`, 500 for a handler (or
+   * dedupe store) that threw; 204 when the handler resolved but the dedupe store failed to record it.
+   */
   status: number;
   /** The `webhook-id`, when the request had one. */
   id: string | undefined;
@@ -36,11 +40,22 @@ export interface WebhookHandlerOptions extends VerifyWebhookOptions {
    */
   dedupe?: DedupeStore | false;
   /**
-   * How long an id is remembered, in ms. Default two days: longer than the Standard's retry schedule (about 28
-   * hours). A resend asked for later is handled again.
+   * How long an id is remembered once its handler resolved, in ms. Default two days: longer than the Standard's
+   * retry schedule (about 28 hours). A resend asked for later is handled again.
    */
   dedupeTtl?: number;
-  /** Told of every delivery refused and every handler that threw. Default `console.error`. */
+  /**
+   * How long an id stays claimed while its handler runs, in ms: a repeat meanwhile is answered 409, and a claim
+   * whose process died lapses after it. Default 60 s, four times the platform's 15 s limit on an attempt (the
+   * sender retries 5 s after a timeout); a handler that may run longer needs more, or a retry may run beside it.
+   */
+  claimTtl?: number;
+  /**
+   * Most bytes read of a delivery's body, which is read before its signature can be checked: a larger one is
+   * answered 413 without reading the rest. Default 1 MiB (the platform's events are a few KB); `false` for none.
+   */
+  maxBodySize?: number | false;
+  /** Told of every delivery refused and every handler (or dedupe store) that threw. Default `console.error`. */
   onError?: (error: unknown, failure: WebhookFailure) => void;
 }
 
@@ -52,14 +67,15 @@ function statusOf(error: WebhookVerificationError): number {
 /**
  * A webhook receiver, `(request) => Promise<Response>`: verifies each delivery (see `verifyWebhook`), drops
  * repeats, runs the handler of its type and answers
- * - 204 once the handler resolved (or when no handler takes the type, or the delivery is a repeat);
+ * - 204 once the handler resolved (or when no handler takes the type, or the delivery was handled before);
  * - 401 for a signature that does not match or a timestamp out of tolerance, 400 for missing headers or a body
- *   that is not the raw one, each with its message as text: the sender does not retry a 4xx to good effect;
+ *   that is not the raw one, 413 for a body over `maxBodySize`, each with its message as text: the sender does not
+ *   retry a 4xx to good effect;
+ * - 409 for a repeat that arrives while the first delivery is still being handled: the sender's attempt timed out
+ *   meanwhile (the platform's after 15 s) and nobody reads the first one's answer, so this one must not be a 2xx;
+ *   the sender retries later, and then learns how the first one ended;
  * - 500 when the handler threw (its dedupe claim given up) or the dedupe store failed, so that the sender
  *   retries; 405 for another method than POST.
- *
- * A repeat that arrives while the first delivery is still being handled is acknowledged at once: should that
- * first one then fail, its 500 makes the sender retry it.
  *
  * @example
  * export const POST = createWebhookHandler({
@@ -68,7 +84,14 @@ function statusOf(error: WebhookVerificationError): number {
  * });
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const { secrets, on, onError = console.error, dedupeTtl = 2 * 86_400_000 } = options;
+  const {
+    secrets,
+    on,
+    onError = console.error,
+    dedupeTtl = 2 * 86_400_000,
+    claimTtl = 60_000,
+    maxBodySize = DEFAULT_MAX_BODY_SIZE,
+  } = options;
   const dedupe = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
   const answer = (status: number, text?: string) =>
     new Response(text, { status, headers: text ? { 'content-type': 'text/plain; charset=utf-8' } : {} });
@@ -76,9 +99,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
     const id = request.headers.get('webhook-id') ?? undefined;
+    const body = await readBody(request, maxBodySize);
+    if (!body) {
+      const message = `The webhook body is over the ${maxBodySize} bytes this receiver reads`;
+      onError(new RangeError(message), { status: 413, id });
+      return answer(413, message);
+    }
     let event: StorefrontEvent;
     try {
-      event = await verifyWebhook(request, request.headers, secrets, options);
+      event = await verifyWebhook(body, request.headers, secrets, options);
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       const status = statusOf(error);
@@ -92,10 +121,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       // A verified delivery always has its id.
       if (dedupe) {
-        claimed = await dedupe.claim(id!, dedupeTtl);
-        if (!claimed) return answer(204);
+        const state = await dedupe.claim(id!, claimTtl);
+        if (state === 'done') return answer(204);
+        if (state === 'running') return answer(409, `Webhook ${id} is being handled: retry later`);
+        claimed = true;
       }
       await (run as (event: StorefrontEvent) => unknown)(event);
+      // Handled whatever the store says: a failure to record it is logged, and a repeat may be handled again.
+      await dedupe?.done(id!, dedupeTtl).catch((cause: unknown) => onError(cause, { status: 204, id }));
       return answer(204);
     } catch (error) {
       if (claimed) await dedupe!.release?.(id!).catch((cause: unknown) => onError(cause, { status: 500, id }));

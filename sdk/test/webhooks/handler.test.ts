@@ -1,6 +1,7 @@
 /**
  * `createWebhookHandler` on fetch `Request`s: what it answers for each kind of delivery, that a handler's event
- * is typed and verified, that repeats are dropped and a failed handler's delivery is handled again on retry.
+ * is typed and verified, that repeats are dropped, answered 409 while the first is still handled, and that a
+ * failed handler's delivery, or one whose claim lapsed, is handled again on retry.
  */
 import {
   createMemoryDedupeStore,
@@ -92,8 +93,64 @@ describe('createWebhookHandler', () => {
     expect(all.updated).toHaveBeenCalledTimes(3);
   });
 
+  it.each([
+    { outcome: 'failed', status: 500, runs: 2 },
+    { outcome: 'succeeded', status: 204, runs: 1 },
+  ])(
+    'answers 409 to a repeat while the first delivery runs; the retry after it $outcome runs it $runs time(s) in all',
+    async ({ status, runs }) => {
+      let settle!: () => void;
+      const updated = vi.fn(async (_event: EventOf<'template.updated'>) => {});
+      updated.mockImplementationOnce(
+        () =>
+          new Promise<void>(
+            (resolve, reject) => (settle = () => (status === 500 ? reject(new Error('down')) : resolve())),
+          ),
+      );
+      const { handler } = handlerOf({ on: { 'template.updated': updated } });
+      const first = handler(await delivery());
+      await vi.waitFor(() => expect(updated).toHaveBeenCalledOnce());
+      // The sender's attempt timed out meanwhile: a 2xx here would stand for the first one's outcome, which nobody reads.
+      const repeat = await handler(await delivery());
+      expect([repeat.status, await repeat.text()]).toEqual([409, 'Webhook evt_1 is being handled: retry later']);
+      settle();
+      expect((await first).status).toBe(status);
+      expect((await handler(await delivery())).status).toBe(204);
+      expect(updated).toHaveBeenCalledTimes(runs);
+    },
+  );
+
+  it('holds a delivery for claimTtl while it runs, so that a dead process lets go; for dedupeTtl once handled', async () => {
+    let now = 0;
+    const dedupe = createMemoryDedupeStore({ now: () => now });
+    const updated = vi.fn(async (_event: EventOf<'template.updated'>) => {});
+    // The first attempt's process dies mid-handler: its claim is never released.
+    updated.mockReturnValueOnce(new Promise<void>(() => {}));
+    const { handler } = handlerOf({ on: { 'template.updated': updated }, dedupe, claimTtl: 1000, dedupeTtl: 100_000 });
+    void handler(await delivery());
+    await vi.waitFor(() => expect(updated).toHaveBeenCalledOnce());
+    expect((await handler(await delivery())).status).toBe(409);
+    now = 1001;
+    expect((await handler(await delivery())).status).toBe(204);
+    expect(updated).toHaveBeenCalledTimes(2);
+    now = 100_000;
+    expect((await handler(await delivery())).status).toBe(204);
+    expect(updated).toHaveBeenCalledTimes(2);
+    now = 101_002;
+    expect((await handler(await delivery())).status).toBe(204);
+    expect(updated).toHaveBeenCalledTimes(3);
+  });
+
+  it('answers 204 when the handler resolved but the store failed to record it, and tells onError', async () => {
+    const dedupe: DedupeStore = { claim: async () => 'claimed', done: () => Promise.reject(new Error('Redis down')) };
+    const { handler, updated, onError } = handlerOf({ dedupe });
+    expect((await handler(await delivery())).status).toBe(204);
+    expect(updated).toHaveBeenCalledOnce();
+    expect(onError).toHaveBeenCalledWith(new Error('Redis down'), { status: 204, id: 'evt_1' });
+  });
+
   it('answers 500 when the dedupe store fails, without running the handler', async () => {
-    const dedupe: DedupeStore = { claim: () => Promise.reject(new Error('Redis down')) };
+    const dedupe: DedupeStore = { claim: () => Promise.reject(new Error('Redis down')), done: async () => {} };
     const { handler, updated } = handlerOf({ dedupe });
     expect((await handler(await delivery())).status).toBe(500);
     expect(updated).not.toHaveBeenCalled();
@@ -111,19 +168,24 @@ describe('createWebhookHandler', () => {
 });
 
 describe('createMemoryDedupeStore', () => {
-  it('holds a claim for its TTL, forgets it on release, and keeps at most maxEntries', async () => {
+  it('holds a claim for its TTL, then done for its own, forgets it on release, and keeps at most maxEntries', async () => {
     let now = 0;
     const store = createMemoryDedupeStore({ maxEntries: 2, now: () => now });
-    expect(await store.claim('a', 1000)).toBe(true);
-    expect(await store.claim('a', 1000)).toBe(false);
+    expect(await store.claim('a', 1000)).toBe('claimed');
+    expect(await store.claim('a', 1000)).toBe('running');
     now = 1001;
-    expect(await store.claim('a', 1000)).toBe(true);
+    expect(await store.claim('a', 1000)).toBe('claimed');
+    await store.done('a', 5000);
+    now = 5000;
+    expect(await store.claim('a', 1000)).toBe('done');
+    now = 6002;
+    expect(await store.claim('a', 1000)).toBe('claimed');
     await store.release!('a');
-    expect(await store.claim('a', 1000)).toBe(true);
+    expect(await store.claim('a', 1000)).toBe('claimed');
     await store.claim('b', 1000);
     await store.claim('c', 1000);
     // `a`, the oldest, made room for `c`.
-    expect(await store.claim('a', 1000)).toBe(true);
-    expect(await store.claim('c', 1000)).toBe(false);
+    expect(await store.claim('a', 1000)).toBe('claimed');
+    expect(await store.claim('c', 1000)).toBe('running');
   });
 });

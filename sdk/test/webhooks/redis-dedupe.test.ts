@@ -1,7 +1,8 @@
 /**
  * Two receivers (two handlers, each with its own Redis connection, as two app processes would have) sharing one
  * real redis-server through `createRedisDedupeStore`: every delivery, repeated to both at once, is handled
- * exactly once; a failed handler's claim is given up, so the retry is handled. Run with each Redis client kind.
+ * exactly once, the repeat answered 409 while the first runs; a failed handler's claim is given up, and a dead
+ * process's lapses, so the retry is handled. Run with each Redis client kind.
  */
 import { createRedisDedupeStore } from '@storefront-platform/sdk/redis';
 import { createWebhookHandler, type StorefrontEvent, signTestWebhook } from '@storefront-platform/sdk/webhooks';
@@ -25,7 +26,7 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
   afterAll(() => Promise.all(connections.map((redis) => redis.close())));
 
   /** A receiver of its own connection, recording the ids it handled into `handled`. */
-  async function receiver(handled: string[], prefix: string, fail?: () => boolean) {
+  async function receiver(handled: string[], prefix: string, fail?: () => boolean, claimTtl?: number) {
     const redis = await connectRedis(kind, server.url);
     connections.push(redis);
     const on = async (event: StorefrontEvent) => {
@@ -35,7 +36,8 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
       handled.push(event.id);
     };
     const dedupe = createRedisDedupeStore({ client: redis.client, prefix });
-    return { redis, handler: createWebhookHandler({ secrets: secret, on: { '*': on }, dedupe, onError: () => {} }) };
+    const handler = createWebhookHandler({ secrets: secret, on: { '*': on }, dedupe, claimTtl, onError: () => {} });
+    return { redis, handler };
   }
 
   async function deliver(handler: (request: Request) => Promise<Response>, id: string) {
@@ -48,10 +50,13 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     const prefix = `dedupe-${kind}`;
     const [a, b] = [await receiver(handled, prefix), await receiver(handled, prefix)];
     const ids = Array.from({ length: 200 }, (_, i) => `evt_${i}`);
-    const statuses = await Promise.all(ids.flatMap((id) => [deliver(a.handler, id), deliver(b.handler, id)]));
-    expect(new Set(statuses)).toEqual(new Set([204]));
+    const statuses = await Promise.all(ids.map((id) => Promise.all([deliver(a.handler, id), deliver(b.handler, id)])));
+    // The one that ran answers 204; the other 409 while it ran, 204 once it was done.
+    for (const pair of statuses) expect(pair).toContain(204);
+    expect(new Set(statuses.flat())).toEqual(new Set([204, 409]));
     expect(handled.sort()).toEqual([...ids].sort());
-    // The claims expire: two days unless told otherwise.
+    // Done, remembered for two days unless told otherwise.
+    expect(await a.redis.send('GET', `${prefix}:webhook:evt_0`)).toBe('done');
     const ttl = Number(await a.redis.send('PTTL', `${prefix}:webhook:evt_0`));
     expect(ttl).toBeGreaterThan(2 * 86_400_000 - 60_000);
   });
@@ -66,10 +71,26 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     expect(await deliver(healthy.handler, 'evt_x')).toBe(204);
     expect(handled).toEqual(['evt_x']);
   });
+
+  it('holds a running delivery for claimTtl only: a repeat meanwhile is 409, and a dead process lets go', async () => {
+    const handled: string[] = [];
+    const prefix = `dead-${kind}`;
+    const healthy = await receiver(handled, prefix, undefined, 300);
+    // A process that dies mid-handler: its claim is neither released nor marked done.
+    const redis = await connectRedis(kind, server.url);
+    connections.push(redis);
+    const dedupe = createRedisDedupeStore({ client: redis.client, prefix });
+    expect(await dedupe.claim('evt_d', 300)).toBe('claimed');
+    expect(await redis.send('GET', `${prefix}:webhook:evt_d`)).toBe('running');
+    expect(Number(await redis.send('PTTL', `${prefix}:webhook:evt_d`))).toBeLessThanOrEqual(300);
+    expect(await deliver(healthy.handler, 'evt_d')).toBe(409);
+    await vi.waitFor(async () => expect(await deliver(healthy.handler, 'evt_d')).toBe(204), { timeout: 5000 });
+    expect(handled).toEqual(['evt_d']);
+  });
 });
 
 it('rejects when Redis does not answer, so that the handler answers 500', async () => {
   const dead = { sendCommand: vi.fn(() => new Promise<never>(() => {})) };
   const store = createRedisDedupeStore({ client: dead, commandTimeout: 20 });
-  await expect(store.claim('evt_1', 1000)).rejects.toThrow(/did not answer SET within 20 ms/);
+  await expect(store.claim('evt_1', 1000)).rejects.toThrow(/did not answer EVAL within 20 ms/);
 });
