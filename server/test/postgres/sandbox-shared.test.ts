@@ -109,6 +109,23 @@ describe.each(ROUTES)('the sandbox of two processes on one PostgreSQL schema, $r
     await control(0, 'DELETE', '/faults');
   }, 60_000);
 
+  it("hits by a rule's seed alone through both, whatever an earlier rule hit first: 30 requests alternating, 3 runs", async () => {
+    const random = seededRandom(2049);
+    const wouldHit = Array.from({ length: 30 }, () => random() < 0.4);
+    for (const earlierSeed of [1, 2, 3]) {
+      await control(earlierSeed, 'DELETE', '/faults');
+      const rule = { kind: 'status', path: '/v1/nowhere' };
+      await control(earlierSeed, 'POST', '/faults', { ...rule, status: 500, probability: 0.5, seed: earlierSeed });
+      await control(earlierSeed + 1, 'POST', '/faults', { ...rule, status: 502, probability: 0.4, seed: 2049 });
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i++) seen.push((await fetch(`${at(i)}/v1/nowhere`)).status);
+      const missed = seen.flatMap((status, i) => (status === 500 ? [] : [i]));
+      expect(missed.length).toBeGreaterThan(5);
+      expect(missed.map((i) => seen[i] === 502)).toEqual(missed.map((i) => wouldHit[i]));
+    }
+    await control(0, 'DELETE', '/faults');
+  }, 60_000);
+
   it('reads through one the clock set through the other, and token expiry follows it', async () => {
     const response = await tokenRequest(at(0), { grant_type: 'client_credentials', scope: 'admin' }, DEMO);
     const { access_token: token } = (await response.json()) as { access_token: string };
