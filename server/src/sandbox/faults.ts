@@ -370,8 +370,9 @@ export class FaultSet implements SandboxFaults {
     return async (request) => {
       let decision: Decision | undefined;
       try {
-        // Rules another process added or spent: caught up with first, which the core then need not do again.
-        const catchingUp = this.store.sync?.();
+        // Rules another process added or spent: caught up with first (unless the journal just did), which the core
+        // then need not do again.
+        const catchingUp = request.caughtUp ? undefined : this.store.sync?.();
         if (catchingUp) {
           await catchingUp;
           request.caughtUp = true;

@@ -52,7 +52,7 @@ export async function withControl({
   const { clock, rateLimit } = settings;
   const store = core.context.store;
   // Shared by the processes of a fleet when their store is (PostgreSQL); else this process's own.
-  const journal = store.journal ? new SharedRequestJournal(store.journal) : new RequestJournal();
+  const journal = store.journal ? new SharedRequestJournal(store.journal, () => store.sync?.()) : new RequestJournal();
   const faults = new FaultSet(store);
   // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
   // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.

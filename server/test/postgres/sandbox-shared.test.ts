@@ -181,6 +181,24 @@ describe.each(ROUTES)('the sandbox of two processes on one PostgreSQL schema, $r
     expect(((await control(0, 'GET', '/journal')) as { entries: JournalEntry[] }).entries).toEqual([]);
   });
 
+  it('dates a request by the clock set through the other process, from its first request on', async () => {
+    await control(0, 'DELETE', '/journal');
+    const target = Date.UTC(2030, 0, 1);
+    await control(1, 'PUT', '/clock', { now: target });
+    try {
+      // The first request process A answers since the clock moved: nothing else made it catch up before.
+      for (const id of ['dated-0', 'dated-1']) {
+        await fetch(`${at(0)}/v1/nowhere`, { headers: { 'x-request-id': id } });
+      }
+      const { entries } = (await control(1, 'GET', '/journal?path=/v1/nowhere')) as { entries: JournalEntry[] };
+      expect(entries.map((entry) => entry.request_id)).toEqual(['dated-0', 'dated-1']);
+      for (const entry of entries) expect(Date.parse(entry.at) - target).toBeGreaterThanOrEqual(0);
+      for (const entry of entries) expect(Date.parse(entry.at) - target).toBeLessThan(60_000);
+    } finally {
+      await control(1, 'PUT', '/clock', { now: Date.now() });
+    }
+  });
+
   it('keeps the newest entries of the journal only', async () => {
     const journal = servers[0]!.store.journal!;
     await journal.clear();
