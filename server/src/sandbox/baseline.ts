@@ -33,12 +33,17 @@ export async function startBaseline(store: Store, first: boolean): Promise<() =>
     held = { stamp: `${new Date().toISOString()} ${randomUUID()}`, data: own };
     await shelf.put(BASELINE_NAME, own, held.stamp);
   }
-  return async () => {
+  /** The fleet's baseline as the shelf holds it now; `undefined`: none. */
+  const current = async (): Promise<Dataset | undefined> => {
+    // A shelf that cannot tell the stamp alone gives the data each time.
+    if (!shelf.takenOn) return shelf.get(BASELINE_NAME);
     const stamp = await shelf.takenOn(BASELINE_NAME);
-    if (stamp !== undefined && stamp !== held?.stamp) {
+    if (stamp === undefined) return undefined;
+    if (stamp !== held?.stamp) {
       const data = await shelf.get(BASELINE_NAME);
       held = data && { stamp, data };
     }
-    await restoreDataset(store, stamp === undefined ? own : (held?.data ?? own));
+    return held?.data;
   };
+  return async () => restoreDataset(store, (await current()) ?? own);
 }
