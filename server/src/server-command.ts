@@ -425,7 +425,16 @@ async function main(): Promise<number> {
   }
   if (workers > 1 && cluster.isPrimary) {
     const laterArgs = process.argv.slice(2).filter((arg) => arg !== '--reset');
-    return runPrimary({ workers, laterArgs, quiet: options.quiet === true, stoppedLine: stoppedLine(store) });
+    // Held before the primary's signal handlers are set, which its start does at once (in this turn).
+    const lifeline = await holdLifeline();
+    const code = await runPrimary({
+      workers,
+      laterArgs,
+      quiet: options.quiet === true,
+      stoppedLine: stoppedLine(store),
+    });
+    await lifeline?.afterStop(store);
+    return code;
   }
   const data = store ?? dataFilePath(text(options.data) ?? 'storefront-data/db.json');
   const demo = {
@@ -477,10 +486,22 @@ async function main(): Promise<number> {
     };
     onStopSignal(stop, cluster.isWorker ? ['SIGTERM'] : ['SIGINT', 'SIGTERM']);
   });
+  const lifeline = cluster.isWorker ? undefined : await holdLifeline();
   reportListening();
   if (isFirstProcess())
     console.log(banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL));
-  return stopped;
+  const code = await stopped;
+  await lifeline?.afterStop(store);
+  return code;
+}
+
+/**
+ * The line to the process that started this one, when it asked for one (`STOREFRONT_LIFELINE`, set by
+ * `startSandbox`): its module loads only then.
+ */
+async function holdLifeline() {
+  if (process.env.STOREFRONT_LIFELINE === undefined) return undefined;
+  return (await import('./sandbox/lifeline.js')).holdLifeline();
 }
 
 main().then(

@@ -30,7 +30,7 @@ export interface CoreRequest {
   trace?: RequestTrace;
   /**
    * Set by a layer in front of the core that awaited `store.sync()` after the request arrived (the sandbox's fault
-   * rules read the store first): the core does not read the write counter a second time.
+   * rules and journal read the store first): the core does not read the write counter a second time.
    */
   caughtUp?: boolean;
 }

@@ -84,6 +84,16 @@ export interface SandboxClient extends SandboxTeam {
   };
 }
 
+/** The `message` of an error body of the control API; `undefined` for any other body. */
+function errorMessageOf(text: string): string | undefined {
+  try {
+    const message = (JSON.parse(text) as { message?: unknown } | null)?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A client of the control API at `url`. */
 export function connectSandbox({ url, token }: SandboxConnection): SandboxClient {
   const base = url.replace(/\/+$/, '');
@@ -100,11 +110,12 @@ export function connectSandbox({ url, token }: SandboxConnection): SandboxClient
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const text = await response.text();
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     if (!response.ok) {
-      throw new SandboxError(String(body.message ?? `${method} ${target}: ${response.status}`), response.status);
+      // Not always the control API's JSON: a proxy in front of it answers its own page (an HTML 502).
+      const message = errorMessageOf(text) ?? `${method} ${target}: ${response.status}`;
+      throw new SandboxError(message, response.status);
     }
-    return body;
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   }
   const time = (body: Record<string, unknown>): SandboxTime => ({
     epochMs: body.epoch_ms as number,

@@ -329,9 +329,11 @@ export class FaultSet implements SandboxFaults {
   }
 
   /**
-   * The first rule that hits a request of `method` at `path`: each matching rule not spent draws once from its
-   * generator (when its probability is below 1), so that a rule's hits depend only on its seed and the requests
-   * it matched. No rule matching, nothing is written; otherwise one write decides on the rules as committed.
+   * The first rule that hits a request of `method` at `path`. Every matching rule not spent draws from its
+   * generator as though it were alone, an earlier rule's hit or not (its probability when below 1, then a delay
+   * range when it would hit), so that a rule's draws depend only on its seed and the requests it matched: the
+   * same seed, the same hits, whatever the other rules draw. No rule matching, nothing is written; otherwise one
+   * write decides on the rules as committed.
    */
   async decide(method: string, path: string): Promise<Decision | undefined> {
     // A rule this process added or cleared a moment ago applies to the requests after it.
@@ -339,20 +341,23 @@ export class FaultSet implements SandboxFaults {
     const matching = this.store.all('fault_rules').filter((row) => this.matches(row, method, path));
     if (matching.length === 0) return undefined;
     return this.store.write((tx) => {
+      let decided: Decision | undefined;
       for (const { id } of matching) {
         const row = tx.get('fault_rules', id);
         if (!row || (row.times !== null && row.times <= 0)) continue;
         let draws = row.draws;
         const random = () => drawAt(row.seed, draws++);
-        if (row.probability < 1 && random() >= row.probability) {
+        const hit = !(row.probability < 1 && random() >= row.probability);
+        // A rule that would hit after another did draws its delay all the same, and is not counted as a hit.
+        const decision = hit ? decisionOf(ruleOf(row), random) : undefined;
+        if (decision && !decided) {
+          decided = decision;
+          tx.update('fault_rules', id, { draws, hits: row.hits + 1, times: row.times === null ? null : row.times - 1 });
+        } else if (draws !== row.draws) {
           tx.update('fault_rules', id, { draws });
-          continue;
         }
-        const decision = decisionOf(ruleOf(row), random);
-        tx.update('fault_rules', id, { draws, hits: row.hits + 1, times: row.times === null ? null : row.times - 1 });
-        return decision;
       }
-      return undefined;
+      return decided;
     });
   }
 
@@ -365,8 +370,9 @@ export class FaultSet implements SandboxFaults {
     return async (request) => {
       let decision: Decision | undefined;
       try {
-        // Rules another process added or spent: caught up with first, which the core then need not do again.
-        const catchingUp = this.store.sync?.();
+        // Rules another process added or spent: caught up with first (unless the journal just did), which the core
+        // then need not do again.
+        const catchingUp = request.caughtUp ? undefined : this.store.sync?.();
         if (catchingUp) {
           await catchingUp;
           request.caughtUp = true;

@@ -12,6 +12,7 @@ import type { ServerControl } from '../create-server.js';
 import type { DemoOptions, ServerCredentials } from '../demo-credentials.js';
 import { DEMO_REDIRECT_URIS } from '../seed/seed.js';
 import { newControlToken } from './control-token.js';
+import { LIFELINE } from './lifeline.js';
 
 /** What {@link startFleet} starts. */
 export interface FleetOptions {
@@ -22,6 +23,11 @@ export interface FleetOptions {
   demo?: DemoOptions;
   tokenTtl?: number;
   redirectUris?: readonly string[];
+  /**
+   * The schema of `store` is the sandbox's own: the fleet drops it when it stops because this process is gone
+   * (see `lifeline.ts`), since `stop()` will not.
+   */
+  ownSchema?: boolean;
 }
 
 /** A running fleet. */
@@ -55,10 +61,11 @@ function command(): { args: string[]; cwd: string | undefined } {
 }
 
 /** The child's environment: this process's, less the `STOREFRONT_*` settings that would add to its flags. */
-function environment(demo: DemoOptions, token: string): NodeJS.ProcessEnv {
+function environment(demo: DemoOptions, token: string, ownSchema: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('STOREFRONT_')) env[name] = value;
   env.STOREFRONT_CONTROL_TOKEN = token;
+  env[LIFELINE] = ownSchema ? 'stop,drop-schema' : 'stop';
   // In the environment rather than the arguments, which every user of the machine can list (`ps`).
   const secrets = {
     STOREFRONT_DEMO_CLIENT_ID: demo.clientId,
@@ -97,19 +104,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   }
   const token = newControlToken();
   const { args, cwd } = command();
+  // Its stdin, a pipe nothing is written to, ends when this process is gone however it ended (a crash, a signal,
+  // SIGKILL), and the fleet then stops (see `lifeline.ts`): no handler of this process's own is needed for that,
+  // where an `exit` handler missed every death by a signal.
   const child = spawn(process.execPath, [...args, ...argumentsOf(options)], {
     cwd,
-    env: environment(demo, token),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: environment(demo, token, options.ownSchema === true),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
-  // A test runner that exits without stopping the sandbox (a crash, Ctrl-C) must not leave the fleet running.
-  const orphaned = () => child.kill('SIGTERM');
-  process.on('exit', orphaned);
   const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => {
-      process.off('exit', orphaned);
-      resolve(code);
-    });
+    child.once('exit', (code) => resolve(code));
   });
   let out = '';
   let err = '';

@@ -5,6 +5,7 @@
  * ({@link SharedRequestJournal}), so that a test reads through any of them the requests every one answered.
  */
 import type { CoreHandler, RequestTrace } from '../core/types.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import type { SharedJournal } from '../store/types.js';
 import { ShellFault } from './shell-fault.js';
 
@@ -89,8 +90,13 @@ export class RequestJournal {
 
 /** The journal of the processes sharing a store (PostgreSQL), kept in the store. */
 export class SharedRequestJournal {
+  /**
+   * `catchUp`: the store's `sync`, awaited before a request is dated, so that its time is the clock's as any
+   * process last set it (the clock's offset is in the store).
+   */
   constructor(
     private readonly shared: SharedJournal,
+    private readonly catchUp: () => Promise<void> | undefined,
     readonly size = JOURNAL_SIZE,
   ) {
     if (!Number.isInteger(size) || size < 1)
@@ -112,23 +118,38 @@ export class SharedRequestJournal {
    * reading the journal once answered finds its request, through any process.
    */
   around(handle: CoreHandler, now: () => number): CoreHandler {
-    return journaled(handle, now, (entry) =>
+    const record = (entry: JournalEntry) =>
       this.shared.add(entry, this.size).catch((error: unknown) => {
         // The request was answered: it keeps its answer, and the journal misses it.
         console.error(`storefront-server: ${entry.method} ${entry.path}: not journaled: ${(error as Error).message}`);
-      }),
-    );
+      });
+    return journaled(handle, now, record, this.catchUp);
   }
 }
 
-/** `handle`, with each request it answers given to `record` (and awaited) before its answer is returned. */
+/**
+ * `handle`, with each request it answers given to `record` (and awaited) before its answer is returned; dated
+ * once `catchUp` (when given) has brought the store up to date.
+ */
 function journaled(
   handle: CoreHandler,
   now: () => number,
   record: (entry: JournalEntry) => void | Promise<void>,
+  catchUp?: () => Promise<void> | undefined,
 ): CoreHandler {
   return async (request) => {
     const started = performance.now();
+    const catchingUp = catchUp?.();
+    if (catchingUp) {
+      try {
+        await catchingUp;
+        // What the fault layer and the core would otherwise wait for again.
+        request.caughtUp = true;
+      } catch (error) {
+        // The database did not answer: the fault layer tries again and answers its 503, journaled as any answer.
+        if (!(error instanceof StoreUnavailableError)) throw error;
+      }
+    }
     const at = new Date(now()).toISOString();
     const trace: RequestTrace = {};
     request.trace = trace;

@@ -14,6 +14,9 @@ export function memoryShelf(): SnapshotShelf {
     async get(name) {
       return kept.get(name)?.data;
     },
+    async takenOn(name) {
+      return kept.get(name)?.info.taken_on;
+    },
     async list() {
       return [...kept.values()].map(({ info }) => info).sort((a, b) => (a.name < b.name ? -1 : 1));
     },

@@ -11,8 +11,21 @@ export interface SandboxSchema {
   /** The database's URL with `?schema={name}`: what `createServer`'s `store` and `--store` take. */
   url: string;
   name: string;
+  /** Whether the sandbox made it (then `release()` drops it), rather than being given its name. */
+  own: boolean;
   /** Drops the schema when the sandbox made it; keeps a named one. */
   release(): Promise<void>;
+}
+
+/** Drops `schema` (with everything in it) from `database`, a URL without `?schema=`; none is no error. */
+export async function dropSchema(database: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: database });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${quoteSchema(schema)} CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -32,15 +45,9 @@ export function sandboxSchema(database: string, schema?: string): SandboxSchema 
   return {
     url: withSchema,
     name,
+    own: named === undefined,
     async release() {
-      if (named !== undefined) return;
-      const client = new Client({ connectionString: withoutSchema });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${quoteSchema(name)} CASCADE`);
-      } finally {
-        await client.end();
-      }
+      if (named === undefined) await dropSchema(withoutSchema, name);
     },
   };
 }

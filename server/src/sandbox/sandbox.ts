@@ -8,7 +8,7 @@ import { eventResource } from '../api/events/representations.js';
 import { type TriggerOptions, type TriggerType, triggerEvent } from '../api/events/trigger.js';
 import type { CoreContext } from '../core/types.js';
 import { formatRateLimit, parseRateLimit } from '../http/rate-limit.js';
-import type { Dataset, SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
+import type { SnapshotInfo, SnapshotShelf, Store } from '../store/types.js';
 import type { SandboxClock } from './clock.js';
 import type { SandboxDelivery } from './deliveries.js';
 import type { FaultSet, SandboxFaults } from './faults.js';
@@ -263,9 +263,4 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
 function rateLimitInfo(setting: RateLimitSetting): SandboxRateLimitInfo | null {
   const policy = setting.get();
   return policy ? { limit: formatRateLimit(policy), quota: policy.quota, window_s: policy.windowSeconds } : null;
-}
-
-/** `reset` for a sandbox whose start state is `baseline`: restores it into `store`. */
-export function resetTo(store: Store, baseline: Dataset): () => Promise<void> {
-  return () => restoreDataset(store, baseline);
 }

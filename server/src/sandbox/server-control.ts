@@ -10,6 +10,7 @@ import type { Addresses, Clock, CoreHandler } from '../core/types.js';
 import type { RateLimitPolicy } from '../http/rate-limit.js';
 import type { Store } from '../store/types.js';
 import type { Deliverer } from '../webhooks/deliverer.js';
+import { startBaseline } from './baseline.js';
 import { SandboxClock } from './clock.js';
 import { storeDeliveries } from './deliveries.js';
 import { FaultSet } from './faults.js';
@@ -17,8 +18,7 @@ import { withControlDoor } from './http-door.js';
 import { RequestJournal, SharedRequestJournal } from './journal.js';
 import { memoryShelf } from './memory-shelf.js';
 import { RateLimitSetting } from './rate-limit-setting.js';
-import { captureDataset } from './restore.js';
-import { createSandbox, resetTo } from './sandbox.js';
+import { createSandbox } from './sandbox.js';
 import { expireSandboxToken } from './tokens.js';
 
 /** What the control API steers in the core: its clock and its rate limit, both kept in the store. */
@@ -52,15 +52,16 @@ export async function withControl({
   const { clock, rateLimit } = settings;
   const store = core.context.store;
   // Shared by the processes of a fleet when their store is (PostgreSQL); else this process's own.
-  const journal = store.journal ? new SharedRequestJournal(store.journal) : new RequestJournal();
+  const journal = store.journal ? new SharedRequestJournal(store.journal, () => store.sync?.()) : new RequestJournal();
   const faults = new FaultSet(store);
   // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
   // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.
-  if (isFirstProcess()) await Promise.all([faults.reset(), clock.reset(), rateLimit.reset()]);
+  const first = isFirstProcess();
+  if (first) await Promise.all([faults.reset(), clock.reset(), rateLimit.reset()]);
   const sandbox = createSandbox({
     store,
-    // The data as this process starts serving it, the explorer's client included.
-    reset: resetTo(store, await captureDataset(store)),
+    // The data as the fleet (this process, when alone) started serving it.
+    reset: await startBaseline(store, first),
     shelf: store.snapshots ?? memoryShelf(),
     clock,
     journal,

@@ -119,7 +119,7 @@ async function onPostgres(store: string, workers: number, options: SandboxOption
   try {
     const served =
       workers > 1
-        ? await startFleet({ ...options, store: schema.url, workers })
+        ? await startFleet({ ...options, store: schema.url, workers, ownSchema: schema.own })
         : await inProcess({ ...serverOptions(options), store: schema.url, reset: true });
     return { ...served, stop: () => served.stop().finally(() => schema.release()) };
   } catch (error) {

@@ -452,7 +452,12 @@ export interface SnapshotShelf {
   put(name: string, data: Dataset, takenOn: string): Promise<void>;
   /** The data kept under `name`; `undefined`: none. */
   get(name: string): Promise<Dataset | undefined>;
-  /** Every snapshot, by name. */
+  /**
+   * When `name` was taken, as `put` was told, without its data; `undefined`: none. Optional (a shelf of one's own
+   * may leave it out): the sandbox then reads its baseline whole at each reset.
+   */
+  takenOn?(name: string): Promise<string | undefined>;
+  /** Every snapshot, by name, but those whose name begins with `:` (the sandbox's own data, not a test's). */
   list(): Promise<SnapshotInfo[]>;
   /** Forgets `name`; whether there was one. */
   delete(name: string): Promise<boolean>;

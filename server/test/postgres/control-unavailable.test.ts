@@ -35,6 +35,10 @@ describe.skipIf(skipWithout(POSTGRES, 'The control API on an unavailable Postgre
         expect(response.headers.get('retry-after')).toBe('1');
         expect(((await response.json()) as { _class: string[] })._class).toEqual(['errors']);
       }
+      // A request of the API, past the journal and the fault rules, which both read the database first.
+      const answer = await fetch(`${running.baseUrl}/shops.json`);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
     } finally {
       await running.close().catch(() => undefined);
     }

@@ -109,6 +109,23 @@ describe.each(ROUTES)('the sandbox of two processes on one PostgreSQL schema, $r
     await control(0, 'DELETE', '/faults');
   }, 60_000);
 
+  it("hits by a rule's seed alone through both, whatever an earlier rule hit first: 30 requests alternating, 3 runs", async () => {
+    const random = seededRandom(2049);
+    const wouldHit = Array.from({ length: 30 }, () => random() < 0.4);
+    for (const earlierSeed of [1, 2, 3]) {
+      await control(earlierSeed, 'DELETE', '/faults');
+      const rule = { kind: 'status', path: '/v1/nowhere' };
+      await control(earlierSeed, 'POST', '/faults', { ...rule, status: 500, probability: 0.5, seed: earlierSeed });
+      await control(earlierSeed + 1, 'POST', '/faults', { ...rule, status: 502, probability: 0.4, seed: 2049 });
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i++) seen.push((await fetch(`${at(i)}/v1/nowhere`)).status);
+      const missed = seen.flatMap((status, i) => (status === 500 ? [] : [i]));
+      expect(missed.length).toBeGreaterThan(5);
+      expect(missed.map((i) => seen[i] === 502)).toEqual(missed.map((i) => wouldHit[i]));
+    }
+    await control(0, 'DELETE', '/faults');
+  }, 60_000);
+
   it('reads through one the clock set through the other, and token expiry follows it', async () => {
     const response = await tokenRequest(at(0), { grant_type: 'client_credentials', scope: 'admin' }, DEMO);
     const { access_token: token } = (await response.json()) as { access_token: string };
@@ -162,6 +179,24 @@ describe.each(ROUTES)('the sandbox of two processes on one PostgreSQL schema, $r
     expect(posts).toEqual([]);
     await control(1, 'DELETE', '/journal');
     expect(((await control(0, 'GET', '/journal')) as { entries: JournalEntry[] }).entries).toEqual([]);
+  });
+
+  it('dates a request by the clock set through the other process, from its first request on', async () => {
+    await control(0, 'DELETE', '/journal');
+    const target = Date.UTC(2030, 0, 1);
+    await control(1, 'PUT', '/clock', { now: target });
+    try {
+      // The first request process A answers since the clock moved: nothing else made it catch up before.
+      for (const id of ['dated-0', 'dated-1']) {
+        await fetch(`${at(0)}/v1/nowhere`, { headers: { 'x-request-id': id } });
+      }
+      const { entries } = (await control(1, 'GET', '/journal?path=/v1/nowhere')) as { entries: JournalEntry[] };
+      expect(entries.map((entry) => entry.request_id)).toEqual(['dated-0', 'dated-1']);
+      for (const entry of entries) expect(Date.parse(entry.at) - target).toBeGreaterThanOrEqual(0);
+      for (const entry of entries) expect(Date.parse(entry.at) - target).toBeLessThan(60_000);
+    } finally {
+      await control(1, 'PUT', '/clock', { now: Date.now() });
+    }
   });
 
   it('keeps the newest entries of the journal only', async () => {

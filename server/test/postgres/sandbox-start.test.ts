@@ -2,6 +2,10 @@
  * `startSandbox()` on PostgreSQL: in this process, or as `storefront-server --workers 2` in a child process; on a
  * schema of its own, dropped when it stops, or on a named one, seeded afresh and kept.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES, postgresUrl } from '../../../test/support/postgres-server.js';
@@ -10,6 +14,7 @@ import { type RunningSandbox, StoreError, startSandbox } from '../../src/index.j
 import { tokenRequest } from '../helpers/test-server.js';
 
 const skip = skipWithout(POSTGRES, 'The tests of startSandbox on PostgreSQL');
+const ORPHAN_CHILD = fileURLToPath(new URL('./sandbox-orphan-child.ts', import.meta.url));
 
 describe.skipIf(skip)('startSandbox on PostgreSQL', () => {
   let database: string;
@@ -101,6 +106,36 @@ describe.skipIf(skip)('startSandbox on PostgreSQL', () => {
     }
     expect(await schemas()).not.toContain(schema);
     await expect(fetch(`${sandbox.baseUrl}/`)).rejects.toThrow(TypeError);
+  }, 90_000);
+
+  it('with workers: 2, stops the fleet and drops its schema when the process that started it is killed', async () => {
+    const before = await schemas();
+    const child = spawn(process.execPath, ['--import', 'tsx', ORPHAN_CHILD, database], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const { origin } = JSON.parse(line) as { origin: string };
+      const schema = await servedSchema(before);
+      expect((await fetch(`${origin}/v1/`)).status).toBe(401);
+      // Its default action: no handler of the runner's own runs, nor does an `exit` handler.
+      child.kill('SIGTERM');
+      await exited;
+      const gone = async () => {
+        const answering = await fetch(`${origin}/v1/`).then(
+          () => true,
+          () => false,
+        );
+        return !answering && !(await schemas()).includes(schema);
+      };
+      const deadline = performance.now() + 30_000;
+      while (!(await gone()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await gone()).toBe(true);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   }, 90_000);
 
   it('refuses options that cannot hold, before anything starts', async () => {

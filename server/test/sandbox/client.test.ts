@@ -1,9 +1,11 @@
 /** `startSandbox()` and `connectSandbox()`: a sandbox of its own, steered from this process and from another. */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RunningSandbox, SandboxError, startSandbox } from '../../src/index.js';
+import { connectSandbox, type RunningSandbox, SandboxError, startSandbox } from '../../src/index.js';
 import { tokenRequest } from '../helpers/test-server.js';
 
 const CHILD = fileURLToPath(new URL('./client-child.ts', import.meta.url));
@@ -66,4 +68,20 @@ test('another process steers it with connectSandbox', async () => {
   expect(seen.journal.map((e) => e.path)).toContain('/v1/');
   expect((await sandbox.control.snapshots.list()).map((s) => s.name)).toContain('from-child');
   expect(new Date((await sandbox.control.clock.now()).epochMs).getUTCFullYear()).toBe(2031);
+});
+
+test("rejects with a SandboxError when a proxy answers its own page instead of the control API's JSON", async () => {
+  const proxy = createServer((_request, response) => {
+    response.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  try {
+    const client = connectSandbox({ url: `http://127.0.0.1:${port}/_sandbox`, token: 'proxy-token-0123456789' });
+    const refused = await client.reset().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SandboxError);
+    expect(refused).toMatchObject({ status: 502, message: `POST http://127.0.0.1:${port}/_sandbox/reset: 502` });
+  } finally {
+    await new Promise((resolve) => proxy.close(resolve));
+  }
 });

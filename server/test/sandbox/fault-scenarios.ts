@@ -4,6 +4,7 @@
 import { bearer, createClient, TimeoutError } from '@storefront-platform/sdk';
 import type { FaultRule, FaultRuleInput, JournalEntry } from '@storefront-platform/server/msw';
 import { expect, it } from 'vitest';
+import { seededRandom } from '../../src/sandbox/faults.js';
 
 /** A sandbox's faults, reached through one door, and a request to the API it answers. */
 export interface FaultDoor {
@@ -131,6 +132,22 @@ export function faultScenarios(door: () => FaultDoor): void {
     expect(first).toContain(404);
     for (let i = 1; i < 10; i++) expect(await run(42)).toEqual(first);
     expect(await run(43)).not.toEqual(first);
+  });
+
+  it("hits by a rule's seed alone, whatever an earlier matching rule hit first: 30 requests, 4 runs", async () => {
+    const d = door();
+    const alone = seededRandom(42);
+    const wouldHit = Array.from({ length: 30 }, () => alone() < 0.4);
+    for (const earlierSeed of [1, 2, 3, 4]) {
+      await d.clear();
+      await d.add({ kind: 'status', status: 500, probability: 0.5, seed: earlierSeed });
+      await d.add({ kind: 'status', status: 503, probability: 0.4, seed: 42 });
+      const seen = await statuses(d, 30);
+      const missed = seen.flatMap((status, i) => (status === 500 ? [] : [i]));
+      expect(missed.length).toBeGreaterThan(5);
+      expect(missed.map((i) => seen[i] === 503)).toEqual(missed.map((i) => wouldHit[i]));
+    }
+    await d.clear();
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The sandbox's snapshots of a PostgreSQL store (`snapshots`), so that one taken through any process of a fleet
  * is restored through any other: one statement each, outside a transaction. A snapshot is stored as one JSON
- * document; restoring it is a write of the store like any other (see `sandbox/restore.ts`).
+ * document; restoring it is a write of the store like any other (see `sandbox/restore.ts`). The fleet's start
+ * data (`:start`, see `sandbox/baseline.ts`) is kept here too, under a name no snapshot takes, and not listed.
  */
 import type { Dataset, SnapshotShelf } from '../types.js';
 import type { GuardedQuery } from './postgres-driver.js';
@@ -20,9 +21,15 @@ export function sharedSnapshots(query: GuardedQuery, schema: string): SnapshotSh
       const { rows } = await query<{ data: Dataset }>(`SELECT data FROM ${schema}.snapshots WHERE name = $1`, [name]);
       return rows[0]?.data;
     },
+    async takenOn(name) {
+      const { rows } = await query<{ taken_on: string }>(`SELECT taken_on FROM ${schema}.snapshots WHERE name = $1`, [
+        name,
+      ]);
+      return rows[0]?.taken_on;
+    },
     async list() {
       const { rows } = await query<{ name: string; taken_on: string }>(
-        `SELECT name, taken_on FROM ${schema}.snapshots ORDER BY name`,
+        `SELECT name, taken_on FROM ${schema}.snapshots WHERE name NOT LIKE ':%' ORDER BY name`,
       );
       return rows;
     },
