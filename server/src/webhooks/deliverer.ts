@@ -249,14 +249,13 @@ export class Deliverer {
     };
     if (event.request_id !== undefined) headers[REQUEST_ID_HEADER] = event.request_id;
     const started = performance.now();
-    try {
-      const answer = await this.options.send({ url: endpoint.url, headers, body, timeoutMs: this.timeoutMs });
-      const duration = Math.round(performance.now() - started);
-      await this.record(row, { status: answer.status, retryAfter: answer.retryAfter, duration });
-    } catch (error) {
-      const duration = Math.round(performance.now() - started);
-      await this.record(row, { error: messageOf(error), duration });
-    }
+    // The send's outcome first, then one record of it: a record that fails is not a failed send (the attempt stays
+    // pending, see `pass`), whatever the receiver answered.
+    const outcome = await this.options.send({ url: endpoint.url, headers, body, timeoutMs: this.timeoutMs }).then(
+      (answer) => ({ status: answer.status, retryAfter: answer.retryAfter }),
+      (error: unknown) => ({ error: messageOf(error) }),
+    );
+    await this.record(row, { ...outcome, duration: Math.round(performance.now() - started) });
   }
 
   /** Records an attempt's outcome, the next attempt and what it means for the endpoint, in one write. */

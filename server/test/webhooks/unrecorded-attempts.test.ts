@@ -16,12 +16,14 @@ const origin = 'http://shop.test';
 /** A memory store whose writes reject while `down` is set, as a store whose database went away. */
 function flakyStore() {
   const store = createMemoryStore(seed({ products: 3, orders: 1 }).dataset);
-  const state = { down: false, refused: 0 };
+  /** `down`: every write refused; `once`: the next write refused, then the store is back. */
+  const state = { down: false, once: false, refused: 0 };
   const flaky = new Proxy(store, {
     get(target, property) {
       if (property === 'write') {
         return (fn: Parameters<Store['write']>[0]) => {
-          if (!state.down) return target.write(fn);
+          if (!state.down && !state.once) return target.write(fn);
+          state.once = false;
           state.refused++;
           return Promise.reject(new Error('the database is unavailable'));
         };
@@ -97,6 +99,56 @@ describe('an attempt whose outcome cannot be recorded', () => {
       ]);
     } finally {
       state.down = false;
+      await core.webhooks!.close();
+    }
+  });
+
+  it('is not taken for a failed send when the receiver accepted it: no failed attempt, and it succeeds once recorded', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { store, state } = flakyStore();
+    let sends = 0;
+    const context: CoreContext = {
+      store,
+      clock: { now: () => Date.now() },
+      addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
+      tokenTtl: 3600,
+    };
+    const core = createCore(context, {
+      webhooks: {
+        pollMs: 10,
+        send: async () => {
+          // The record of the first answer is the write the store refuses, once.
+          if (++sends === 1) state.once = true;
+          return { status: 204, retryAfter: null };
+        },
+      },
+    });
+    try {
+      const { token } = await issueToken(core.context, { appId: '1', userId: '1', scopes: ['admin'] });
+      const post = async (path: string, body?: unknown) =>
+        (await (
+          await core.fetch(
+            new Request(`${origin}/v1${path}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify(body ?? {}),
+            }),
+          )
+        ).json()) as { id: string };
+      const endpoint = await post('/webhook_endpoints', { url: 'http://app.test/webhooks' });
+      const ping = await post(`/webhook_endpoints/${endpoint.id}/ping`);
+      await vi.waitFor(() => expect(store.get('webhook_deliveries', ping.id)?.status).toBe('succeeded'), {
+        timeout: 5000,
+        interval: 5,
+      });
+      await core.webhooks!.drain();
+      expect(state.refused).toBe(1);
+      // Sent again (its outcome was lost), recorded once: no attempt failed, none more staged.
+      expect(sends).toBe(2);
+      expect(store.where('webhook_deliveries', 'endpoint_id', endpoint.id).map((row) => row.status)).toEqual([
+        'succeeded',
+      ]);
+    } finally {
       await core.webhooks!.close();
     }
   });
