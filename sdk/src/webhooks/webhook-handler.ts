@@ -92,6 +92,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     claimTtl = 60_000,
     maxBodySize = DEFAULT_MAX_BODY_SIZE,
   } = options;
+  if (maxBodySize !== false && !(Number.isSafeInteger(maxBodySize) && maxBodySize > 0)) {
+    // NaN (an unset environment variable) would otherwise mean no limit at all.
+    throw new TypeError(`maxBodySize must be a positive whole number of bytes, or false; got ${maxBodySize}`);
+  }
   const dedupe = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
   const answer = (status: number, text?: string) =>
     new Response(text, { status, headers: text ? { 'content-type': 'text/plain; charset=utf-8' } : {} });

@@ -117,6 +117,12 @@ describe('createWebhookHandler: maxBodySize', () => {
     expect((await handler(new Request('http://app.test/', { method: 'POST', ...large }))).status).toBe(204);
     expect(updated).toHaveBeenCalledOnce();
   });
+
+  it('refuses a limit that is no positive whole number at once (NaN from an unset variable would mean none)', () => {
+    for (const maxBodySize of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => receiver({ maxBodySize })).toThrow(/maxBodySize must be a positive whole number/);
+    }
+  });
 });
 
 describe('toNodeListener: maxBodySize', () => {

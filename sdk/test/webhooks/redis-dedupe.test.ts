@@ -52,8 +52,9 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     const ids = Array.from({ length: 200 }, (_, i) => `evt_${i}`);
     const statuses = await Promise.all(ids.map((id) => Promise.all([deliver(a.handler, id), deliver(b.handler, id)])));
     // The one that ran answers 204; the other 409 while it ran, 204 once it was done.
+    // (Both 204 when one pair's deliveries happen not to overlap; a 409 for sure is the test below.)
     for (const pair of statuses) expect(pair).toContain(204);
-    expect(new Set(statuses.flat())).toEqual(new Set([204, 409]));
+    for (const status of statuses.flat()) expect([204, 409]).toContain(status);
     expect(handled.sort()).toEqual([...ids].sort());
     // Done, remembered for two days unless told otherwise.
     expect(await a.redis.send('GET', `${prefix}:webhook:evt_0`)).toBe('done');
