@@ -36,7 +36,12 @@ export function specialAddress(address: string): string | undefined {
   // Deprecated (RFC 3879), but networks that still route it keep it inside.
   if ((groups[0]! & 0xffc0) === 0xfec0) return 'a site-local address';
   if ((groups[0]! & 0xff00) === 0xff00) return 'a multicast address';
-  if (groups[0] === 0x2001 && groups[1] === 0xdb8) return 'a documentation address';
+  // 2001:db8::/32 and 3fff::/20 (RFC 9637).
+  if ((groups[0] === 0x2001 && groups[1] === 0xdb8) || (groups[0] === 0x3fff && groups[1]! < 0x1000)) {
+    return 'a documentation address';
+  }
+  // 5f00::/16, segment routing identifiers (RFC 9602): not globally reachable.
+  if (groups[0] === 0x5f00) return 'a segment routing address';
   if (groups[0] === 0x100 && groups.slice(1, 4).every((g) => g === 0)) return 'a discard-only address';
   // 2001::/23: Teredo (an IPv4 address inside), benchmarking, ORCHID; its few global blocks are no web servers.
   if (groups[0] === 0x2001 && groups[1]! < 0x200) return 'an IETF protocol assignment';

@@ -28,6 +28,8 @@ describe('special-use addresses (RFC 6890)', () => {
     ['2001::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff'], // IETF protocol assignments (Teredo, benchmarking, ORCHID)
     ['2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'], // documentation
     ['2002::', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff'], // documentation (RFC 9637)
+    ['5f00::', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], // segment routing (RFC 9602)
     ['fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
     ['fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
     ['fec0::', 'feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], // site-local
@@ -49,6 +51,10 @@ describe('special-use addresses (RFC 6890)', () => {
     '2001:200::1',
     '2001:db7:ffff::1',
     '2001:db9::1',
+    '3ffe:ffff::1',
+    '3fff:1000::1',
+    '5eff:ffff::1',
+    '5f01::1',
     '2606:4700::1111',
     '::ffff:8.8.8.8',
   ])('accepts the public address %s', (address) => {
