@@ -12,7 +12,7 @@ import { captureDataset, restoreDataset } from './restore.js';
 
 /**
  * The shelf's name for the fleet's start data: `:` is outside a snapshot's names (letters, digits, `.`, `_`, `-`),
- * and a shelf lists no name that begins with it.
+ * and the sandbox's list of snapshots leaves out the names that begin with it.
  */
 export const BASELINE_NAME = ':start';
 

@@ -190,7 +190,8 @@ export function createSandbox<J extends AnyJournal>(parts: SandboxParts<J>): San
         await shelf.put(name, await captureDataset(store), info.taken_on);
         return info;
       },
-      list: () => shelf.list(),
+      // Not the fleet's baseline (baseline.ts), which the shelf holds under a name no snapshot can take.
+      list: async () => (await shelf.list()).filter((info) => !info.name.startsWith(':')),
       async restore(name) {
         const data = await shelf.get(checkName(name));
         if (!data) throw new SandboxError(`No snapshot named "${name}"`, 404);

@@ -457,7 +457,7 @@ export interface SnapshotShelf {
    * may leave it out): the sandbox then reads its baseline whole at each reset.
    */
   takenOn?(name: string): Promise<string | undefined>;
-  /** Every snapshot, by name, but those whose name begins with `:` (the sandbox's own data, not a test's). */
+  /** Every snapshot, by name. */
   list(): Promise<SnapshotInfo[]>;
   /** Forgets `name`; whether there was one. */
   delete(name: string): Promise<boolean>;

@@ -73,5 +73,15 @@ describe.skipIf(skip)('a reset through a fleet of two workers, one restarted', (
       await control(origin, 'POST', '/products', { shop, title: `Round ${round}`, price: 5 });
     }
     expect(counts).toEqual(Array.from({ length: 12 }, () => PRODUCTS));
+    // The baseline is kept among the snapshots, and listed by neither worker.
+    expect((await db.query(`SELECT name FROM "${schema.schema}".snapshots`)).rows.map((r) => r.name)).toEqual([
+      ':start',
+    ]);
+    for (let round = 0; round < 4; round++) {
+      const listed = await fetch(`${origin}/_sandbox/snapshots`, {
+        headers: { authorization: `Bearer ${TOKEN}`, connection: 'close' },
+      });
+      expect(await listed.json()).toMatchObject({ snapshots: [] });
+    }
   }, 120_000);
 });

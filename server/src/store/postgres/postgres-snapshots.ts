@@ -29,7 +29,7 @@ export function sharedSnapshots(query: GuardedQuery, schema: string): SnapshotSh
     },
     async list() {
       const { rows } = await query<{ name: string; taken_on: string }>(
-        `SELECT name, taken_on FROM ${schema}.snapshots WHERE name NOT LIKE ':%' ORDER BY name`,
+        `SELECT name, taken_on FROM ${schema}.snapshots ORDER BY name`,
       );
       return rows;
     },
