@@ -309,6 +309,20 @@ describe('timeouts', () => {
   });
 });
 
+/** An HTTP cache that records the URLs of each invalidation. */
+function recordingInvalidations(): { cache: HttpCache; invalidated: string[][] } {
+  const invalidated: string[][] = [];
+  const inner = createHttpCache();
+  const cache: HttpCache = {
+    ...inner,
+    invalidate: async (owner, urls) => {
+      invalidated.push([...urls]);
+      return inner.invalidate(owner, urls);
+    },
+  };
+  return { cache, invalidated };
+}
+
 describe('HTTP cache', () => {
   function validated(body: unknown, etag: string): Route {
     return (request) =>
@@ -369,15 +383,7 @@ describe('HTTP cache', () => {
   });
 
   it('invalidates the target, its self and Location after an unsafe request', async () => {
-    const invalidated: string[][] = [];
-    const inner = createHttpCache();
-    const cache: HttpCache = {
-      ...inner,
-      invalidate: async (owner, urls) => {
-        invalidated.push([...urls]);
-        return inner.invalidate(owner, urls);
-      },
-    };
+    const { cache, invalidated } = recordingInvalidations();
     const api = fakeFetch({
       [`GET ${base}`]: rootDoc,
       'POST http://api.test/v1/things': () =>
@@ -402,15 +408,7 @@ describe('HTTP cache', () => {
   });
 
   it("invalidates the answer's self when given as a list of links (the first)", async () => {
-    const invalidated: string[][] = [];
-    const inner = createHttpCache();
-    const cache: HttpCache = {
-      ...inner,
-      invalidate: async (owner, urls) => {
-        invalidated.push([...urls]);
-        return inner.invalidate(owner, urls);
-      },
-    };
+    const { cache, invalidated } = recordingInvalidations();
     const api = fakeFetch({
       [`GET ${base}`]: rootDoc,
       'PUT http://api.test/v1/things/1': () =>
