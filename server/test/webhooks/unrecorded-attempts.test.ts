@@ -35,6 +35,16 @@ function flakyStore() {
   return { store: flaky, state };
 }
 
+/** The core's context over `store`, on the wall clock. */
+function contextOf(store: Store): CoreContext {
+  return {
+    store,
+    clock: { now: () => Date.now() },
+    addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
+    tokenTtl: 3600,
+  };
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -44,14 +54,8 @@ describe('an attempt whose outcome cannot be recorded', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { store, state } = flakyStore();
     const sent: string[] = [];
-    const context: CoreContext = {
-      store,
-      clock: { now: () => Date.now() },
-      addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
-      tokenTtl: 3600,
-    };
     // One attempt in flight at most: a place lost to the failure would stop every delivery after it.
-    const core = createCore(context, {
+    const core = createCore(contextOf(store), {
       webhooks: {
         concurrency: 1,
         pollMs: 10,
@@ -107,13 +111,7 @@ describe('an attempt whose outcome cannot be recorded', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { store, state } = flakyStore();
     let sends = 0;
-    const context: CoreContext = {
-      store,
-      clock: { now: () => Date.now() },
-      addresses: { origin, baseUrl: `${origin}/v1`, authUrl: origin, staticUrl: `${origin}/static` },
-      tokenTtl: 3600,
-    };
-    const core = createCore(context, {
+    const core = createCore(contextOf(store), {
       webhooks: {
         pollMs: 10,
         send: async () => {
