@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../server/src/http/json-schema.js';
-import { CONTRACT } from '../../server/src/openapi/contract.generated.js';
+import { CONTRACT } from '../../server/src/openapi/contract.js';
 import { type Doc, useThemeServer } from '../../server/test/themes/fixture.js';
 
 const t = useThemeServer();

@@ -33,7 +33,7 @@ let contract: Promise<Contract> | undefined;
  * needs, only a request with a body or a list's query (issue 49, start time).
  */
 function loadContract(): Promise<Contract> {
-  contract ??= import('../openapi/contract.generated.js').then((module) => module.CONTRACT);
+  contract ??= import('../openapi/contract.js').then((module) => module.CONTRACT);
   return contract;
 }
 

@@ -5,7 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { apiRoutes } from '../api/routes.js';
-import { CONTRACT } from '../openapi/contract.generated.js';
+import { CONTRACT } from '../openapi/contract.js';
 import type { RepresentationSpec, Schema } from '../openapi/contract-types.js';
 import { openApiDocument } from '../openapi/document.js';
 import { componentName } from '../openapi/hal-schemas.js';

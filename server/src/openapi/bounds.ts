@@ -6,7 +6,7 @@
  */
 import { API_LIMITS, ASSET_EXTENSIONS } from '@storefront-platform/sdk/internal';
 import { MAX_ASSET_BYTES } from '../api/themes/asset.js';
-import { CONTRACT } from './contract.generated.js';
+import { CONTRACT } from './contract.js';
 import type { Schema } from './contract-types.js';
 
 const {

@@ -1,4 +1,4 @@
-/** The shape of `contract.generated.ts`: the wire contract as data (written by scripts/openapi-contract.ts). */
+/** The shape of `contract.generated.json`: the wire contract as data (written by scripts/openapi-contract.ts). */
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1), as plain data. */
 export type Schema = { [keyword: string]: unknown };

@@ -1,13 +1,13 @@
 /**
  * The OpenAPI 3.1 document of the whole service, assembled from the route table (which paths and verbs exist,
- * which scope each needs), the contract (fields, relations, bodies, template variables: `contract.generated.ts`),
+ * which scope each needs), the contract (fields, relations, bodies, template variables: `contract.generated.json`),
  * the relation registry (what each relation is for) and {@link OPERATIONS} (which relation each route answers).
  */
 import { relationEntry } from '../api/registry.js';
 import type { Addresses } from '../core/types.js';
 import type { Route } from '../http/route.js';
 import { boundedSchemas, CURSOR_PARAMETER, LIST_BOUNDS, LIST_ITEM_BOUNDS, QUERY_BOUNDS } from './bounds.js';
-import { CONTRACT } from './contract.generated.js';
+import { CONTRACT } from './contract.js';
 import type { Schema } from './contract-types.js';
 import { answerExample, BODY_EXAMPLES } from './examples.js';
 import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
@@ -175,7 +175,7 @@ function apiOperation(route: Route, spec: OperationSpec, pathNames: string[]) {
   return operation;
 }
 
-/** `operation` with the seed's answer as the example of its 200, when there is one (examples.generated.ts). */
+/** `operation` with the seed's answer as the example of its 200, when there is one (examples.generated.json). */
 function withAnswerExample(operation: Record<string, unknown>, addresses: Addresses): Record<string, unknown> {
   const example = answerExample(String(operation.operationId), addresses);
   const ok = (operation.responses as Record<string, { content?: Record<string, object> }>)['200'];

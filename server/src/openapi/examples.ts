@@ -1,5 +1,5 @@
 import type { Addresses } from '../core/types.js';
-import { GENERATED_EXAMPLES } from './examples.generated.js';
+import generated from './examples.generated.json' with { type: 'json' };
 
 /**
  * Example request bodies, in the document beside each body's schema: what a tool that sends examples (a mock,
@@ -49,6 +49,12 @@ function rebase(value: unknown, addresses: Addresses): unknown {
   }
   return value;
 }
+
+/**
+ * The answer of each resource GET over the demo data, by operation id, at {@link EXAMPLE_ADDRESSES}: generated data
+ * (`examples.generated.json`, written by scripts/openapi-examples.ts; `npm run docs`).
+ */
+const GENERATED_EXAMPLES: Readonly<Record<string, unknown>> = generated;
 
 /** Operations whose example is another's: a shop's production theme is the theme by its id (written once). */
 const SAME_ANSWER: Readonly<Record<string, string>> = { getProductionTheme: 'getTheme' };

@@ -4,7 +4,7 @@
  * entity of a list. Built from the generated contract, so that a field, a relation or an embedded member exists
  * in the document exactly where it exists in the SDK's types.
  */
-import { CONTRACT } from './contract.generated.js';
+import { CONTRACT } from './contract.js';
 import type { RepresentationSpec, Schema } from './contract-types.js';
 
 const PREFIX = '#/components/schemas/';

@@ -5,7 +5,7 @@
  */
 import type { Addresses } from '../core/types.js';
 import { assetFileName, themeFileName } from './bounds.js';
-import { CONTRACT } from './contract.generated.js';
+import { CONTRACT } from './contract.js';
 import type { Schema } from './contract-types.js';
 import { TOKEN_FORM_EXAMPLE } from './examples.js';
 import { schemaRef } from './hal-schemas.js';

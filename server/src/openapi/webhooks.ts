@@ -4,7 +4,7 @@
  * name, `data` the contract's `data` of that type (`EventDataMap`). Signed per Standard Webhooks 1.0
  * (`shared/design/events.md`, "Delivery").
  */
-import { CONTRACT } from './contract.generated.js';
+import { CONTRACT } from './contract.js';
 import type { Schema } from './contract-types.js';
 import { schemaRef } from './hal-schemas.js';
 

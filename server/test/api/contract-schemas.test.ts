@@ -3,7 +3,7 @@
  * member or a bound the contract's schema gains is enforced by the server with no other change.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTRACT } from '../../src/openapi/contract.generated.js';
+import { CONTRACT } from '../../src/openapi/contract.js';
 import { type Doc, useThemeServer } from '../themes/fixture.js';
 
 const t = useThemeServer();

@@ -1,6 +1,6 @@
 /** The generated contract keeps the contract's named unions named: each list of literals is written once. */
 import { describe, expect, it } from 'vitest';
-import { CONTRACT } from '../../src/openapi/contract.generated.js';
+import { CONTRACT } from '../../src/openapi/contract.js';
 
 /** Every `enum` list in `value`, with where it is. */
 function enums(value: unknown, at: string, out: [string, string][] = []): [string, string][] {
