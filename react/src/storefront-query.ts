@@ -4,15 +4,7 @@
  * Same key, same read and same structural sharing as `useRoot`, `useResource` and `useFollow`: a query prefetched
  * with these options is the one the hook shows, without a second request.
  */
-import type {
-  EdgeFor,
-  Entity,
-  FollowResult,
-  RelationKey,
-  Root,
-  Shape,
-  StorefrontError,
-} from '@storefront-platform/sdk';
+import type * as sdk from '@storefront-platform/sdk';
 import {
   type QueryKey,
   type QueryKeyWithDataTag,
@@ -23,8 +15,8 @@ import type { StorefrontClient } from './client.js';
 import { type AnyEntity, followQuery, rootQuery, type SelfOf, targetQuery, type VarsOf } from './use-resource.js';
 
 /** TanStack's `queryOptions(…)` of a storefront query of `T`: pass it to `useQuery`, `prefetchQuery`, loaders. */
-export type StorefrontQueryOptions<T> = UnusedSkipTokenOptions<T, StorefrontError, T, QueryKey> &
-  QueryKeyWithDataTag<QueryKey, T, StorefrontError>;
+export type StorefrontQueryOptions<T> = UnusedSkipTokenOptions<T, sdk.StorefrontError, T, QueryKey> &
+  QueryKeyWithDataTag<QueryKey, T, sdk.StorefrontError>;
 
 /** The variables after the relation name: required when the relation requires some. */
 type VarsArgs<E> = undefined extends VarsOf<E> ? [vars?: VarsOf<E>] : [vars: VarsOf<E>];
@@ -38,17 +30,17 @@ type VarsArgs<E> = undefined extends VarsOf<E> ? [vars?: VarsOf<E>] : [vars: Var
  * const shop = await queryClient.ensureQueryData(storefrontQuery(client, 'shops/1.json'));
  * await queryClient.prefetchQuery(storefrontQuery(client, shop, 'svc:theme'));
  */
-export function storefrontQuery(client: StorefrontClient): StorefrontQueryOptions<Root>;
+export function storefrontQuery(client: StorefrontClient): StorefrontQueryOptions<sdk.Root>;
 export function storefrontQuery<E extends AnyEntity | string>(
   client: StorefrontClient,
   target: E,
 ): StorefrontQueryOptions<SelfOf<E>>;
-export function storefrontQuery<S extends Shape, K extends RelationKey<S>>(
+export function storefrontQuery<S extends sdk.Shape, K extends sdk.RelationKey<S>>(
   client: StorefrontClient,
-  entity: Entity<S>,
+  entity: sdk.Entity<S>,
   rel: K,
-  ...vars: VarsArgs<EdgeFor<S, K>>
-): StorefrontQueryOptions<FollowResult<EdgeFor<S, K>>>;
+  ...vars: VarsArgs<sdk.EdgeFor<S, K>>
+): StorefrontQueryOptions<sdk.FollowResult<sdk.EdgeFor<S, K>>>;
 export function storefrontQuery(
   client: StorefrontClient,
   target?: AnyEntity | string,
@@ -60,6 +52,6 @@ export function storefrontQuery(
       ? rootQuery(client)
       : rel === undefined
         ? targetQuery(client, target)
-        : followQuery(client, target as Entity, String(rel), vars);
-  return queryOptions(query as UnusedSkipTokenOptions<unknown, StorefrontError, unknown, QueryKey>);
+        : followQuery(client, target as sdk.Entity, String(rel), vars);
+  return queryOptions(query as UnusedSkipTokenOptions<unknown, sdk.StorefrontError, unknown, QueryKey>);
 }

@@ -8,6 +8,16 @@ type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 const HELP = { help: { type: 'boolean' } } as const;
 
+/**
+ * Flags of the commands that write a data set this server serves (`storefront-server` itself, `import`): the
+ * origin its links name, and the demo app's secret and demo user's password (else `STOREFRONT_DEMO_…` variables).
+ */
+export const DATA_SET_OPTIONS = {
+  'public-url': { type: 'string' },
+  'demo-client-secret': { type: 'string' },
+  'demo-password': { type: 'string' },
+} as const;
+
 /** What `parseArgs` gives for `options` (and `--help`), positionals allowed or not. */
 type Parsed<O extends ParseArgsOptionsConfig, P extends boolean> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O & typeof HELP; strict: true; allowPositionals: P }>

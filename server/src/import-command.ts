@@ -3,7 +3,7 @@
  * as a data set of the reference server (`import/import-shop.ts`). Exit codes: 0 once written, 1 when the import
  * failed (said in one line; the destination is left as it was and a rerun continues), 2 for bad flags.
  */
-import { readCommandArgs } from './command-args.js';
+import { DATA_SET_OPTIONS, readCommandArgs } from './command-args.js';
 import { importShop } from './import/import-shop.js';
 import { sandboxOrigin } from './import/origins.js';
 import { progressReporter } from './import/progress.js';
@@ -60,15 +60,13 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
   const args = readCommandArgs('import', USAGE, argv, {
     from: { type: 'string' },
     to: { type: 'string' },
-    ...REMOTE_OPTIONS,
     shops: { type: 'string' },
     since: { type: 'string' },
     products: { type: 'string' },
     concurrency: { type: 'string' },
     replace: { type: 'boolean' },
-    'public-url': { type: 'string' },
-    'demo-password': { type: 'string' },
-    'demo-client-secret': { type: 'string' },
+    ...REMOTE_OPTIONS,
+    ...DATA_SET_OPTIONS,
   });
   if (typeof args === 'number') return args;
   const { values } = args;

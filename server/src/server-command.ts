@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runPrimary } from './cluster/primary.js';
 import { isFirstProcess, reportListening } from './cluster/worker.js';
+import { DATA_SET_OPTIONS } from './command-args.js';
 import { addressesOf } from './core/addresses.js';
 import { createServer, type StorefrontServer } from './create-server.js';
 import { dataFilePath } from './data-path.js';
@@ -96,12 +97,10 @@ const OPTIONS = {
   'trust-proxy': { type: 'string' },
   reset: { type: 'boolean' },
   products: { type: 'string' },
-  'public-url': { type: 'string' },
+  ...DATA_SET_OPTIONS,
   'token-ttl': { type: 'string' },
   'demo-client-id': { type: 'string' },
-  'demo-client-secret': { type: 'string' },
   'demo-login': { type: 'string' },
-  'demo-password': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'webhooks-allow': { type: 'string', multiple: true },
   control: { type: 'boolean' },

@@ -1,6 +1,6 @@
 /** Conditional writes (RFC 9110 §13.2.2) decided where no other write can come between the check and the change. */
 import { assertPreconditions, type Validators } from '../http/conditional.js';
-import type { Call } from '../http/route.js';
+import type { Call, Reply } from '../http/route.js';
 import type { Transaction } from '../store/types.js';
 
 /**
@@ -20,4 +20,18 @@ export function guardedWrite<Row, T>(
     assertPreconditions(call.request.headers, validators(call, current));
     return change(tx, current);
   });
+}
+
+/**
+ * A DELETE of the target by {@link guardedWrite}: `remove` deletes `current` (with what goes with it: its event) at
+ * the clock's `now`; the answer is a 204.
+ */
+export async function guardedDelete<Row>(
+  call: Call,
+  read: () => Row,
+  validators: (call: Call, row: Row) => Validators,
+  remove: (tx: Transaction, current: Row, now: number) => void,
+): Promise<Reply> {
+  await guardedWrite(call, read, validators, (tx, row) => remove(tx, row, call.context.clock.now()));
+  return { status: 204 };
 }

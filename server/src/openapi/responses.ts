@@ -12,16 +12,15 @@ const text = (description: string, schema: Schema = { type: 'string' }, required
   schema,
 });
 
+/** A header always sent where it is declared, its value matching `pattern`. */
+const sent = (description: string, pattern: string) => text(description, { type: 'string', pattern }, true);
+
 /** A comma-separated list of scopes, maybe empty. */
 const SCOPE_LIST: Schema = { type: 'string', pattern: '^[a-z]*(, ?[a-z]+)*$' };
 
 /** Response headers, by component name. */
 export const HEADERS = {
-  ETag: text(
-    'Strong entity tag of the representation (RFC 9110 §8.8.3).',
-    { type: 'string', pattern: '^"[^"]*"$' },
-    true,
-  ),
+  ETag: sent('Strong entity tag of the representation (RFC 9110 §8.8.3).', '^"[^"]*"$'),
   LastModified: text(
     'When the representation last changed (HTTP date, never later than `Date`).',
     { type: 'string' },
@@ -34,21 +33,15 @@ export const HEADERS = {
   OAuthScopes: text('Comma-separated scopes of the token used; empty without a valid one (401).', SCOPE_LIST),
   AcceptedOAuthScopes: text('The scope the endpoint needs; empty on open ones.', SCOPE_LIST),
   Location: text('The created resource.', { type: 'string', format: 'uri' }, true),
-  BearerChallenge: text(
+  BearerChallenge: sent(
     '`Bearer realm="storefront"`, with `error="invalid_token"` when a token was sent, or `error="insufficient_scope", scope="…"` (403).',
-    { type: 'string', pattern: '^Bearer ' },
-    true,
+    '^Bearer ',
   ),
-  BasicChallenge: text(
-    '`Basic realm="storefront"`: the client failed to authenticate.',
-    { type: 'string', pattern: '^Basic ' },
-    true,
-  ),
-  RetryAfter: text('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' }, true),
-  RequestId: text(
+  BasicChallenge: sent('`Basic realm="storefront"`: the client failed to authenticate.', '^Basic '),
+  RetryAfter: sent('Seconds to wait before retrying.', '^[0-9]+$'),
+  RequestId: sent(
     'The request’s id: the client’s own `X-Request-Id` when sane (1 to 128 of letters, digits and `-_.:+=/@`), else one the server made (a UUID). Error bodies repeat it as `request_id`; the server’s request log prints it.',
-    { type: 'string', pattern: '^[A-Za-z0-9\\-_.:+=/@]{1,128}$' },
-    true,
+    '^[A-Za-z0-9\\-_.:+=/@]{1,128}$',
   ),
   IdempotentReplayed: text(
     '`true` on an answer replayed for a repeated `Idempotency-Key`: the first answer, status, headers and body, of a request made once.',
@@ -80,46 +73,41 @@ export const VALIDATORS = {
   'Last-Modified': { $ref: '#/components/headers/LastModified' },
 };
 
-/** Request headers of conditional requests. */
+/** A request header the client may send. */
+const header = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
+  name,
+  in: 'header',
+  description,
+  schema,
+});
+
+/** Request headers: conditional requests, idempotency keys, request ids. */
 export const PARAMETERS = {
-  IfNoneMatch: {
-    name: 'If-None-Match',
-    in: 'header',
-    description: 'Entity tags held: 304 when one is current (GET, HEAD); 412 on a write when one matches (`*`: any).',
-    schema: { type: 'string' },
-  },
-  IfModifiedSince: {
-    name: 'If-Modified-Since',
-    in: 'header',
-    description: 'A `Last-Modified` held: 304 when nothing changed since (ignored with `If-None-Match`).',
-    schema: { type: 'string' },
-  },
-  IfMatch: {
-    name: 'If-Match',
-    in: 'header',
-    description: 'The entity tag the change is based on: 412 when the resource changed since (lost-update guard).',
-    schema: { type: 'string' },
-  },
-  IfUnmodifiedSince: {
-    name: 'If-Unmodified-Since',
-    in: 'header',
-    description: '412 when the resource changed after this date (without `If-Match`).',
-    schema: { type: 'string' },
-  },
-  IdempotencyKey: {
-    name: 'Idempotency-Key',
-    in: 'header',
-    description:
-      'draft-ietf-httpapi-idempotency-key-header: a key of the caller’s (an sf-string such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`, or the bare key; 1 to 255 printable ASCII characters), new for each logical request and the same on its retries. The key is stored with the write, its answer right after, both kept 24 hours: the same key with the same method, path and body gets it again (`Idempotent-Replayed: true`), with another request a 422, while its first request is still answered a 409. A request that failed stores nothing.',
-    schema: { type: 'string', minLength: 1 },
-  },
-  RequestId: {
-    name: 'X-Request-Id',
-    in: 'header',
-    description:
-      'An id of the client’s for the request, kept when sane (1 to 128 of letters, digits and `-_.:+=/@`), else replaced; the answer’s `X-Request-Id` tells which.',
-    schema: { type: 'string' },
-  },
+  IfNoneMatch: header(
+    'If-None-Match',
+    'Entity tags held: 304 when one is current (GET, HEAD); 412 on a write when one matches (`*`: any).',
+  ),
+  IfModifiedSince: header(
+    'If-Modified-Since',
+    'A `Last-Modified` held: 304 when nothing changed since (ignored with `If-None-Match`).',
+  ),
+  IfMatch: header(
+    'If-Match',
+    'The entity tag the change is based on: 412 when the resource changed since (lost-update guard).',
+  ),
+  IfUnmodifiedSince: header(
+    'If-Unmodified-Since',
+    '412 when the resource changed after this date (without `If-Match`).',
+  ),
+  IdempotencyKey: header(
+    'Idempotency-Key',
+    'draft-ietf-httpapi-idempotency-key-header: a key of the caller’s (an sf-string such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`, or the bare key; 1 to 255 printable ASCII characters), new for each logical request and the same on its retries. The key is stored with the write, its answer right after, both kept 24 hours: the same key with the same method, path and body gets it again (`Idempotent-Replayed: true`), with another request a 422, while its first request is still answered a 409. A request that failed stores nothing.',
+    { type: 'string', minLength: 1 },
+  ),
+  RequestId: header(
+    'X-Request-Id',
+    'An id of the client’s for the request, kept when sane (1 to 128 of letters, digits and `-_.:+=/@`), else replaced; the answer’s `X-Request-Id` tells which.',
+  ),
 };
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });

@@ -13,7 +13,7 @@ import type { Call, Route } from '../../http/route.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 import { targetProblem } from '../../webhooks/targets.js';
 import { readBody } from '../contract-schemas.js';
-import { guardedWrite } from '../guarded-write.js';
+import { guardedDelete, guardedWrite } from '../guarded-write.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
 import { listReply, newest } from '../results.js';
@@ -200,16 +200,19 @@ export const endpointRoutes: Route[] = [
     method: 'DELETE',
     path: '/webhook_endpoints/:endpoint_id',
     scope: 'admin',
-    async handle(call) {
-      const current = () => ownEndpoint(call);
-      await guardedWrite(call, current, endpointReply, (tx, row) => {
-        tx.delete('webhook_endpoints', row.id);
-        // Its pending attempts go with it; those made stay as history until their events are pruned.
-        for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', row.id)) {
-          if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
-        }
-      });
-      return { status: 204 };
+    handle(call) {
+      return guardedDelete(
+        call,
+        () => ownEndpoint(call),
+        endpointReply,
+        (tx, row) => {
+          tx.delete('webhook_endpoints', row.id);
+          // Its pending attempts go with it; those made stay as history until their events are pruned.
+          for (const delivery of tx.where('webhook_deliveries', 'endpoint_id', row.id)) {
+            if (delivery.status === 'pending') tx.delete('webhook_deliveries', delivery.id);
+          }
+        },
+      );
     },
   },
   {

@@ -5,7 +5,7 @@ import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.j
 import type { Call, Reply, Route } from '../../http/route.js';
 import type { AssetRow } from '../../store/types.js';
 import { assetEvent } from '../events/subjects.js';
-import { guardedWrite } from '../guarded-write.js';
+import { guardedDelete } from '../guarded-write.js';
 import { deleteAsset, readAssetUpload, saveAsset } from './asset.js';
 import { administeredTheme, themeAsset } from './lookup.js';
 import { assetEntity, assetFileValidators } from './representations.js';
@@ -25,17 +25,21 @@ async function uploadAsset(call: Call): Promise<Reply> {
   return { status: created ? 201 : 200, entity: assetEntity(call, asset) };
 }
 
+/** An asset's validators are its file's, not its bytes': one whose bytes are gone can still be deleted. */
+const fileValidators = (_: Call, asset: AssetRow) => assetFileValidators(asset);
+
 /** Deletes an asset. */
-async function removeAsset(call: Call): Promise<Reply> {
+function removeAsset(call: Call): Promise<Reply> {
   const { theme } = administeredTheme(call, call.params.theme_id!);
-  const current = () => themeAsset(call, theme, call.params.asset_id!);
-  // The file's validators, not its bytes: an asset whose bytes are gone can still be deleted.
-  const validators = (_: Call, asset: AssetRow) => assetFileValidators(asset);
-  await guardedWrite(call, current, validators, (tx, row) => {
-    deleteAsset(tx, theme, row, call.context.clock.now());
-    assetEvent(tx, call.context, theme, row, 'deleted');
-  });
-  return { status: 204 };
+  return guardedDelete(
+    call,
+    () => themeAsset(call, theme, call.params.asset_id!),
+    fileValidators,
+    (tx, row, now) => {
+      deleteAsset(tx, theme, row, now);
+      assetEvent(tx, call.context, theme, row, 'deleted');
+    },
+  );
 }
 
 /** Routes of theme assets on the API mount. */

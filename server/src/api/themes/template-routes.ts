@@ -4,7 +4,7 @@ import { validationError } from '../../http/http-error.js';
 import type { Call, Reply, Route } from '../../http/route.js';
 import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
-import { guardedWrite } from '../guarded-write.js';
+import { guardedDelete, guardedWrite } from '../guarded-write.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {
@@ -76,14 +76,13 @@ async function editTemplate(call: Call): Promise<Reply> {
 }
 
 /** Deletes a template. */
-async function removeTemplate(call: Call): Promise<Reply> {
+function removeTemplate(call: Call): Promise<Reply> {
   const { theme } = templateOf(call);
   const current = () => templateOf(call).template;
-  await guardedWrite(call, current, templateEntity, (tx, row) => {
-    deleteTemplate(tx, theme, row, call.context.clock.now());
+  return guardedDelete(call, current, templateEntity, (tx, row, now) => {
+    deleteTemplate(tx, theme, row, now);
     templateEvent(tx, call.context, theme, row, 'deleted');
   });
-  return { status: 204 };
 }
 
 /** Routes of templates on the API mount. */
