@@ -16,14 +16,18 @@ export type DedupeState = 'claimed' | 'running' | 'done';
  */
 export interface DedupeStore {
   /**
-   * Claims `id` for `ttlMs` milliseconds, while its handler runs, when nobody holds it (`claimed`); otherwise says
-   * where it stands (`running`, `done`). Must be atomic across the processes that share the store.
+   * Claims `id` for `claimant` (a string unique to the call) for `ttlMs` milliseconds, while its handler runs, when
+   * nobody holds it (`claimed`); otherwise says where it stands (`running`, `done`). Must be atomic across the
+   * processes that share the store.
    */
-  claim(id: string, ttlMs: number): Promise<DedupeState>;
+  claim(id: string, ttlMs: number, claimant: string): Promise<DedupeState>;
   /** Records `id` as handled, for `ttlMs` milliseconds, whatever its claim had left. */
   done(id: string, ttlMs: number): Promise<void>;
-  /** Gives `id` up again, after its handler failed, so that the sender's retry is handled without waiting. */
-  release?(id: string): Promise<void>;
+  /**
+   * Gives `id` up again, after its handler failed, so that the sender's retry is handled without waiting; only while
+   * `claimant` holds it: a claim that lapsed meanwhile and that another call took stays that call's.
+   */
+  release?(id: string, claimant: string): Promise<void>;
 }
 
 /** Options of {@link createMemoryDedupeStore}. */
@@ -39,20 +43,20 @@ export function createMemoryDedupeStore({
   maxEntries = 10_000,
   now = Date.now,
 }: MemoryDedupeStoreOptions = {}): DedupeStore {
-  // id → where it stands and until when.
-  const entries = new Lru<string, { state: 'running' | 'done'; expires: number }>({ maxEntries });
+  // id → where it stands, until when, and who holds it while it runs.
+  const entries = new Lru<string, { state: 'running' | 'done'; expires: number; claimant?: string }>({ maxEntries });
   return {
-    async claim(id, ttlMs) {
+    async claim(id, ttlMs, claimant) {
       const entry = entries.peek(id);
       if (entry && entry.expires > now()) return entry.state;
-      entries.set(id, { state: 'running', expires: now() + ttlMs });
+      entries.set(id, { state: 'running', expires: now() + ttlMs, claimant });
       return 'claimed';
     },
     async done(id, ttlMs) {
       entries.set(id, { state: 'done', expires: now() + ttlMs });
     },
-    async release(id) {
-      entries.delete(id);
+    async release(id, claimant) {
+      if (entries.peek(id)?.claimant === claimant) entries.delete(id);
     },
   };
 }

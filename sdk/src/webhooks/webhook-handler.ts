@@ -121,21 +121,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const type: unknown = event.type;
     const run = isKnownEventType(type) ? (on[type] ?? on['*']) : undefined;
     if (!run) return answer(204);
-    let claimed = false;
+    let claimant: string | undefined;
     try {
       // A verified delivery always has its id.
       if (dedupe) {
-        const state = await dedupe.claim(id!, claimTtl);
+        const call = crypto.randomUUID();
+        const state = await dedupe.claim(id!, claimTtl, call);
         if (state === 'done') return answer(204);
         if (state === 'running') return answer(409, `Webhook ${id} is being handled: retry later`);
-        claimed = true;
+        claimant = call;
       }
       await (run as (event: StorefrontEvent) => unknown)(event);
       // Handled whatever the store says: a failure to record it is logged, and a repeat may be handled again.
       await dedupe?.done(id!, dedupeTtl).catch((cause: unknown) => onError(cause, { status: 204, id }));
       return answer(204);
     } catch (error) {
-      if (claimed) await dedupe!.release?.(id!).catch((cause: unknown) => onError(cause, { status: 500, id }));
+      if (claimant)
+        await dedupe!.release?.(id!, claimant).catch((cause: unknown) => onError(cause, { status: 500, id }));
       onError(error, { status: 500, id });
       return answer(500, 'The webhook handler failed');
     }

@@ -171,21 +171,35 @@ describe('createMemoryDedupeStore', () => {
   it('holds a claim for its TTL, then done for its own, forgets it on release, and keeps at most maxEntries', async () => {
     let now = 0;
     const store = createMemoryDedupeStore({ maxEntries: 2, now: () => now });
-    expect(await store.claim('a', 1000)).toBe('claimed');
-    expect(await store.claim('a', 1000)).toBe('running');
+    expect(await store.claim('a', 1000, 'c1')).toBe('claimed');
+    expect(await store.claim('a', 1000, 'c2')).toBe('running');
     now = 1001;
-    expect(await store.claim('a', 1000)).toBe('claimed');
+    expect(await store.claim('a', 1000, 'c3')).toBe('claimed');
     await store.done('a', 5000);
     now = 5000;
-    expect(await store.claim('a', 1000)).toBe('done');
+    expect(await store.claim('a', 1000, 'c4')).toBe('done');
     now = 6002;
-    expect(await store.claim('a', 1000)).toBe('claimed');
-    await store.release!('a');
-    expect(await store.claim('a', 1000)).toBe('claimed');
-    await store.claim('b', 1000);
-    await store.claim('c', 1000);
+    expect(await store.claim('a', 1000, 'c5')).toBe('claimed');
+    await store.release!('a', 'c5');
+    expect(await store.claim('a', 1000, 'c6')).toBe('claimed');
+    await store.claim('b', 1000, 'c7');
+    await store.claim('c', 1000, 'c8');
     // `a`, the oldest, made room for `c`.
-    expect(await store.claim('a', 1000)).toBe('claimed');
-    expect(await store.claim('c', 1000)).toBe('running');
+    expect(await store.claim('a', 1000, 'c9')).toBe('claimed');
+    expect(await store.claim('c', 1000, 'c10')).toBe('running');
+  });
+
+  it('releases a claim only for the call that holds it: one that lapsed and was taken again stays taken', async () => {
+    let now = 0;
+    const store = createMemoryDedupeStore({ now: () => now });
+    expect(await store.claim('a', 1000, 'slow')).toBe('claimed');
+    now = 1001;
+    expect(await store.claim('a', 1000, 'retry')).toBe('claimed');
+    // The slow handler fails at last: the retry's claim holds.
+    await store.release!('a', 'slow');
+    expect(await store.claim('a', 1000, 'third')).toBe('running');
+    await store.done('a', 5000);
+    await store.release!('a', 'retry');
+    expect(await store.claim('a', 1000, 'fourth')).toBe('done');
   });
 });

@@ -81,17 +81,30 @@ describe.skipIf(!available).each(REDIS_CLIENT_KINDS.map((kind) => ({ kind })))('
     const redis = await connectRedis(kind, server.url);
     connections.push(redis);
     const dedupe = createRedisDedupeStore({ client: redis.client, prefix });
-    expect(await dedupe.claim('evt_d', 300)).toBe('claimed');
-    expect(await redis.send('GET', `${prefix}:webhook:evt_d`)).toBe('running');
+    expect(await dedupe.claim('evt_d', 300, 'dying')).toBe('claimed');
+    expect(await redis.send('GET', `${prefix}:webhook:evt_d`)).toBe('running:dying');
     expect(Number(await redis.send('PTTL', `${prefix}:webhook:evt_d`))).toBeLessThanOrEqual(300);
     expect(await deliver(healthy.handler, 'evt_d')).toBe(409);
     await vi.waitFor(async () => expect(await deliver(healthy.handler, 'evt_d')).toBe(204), { timeout: 5000 });
     expect(handled).toEqual(['evt_d']);
+  });
+
+  it('releases a claim only for the call that holds it: one that lapsed and another took stays taken', async () => {
+    const redis = await connectRedis(kind, server.url);
+    connections.push(redis);
+    const dedupe = createRedisDedupeStore({ client: redis.client, prefix: `owned-${kind}` });
+    expect(await dedupe.claim('evt_o', 50, 'slow')).toBe('claimed');
+    await vi.waitFor(async () => expect(await dedupe.claim('evt_o', 60_000, 'retry')).toBe('claimed'));
+    // The slow handler fails at last: the retry's claim holds.
+    await dedupe.release!('evt_o', 'slow');
+    expect(await dedupe.claim('evt_o', 60_000, 'third')).toBe('running');
+    await dedupe.release!('evt_o', 'retry');
+    expect(await dedupe.claim('evt_o', 60_000, 'fourth')).toBe('claimed');
   });
 });
 
 it('rejects when Redis does not answer, so that the handler answers 500', async () => {
   const dead = { sendCommand: vi.fn(() => new Promise<never>(() => {})) };
   const store = createRedisDedupeStore({ client: dead, commandTimeout: 20 });
-  await expect(store.claim('evt_1', 1000)).rejects.toThrow(/did not answer EVAL within 20 ms/);
+  await expect(store.claim('evt_1', 1000, 'c')).rejects.toThrow(/did not answer EVAL within 20 ms/);
 });
