@@ -17,7 +17,7 @@
  * the bin (another checkout's `server/dist/cli.js`, to compare before and after a change); `START_NODES` names other
  * Node binaries (comma-separated paths, e.g. `$(npx -y -p node@24 node -p process.execPath)`), whose three servers
  * are timed in the same rounds, each against its own bare server, a table each: Node's compile cache, which the bin
- * turns on, exists from Node 22.8 on, and Node 20 loads its fetch stack with pg.
+ * turns on, exists from Node 22.8 on.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
