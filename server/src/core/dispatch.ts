@@ -9,7 +9,7 @@ import { diskFailureError, diskFailureLine, diskFailureOf } from '../http/disk-f
 import { HttpError, notFound } from '../http/http-error.js';
 import { jsonpCallback } from '../http/jsonp.js';
 import type { RepresentationCache } from '../http/representation-cache.js';
-import { type Exchange, respond, respondError } from '../http/respond.js';
+import { type Exchange, exchangeHeaders, respond, respondError } from '../http/respond.js';
 import type { Call, Reply, Route } from '../http/route.js';
 import type { Router } from '../http/router.js';
 import { oauthServerError, oauthUnavailable } from '../oauth/responses.js';
@@ -107,9 +107,9 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
     const call: Call = { context: own, request, params, query, cache, principal };
     const key = route.method === 'POST' ? request.headers.get('idempotency-key') : null;
     if (key === null) return route.handle(call);
-    return {
-      response: await answerOnce(call, key, route.handle, (reply) => respond(exchange, reply, context.clock.now())),
-    };
+    const now = () => context.clock.now();
+    const render = (reply: Reply) => respond(exchange, reply, now());
+    return { response: await answerOnce(call, key, route.handle, render, () => exchangeHeaders(exchange, now())) };
   }
 
   return async (request) => {

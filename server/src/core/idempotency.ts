@@ -118,13 +118,15 @@ function stillRunning(): HttpError {
 /**
  * Answers `call` once for its `Idempotency-Key` (`given`, the header's value): the stored answer when the same
  * request came with the key before, else `handle`'s, rendered by `render` once its write committed (with the key's row)
- * and stored right after.
+ * and stored right after. `own` gives the headers each request sets for itself (`Date`, its token's scopes, the rate
+ * limit's fields as they stand): a stored answer keeps none of them, and a replay carries the replaying request's.
  */
 export async function answerOnce(
   call: Call,
   given: string,
   handle: (call: Call) => Reply | Promise<Reply>,
   render: (reply: Reply) => CoreResponse,
+  own: () => Record<string, string>,
 ): Promise<CoreResponse> {
   const key = parseIdempotencyKey(given);
   const { store, clock } = call.context;
@@ -150,7 +152,7 @@ export async function answerOnce(
   if (!held) throw stillRunning();
   try {
     const stored = liveRow(held.row, clock.now());
-    if (stored) return replay(stored, fingerprint);
+    if (stored) return replay(stored, fingerprint, own());
     /** Whether the key's row was committed, with the request's first write: the answer comes right after it. */
     let claimed = false;
     const claim = (tx: Transaction) => {
@@ -187,17 +189,17 @@ export async function answerOnce(
     // write committed, which no route of the API does, leaves its key without an answer: see `replay`.)
     const response = render(await handle({ ...call, request: buffered, context: { ...call.context, store: keyed } }));
     // Rendered on the committed rows, then kept. A request that wrote nothing keeps its answer in a write of its own.
-    if (response.status < 400) await write((tx) => answer(tx, id, response));
+    if (response.status < 400) await write((tx) => answer(tx, id, response, own()));
     return response;
   } finally {
     await held.release();
   }
 }
 
-/** Stores `response` as the answer of the key `id`, claimed by this request. */
-function answer(tx: Transaction, id: string, response: CoreResponse): void {
+/** Stores `response` as the answer of the key `id`, claimed by this request, less the request's `own` headers. */
+function answer(tx: Transaction, id: string, response: CoreResponse, own: Record<string, string>): void {
   const headers = { ...response.headers };
-  delete headers.date;
+  for (const name of Object.keys(own)) delete headers[name];
   delete headers['x-request-id'];
   const { body } = response;
   const text = body === undefined ? undefined : typeof body === 'string' ? body : decoder.decode(body);
@@ -208,8 +210,8 @@ function answer(tx: Transaction, id: string, response: CoreResponse): void {
   });
 }
 
-/** The stored answer, marked as a replay; a 422 when the key came with another request. */
-function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
+/** The stored answer with this request's `own` headers, marked as a replay; a 422 when the key came with another request. */
+function replay(stored: IdempotencyKeyRow, fingerprint: string, own: Record<string, string>): CoreResponse {
   if (stored.fingerprint !== fingerprint) {
     throw validationError(
       'Idempotency-Key',
@@ -223,7 +225,7 @@ function replay(stored: IdempotencyKeyRow, fingerprint: string): CoreResponse {
       'The first request with this Idempotency-Key made its write, but its answer was lost: read the resource',
     );
   }
-  const headers = { ...stored.headers, [REPLAYED_HEADER]: 'true' };
+  const headers = { ...stored.headers, ...own, [REPLAYED_HEADER]: 'true' };
   return stored.body === undefined
     ? { status: stored.status, headers }
     : { status: stored.status, headers, body: stored.body };

@@ -60,6 +60,17 @@ function dateHeaders(headers: Record<string, string>, entity: Entity, now: numbe
   headers['last-modified'] = formatHttpDate(Math.min(entity.lastModified, toSeconds(now)));
 }
 
+/**
+ * The headers an answer takes from its exchange rather than from its reply (the token's scopes, the rate limit's
+ * fields, `Date`, and the constant ones): a replayed answer (`core/idempotency.ts`) takes them from the request that
+ * replays it, not from the first.
+ */
+export function exchangeHeaders(exchange: Exchange, now: number): Record<string, string> {
+  const headers = commonHeaders(exchange);
+  headers.date = formatHttpDate(now);
+  return headers;
+}
+
 /** The response for a reply, sent at `now` (epoch ms). */
 export function respond(exchange: Exchange, reply: Reply, now: number): CoreResponse {
   const headers = commonHeaders(exchange);

@@ -7,7 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
 import { connectSandbox, type SandboxClient } from '../../src/sandbox/client.js';
-import { clientToken } from '../helpers/test-server.js';
+import { clientToken, grantedToken } from '../helpers/test-server.js';
 
 /** What a scenario needs of a service: where it answers, its demo app, its clock and its limit. */
 interface Door {
@@ -62,6 +62,33 @@ function scenarios(door: () => Door) {
     expect(body.message).toMatch(/^Rate limit exceeded: 5 requests per 60 s/);
     await door().advance(retryAfter * 1000);
     expect((await get('/')).status).toBe(200);
+  });
+
+  it('gives a replayed POST the fields and scopes of the request that replays it, not the first', async () => {
+    await door().advance(60_000);
+    const wider = await grantedToken(door(), { grant_type: 'client_credentials', scope: 'admin public' });
+    const post = (bearer: string) =>
+      fetch(`${door().origin}/v1/themes/1/templates`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': 'k-rl' },
+        body: JSON.stringify({ file_name: 'partials/replayed.html', body: '<p>once</p>' }),
+      });
+    const first = await post(token);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('ratelimit')).toMatch(/^"app-user";r=4;/);
+    expect(first.headers.get('x-oauth-scopes')).toBe('admin');
+    await get('/');
+    const replayed = await post(wider);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('ratelimit')).toMatch(/^"app-user";r=2;/);
+    expect(replayed.headers.get('x-oauth-scopes')).toBe((await get('/', wider)).headers.get('x-oauth-scopes'));
+    expect(replayed.headers.get('x-oauth-scopes')).not.toBe('admin');
+    await door().setLimit(null);
+    const unlimited = await post(token);
+    expect(unlimited.headers.get('idempotent-replayed')).toBe('true');
+    expect(unlimited.headers.get('ratelimit')).toBeNull();
+    expect(unlimited.headers.get('ratelimit-policy')).toBeNull();
+    await door().setLimit('5/60s');
   });
 
   it('is read and changed through the sandbox, and refuses a limit it cannot read', async () => {
