@@ -6,6 +6,7 @@
  */
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreResponse } from '../core/types.js';
 import type { ExplorerHandler } from '../explorer/handler.js';
 import { gzipEtag } from '../http/entity.js';
@@ -39,7 +40,13 @@ export interface ExpressAppOptions {
  * runs for every request.
  */
 function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, gzipCache: GzipCache): void {
-  const { status, headers, body } = response;
+  const { status, body } = response;
+  let { headers } = response;
+  // The core names each of its answers; the explorer's, the control API's and the shell's own get their name here.
+  if (headers['x-request-id'] === undefined) {
+    const given = req.headers['x-request-id'];
+    headers = { ...headers, 'x-request-id': requestIdOf(typeof given === 'string' ? given : null) };
+  }
   // A body we did not read to its end (too large, or ignored) would be taken for the next request. One the
   // client has not sent, waiting for `100 Continue`, never comes: the connection closes after this answer.
   if (awaitsContinue(req)) res.setHeader('connection', 'close');

@@ -13,7 +13,15 @@ import { answerExample, BODY_EXAMPLES } from './examples.js';
 import { componentName, relationSpec, representationSchemas, schemaRef } from './hal-schemas.js';
 import { OPENAPI_MEDIA_TYPE } from './media-type.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
-import { API_HEADERS, ERROR_RESPONSES, HEADERS, PARAMETERS, securitySchemes, VALIDATORS } from './responses.js';
+import {
+  API_HEADERS,
+  ERROR_RESPONSES,
+  HEADERS,
+  PARAMETERS,
+  securitySchemes,
+  VALIDATORS,
+  withRequestIds,
+} from './responses.js';
 import { documentPaths, oauthPaths, RELATION_PAGE } from './service-paths.js';
 import { ACCESS_TOKEN_SCHEME, jsonpOperation, withHeadOperations } from './variants.js';
 import { narrowedEventSchemas, WEBHOOK_PARAMETERS, webhooks } from './webhooks.js';
@@ -279,7 +287,7 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     throw new Error(`server/src/openapi/operations.ts describes routes that do not exist: ${stale.join(', ')}`);
   for (const [path, item] of Object.entries(oauthPaths())) paths[`${auth}${path}`] = item as Record<string, unknown>;
   Object.assign(paths, documentPaths(addresses));
-  const described = withHeadOperations(paths);
+  const described = withRequestIds(withHeadOperations(paths));
 
   const document = {
     openapi: '3.1.0',

@@ -175,3 +175,38 @@ export function securitySchemes(addresses: Addresses) {
     },
   };
 }
+
+const REQUEST_ID = { $ref: '#/components/headers/RequestId' };
+const OPERATIONS = new Set(['get', 'head', 'put', 'post', 'delete', 'options', 'patch']);
+
+/** `response` naming `X-Request-Id` among its headers; a `$ref` to a component as it is (each names it already). */
+function withRequestId(response: unknown): unknown {
+  if (!response || typeof response !== 'object' || '$ref' in response) return response;
+  const { headers = {} } = response as { headers?: Record<string, unknown> };
+  return 'X-Request-Id' in headers ? response : { ...response, headers: { ...headers, 'X-Request-Id': REQUEST_ID } };
+}
+
+/**
+ * `paths` with `X-Request-Id` on every response: the server names every answer, the authorization service's, the
+ * relation pages' and the theme files' too, not only the resource API's.
+ */
+export function withRequestIds(
+  paths: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
+  const named = (operation: Record<string, unknown>) => {
+    const responses = operation.responses as Record<string, unknown>;
+    const entries = Object.entries(responses).map(([status, response]) => [status, withRequestId(response)]);
+    return { ...operation, responses: Object.fromEntries(entries) };
+  };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([key, value]) => [
+          key,
+          OPERATIONS.has(key) ? named(value as Record<string, unknown>) : value,
+        ]),
+      ),
+    ]),
+  );
+}
