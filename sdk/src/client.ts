@@ -67,8 +67,9 @@ export interface ClientOptions {
    */
   timeout?: number | false;
   /**
-   * Retries of idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS) after a network error, a timeout or a 408, 429,
-   * 500, 502, 503 or 504: ky's `retry`, a number of retries, or `false` for none. Default: 2 retries, 300 ms then
+   * Retries of idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS) and of POSTs, each sent with one
+   * `Idempotency-Key` for all its attempts (a keyed POST's 409 is retried too), after a network error, a timeout or
+   * a 408, 429, 500, 502, 503 or 504: ky's `retry`, a number of retries, or `false` for none. Default: 2 retries, 300 ms then
    * doubling, or after the server's `Retry-After` on any of those statuses; waits capped at 30 s (`backoffLimit`,
    * `maxRetryAfter`); timeouts retried (`retryOnTimeout`). Fields not given keep those defaults, over the `retry` of
    * `ky`. Only failed attempts are retried, never an error thrown by a hook, whatever `shouldRetry` says. The attempt
@@ -78,8 +79,8 @@ export interface ClientOptions {
   /**
    * Pacing by the server's rate limit (the `RateLimit` and `RateLimit-Policy` fields of
    * draft-ietf-httpapi-ratelimit-headers): a request with credentials waits, before it is sent, until its token
-   * owner's budget has room, so that a burst of queued requests meets no 429. Default: a budget of this process,
-   * `createRateBudget()`; `createRedisRateBudget` (`@storefront-platform/sdk/redis`) shares one across a fleet.
+   * owner's budget has room, so that a burst of queued requests meets no 429. Default: a budget of this client,
+   * `createRateBudget()` (pass one to several clients of one app and user to share it); `createRedisRateBudget` (`@storefront-platform/sdk/redis`) shares one across a fleet.
    * `false`: none. Against a server that sends no such fields, only the first request waits for nothing but its own
    * answer. Retries are not paced: they wait as `retry` says (a 429's `Retry-After`). See docs/sdk.md, "Rate limits".
    */

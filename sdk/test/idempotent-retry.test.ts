@@ -4,7 +4,14 @@
  * core answers, the shell sends half the body and ends the connection), through the real server's control API.
  * Also the request id of a failed request, from the server's log line to the SDK's error.
  */
-import { type ClientEvents, clientCredentials, createClient, NotFoundError } from '@storefront-platform/sdk';
+import {
+  type ClientEvents,
+  clientCredentials,
+  createClient,
+  InvalidResponseError,
+  NotFoundError,
+  ResponseTooLargeError,
+} from '@storefront-platform/sdk';
 import { connectSandbox, createServer, type StorefrontServer } from '@storefront-platform/server';
 import type { KyInstance } from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +27,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-function client(retry: { limit: number } | false = { limit: 3 }, ky?: KyInstance) {
+function client(retry: { limit: number } | false = { limit: 3 }, ky?: KyInstance, fetch?: typeof globalThis.fetch) {
   const { clientId, clientSecret } = server.credentials!;
   const auth = clientCredentials({ authUrl: server.origin, clientId, clientSecret, scope: 'admin' });
   return createClient({
@@ -28,6 +35,7 @@ function client(retry: { limit: number } | false = { limit: 3 }, ky?: KyInstance
     auth,
     retry: retry && { ...retry, delay: () => 1 },
     ...(ky && { ky }),
+    ...(fetch && { fetch }),
   });
 }
 
@@ -75,7 +83,56 @@ describe('a POST whose answer was lost', () => {
   });
 });
 
+describe('a POST whose key is still being answered', () => {
+  it('waits the Retry-After of the 409, then gets the answer', async () => {
+    let held = 1;
+    // The first attempt's answer, as a server whose first request with the key still runs gives it.
+    const busy: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'POST' && request.url.includes('/v1/themes/') && held-- > 0) {
+        return new Response('{"message":"still being answered"}', {
+          status: 409,
+          headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        });
+      }
+      return fetch(request);
+    };
+    const sdk = client({ limit: 2 }, undefined, busy);
+    const delays: number[] = [];
+    sdk.on('retry', ({ delay }) => delays.push(delay));
+    const theme = await sdk.root().follow('svc:shop', { id: 1 }).follow('svc:theme');
+    const created = await theme.follow('svc:create_template', { file_name: 'busy.html', body: '<p>once</p>' });
+    expect(created.response?.status).toBe(201);
+    expect(delays).toEqual([1000]);
+    expect(named('busy.html')).toHaveLength(1);
+  });
+});
+
 describe('request ids', () => {
+  it('are named by the errors of answers the client could not read', async () => {
+    const tooLarge = await client(false)
+      .root()
+      .follow('svc:shop', { id: 1 }, { maxResponseSize: 100 })
+      .catch((e: unknown) => e);
+    expect(tooLarge).toBeInstanceOf(ResponseTooLargeError);
+    const { requestId } = tooLarge as ResponseTooLargeError;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((tooLarge as Error).message).toContain(`[request ${requestId}]`);
+    const notHal: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (!request.url.includes('/v1/shops/')) return fetch(request);
+      const headers = { 'content-type': 'application/hal+json', 'x-request-id': 'not-hal-1' };
+      return new Response('{"hello":"world"}', { headers });
+    };
+    const invalid = await client(false, undefined, notHal)
+      .root()
+      .follow('svc:shop', { id: 1 })
+      .catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(InvalidResponseError);
+    expect((invalid as InvalidResponseError).problem).toBeDefined();
+    expect((invalid as Error).message).toMatch(/cannot use: .* \[request not-hal-1\] \(hop 1: svc:shop\)$/);
+  });
+
   it('joins an SDK error, its answer and the server log line', async () => {
     const error = await client(false)
       .root()

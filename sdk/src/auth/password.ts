@@ -21,8 +21,9 @@ export interface PasswordOptions extends ClientCredentials, TokenEndpointOptions
  * {@link clientCredentials}'s: on first use, shortly before expiry, and once after a 401.
  */
 export function password(options: PasswordOptions): AuthStrategy {
-  const { username, scope } = options;
+  const { clientId, username, scope } = options;
   const params: Record<string, string> = { grant_type: 'password', username, password: options.password };
   if (scope !== undefined) params.scope = scope;
-  return standaloneKeeper(options, `user:${username}:${scope ?? ''}`, params);
+  // The app's id too: two apps of one user hold tokens of their own, also in one shared token store.
+  return standaloneKeeper(options, `user:${clientId}:${username}:${scope ?? ''}`, params);
 }

@@ -10,8 +10,9 @@ export interface Credentials {
   /** The access token, sent as `Authorization: Bearer <token>`. */
   token: string;
   /**
-   * Stable identity of whom the token acts for (e.g. `client:<id>:<scope>` or `user:<login>`); it stays the
-   * same across refreshes and partitions the HTTP cache so that two owners never share entries.
+   * Stable identity of whom the token acts for, and through which app (e.g. `client:<id>:<scope>` or
+   * `user:<client id>:<login>:<scope>`); it stays the same across refreshes, keys the token stores, and partitions
+   * the HTTP cache and the rate budgets so that two owners never share entries.
    */
   owner: string;
 }

@@ -41,16 +41,16 @@ export class HttpError extends StorefrontError {
   /** The parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
   declare readonly body: unknown;
 
-  constructor(init: HttpErrorInit, code: ErrorCode = 'HTTP_ERROR') {
+  /** `problem`: what is wrong with a successful answer, which the message says instead of a failure. */
+  constructor(init: HttpErrorInit, code: ErrorCode = 'HTTP_ERROR', problem?: string) {
     const url = redactUrl(init.url);
     const reason = serverMessage(init.body) ?? init.statusText;
     const requestId = init.headers?.['x-request-id'];
-    super(
-      code,
-      `${init.method} ${url} failed with ${init.status}${reason ? `: ${reason}` : ''}${requestId ? ` [request ${requestId}]` : ''}`,
-      { cause: init.cause },
-    );
-    if (requestId) (this as { requestId?: string }).requestId = requestId;
+    const message = problem
+      ? `answered ${init.status}, which the client cannot use: ${problem}`
+      : `failed with ${init.status}${reason ? `: ${reason}` : ''}`;
+    super(code, `${init.method} ${url} ${message}${requestId ? ` [request ${requestId}]` : ''}`, { cause: init.cause });
+    (this as { requestId?: string }).requestId = requestId;
     this.method = init.method;
     this.url = url;
     this.status = init.status;

@@ -18,9 +18,7 @@ export class InvalidResponseError extends HttpError {
   declare readonly problem: string | undefined;
 
   constructor(init: InvalidResponseInit) {
-    super(init, 'INVALID_RESPONSE');
+    super(init, 'INVALID_RESPONSE', init.problem);
     this.problem = init.problem;
-    if (init.problem)
-      this.message = `${this.method} ${this.url} answered ${this.status}, which the client cannot use: ${init.problem}`;
   }
 }

@@ -35,10 +35,12 @@ export class ResponseTooLargeError extends StorefrontError {
 
   constructor(init: ResponseTooLargeInit) {
     const url = redactUrl(init.url);
+    const requestId = init.headers?.['x-request-id'];
     super(
       'RESPONSE_TOO_LARGE',
-      `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (maxResponseSize): not read`,
+      `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (maxResponseSize): not read${requestId ? ` [request ${requestId}]` : ''}`,
     );
+    (this as { requestId?: string }).requestId = requestId;
     this.method = init.method;
     this.url = url;
     this.status = init.status;

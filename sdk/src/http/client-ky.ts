@@ -32,7 +32,12 @@ export interface KyCallOptions {
   method: string;
   headers: Record<string, string>;
   fetch: typeof fetch;
-  retry: { limit: number; shouldRetry: (state: KyRetryState) => Promise<boolean | undefined> };
+  retry: {
+    limit: number;
+    shouldRetry: (state: KyRetryState) => Promise<boolean | undefined>;
+    statusCodes: number[];
+    afterStatusCodes: number[];
+  };
   json?: unknown;
   signal?: AbortSignal;
 }

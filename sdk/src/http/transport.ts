@@ -241,12 +241,20 @@ export class Transport {
   /** ky's options for one call: what this request alone has. */
   #call(exchange: Exchange, headers: Record<string, string>, body: unknown): KyCallOptions {
     const { retry } = this.#options.http;
+    const codes = [...retry.statusCodes, 409];
     const options: KyCallOptions = {
       method: exchange.method,
       headers,
       fetch: (input, init) => this.#attempt(exchange, input as Request, init),
       // After a refresh, what is left of the retries: they count for the whole logical request.
-      retry: { limit: retry.limit - exchange.retries, shouldRetry: (state) => this.#shouldRetry(exchange, state) },
+      // `#shouldRetry` decides, and leaves to ky only a retry that waits a `Retry-After`: ky's lists then let it
+      // wait that on every status retried, a keyed POST's 409 too (its first attempt still being answered).
+      retry: {
+        limit: retry.limit - exchange.retries,
+        shouldRetry: (state) => this.#shouldRetry(exchange, state),
+        statusCodes: codes,
+        afterStatusCodes: codes,
+      },
     };
     if (body !== undefined) options.json = body;
     if (exchange.signal) options.signal = exchange.signal;
@@ -327,8 +335,11 @@ export class Transport {
     const verdict = await retry.shouldRetry?.(state);
     // A `true` of the user's makes ky back off, whatever the server asked for. ky waits as asked only on
     // `afterStatusCodes`, reading the headers as `readRetryAfter` does where that reads a wait.
+    // The key's first attempt is still being answered (one that timed out here): the next gets its answer, after
+    // the `Retry-After` the 409 names.
+    const keyed409 = status === 409 && exchange.idempotencyKey !== undefined;
     const asked =
-      verdict === undefined && failed && retry.afterStatusCodes.includes(status!)
+      verdict === undefined && failed && (keyed409 || retry.afterStatusCodes.includes(status!))
         ? readRetryAfter(failed.response.headers, retry.maxRetryAfter)
         : undefined;
     const retried =
@@ -336,8 +347,7 @@ export class Transport {
       (status === undefined
         ? !isAttemptTimeout(error) || retry.retryOnTimeout
         : (retry.statusCodes.includes(status) && (status !== 413 || asked !== undefined)) || // ky's exception for 413
-          // The key's first attempt is still being answered (one that timed out here): the next gets its answer.
-          (status === 409 && exchange.idempotencyKey !== undefined));
+          keyed409);
     if (!retried) return false;
     exchange.retries++;
     exchange.failure = await this.#failure(error, exchange);

@@ -24,7 +24,7 @@ export interface RateBudget {
   take(owner: string): Promise<number> | number;
   /**
    * What an answer to a request of `owner` said of the limit: its reading, or `undefined` when it carried no rate
-   * limit fields; `latencyMs`, the attempt's round trip.
+   * limit fields or no answer came (a network failure, an abort); `latencyMs`, the attempt's round trip.
    */
   observe(owner: string, reading: RateLimitReading | undefined, latencyMs: number): Promise<void> | void;
 }
@@ -97,6 +97,9 @@ export function createRateBudget(now: () => number = Date.now): RateBudget {
       const budget = budgetOf(owner);
       if (!reading) {
         if (budget.left === undefined) budget.free = at + FREE_MS;
+        // A server that had a limit and answers without fields may have none now (a sandbox's turned off), or the
+        // answer was lost: the budget is forgotten, and the next request probes again.
+        else budgets.delete(owner);
         return;
       }
       if (reading.quota !== undefined) {

@@ -48,7 +48,11 @@ const OBSERVE = `${NOW}
 local b = redis.call('HMGET', KEYS[1], 'left', 'end', 'wms')
 local left, e, wms = tonumber(b[1]), tonumber(b[2]) or 0, tonumber(b[3])
 if ARGV[1] == '0' then
-  if not left then redis.call('HSET', KEYS[1], 'free', now + tonumber(ARGV[7])) end
+  if not left then redis.call('HSET', KEYS[1], 'free', now + tonumber(ARGV[7]))
+  else
+    redis.call('HDEL', KEYS[1], 'left', 'quota', 'wms')
+    redis.call('HSET', KEYS[1], 'probe', 0)
+  end
   redis.call('PEXPIRE', KEYS[1], ARGV[8])
   return 0
 end

@@ -164,7 +164,7 @@ describe('clientCredentials', () => {
 });
 
 describe('password', () => {
-  it('sends the password grant with Basic client auth; the owner names the user, not the password', async () => {
+  it('sends the password grant with Basic client auth; the owner names the app and the user, not the password', async () => {
     const endpoint = counter();
     const auth = password({
       ...APP,
@@ -174,7 +174,8 @@ describe('password', () => {
       fetch: endpoint.fetch,
     });
     const credentials = await auth.credentials();
-    expect(credentials).toEqual({ token: 'T1', owner: 'user:ada:public' });
+    // The app's id too: two apps of one user keep tokens apart in a shared store.
+    expect(credentials).toEqual({ token: 'T1', owner: 'user:app:ada:public' });
     const [call] = endpoint.calls;
     expect(Object.fromEntries(call?.params ?? [])).toEqual({
       grant_type: 'password',

@@ -107,6 +107,26 @@ describe('pacing by the rate limit fields', () => {
   });
 });
 
+/**
+ * A budget whose server stops sending fields (a sandbox's limit turned off) lets requests go from its next answer on,
+ * after one probe; an attempt that got no answer makes the next request probe too, the others waiting for it.
+ */
+async function forgetsALimitTurnedOff(budget: RateBudget) {
+  const spent = { remaining: 0, resetSeconds: 30, quota: 5, windowSeconds: 30 };
+  const owner = `off-${Math.random()}`;
+  expect(await budget.take(owner)).toBe(0);
+  await budget.observe(owner, spent, 5);
+  expect(await budget.take(owner)).toBeGreaterThan(20_000);
+  await budget.observe(owner, undefined, 5);
+  expect(await budget.take(owner)).toBe(0);
+  expect(await budget.take(owner)).toBeGreaterThan(0);
+  await budget.observe(owner, undefined, 5);
+  const takes = await Promise.all(Array.from({ length: 10 }, () => budget.take(owner)));
+  expect(takes).toEqual(Array(10).fill(0));
+}
+
+it('forgets a limit turned off (in memory)', () => forgetsALimitTurnedOff(createRateBudget()));
+
 describe.skipIf(skipWithout(REDIS_SERVER, 'Pacing shared through Redis'))('pacing shared through Redis', () => {
   let redisServer: RedisServer;
   let redis: TestRedis;
@@ -118,6 +138,9 @@ describe.skipIf(skipWithout(REDIS_SERVER, 'Pacing shared through Redis'))('pacin
     await redis?.close();
     await redisServer?.stop();
   });
+
+  it('forgets a limit turned off (in Redis)', () =>
+    forgetsALimitTurnedOff(createRedisRateBudget({ client: redis.client, prefix: 'pacing-off' })));
 
   it('keeps two instances of one authorization within one quota: three times it, no 429', async () => {
     await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000));
