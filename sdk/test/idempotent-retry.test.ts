@@ -83,31 +83,6 @@ describe('a POST whose answer was lost', () => {
   });
 });
 
-describe('a POST whose key is still being answered', () => {
-  it('waits the Retry-After of the 409, then gets the answer', async () => {
-    let held = 1;
-    // The first attempt's answer, as a server whose first request with the key still runs gives it.
-    const busy: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (request.method === 'POST' && request.url.includes('/v1/themes/') && held-- > 0) {
-        return new Response('{"message":"still being answered"}', {
-          status: 409,
-          headers: { 'content-type': 'application/json', 'retry-after': '1' },
-        });
-      }
-      return fetch(request);
-    };
-    const sdk = client({ limit: 2 }, undefined, busy);
-    const delays: number[] = [];
-    sdk.on('retry', ({ delay }) => delays.push(delay));
-    const theme = await sdk.root().follow('svc:shop', { id: 1 }).follow('svc:theme');
-    const created = await theme.follow('svc:create_template', { file_name: 'busy.html', body: '<p>once</p>' });
-    expect(created.response?.status).toBe(201);
-    expect(delays).toEqual([1000]);
-    expect(named('busy.html')).toHaveLength(1);
-  });
-});
-
 describe('request ids', () => {
   it('are named by the errors of answers the client could not read', async () => {
     const tooLarge = await client(false)

@@ -50,7 +50,7 @@ export class HttpError extends StorefrontError {
       ? `answered ${init.status}, which the client cannot use: ${problem}`
       : `failed with ${init.status}${reason ? `: ${reason}` : ''}`;
     super(code, `${init.method} ${url} ${message}${requestId ? ` [request ${requestId}]` : ''}`, { cause: init.cause });
-    (this as { requestId?: string }).requestId = requestId;
+    if (requestId) (this as { requestId?: string }).requestId = requestId;
     this.method = init.method;
     this.url = url;
     this.status = init.status;

@@ -40,7 +40,7 @@ export class ResponseTooLargeError extends StorefrontError {
       'RESPONSE_TOO_LARGE',
       `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (maxResponseSize): not read${requestId ? ` [request ${requestId}]` : ''}`,
     );
-    (this as { requestId?: string }).requestId = requestId;
+    if (requestId) (this as { requestId?: string }).requestId = requestId;
     this.method = init.method;
     this.url = url;
     this.status = init.status;

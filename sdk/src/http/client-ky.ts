@@ -32,12 +32,7 @@ export interface KyCallOptions {
   method: string;
   headers: Record<string, string>;
   fetch: typeof fetch;
-  retry: {
-    limit: number;
-    shouldRetry: (state: KyRetryState) => Promise<boolean | undefined>;
-    statusCodes: number[];
-    afterStatusCodes: number[];
-  };
+  retry: { limit: number; shouldRetry: (state: KyRetryState) => Promise<boolean | undefined> };
   json?: unknown;
   signal?: AbortSignal;
 }

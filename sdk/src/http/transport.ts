@@ -241,20 +241,12 @@ export class Transport {
   /** ky's options for one call: what this request alone has. */
   #call(exchange: Exchange, headers: Record<string, string>, body: unknown): KyCallOptions {
     const { retry } = this.#options.http;
-    const codes = [...retry.statusCodes, 409];
     const options: KyCallOptions = {
       method: exchange.method,
       headers,
       fetch: (input, init) => this.#attempt(exchange, input as Request, init),
       // After a refresh, what is left of the retries: they count for the whole logical request.
-      // `#shouldRetry` decides, and leaves to ky only a retry that waits a `Retry-After`: ky's lists then let it
-      // wait that on every status retried, a keyed POST's 409 too (its first attempt still being answered).
-      retry: {
-        limit: retry.limit - exchange.retries,
-        shouldRetry: (state) => this.#shouldRetry(exchange, state),
-        statusCodes: codes,
-        afterStatusCodes: codes,
-      },
+      retry: { limit: retry.limit - exchange.retries, shouldRetry: (state) => this.#shouldRetry(exchange, state) },
     };
     if (body !== undefined) options.json = body;
     if (exchange.signal) options.signal = exchange.signal;
@@ -289,7 +281,8 @@ export class Transport {
           exchange.paced &&
           this.#options.pacing!.observe(
             exchange.paced,
-            answer && readRateLimit(answer.headers),
+            // An answer that went through without fields (`null`): the server limits nothing, or no longer.
+            answer && (readRateLimit(answer.headers) ?? (answer.status < 400 ? null : undefined)),
             performance.now() - started,
           );
         // A shared budget that fails (Redis) paces less well; the request itself goes on.
@@ -335,11 +328,8 @@ export class Transport {
     const verdict = await retry.shouldRetry?.(state);
     // A `true` of the user's makes ky back off, whatever the server asked for. ky waits as asked only on
     // `afterStatusCodes`, reading the headers as `readRetryAfter` does where that reads a wait.
-    // The key's first attempt is still being answered (one that timed out here): the next gets its answer, after
-    // the `Retry-After` the 409 names.
-    const keyed409 = status === 409 && exchange.idempotencyKey !== undefined;
     const asked =
-      verdict === undefined && failed && (keyed409 || retry.afterStatusCodes.includes(status!))
+      verdict === undefined && failed && retry.afterStatusCodes.includes(status!)
         ? readRetryAfter(failed.response.headers, retry.maxRetryAfter)
         : undefined;
     const retried =
@@ -347,7 +337,8 @@ export class Transport {
       (status === undefined
         ? !isAttemptTimeout(error) || retry.retryOnTimeout
         : (retry.statusCodes.includes(status) && (status !== 413 || asked !== undefined)) || // ky's exception for 413
-          keyed409);
+          // The key's first attempt is still being answered (one that timed out here): the next gets its answer.
+          (status === 409 && exchange.idempotencyKey !== undefined));
     if (!retried) return false;
     exchange.retries++;
     exchange.failure = await this.#failure(error, exchange);

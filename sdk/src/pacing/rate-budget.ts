@@ -23,10 +23,11 @@ export interface RateBudget {
    */
   take(owner: string): Promise<number> | number;
   /**
-   * What an answer to a request of `owner` said of the limit: its reading, or `undefined` when it carried no rate
-   * limit fields or no answer came (a network failure, an abort); `latencyMs`, the attempt's round trip.
+   * What an attempt of a request of `owner` said of the limit: its answer's reading; `null` for a successful answer
+   * (2xx, 3xx) without rate limit fields (the server limits nothing, or no longer); `undefined` when it tells
+   * nothing (an error status without fields, no answer: a network failure, an abort). `latencyMs`, its round trip.
    */
-  observe(owner: string, reading: RateLimitReading | undefined, latencyMs: number): Promise<void> | void;
+  observe(owner: string, reading: RateLimitReading | null | undefined, latencyMs: number): Promise<void> | void;
 }
 
 /** How long a probe's answer is waited for before another request probes. */
@@ -97,9 +98,9 @@ export function createRateBudget(now: () => number = Date.now): RateBudget {
       const budget = budgetOf(owner);
       if (!reading) {
         if (budget.left === undefined) budget.free = at + FREE_MS;
-        // A server that had a limit and answers without fields may have none now (a sandbox's turned off), or the
-        // answer was lost: the budget is forgotten, and the next request probes again.
-        else budgets.delete(owner);
+        // A server that had a limit and now answers without fields has none (a sandbox's turned off): the budget is
+        // forgotten, and the next request probes again.
+        else if (reading === null) budgets.delete(owner);
         return;
       }
       if (reading.quota !== undefined) {

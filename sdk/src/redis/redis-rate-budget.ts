@@ -41,15 +41,16 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 0`;
 
 /**
- * `RateBudget.observe` on the hash KEYS[1]. ARGV: '1' with a reading, '0' without; remaining, reset seconds, quota
- * and window seconds ('' when unnamed), the round trip's ms, the free ms, the key's TTL ms.
+ * `RateBudget.observe` on the hash KEYS[1]. ARGV: '1' with a reading, '0' for a successful answer without one, ''
+ * for an attempt that tells nothing; remaining, reset seconds, quota and window seconds ('' when unnamed), the round
+ * trip's ms, the free ms, the key's TTL ms.
  */
 const OBSERVE = `${NOW}
 local b = redis.call('HMGET', KEYS[1], 'left', 'end', 'wms')
 local left, e, wms = tonumber(b[1]), tonumber(b[2]) or 0, tonumber(b[3])
-if ARGV[1] == '0' then
+if ARGV[1] ~= '1' then
   if not left then redis.call('HSET', KEYS[1], 'free', now + tonumber(ARGV[7]))
-  else
+  elseif ARGV[1] == '0' then
     redis.call('HDEL', KEYS[1], 'left', 'quota', 'wms')
     redis.call('HSET', KEYS[1], 'probe', 0)
   end
@@ -102,7 +103,7 @@ export function createRedisRateBudget(options: RedisStoreOptions): RateBudget {
             String(reading.quota ?? ''),
             String(reading.windowSeconds ?? ''),
           ]
-        : ['0', '0', '0', '', ''];
+        : [reading === null ? '0' : '', '0', '0', '', ''];
       await store.run([
         'EVAL',
         OBSERVE,

@@ -11,7 +11,7 @@ import {
   type RateBudget,
 } from '@storefront-platform/sdk';
 import { createRedisRateBudget } from '@storefront-platform/sdk/redis';
-import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import { connectSandbox, createServer, type StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type TestRedis } from '../../../test/support/redis-clients.js';
 import { REDIS_SERVER, type RedisServer, startRedisServer } from '../../../test/support/redis-server.js';
@@ -102,14 +102,14 @@ describe('pacing by the rate limit fields', () => {
     // A server without fields: every request goes.
     const free = createRateBudget();
     free.take('owner');
-    free.observe('owner', undefined, 5);
+    free.observe('owner', null, 5);
     expect(Array.from({ length: 20 }, () => free.take('owner'))).toEqual(Array(20).fill(0));
   });
 });
 
 /**
- * A budget whose server stops sending fields (a sandbox's limit turned off) lets requests go from its next answer on,
- * after one probe; an attempt that got no answer makes the next request probe too, the others waiting for it.
+ * A budget whose server stops sending fields on its successful answers (a sandbox's limit turned off) lets requests
+ * go from its next answer on, after one probe; an error answer without fields, or none, forgets nothing.
  */
 async function forgetsALimitTurnedOff(budget: RateBudget) {
   const spent = { remaining: 0, resetSeconds: 30, quota: 5, windowSeconds: 30 };
@@ -117,13 +117,44 @@ async function forgetsALimitTurnedOff(budget: RateBudget) {
   expect(await budget.take(owner)).toBe(0);
   await budget.observe(owner, spent, 5);
   expect(await budget.take(owner)).toBeGreaterThan(20_000);
+  // A proxy's 502, a 401, an abort: nothing learnt, twice.
   await budget.observe(owner, undefined, 5);
+  await budget.observe(owner, undefined, 5);
+  expect(await budget.take(owner)).toBeGreaterThan(20_000);
+  await budget.observe(owner, null, 5);
   expect(await budget.take(owner)).toBe(0);
   expect(await budget.take(owner)).toBeGreaterThan(0);
-  await budget.observe(owner, undefined, 5);
+  await budget.observe(owner, null, 5);
   const takes = await Promise.all(Array.from({ length: 10 }, () => budget.take(owner)));
   expect(takes).toEqual(Array(10).fill(0));
 }
+
+it('lets reads go once a limit turned off answers without fields: after its window, not a window at a time', async () => {
+  const limited = await createServer({ port: 0, products: 1, explorer: false, control: true, rateLimit: '3/2s' });
+  try {
+    const { clientId, clientSecret } = limited.credentials!;
+    const auth = clientCredentials({ authUrl: limited.origin, clientId, clientSecret, scope: 'admin' });
+    const windows = new Set<number>();
+    const sdk = createClient({
+      baseUrl: limited.baseUrl,
+      auth,
+      retry: false,
+      cache: false,
+      fetch: (input, init) => {
+        if (new URL((input as Request).url).pathname.startsWith('/v1')) windows.add(Math.floor(Date.now() / 2000));
+        return fetch(input, init);
+      },
+    });
+    for (let i = 0; i < 3; i++) await sdk.root();
+    await connectSandbox(limited.control!).rateLimit.set(null);
+    windows.clear();
+    await Promise.all(Array.from({ length: 12 }, () => sdk.root()));
+    // Paced still, 12 reads at 3 a window would take four windows; freed, the first answer without fields frees them.
+    expect(windows.size).toBeLessThanOrEqual(2);
+  } finally {
+    await limited.close();
+  }
+}, 30_000);
 
 it('forgets a limit turned off (in memory)', () => forgetsALimitTurnedOff(createRateBudget()));
 
