@@ -84,7 +84,7 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             (also 600/1m, 5000/1h): answers carry RateLimit-Policy
                             and RateLimit, past it 429 with Retry-After; shared
                             by a fleet on --store; off by default
-  --quiet                   no request log
+  --quiet                   no request log, no lines about a stop or the workers
   --help                    show this help
 `;
 
