@@ -275,7 +275,7 @@ export class Transport {
       try {
         answer = await http.fetch(request, init);
       } finally {
-        // No answer (aborted: a React StrictMode remount; or the network) is told as one without fields, so that a
+        // No answer (aborted: a React StrictMode remount; or the network) is told too, as telling nothing, so that a
         // probe that never returns does not hold the owner's other requests back.
         const observed =
           exchange.paced &&
