@@ -87,4 +87,14 @@ describe('the OpenAPI document', () => {
       'describes routes that do not exist: GET /',
     );
   });
+
+  it('declares X-Request-Id on every response, the authorization service’s and the relation pages’ included', () => {
+    type Response = { $ref?: string; headers?: Record<string, unknown> };
+    const responses: Response[] = [
+      ...operations.flatMap(({ operation }) => Object.values((operation as { responses?: object }).responses ?? {})),
+      ...Object.values(document.components.responses as object),
+    ];
+    expect(responses.length).toBeGreaterThan(100);
+    expect(responses.filter((response) => !response.$ref && !response.headers?.['X-Request-Id'])).toEqual([]);
+  });
 });
