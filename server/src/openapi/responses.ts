@@ -177,36 +177,26 @@ export function securitySchemes(addresses: Addresses) {
 }
 
 const REQUEST_ID = { $ref: '#/components/headers/RequestId' };
-const OPERATIONS = new Set(['get', 'head', 'put', 'post', 'delete', 'options', 'patch']);
+
+type Json = Record<string, unknown>;
+const mapValues = (object: Json, map: (value: unknown) => unknown): Json =>
+  Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)]));
 
 /** `response` naming `X-Request-Id` among its headers; a `$ref` to a component as it is (each names it already). */
 function withRequestId(response: unknown): unknown {
   if (!response || typeof response !== 'object' || '$ref' in response) return response;
-  const { headers = {} } = response as { headers?: Record<string, unknown> };
+  const { headers = {} } = response as { headers?: Json };
   return 'X-Request-Id' in headers ? response : { ...response, headers: { ...headers, 'X-Request-Id': REQUEST_ID } };
 }
 
 /**
  * `paths` with `X-Request-Id` on every response: the server names every answer, the authorization service's, the
- * relation pages' and the theme files' too, not only the resource API's.
+ * relation pages' and the theme files' too, not only the resource API's. An operation is a member with `responses`.
  */
-export function withRequestIds(
-  paths: Record<string, Record<string, unknown>>,
-): Record<string, Record<string, unknown>> {
-  const named = (operation: Record<string, unknown>) => {
-    const responses = operation.responses as Record<string, unknown>;
-    const entries = Object.entries(responses).map(([status, response]) => [status, withRequestId(response)]);
-    return { ...operation, responses: Object.fromEntries(entries) };
+export function withRequestIds(paths: Record<string, Json>): Record<string, Json> {
+  const named = (member: unknown) => {
+    const responses = (member as { responses?: Json }).responses;
+    return responses ? { ...(member as Json), responses: mapValues(responses, withRequestId) } : member;
   };
-  return Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) => [
-          key,
-          OPERATIONS.has(key) ? named(value as Record<string, unknown>) : value,
-        ]),
-      ),
-    ]),
-  );
+  return mapValues(paths, (item) => mapValues(item as Json, named)) as Record<string, Json>;
 }
