@@ -11,6 +11,7 @@ import {
   createHttpCache,
   createMemoryCacheStore,
   type Entity,
+  HttpError,
   ResponseTooLargeError,
   ServerError,
 } from '@storefront-platform/sdk';
@@ -217,8 +218,11 @@ describe('maxResponseSize', () => {
       .root()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
+    // An answer the client cannot use, like any HttpError, but not the 500's own error: its body was not read.
+    expect(error).toBeInstanceOf(HttpError);
     expect(error).not.toBeInstanceOf(ServerError);
-    expect(error).toMatchObject({ status: 500, limit: LIMIT });
+    expect(error).toMatchObject({ status: 500, limit: LIMIT, body: undefined });
+    expect((error as Error).message).toMatch(/ answered 500, which the client cannot use: a body over \d+ bytes/);
     expect((await ended).finished).toBe(false);
     expect(ends.filter((sent) => sent.path === '/error').length - before).toBe(1);
     expect(count.read).toBeLessThanOrEqual(LIMIT + count.largestChunk);

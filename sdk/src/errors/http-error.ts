@@ -25,8 +25,9 @@ function serverMessage(body: unknown): string | undefined {
 }
 
 /**
- * A response with a non-2xx status. Subclasses exist for each status the API documents; other statuses
- * (e.g. 409, 429) come as a plain `HttpError` with code `HTTP_ERROR`.
+ * An answer the client cannot use: a response with a non-2xx status, or one it cannot read
+ * (`InvalidResponseError`, `ResponseTooLargeError`). Subclasses exist for each status the API documents;
+ * other statuses (e.g. 409, 429) come as a plain `HttpError` with code `HTTP_ERROR`.
  */
 export class HttpError extends StorefrontError {
   override name = 'HttpError';

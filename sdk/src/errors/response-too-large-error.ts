@@ -1,5 +1,4 @@
-import { redactHeaders, redactUrl } from './redact.js';
-import { StorefrontError } from './storefront-error.js';
+import { HttpError } from './http-error.js';
 
 /** What a {@link ResponseTooLargeError} is built from. `url` may hold secrets: the error keeps only its redacted form. */
 export interface ResponseTooLargeInit {
@@ -17,34 +16,18 @@ export interface ResponseTooLargeInit {
 /**
  * An answer whose body is larger than the client reads (`maxResponseSize` of `createClient`, or of the `follow`
  * that asked for it): refused by its `Content-Length` before a byte was read, or as soon as the bytes read (decoded,
- * when compressed) passed the limit, the rest left unread and the connection closed. Whatever the status: an error answer is read under the same
- * limit. Never retried, since the same request would bring the same answer again.
+ * when compressed) passed the limit, the rest left unread and the connection closed. Whatever the status: an error
+ * answer is read under the same limit. An `HttpError` like any answer the client cannot use (`body` is `undefined`:
+ * it was not read), and never retried, since the same request would bring the same answer again.
  */
-export class ResponseTooLargeError extends StorefrontError {
+export class ResponseTooLargeError extends HttpError {
   override name = 'ResponseTooLargeError';
   declare readonly code: 'RESPONSE_TOO_LARGE';
-  /** Upper-case method of the request. */
-  declare readonly method: string;
-  /** The request URL with credentials redacted. */
-  declare readonly url: string;
-  declare readonly status: number;
-  /** Response headers (lower-case names), credentials redacted. */
-  declare readonly headers: Record<string, string>;
   /** The limit passed, in bytes. */
   declare readonly limit: number;
 
   constructor(init: ResponseTooLargeInit) {
-    const url = redactUrl(init.url);
-    const requestId = init.headers?.['x-request-id'];
-    super(
-      'RESPONSE_TOO_LARGE',
-      `${init.method} ${url} answered ${init.status} with a body over ${init.limit} bytes (maxResponseSize): not read${requestId ? ` [request ${requestId}]` : ''}`,
-    );
-    if (requestId) (this as { requestId?: string }).requestId = requestId;
-    this.method = init.method;
-    this.url = url;
-    this.status = init.status;
-    this.headers = redactHeaders(init.headers ?? {});
+    super(init, 'RESPONSE_TOO_LARGE', `a body over ${init.limit} bytes (maxResponseSize), not read`);
     this.limit = init.limit;
   }
 }
