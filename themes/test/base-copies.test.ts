@@ -1,14 +1,17 @@
 /**
  * The base copies `pull --merge` merges against: the texts of a push in one file (a pack), written once for the
  * same texts; a pack cut short is no base, removed, and written anew; a pull keeps what its manifest names, in one
- * pack, including what folders of earlier versions kept one file per text.
+ * pack, including what folders of earlier versions kept one file per text, and what the folder's other
+ * environments' manifests name; the packs of many pushes (`watch`) are folded into one past 16.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { baseKeeper, baseReader, keepOnly } from '../src/theme/base-copies.js';
+import { baseKeeper, baseReader, keepOnly, recordBases } from '../src/theme/base-copies.js';
 import { md5 } from '../src/theme/digest.js';
+import { ENVIRONMENT_MANIFESTS_DIR, MANIFEST_FILE, pathOf } from '../src/theme/layout.js';
+import { type Manifest, writeManifest } from '../src/theme/manifest.js';
 
 describe('base copies', () => {
   let dir: string;
@@ -75,6 +78,47 @@ describe('base copies', () => {
     const read = baseReader(dir);
     for (const i of [5, 15, 20, 30]) expect(await read(md5(texts[i]!))).toBe(texts[i]);
     for (const i of [0, 10, 21]) expect(await read(md5(texts[i]!))).toBeUndefined();
+  });
+
+  /** A manifest naming the templates `page-I.html` of the indexes given, each with the text of that index. */
+  const manifestOf = (indexes: number[]): Manifest => ({
+    version: 1,
+    pulled_on: new Date(0).toISOString(),
+    shop: { id: '1', subdomain: 'northwind', name: 'Northwind' },
+    theme: { id: '1', title: 'Spring', production: true, href: 'http://127.0.0.1/v1/themes/1', preview: '' },
+    files: Object.fromEntries(
+      indexes.map((i) => [
+        pathOf('template', `page-${i}.html`),
+        { kind: 'template', name: `page-${i}.html`, id: String(i), updated_on: '', md5: md5(texts[i]!) },
+      ]),
+    ),
+  });
+
+  it("keeps, on a pull, the bases another environment's manifest names (the folder's copies are shared)", async () => {
+    await push(texts.slice(0, 20));
+    const north = manifestOf([0, 1, 2]);
+    const copper = manifestOf([10, 11]);
+    await writeManifest(dir, north, MANIFEST_FILE);
+    await writeManifest(dir, copper, `${ENVIRONMENT_MANIFESTS_DIR}/copper.json`);
+    await recordBases(dir, north, new Map());
+    expect(await copies()).toHaveLength(1);
+    const read = baseReader(dir);
+    for (const i of [0, 1, 2, 10, 11]) expect(await read(md5(texts[i]!))).toBe(texts[i]);
+    for (const i of [3, 12, 19]) expect(await read(md5(texts[i]!))).toBeUndefined();
+  });
+
+  it('folds the packs of many pushes into one once there are more than 16, keeping what a manifest names', async () => {
+    // As `watch` does: a push of the one template saved, then the manifest naming its new text.
+    const named = [0, 1];
+    for (let i = 0; i < 40; i++) {
+      await writeManifest(dir, manifestOf([...named, i]));
+      await push([texts[i]!]);
+      expect((await copies()).length).toBeLessThanOrEqual(17);
+    }
+    const read = baseReader(dir);
+    for (const i of [0, 1, 39]) expect(await read(md5(texts[i]!))).toBe(texts[i]);
+    // Folded away at the last fold, long after the manifest stopped naming it.
+    expect(await read(md5(texts[5]!))).toBeUndefined();
   });
 
   it('keeps nothing through a symbolic link in place of its folder', async () => {

@@ -11,7 +11,7 @@ import { type Environment, readEnvironments, selectEnvironments } from '../confi
 import { configDir, loginStore } from '../config/store.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { printable } from '../printable.js';
-import { MANIFEST_FILE } from '../theme/layout.js';
+import { ENVIRONMENT_MANIFESTS_DIR, MANIFEST_FILE } from '../theme/layout.js';
 import { listThemes } from '../theme/list.js';
 import { type Manifest, readManifest, type ThemeTarget, writeManifest } from '../theme/manifest.js';
 import { parallel } from '../theme/parallel.js';
@@ -29,7 +29,7 @@ export type EnvironmentUse = 'local' | 'read' | 'write';
 
 /** Where an environment's manifest lies: the folder's own for its default, else one of its own. */
 export function manifestFileOf(name: string, isDefault: boolean): string {
-  return isDefault ? MANIFEST_FILE : `.storefront/environments/${name}.json`;
+  return isDefault ? MANIFEST_FILE : `${ENVIRONMENT_MANIFESTS_DIR}/${name}.json`;
 }
 
 /** An environment with its shop and theme as the API reports them. */

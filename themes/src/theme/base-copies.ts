@@ -7,8 +7,10 @@
  * file, not 300. Creating a file is what costs (on a busy disk up to 2 ms each, where writing 500 KB into one
  * takes about one), and a full push spent a tenth of its time creating copies. A pack is named by the digests it
  * holds, so the same texts handed over again (one folder pushed to many shops) are written once. A pull keeps the
- * texts its manifest names in one pack and removes every other copy. Folders from earlier versions hold one file
- * per text, named by its digest: still read, and removed by the next pull.
+ * texts the folder's manifests name (its default's and every environment's) in one pack and removes every other
+ * copy; so does a push that finds more than 16 copies (`watch` pushes each save: a day of it would leave thousands).
+ * Folders from earlier versions hold one file per text, named by its digest: still read, and removed by the next
+ * pull.
  *
  * A pack is not renamed into place with a flush: one cut short is caught by the digests of its texts when read,
  * then removed, and counts as none. A copy that cannot be written costs a later merge its base, never the push.
@@ -17,7 +19,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lstatInside, readInside, removeInside, writeInside } from './confined.js';
 import { md5 } from './digest.js';
-import type { Manifest } from './manifest.js';
+import { type Manifest, readManifests } from './manifest.js';
 import type { RemoteFile } from './remote.js';
 
 /** The folder of the copies, inside the theme folder. */
@@ -26,6 +28,8 @@ const BASE_DIR = '.storefront/base';
 const DIGEST = /^[0-9a-f]{32}$/;
 /** A pack's name: the MD5 of the sorted digests it holds. */
 const PACK = /^[0-9a-f]{32}\.pack$/;
+/** Packs the pushes may add (`watch` pushes every save) before one of them folds what is still named into one. */
+const MAX_PACKS = 16;
 
 /** A text as handed over: a template's body, or its UTF-8 bytes. */
 type Text = string | Uint8Array;
@@ -156,14 +160,38 @@ export function baseKeeper(dir: string): {
       if (!texts.size) return;
       const held = new Map(texts);
       texts.clear();
-      await writePack(dir, held, BASE_DIR).catch(() => {});
+      await writePack(dir, held, BASE_DIR)
+        .then(() => foldPacks(dir, held))
+        .catch(() => {});
     },
   };
 }
 
+/** Once pushes added more than {@link MAX_PACKS}, keeps what the manifests name in one pack and removes the rest. */
+async function foldPacks(dir: string, held: ReadonlyMap<string, Text>): Promise<void> {
+  const copies = (await listCopies(dir, BASE_DIR)).filter((name) => DIGEST.test(name) || PACK.test(name));
+  if (copies.length <= MAX_PACKS) return;
+  const named = await namedDigests(dir);
+  const prune = await keepOnly(dir, new Map([...named].map((digest) => [digest, held.get(digest)])));
+  await prune();
+}
+
+/**
+ * The digests of the templates that the folder's manifests name (its default's and each environment's, which share
+ * the copies): the bases a merge may still need.
+ */
+async function namedDigests(dir: string): Promise<Set<string>> {
+  const digests = new Set<string>();
+  for (const manifest of await readManifests(dir)) {
+    for (const entry of Object.values(manifest.files)) if (entry.kind === 'template') digests.add(entry.md5);
+  }
+  return digests;
+}
+
 /**
  * Keeps the text of every template of the manifest (from the server's copy in `remote` where that is the base,
- * after a pull, a push, or a watch's pull; else the copy kept already), and removes the copies no entry names.
+ * after a pull, a push, or a watch's pull; else the copy kept already) and those the folder's other manifests name,
+ * and removes the rest.
  */
 export async function recordBases(dir: string, manifest: Manifest, remote: ReadonlyMap<string, RemoteFile>) {
   const wanted = new Map<string, string | undefined>();
@@ -175,6 +203,7 @@ export async function recordBases(dir: string, manifest: Manifest, remote: Reado
       wanted.set(entry.md5, typeof body === 'string' ? body : undefined);
     }
   }
+  for (const digest of await namedDigests(dir)) if (!wanted.has(digest)) wanted.set(digest, undefined);
   const prune = await keepOnly(dir, wanted);
   await prune();
 }

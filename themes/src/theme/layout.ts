@@ -22,6 +22,8 @@ export interface ThemeFileId {
 const ASSETS_DIR = 'assets';
 /** What `pull` records, in the theme folder. */
 export const MANIFEST_FILE = '.storefront-theme.json';
+/** Where the manifests of the folder's other environments lie, one `NAME.json` each (see cli/environments.ts). */
+export const ENVIRONMENT_MANIFESTS_DIR = '.storefront/environments';
 /** What `publish` records while it writes, in the theme folder: present only while a publish is unfinished. */
 export const PUBLISH_JOURNAL_FILE = '.storefront-publish.jsonl';
 

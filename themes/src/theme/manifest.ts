@@ -2,11 +2,12 @@
  * `.storefront-theme.json`: which theme a folder holds, and each file as it was when the folder and the server
  * last agreed on it (its id, `updated_on` and MD5). A file whose digest moved since is a change on that side.
  */
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HalResource } from '@storefront-platform/sdk';
 import { UsageError } from '../errors.js';
-import { readInside, writeInside } from './confined.js';
-import { type FileKind, MANIFEST_FILE, placeOf } from './layout.js';
+import { lstatInside, readInside, writeInside } from './confined.js';
+import { ENVIRONMENT_MANIFESTS_DIR, type FileKind, MANIFEST_FILE, placeOf } from './layout.js';
 
 /** A file as both sides last had it. */
 export interface BaseEntry {
@@ -59,6 +60,21 @@ export async function readManifest(dir: string, file = MANIFEST_FILE): Promise<M
     }
   } catch {}
   throw new UsageError(`${join(dir, file)} is damaged: pull the theme into a new folder`);
+}
+
+/**
+ * Every manifest of the folder that reads: its default's and each environment's. What one of them names is kept for
+ * all (the base copies of `pull --merge` live in one folder that every environment shares).
+ */
+export async function readManifests(dir: string): Promise<Manifest[]> {
+  const own = (await lstatInside(dir, ENVIRONMENT_MANIFESTS_DIR).catch(() => undefined))?.isDirectory();
+  const names = own ? await readdir(join(dir, ENVIRONMENT_MANIFESTS_DIR)).catch(() => []) : [];
+  const files = [
+    MANIFEST_FILE,
+    ...names.filter((name) => name.endsWith('.json')).map((name) => `${ENVIRONMENT_MANIFESTS_DIR}/${name}`),
+  ];
+  const manifests = await Promise.all(files.map((file) => readManifest(dir, file).catch(() => undefined)));
+  return manifests.filter((manifest) => manifest !== undefined);
 }
 
 /** Whether every entry lies where its kind and name say, by the rule of the folder's own files. */
