@@ -17,7 +17,7 @@ import { guardedDelete, guardedWrite } from '../guarded-write.js';
 import { halEntity } from '../hal.js';
 import type { ListOrder } from '../list-order.js';
 import { listReply, newest } from '../results.js';
-import { mayRead } from './event-routes.js';
+import { isOwnEndpoint, mayRead } from './access.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
 import { newWebhookSecret, recordPing, stageDelivery } from './record.js';
 import { deliveryResource, endpointResource } from './representations.js';
@@ -70,11 +70,6 @@ function checkedDescription(value: string): string {
   if (value.length > MAX_DESCRIPTION)
     throw validationError('description', `must be at most ${MAX_DESCRIPTION} characters`);
   return value;
-}
-
-/** Whether `endpoint` is the caller's: of their app and their user. */
-export function isOwnEndpoint(call: Call, endpoint: WebhookEndpointRow | undefined): endpoint is WebhookEndpointRow {
-  return endpoint?.app_id === call.principal.appId && endpoint.user_id === call.principal.userId;
 }
 
 /** The caller's endpoints, oldest first. */

@@ -10,6 +10,7 @@ import type { EventRow } from '../../store/types.js';
 import { halEntity, link, results } from '../hal.js';
 import { integer, list, single } from '../query.js';
 import { perPage } from '../results.js';
+import { mayRead } from './access.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
 import { eventResource } from './representations.js';
 import { eventsUrl } from './urls.js';
@@ -125,13 +126,3 @@ export const eventRoutes: Route[] = [
     },
   },
 ];
-
-/** Whether the caller may read `event`: its shop's administrator, or for a ping the endpoint's app and user. */
-export function mayRead(call: Call, event: EventRow): boolean {
-  const { store } = call.context;
-  if (event.ping_of !== undefined) {
-    const endpoint = store.get('webhook_endpoints', event.ping_of);
-    return endpoint?.app_id === call.principal.appId && endpoint.user_id === call.principal.userId;
-  }
-  return event.shop_id !== null && store.get('shops', event.shop_id)?.owner_id === call.principal.userId;
-}
