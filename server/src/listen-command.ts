@@ -262,13 +262,16 @@ export async function runListen(argv: string[], env: NodeJS.ProcessEnv = process
       '--client-id and --client-secret are needed (an app of the server, with an admin token: storefront-server prints its demo app’s at start)',
     );
   }
-  const secret = values.secret ?? env.STOREFRONT_WEBHOOK_SECRET ?? newWebhookSecret();
+  const given = values.secret ?? env.STOREFRONT_WEBHOOK_SECRET;
+  const secret = given ?? newWebhookSecret();
   if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) return usage('--secret must be whsec_ followed by base64');
   const events = values.events
     ?.split(',')
     .map((type) => type.trim())
     .filter(Boolean);
   if (values['print-secret']) console.log(`Secret: ${secret}`);
+  else if (given)
+    console.log(`Signing with the secret given (${values.secret ? '--secret' : 'STOREFRONT_WEBHOOK_SECRET'})`);
   else console.log('Signing with a new secret (--print-secret shows it; --secret fixes it)');
   const stop = new AbortController();
   const onSignal = () => stop.abort();

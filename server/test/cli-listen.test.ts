@@ -93,6 +93,28 @@ describe('storefront-server listen', () => {
     expect(listen.stdout()).toContain('Stopped.');
   });
 
+  it('signs with the secret given by --secret, and says so', async () => {
+    const { origin, credentials, write } = await startServer();
+    const secret = `whsec_${Buffer.from('a fixed secret of the app, 32 b').toString('base64')}`;
+    const listen = cli([
+      'listen',
+      ...['--server', origin, '--forward-to', receiver.url, '--secret', secret],
+      ...['--client-id', credentials.clientId, '--client-secret', credentials.clientSecret],
+    ]);
+    await listen.waitFor(/Ready: forwarding/);
+    expect(listen.stdout()).toContain('Signing with the secret given (--secret)');
+    expect(listen.stdout()).not.toContain('new secret');
+    receiver.received.length = 0;
+    await write('Fixed secret');
+    await receiver.until(1);
+    const [delivery] = receiver.received;
+    expect(new Webhook(secret).verify(delivery!.body, delivery!.headers as Record<string, string>)).toMatchObject({
+      type: 'theme.updated',
+    });
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(0);
+  });
+
   it('retries a failed forward, and skips the events written before it started', async () => {
     const { origin, credentials, write } = await startServer();
     await write('Before listen');

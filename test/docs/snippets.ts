@@ -108,7 +108,9 @@ function compilerOptions(): ts.CompilerOptions {
   const configPath = join(ROOT, 'tsconfig.json');
   const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
-  return ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configPath).options;
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configPath);
+  // The strictest settings an app may have: what the docs show must compile there too.
+  return { ...options, exactOptionalPropertyTypes: true };
 }
 
 /** Type-checks `snippets` together (one program, one file each); returns their errors. */

@@ -14,8 +14,11 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export interface AuthorizedOptions extends ClientCredentials, TokenEndpointOptions, SharedTokenOptions {
   /** The access token the app holds (from the authorization code or implicit flow, or persisted by `onToken`). */
   accessToken: string;
-  /** Epoch ms at which `accessToken` expires, when known: it is then exchanged shortly before, not after a 401. */
-  expiresAt?: number;
+  /**
+   * Epoch ms at which `accessToken` expires, when known: it is then exchanged shortly before, not after a 401.
+   * `undefined` allowed, so that a `TokenInfo`'s (optional) `expiresAt` passes as is under `exactOptionalPropertyTypes`.
+   */
+  expiresAt?: number | undefined;
   /**
    * Cache partition of this authorization's requests, stable across refreshes. Default: derived from a digest of
    * the first `accessToken`; pass the user's id to share a persistent cache across restarts.

@@ -132,5 +132,11 @@ export interface WebhookDeliveryFields {
   error: string | null;
   /** When this attempt is due (pending) or when the next one is (failed, to be retried); null when none. */
   next_attempt_on: string | null;
+  /**
+   * When this attempt was sent (the `webhook-timestamp` it was signed with, to the millisecond); null while it is
+   * pending, and for one never sent (its endpoint deleted or disabled, its event pruned).
+   */
+  attempted_on: string | null;
+  /** When this attempt was scheduled: with the event for the first, at the failure of the one before for a retry. */
   created_on: string;
 }

@@ -32,7 +32,8 @@ export function storeDeliveries(store: Store, addresses: Addresses): SandboxDeli
     ...store.where('webhook_deliveries', 'status', 'succeeded'),
     ...store.where('webhook_deliveries', 'status', 'failed'),
   ];
-  made.sort((a, b) => a.created_on.localeCompare(b.created_on) || Number(a.id) - Number(b.id));
+  const madeOn = (row: WebhookDeliveryRow) => row.attempted_on ?? row.created_on;
+  made.sort((a, b) => madeOn(a).localeCompare(madeOn(b)) || Number(a.id) - Number(b.id));
   return made.flatMap((row) => {
     const eventRow = store.get('events', row.event_id);
     // An event pruned (30 days) takes its attempts with it: nothing left to show.
@@ -54,6 +55,7 @@ export function madeDelivery(row: WebhookDeliveryRow, event: DeliveredEvent): Sa
     duration_ms: row.duration_ms,
     error: row.error,
     next_attempt_on: row.next_attempt_on,
+    attempted_on: row.attempted_on ?? null,
     created_on: row.created_on,
     event,
   };

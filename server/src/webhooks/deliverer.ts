@@ -255,13 +255,21 @@ export class Deliverer {
       (answer) => ({ status: answer.status, retryAfter: answer.retryAfter }),
       (error: unknown) => ({ error: messageOf(error) }),
     );
-    await this.record(row, { ...outcome, duration: Math.round(performance.now() - started) });
+    await this.record(row, { ...outcome, sentAt: now, duration: Math.round(performance.now() - started) });
   }
 
   /** Records an attempt's outcome, the next attempt and what it means for the endpoint, in one write. */
   private record(
     row: WebhookDeliveryRow,
-    outcome: { status?: number; retryAfter?: string | null; error?: string; duration?: number; final?: boolean },
+    outcome: {
+      status?: number;
+      retryAfter?: string | null;
+      error?: string;
+      /** When it was sent, by the core's clock; absent when it was not. */
+      sentAt?: number;
+      duration?: number;
+      final?: boolean;
+    },
   ): Promise<void> {
     const { store, clock } = this.context;
     const written = store.write((tx) => {
@@ -304,6 +312,7 @@ export class Deliverer {
         error: error === null ? null : error.slice(0, MAX_ERROR_LENGTH),
         due_at: null,
         next_attempt_on: next === undefined ? null : new Date(next).toISOString(),
+        attempted_on: outcome.sentAt === undefined ? null : new Date(outcome.sentAt).toISOString(),
       });
       if (next !== undefined) {
         const { event_id, event_type, endpoint_id } = row;

@@ -108,6 +108,7 @@ describe('webhooks in the mock', () => {
         duration_ms: expect.any(Number),
         error: null,
         next_attempt_on: null,
+        attempted_on: new Date(START).toISOString(),
         created_on: new Date(START).toISOString(),
         event: JSON.parse(body),
       } satisfies MockWebhookDelivery,
@@ -194,16 +195,22 @@ describe('webhooks in the mock', () => {
     const first = deliveries.filter((d) => d.event_id === deliveries[0]!.event_id);
     expect(first.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(first.every((d) => d.status === 'failed' && d.response_status === 500)).toBe(true);
-    // Each retry at its time on the Standard's schedule (with up to a tenth of jitter): 5 s, 5 min, 30 min, …
-    const gaps = first.slice(1).map((d, i) => Date.parse(d.created_on) - Date.parse(first[i]!.created_on));
-    expect(gaps[0]).toBe(0); // the second attempt was staged when the first failed, at once
+    // Each retry staged when the one before failed, and sent at the first drain once due (steps of ten minutes):
+    // on the Standard's schedule, with up to a tenth of jitter (5 s, 5 min, 30 min, …).
+    for (const [i, retry] of first.slice(1).entries()) {
+      const before = first[i]!;
+      expect(retry.created_on).toBe(before.attempted_on);
+      const late = Date.parse(retry.attempted_on!) - Date.parse(before.next_attempt_on!);
+      expect(late).toBeGreaterThanOrEqual(0);
+      expect(late).toBeLessThan(10 * 60_000);
+    }
     expect(first.at(-1)!.next_attempt_on).toBeNull();
     // Every attempt sent reached the receiver, in the order of deliveries() (newest last); those left pending
     // when the endpoint was disabled are recorded as not sent.
     const sent = deliveries.filter((d) => d.response_status !== null);
     expect(sent.map((d) => d.event_id)).toEqual(received.map((r) => r.headers['webhook-id']));
-    expect(deliveries.filter((d) => d.response_status === null).map((d) => d.error)).toEqual([
-      'Not sent: the endpoint is disabled',
+    expect(deliveries.filter((d) => d.response_status === null).map((d) => [d.error, d.attempted_on])).toEqual([
+      ['Not sent: the endpoint is disabled', null],
     ]);
   });
 
@@ -250,8 +257,13 @@ describe('webhooks in the mock', () => {
       [true, 1, 'succeeded'],
       [true, 2, 'succeeded'],
     ]);
-    // Newest last, in the order made: the retry of the first event after the second event's attempt.
+    // Newest last, in the order made: the retry of the first event after the second event's attempt, staged at
+    // the first's failure and sent when the clock reached it.
     expect(all[2]!.event_id).toBe(all[0]!.event_id);
+    expect([all[2]!.created_on, all[2]!.attempted_on]).toEqual([
+      new Date(START).toISOString(),
+      new Date(START + 66_000).toISOString(),
+    ]);
     expect(all[2]!.event).toEqual(all[0]!.event);
   });
 

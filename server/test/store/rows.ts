@@ -48,6 +48,7 @@ export function newDelivery(): NewRow<'webhook_deliveries'> {
     response_status: null,
     duration_ms: null,
     error: null,
+    attempted_on: null,
     due_at: 0,
     next_attempt_on: null,
     created_on: new Date(0).toISOString(),

@@ -60,6 +60,7 @@ export function stageDelivery(tx: Transaction, attempt: AttemptOf, due: number, 
     error: null,
     due_at: due,
     next_attempt_on: new Date(due).toISOString(),
+    attempted_on: null,
     created_on: new Date(now).toISOString(),
   });
 }

@@ -84,6 +84,8 @@ export function deliveryResource(
     duration_ms: delivery.duration_ms,
     error: delivery.error,
     next_attempt_on: delivery.next_attempt_on,
+    // Attempts recorded by servers of before this field have none.
+    attempted_on: delivery.attempted_on ?? null,
     created_on: delivery.created_on,
   };
   return resource('webhookDelivery', fields, links);
