@@ -6,10 +6,13 @@
  * write exists if and only if its key was kept, on every store, whichever process answers the retry (the
  * PostgreSQL store applies writes one at a time on the current rows, and the row is checked inside the write).
  * The answer is rendered once that commit is done (representations read the committed rows) and stored in the
- * row by the next write, while the key is still held: a retry waits for it (409) and then gets it. Only a process
- * that dies between the two leaves a key whose write was made without an answer: a retry with it is a 409 that
- * says to read the resource, never a second write. A request that wrote nothing stores its answer in a write of
- * its own.
+ * row by the next write, while the key is still held: a retry waits for it (409) and then gets it. The database
+ * lost for a moment does not lose the answer: its write is tried again for a second or so, and a commit whose
+ * outcome was not confirmed (the connection cut during it) is settled by reading the key's row back, there if and
+ * only if the write committed, so that the request is answered as it went. Only a process that dies between the
+ * two, or a database down for longer, leaves a key whose write was made without an answer: a retry with it is a
+ * 409 that says to read the resource, never a second write. A request that wrote nothing stores its answer in a
+ * write of its own.
  *
  * A failed request stores nothing (draft §2.6 leaves it to the server; Stripe does the same for what it did not
  * execute): a 4xx wrote nothing and the same request gets the same 4xx again, while a 5xx (the database did not
@@ -67,6 +70,23 @@ export function parseIdempotencyKey(value: string): string {
 
 function badKey(why: string): HttpError {
   return new HttpError(400, `Invalid Idempotency-Key: ${why}`);
+}
+
+/**
+ * Pauses between the tries of a step the database may be down a moment for: a connection it cut is replaced in
+ * milliseconds, while a client's retry of the whole request would meet a key without its answer.
+ */
+const PAUSES_MS = [50, 250, 1000];
+
+async function patiently<T>(step: () => Promise<T>): Promise<T> {
+  for (const pause of PAUSES_MS) {
+    try {
+      return await step();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  return step();
 }
 
 /** Keys held by requests of this process, per store: the hold of a store no other process writes. */
@@ -155,8 +175,11 @@ export async function answerOnce(
     if (stored) return replay(stored, fingerprint, own());
     /** Whether the key's row was committed, with the request's first write: the answer comes right after it. */
     let claimed = false;
+    /** When this request's row was made: which tells it from another's, read back after an unconfirmed commit. */
+    let createdAt: number | undefined;
     const claim = (tx: Transaction) => {
       const now = clock.now();
+      createdAt = now;
       // Under the store's write lock, on the current rows: a request another process answered meanwhile (its
       // hold lost with its connection) wins, and this one writes nothing.
       const current = tx.get('idempotency_keys', id);
@@ -176,12 +199,18 @@ export async function answerOnce(
       });
     };
     const write = async <T>(fn: (tx: Transaction) => T): Promise<T> => {
-      const result = await store.write((tx) => {
-        if (!claimed) claim(tx);
-        return fn(tx);
-      });
+      let made: { result: T } | undefined;
+      try {
+        await store.write((tx) => {
+          if (!claimed) claim(tx);
+          made = { result: fn(tx) };
+        });
+      } catch (error) {
+        // Committed or not, unknown to the store: the key's row is there if and only if the write committed.
+        if (claimed || !made || !(await committedAfterAll(store, id, createdAt!))) throw error;
+      }
       claimed = true;
-      return result;
+      return made!.result;
     };
     const keyed: Store = Object.create(store, { write: { value: write } });
     const buffered: Call['request'] = Object.create(request, { body: { value: () => read } });
@@ -189,11 +218,22 @@ export async function answerOnce(
     // write committed, which no route of the API does, leaves its key without an answer: see `replay`.)
     const response = render(await handle({ ...call, request: buffered, context: { ...call.context, store: keyed } }));
     // Rendered on the committed rows, then kept. A request that wrote nothing keeps its answer in a write of its own.
-    if (response.status < 400) await write((tx) => answer(tx, id, response, own()));
+    // The write is made: its answer goes to the client even when the database keeps it from being stored.
+    if (response.status < 400) await patiently(() => write((tx) => answer(tx, id, response, own()))).catch(() => {});
     return response;
   } finally {
     await held.release();
   }
+}
+
+/** Whether this request's row of `id`, made at `createdAt`, was committed after all (read once the store answers). */
+async function committedAfterAll(store: Store, id: string, createdAt: number): Promise<boolean> {
+  try {
+    await patiently(async () => store.sync?.());
+  } catch {
+    return false;
+  }
+  return store.get('idempotency_keys', id)?.created_at === createdAt;
 }
 
 /** Stores `response` as the answer of the key `id`, claimed by this request, less the request's `own` headers. */

@@ -3,7 +3,8 @@
  * memory store). The PostgreSQL side, across processes, is `../postgres/idempotency.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_TTL_MS } from '../../src/store/types.js';
+import { StoreUnavailableError } from '../../src/store/errors.js';
+import { IDEMPOTENCY_TTL_MS, type Transaction } from '../../src/store/types.js';
 import { clientToken, useTestServer } from '../helpers/test-server.js';
 
 let offset = 0;
@@ -130,6 +131,59 @@ describe('Idempotency-Key', () => {
     const third = await post('/themes/1/templates', body, { 'idempotency-key': key });
     expect(third.headers.get('idempotent-replayed')).toBe('true');
     expect(await templates()).toBe(before + 1);
+  });
+
+  /**
+   * Makes the store's next writes fail as a database lost for a moment does (PostgreSQL's store): `kinds` in
+   * order, `unconfirmed` after the write was applied (a commit whose answer the connection lost), `refused` before.
+   */
+  function failWrites(...kinds: ('unconfirmed' | 'refused' | 'ok')[]): () => void {
+    const { store } = server();
+    const real = store.write;
+    store.write = async <T>(fn: (tx: Transaction) => T): Promise<T> => {
+      const kind = kinds.shift();
+      if (kind === 'refused') throw new StoreUnavailableError('Service unavailable: cannot begin a write');
+      const result = await real.call(store, fn);
+      if (kind === 'unconfirmed') throw new StoreUnavailableError('Service unavailable: the write was not confirmed');
+      return result as T;
+    };
+    return () => {
+      store.write = real;
+    };
+  }
+
+  it('answers a write whose commit was not confirmed but made as made, and replays it', async () => {
+    const key = fresh('k');
+    const body = { file_name: `${fresh('t')}.html`, body: '<p>made</p>' };
+    const before = await templates();
+    const restore = failWrites('unconfirmed');
+    const first = await post('/themes/1/templates', body, { 'idempotency-key': key }).finally(restore);
+    expect(first.status).toBe(201);
+    const again = await post('/themes/1/templates', body, { 'idempotency-key': key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(await templates()).toBe(before + 1);
+  });
+
+  it('keeps the answer through a moment without the database, and answers the write made even when it cannot', async () => {
+    const key = fresh('k');
+    const body = { file_name: `${fresh('t')}.html`, body: '<p>kept</p>' };
+    // The write, then two refusals of its answer's write: the third try keeps it.
+    let restore = failWrites('ok', 'refused', 'refused');
+    const first = await post('/themes/1/templates', body, { 'idempotency-key': key }).finally(restore);
+    expect(first.status).toBe(201);
+    const again = await post('/themes/1/templates', body, { 'idempotency-key': key });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // A database down for longer: the client still gets the answer of the write made.
+    const other = fresh('k');
+    restore = failWrites('ok', 'refused', 'refused', 'refused', 'refused');
+    const made = await post(
+      '/themes/1/templates',
+      { ...body, file_name: `${fresh('t')}.html` },
+      { 'idempotency-key': other },
+    ).finally(restore);
+    expect(made.status).toBe(201);
   });
 
   it('stores nothing for a failed request: the key is free for the corrected one', async () => {
