@@ -94,9 +94,12 @@ export interface ServerOptions {
   /**
    * Serve the control API at `{origin}/_sandbox` (reset, snapshots, the clock, the request journal: see
    * docs/server.md, "Steering the sandbox"), guarded by a bearer token: the one given, else a random one
-   * (`server.control.token`). Default off: the path is then a 404 like any unknown one.
+   * (`server.control.token`). Default off: the path is then a 404 like any unknown one. A server that starts a
+   * fleet on its store (alone, or as its first worker) clears the fault rules, the clock and the rate limit a
+   * previous run left and takes the data as it finds it for its reset point; `join` keeps those of a fleet already
+   * serving the same database (a server started on another host).
    */
-  control?: boolean | { token?: string };
+  control?: boolean | { token?: string; join?: boolean };
   /**
    * A rate limit per app and user: `"120/60s"` (or `{ quota, windowSeconds }`), requests per fixed window. Every
    * answer to a request with a valid token then carries `RateLimit-Policy` and `RateLimit`
@@ -113,6 +116,8 @@ export interface ServerControl {
   url: string;
   /** Sent as `Authorization: Bearer {token}`. */
   token: string;
+  /** Whether it kept the sandbox state of a fleet already serving its store (`control.join`), not started anew. */
+  joined: boolean;
 }
 
 /** Options of webhook delivery. */
@@ -279,12 +284,12 @@ function abandon(server: Server): Promise<void> {
 }
 
 /** The control API's token, when it is on. */
-function controlOf(option: ServerOptions['control']): { token: string } | undefined {
+function controlOf(option: ServerOptions['control']): { token: string; join: boolean } | undefined {
   if (!option) return undefined;
-  const token = option === true ? undefined : option.token;
+  const { token, join = false } = option === true ? {} : option;
   const problem = token === undefined ? undefined : controlTokenProblem(token);
   if (problem) throw new TypeError(`control.token ${problem}`);
-  return { token: token ?? newControlToken() };
+  return { token: token ?? newControlToken(), join };
 }
 
 /** Starts the reference server. */
@@ -381,7 +386,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   let handle = core.handle;
   if (controlApi && settings && control) {
     try {
-      handle = await controlApi.withControl({ core, webhooks, settings, addresses, token: control.token });
+      handle = await controlApi.withControl({ core, webhooks, settings, addresses, ...control });
     } catch (error) {
       await abandon(http);
       if (opened.ownsStore) await opened.store.close();
@@ -408,7 +413,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     explorerUrl,
     store: opened.store,
     credentials: opened.credentials,
-    control: control && { url: `${addresses.origin}${CONTROL_PATH}`, token: control.token },
+    control: control && { url: `${addresses.origin}${CONTROL_PATH}`, token: control.token, joined: control.join },
     seeded: opened.seeded,
     webhooks: { drain: () => webhooks.drain() },
     async trigger(type, triggerOptions) {

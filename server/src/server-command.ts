@@ -80,6 +80,10 @@ Options (each also an environment variable STOREFRONT_<NAME>, e.g. STOREFRONT_TO
                             and orders), guarded by a bearer token printed in
                             the banner (fix it with STOREFRONT_CONTROL_TOKEN);
                             off by default
+  --join                    with --control on a --store another server already
+                            serves (another host): keep the fleet's fault rules,
+                            clock, rate limit and reset point, which a server
+                            starting a fleet clears
   --rate-limit QUOTA/WINDOW requests per app and user per window, e.g. 120/60s
                             (also 600/1m, 5000/1h): answers carry RateLimit-Policy
                             and RateLimit, past it 429 with Retry-After; shared
@@ -104,6 +108,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true },
   'webhooks-allow': { type: 'string', multiple: true },
   control: { type: 'boolean' },
+  join: { type: 'boolean' },
   'rate-limit': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
@@ -299,7 +304,13 @@ function shownData(server: StorefrontServer, data: string, workers: number): str
   return workers > 1 ? `${where}, ${workers} workers` : where;
 }
 
-function banner(server: StorefrontServer, data: string, products: number | undefined, tokenTtl: number): string {
+function banner(
+  server: StorefrontServer,
+  data: string,
+  products: number | undefined,
+  tokenTtl: number,
+  shared: boolean,
+): string {
   const lines = [
     `Storefront reference server listening on ${server.url}`,
     `  Base URL:      ${server.baseUrl}`,
@@ -311,6 +322,14 @@ function banner(server: StorefrontServer, data: string, products: number | undef
   ];
   if (server.control) {
     lines.push(`  Control API:   ${server.control.url}`, `  Control token: ${server.control.token}`);
+    // On a shared database the difference matters to the fleet already there (another host's).
+    if (shared) {
+      lines.push(
+        server.control.joined
+          ? '  Sandbox state: the fleet’s, kept (--join)'
+          : '  Sandbox state: started anew (fault rules, clock, rate limit, reset point; --join keeps a running fleet’s)',
+      );
+    }
   }
   const credentials = server.credentials;
   if (!credentials) return [...lines, '  No demo app in this data.'].join('\n');
@@ -407,6 +426,11 @@ async function main(): Promise<number> {
     const controlToken = process.env.STOREFRONT_CONTROL_TOKEN;
     const tokenProblem = controlToken === undefined ? undefined : controlTokenProblem(controlToken);
     if (options.control === true && tokenProblem) throw new UsageError(`STOREFRONT_CONTROL_TOKEN ${tokenProblem}`);
+    if (options.join === true && (options.control !== true || store === undefined)) {
+      throw new UsageError(
+        '--join keeps the control API’s state of a fleet on a database: it needs --control and --store',
+      );
+    }
     if (workers > 1 && store === undefined) {
       throw new UsageError('--workers above 1 needs --store postgres://…: a JSON data directory is one process’s');
     }
@@ -458,7 +482,9 @@ async function main(): Promise<number> {
       redirectUris: extraRedirectUris,
       ...(webhooksAllow.length > 0 ? { webhooks: { allow: webhooksAllow } } : {}),
       log: options.quiet === true ? false : requestLog(),
-      ...(options.control === true ? { control: { token: process.env.STOREFRONT_CONTROL_TOKEN } } : {}),
+      ...(options.control === true
+        ? { control: { token: process.env.STOREFRONT_CONTROL_TOKEN, join: options.join === true } }
+        : {}),
       ...(limit ? { rateLimit: limit } : {}),
     });
   } catch (error) {
@@ -488,7 +514,9 @@ async function main(): Promise<number> {
   const lifeline = cluster.isWorker ? undefined : await holdLifeline();
   reportListening();
   if (isFirstProcess())
-    console.log(banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL));
+    console.log(
+      banner(server, shownData(server, data, workers), products, tokenTtl ?? DEFAULT_TOKEN_TTL, store !== undefined),
+    );
   const code = await stopped;
   await lifeline?.afterStop(store);
   return code;

@@ -39,3 +39,15 @@ test('a control token too easy to guess is a usage error', async () => {
   expect(await cli.exited).toBe(2);
   expect(cli.stderr()).toContain('STOREFRONT_CONTROL_TOKEN must be at least 16 printable characters');
 });
+
+test('--join without --control on a --store is a usage error, and a JSON store says nothing of sandbox state', async () => {
+  const dir = await tempDir();
+  cli = startCli(['--data', join(dir, 'db.json'), '--port', '0', '--control', '--join']);
+  expect(await cli.exited).toBe(2);
+  expect(cli.stderr()).toContain(
+    '--join keeps the control API’s state of a fleet on a database: it needs --control and --store',
+  );
+  cli = startCli(['--data', join(dir, 'db.json'), '--port', '0', '--quiet', '--products', '2', '--control']);
+  await cli.waitFor(/Client secret/);
+  expect(cli.stdout()).not.toContain('Sandbox state');
+});

@@ -169,7 +169,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         password: bannerValue(printed, 'Password'),
         redirectUris: [...DEMO_REDIRECT_URIS],
       },
-      control: { url: bannerValue(printed, 'Control API'), token },
+      control: { url: bannerValue(printed, 'Control API'), token, joined: false },
       stop,
     };
   } catch (error) {

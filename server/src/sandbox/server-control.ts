@@ -39,6 +39,8 @@ export interface ControlledCore {
   settings: ControlSettings;
   addresses: Addresses;
   token: string;
+  /** Keep the sandbox state of a fleet already serving the store (`control.join`), as its later workers do. */
+  join: boolean;
 }
 
 /** The core's handler behind the control API's door, its faults and its request journal. */
@@ -48,6 +50,7 @@ export async function withControl({
   settings,
   addresses,
   token,
+  join,
 }: ControlledCore): Promise<CoreHandler> {
   const { clock, rateLimit } = settings;
   const store = core.context.store;
@@ -55,8 +58,9 @@ export async function withControl({
   const journal = store.journal ? new SharedRequestJournal(store.journal, () => store.sync?.()) : new RequestJournal();
   const faults = new FaultSet(store);
   // The rules and the clock live in the store, which a restart keeps: a fleet starting anew starts without a
-  // test's 503 rule or moved clock. Its later workers (and one restarted) keep what the fleet's tests set.
-  const first = isFirstProcess();
+  // test's 503 rule or moved clock. Its later workers (and one restarted), and a server joining it from another
+  // host, keep what the fleet's tests set.
+  const first = isFirstProcess() && !join;
   if (first) await Promise.all([faults.reset(), clock.reset(), rateLimit.reset()]);
   const sandbox = createSandbox({
     store,

@@ -114,4 +114,40 @@ describe('the control API on PostgreSQL', () => {
     );
     expect(answers.filter((status) => status === 503)).toHaveLength(1);
   }, 60_000);
+
+  it('a server joining the fleet from another host (--join) keeps its rules, clock and rate limit; one without starts anew', async () => {
+    const [a] = origins as [string];
+    const send = (origin: string, method: string, path: string, body: unknown) =>
+      fetch(`${origin}/_sandbox${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await control(a, 'DELETE', '/faults')).status).toBe(204);
+    expect((await send(a, 'POST', '/faults', { kind: 'status', status: 503, path: '/v1/joined' })).status).toBe(201);
+    expect((await send(a, 'POST', '/clock/advance', { ms: 3_600_000 })).status).toBe(200);
+    expect((await send(a, 'PUT', '/rate-limit', { limit: '40/60s' })).status).toBe(200);
+    const state = async () => {
+      const faults = (await (await control(a, 'GET', '/faults')).json()) as { faults: unknown[] };
+      const clock = (await (await control(a, 'GET', '/clock')).json()) as { epoch_ms: number };
+      const limit = (await (await control(a, 'GET', '/rate-limit')).json()) as { limit: string | null };
+      return { faults: faults.faults.length, ahead: clock.epoch_ms - Date.now() > 3_000_000, limit: limit.limit };
+    };
+    expect(await state()).toEqual({ faults: 1, ahead: true, limit: '40/60s' });
+    const start = async (extra: string[]) => {
+      const cli = startCli(
+        [
+          ...['--store', schema.url, '--port', '0', '--control', ...extra],
+          ...['--demo-client-id', DEMO.clientId, '--demo-client-secret', DEMO.clientSecret],
+        ],
+        { env: { STOREFRONT_CONTROL_TOKEN: TOKEN } },
+      );
+      clis.push(cli);
+      return (await cli.waitFor(/Sandbox state: +(.+)/))[1]!;
+    };
+    expect(await start(['--join'])).toBe('the fleet’s, kept (--join)');
+    expect(await state()).toEqual({ faults: 1, ahead: true, limit: '40/60s' });
+    expect(await start([])).toMatch(/^started anew/);
+    expect(await state()).toEqual({ faults: 0, ahead: false, limit: null });
+  }, 60_000);
 });
