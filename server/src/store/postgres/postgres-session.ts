@@ -52,22 +52,57 @@ export function setLimits(limits: TransactionLimits): string {
 /** At most one line per this many ms; what was left out is counted in the next. */
 const SAY_EVERY_MS = 10_000;
 
+/** Troubles this soon after a line are its incident's: a restart or a terminate cuts every connection at once. */
+const INCIDENT_MS = 1000;
+
+/** A `warn` that says each incident once (see {@link saidOnce}). */
+export interface SaidOnce {
+  /** Says `line`, or holds it until the quiet window closes, or counts it in the incident already said. */
+  say(line: string): void;
+  /** Says a held line now (the process is stopping: its incident is not lost), then says nothing more. */
+  stop(): void;
+}
+
 /**
  * `warn`, at most once per {@link SAY_EVERY_MS}: an incident (a database restart cuts every connection at once)
- * is said in one line, not one per connection; the next line says how many were left out.
+ * is said in one line, not one per connection. A later incident inside the window is said when the window closes,
+ * by a timer that never holds the process open; each line says how many troubles were left out since the last.
  */
-export function saidOnce(warn: (line: string) => void): (line: string) => void {
+export function saidOnce(warn: (line: string) => void): SaidOnce {
   let last = Number.NEGATIVE_INFINITY;
   let skipped = 0;
-  return (line) => {
-    const now = performance.now();
-    if (now - last < SAY_EVERY_MS) {
-      skipped++;
-      return;
-    }
-    last = now;
+  let held: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const sayNow = (line: string) => {
+    last = performance.now();
     warn(skipped ? `${line} (and ${skipped} more connection troubles since)` : line);
     skipped = 0;
+    held = undefined;
+  };
+  const sayHeld = () => {
+    timer = undefined;
+    if (held !== undefined) sayNow(held);
+  };
+  return {
+    say(line) {
+      if (stopped) return;
+      const since = performance.now() - last;
+      if (since >= SAY_EVERY_MS) return sayNow(line);
+      if (since < INCIDENT_MS) {
+        skipped++;
+        return;
+      }
+      // A newer trouble inside the window: its line is said when the window closes, the older one counted.
+      if (held !== undefined) skipped++;
+      held = line;
+      timer ??= setTimeout(sayHeld, SAY_EVERY_MS - since).unref();
+    },
+    stop() {
+      clearTimeout(timer);
+      sayHeld();
+      stopped = true;
+    },
   };
 }
 

@@ -116,7 +116,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const schema = quoteSchema(target.schema);
   const warn = saidOnce(options.warn ?? ((line) => console.warn(line)));
   const tell = (what: string, error: unknown) =>
-    warn(`storefront-server: PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`);
+    warn.say(`storefront-server: PostgreSQL ${target.location}: ${what}: ${(error as Error).message}`);
   const pool = openPool({
     connectionString: target.connectionString,
     name: `storefront-server ${process.pid}`,
@@ -170,12 +170,14 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
           fresh.stop();
           clearInterval(pruning);
           await Promise.all([pool.end().catch(() => undefined), claims.close().catch(() => undefined)]);
+          warn.stop();
         });
         return closing;
       },
     };
   } catch (error) {
     await pool.end().catch(() => undefined);
+    warn.stop();
     throw error instanceof StoreError ? error : failure(target, 'cannot open the data', error);
   }
 }
