@@ -22,6 +22,22 @@ describe.skipIf(skip)('idle connections cut by the database', () => {
     db = new pg.Client({ connectionString: schema.url.replace(/\?.*/, '') });
     await db.connect();
   });
+  /** Ends this process's idle connections on this schema (their last statement named it); how many. */
+  const terminateIdle = async () => {
+    const { rows } = await db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name LIKE $1 AND state = 'idle' AND query LIKE $2`,
+      [`storefront-server ${process.pid}%`, `%"${schema.schema}"%`],
+    );
+    return rows.length;
+  };
+  /** Waits up to `ms` for `warnings` to hold `count` lines. */
+  const linesBy = async (warnings: string[], count: number, ms: number) => {
+    for (let waited = 0; waited < ms && warnings.length < count; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   afterEach(async () => {
     await db.end();
     await store?.close();
@@ -45,14 +61,8 @@ describe.skipIf(skip)('idle connections cut by the database', () => {
     );
     const claim = await opened.claim('templates', '1');
     await claim!.release();
-    // This process's idle connections on this schema (their last statement named it).
-    const { rows } = await db.query<{ ended: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-        WHERE application_name LIKE $1 AND state = 'idle' AND query LIKE $2`,
-      [`storefront-server ${process.pid}%`, `%"${schema.schema}"%`],
-    );
-    expect(rows.length).toBeGreaterThan(1);
-    for (let i = 0; i < 100 && !warnings.length; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await terminateIdle()).toBeGreaterThan(1);
+    await linesBy(warnings, 1, 2000);
     // The rest of the burst arrives meanwhile: still one line.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(warnings).toHaveLength(1);
@@ -64,4 +74,27 @@ describe.skipIf(skip)('idle connections cut by the database', () => {
     await opened.write((tx) => tx.insert('templates', newTemplate('1', 'after.html')));
     await opened.sync();
   });
+
+  it('says an incident within 10 s of the last one when those 10 s end, not at some later incident', async () => {
+    const warnings: string[] = [];
+    store = await createPostgresStore(schema.url, {
+      initial: () => ({ templates: [template('1')] }),
+      warn: (line) => warnings.push(line),
+    });
+    const opened = store;
+    const idle = () => Promise.all(Array.from({ length: 2 }, () => opened.failures!.read(['someone'])));
+    await idle();
+    expect(await terminateIdle()).toBeGreaterThan(0);
+    await linesBy(warnings, 1, 2000);
+    expect(warnings).toHaveLength(1);
+    // A second incident, past the first one's burst but inside its 10 s.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await idle();
+    expect(await terminateIdle()).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toHaveLength(1);
+    await linesBy(warnings, 2, 10_000);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/closed an idle connection .*\(and \d+ more connection troubles since\)$/);
+  }, 20_000);
 });
