@@ -6,7 +6,7 @@
  *   REDIS_URL=redis://127.0.0.1:6379 npm run example -- fleet [--workers N] [--rounds N] [--redis-client NAME]
  *   npm run example -- fleet --no-redis [--workers N] [--rounds N]
  *
- * --redis-client: the Redis client the workers use, `redis` (node-redis 5, the default), `redis4` (node-redis 4),
+ * --redis-client: the Redis client the workers use, `redis` (node-redis 5, the default), `redis4` or `redis6` (node-redis 4, 6),
  * `ioredis` (ioredis 5) or `ioredis6` (ioredis 6); see ./redis.ts. --no-redis: no Redis, whatever REDIS_URL says.
  *
  * Start the server with short-lived tokens so that they expire during the run: `npm start -- --token-ttl 2`.

@@ -4,8 +4,11 @@
  */
 import type { RedisClient } from '@storefront-platform/sdk/redis';
 
-/** node-redis 5 (`redis`) or 4 (`redis4`, an alias in this workspace), ioredis 5 (`ioredis`) or 6 (`ioredis6`). */
-export const REDIS_CLIENTS = ['redis', 'redis4', 'ioredis', 'ioredis6'] as const;
+/**
+ * node-redis 5 (`redis`), 4 or 6 (`redis4`, `redis6`: aliases in this workspace), ioredis 5 (`ioredis`) or 6
+ * (`ioredis6`).
+ */
+export const REDIS_CLIENTS = ['redis', 'redis4', 'redis6', 'ioredis', 'ioredis6'] as const;
 export type RedisClientName = (typeof REDIS_CLIENTS)[number];
 
 /** A connected client for the stores, and how to let it go once the pending replies are in. */
@@ -20,6 +23,11 @@ export async function connectRedis(name: RedisClientName, url: string): Promise<
   switch (name) {
     case 'redis': {
       const { createClient } = await import('redis');
+      const client = await createClient({ url }).on('error', logError).connect();
+      return { client, close: () => client.close() };
+    }
+    case 'redis6': {
+      const { createClient } = await import('redis6');
       const client = await createClient({ url }).on('error', logError).connect();
       return { client, close: () => client.close() };
     }

@@ -1,11 +1,11 @@
 /**
  * The Redis clients the SDK's stores accept, for the tests that run the stores (and the fleets on them) with
- * each: node-redis 5 and 4 (the `redis4` alias of the workspace) and ioredis 5 and 6 (`ioredis6`). Each is
+ * each: node-redis 5, 4 and 6 (the `redis4` and `redis6` aliases of the workspace) and ioredis 5 and 6 (`ioredis6`). Each is
  * loaded only when asked for, as its own users would load it.
  */
 import type { RedisClient } from '@storefront-platform/sdk/redis';
 
-export const REDIS_CLIENT_KINDS = ['redis', 'redis4', 'ioredis', 'ioredis6'] as const;
+export const REDIS_CLIENT_KINDS = ['redis', 'redis4', 'redis6', 'ioredis', 'ioredis6'] as const;
 export type RedisClientKind = (typeof REDIS_CLIENT_KINDS)[number];
 
 /** A connected client of one kind. */
@@ -36,6 +36,13 @@ type Connected = Omit<TestRedis, 'kind'>;
 const CONNECT: Record<RedisClientKind, (url: string, reconnectMs: number) => Promise<Connected>> = {
   async redis(url, reconnectMs) {
     const { createClient } = await import('redis');
+    const client = await createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })
+      .on('error', () => {})
+      .connect();
+    return { client, send: (...args) => client.sendCommand(args), close: async () => client.destroy() };
+  },
+  async redis6(url, reconnectMs) {
+    const { createClient } = await import('redis6');
     const client = await createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })
       .on('error', () => {})
       .connect();
@@ -82,11 +89,15 @@ const CONNECT_CLUSTER: Record<RedisClientKind, (url: string) => Promise<Connecte
     const { createCluster } = await import('redis4');
     return nodeRedisCluster(createCluster({ rootNodes: [{ url }] }));
   },
+  async redis6(url) {
+    const { createCluster } = await import('redis6');
+    return nodeRedisCluster(createCluster({ rootNodes: [{ url }] }));
+  },
   ioredis: async (url) => ioredis(new (await import('ioredis')).Cluster([url], { lazyConnect: true })),
   ioredis6: async (url) => ioredis(new (await import('ioredis6')).Cluster([url], { lazyConnect: true })),
 };
 
-/** What the tests use of a node-redis 4 or 5 cluster client. */
+/** What the tests use of a node-redis 4, 5 or 6 cluster client. */
 interface NodeRedisCluster {
   on(event: 'error', listener: () => void): unknown;
   connect(): Promise<unknown>;

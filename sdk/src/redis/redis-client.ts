@@ -1,14 +1,14 @@
 /**
- * A Redis client the stores can use: node-redis 4 or 5 (`createClient`, or a v5 `createClientPool`), a node-redis
+ * A Redis client the stores can use: node-redis 4, 5 or 6 (`createClient`, or a v5/v6 `createClientPool`), a node-redis
  * cluster (`createCluster`), or an ioredis 5 or 6 `Redis` or `Cluster`. Structural, so that the stores import no
  * Redis package and take the app's own client whatever its options; which kind it is, the stores tell from its
  * shape when they are created (a value of none of these shapes is a `TypeError` there). Not supported: node-redis 4
  * in `legacyMode` (pass its `.v4`) and node-redis sentinels.
  */
 export type RedisClient =
-  /** node-redis 4 or 5: a client, or a v5 pool. */
+  /** node-redis 4, 5 or 6: a client, or a v5/v6 pool. */
   | { sendCommand(args: string[]): Promise<unknown> }
-  /** A node-redis 4 or 5 cluster: each command goes to the node of its key. */
+  /** A node-redis 4, 5 or 6 cluster: each command goes to the node of its key. */
   | {
       sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
       getSlotMaster(slot: number): unknown;

@@ -23,7 +23,7 @@ function commandsOf(client: RedisClient): SendCommand {
     return (args) => (sendCommand as Callable).call(client, args);
   }
   throw new TypeError(
-    'The Redis stores need a Redis client (node-redis 4 or 5, or ioredis 5 or 6), connected; this has neither ' +
+    'The Redis stores need a Redis client (node-redis 4, 5 or 6, or ioredis 5 or 6), connected; this has neither ' +
       `\`sendCommand\` nor \`call\`: ${shapeOf(client)}`,
   );
 }

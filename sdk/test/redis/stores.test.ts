@@ -66,7 +66,7 @@ describe('Redis stores: what is not a Redis client', () => {
     const options = { client: client as unknown as RedisClient };
     expect(() => createRedisTokenStore(options)).toThrow(TypeError);
     expect(() => createRedisCacheStore(options)).toThrow(
-      /need a Redis client \(node-redis 4 or 5, or ioredis 5 or 6\)/,
+      /need a Redis client \(node-redis 4, 5 or 6, or ioredis 5 or 6\)/,
     );
   });
 });
