@@ -81,12 +81,13 @@ export async function verifyWebhook(
     );
   }
   // `Date` is a function too: `now` first.
-  const age = Math.round(('now' in clock ? clock.now() : clock()) / 1000 - Number(timestamp));
+  // Seconds between the timestamp and this clock, either way (a timestamp from the future is as suspect).
+  const off = Math.abs(Math.round(('now' in clock ? clock.now() : clock()) / 1000 - Number(timestamp)));
   // NaN (no number) fails the comparison: refused with the rest.
-  if (!(Math.abs(age) <= tolerance)) {
+  if (!(off <= tolerance)) {
     throw new WebhookVerificationError(
       'WEBHOOK_TIMESTAMP',
-      `webhook-timestamp ${timestamp} is ${age} s old, past the ${tolerance} s tolerated: a replay, or a clock off`,
+      `webhook-timestamp ${timestamp} is ${off} s from this clock, past the ${tolerance} s tolerated: a replay, or a clock off`,
     );
   }
   // `v1,<base64>` entries, space-separated; other versions are for other schemes. A comma may end an entry when

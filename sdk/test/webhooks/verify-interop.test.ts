@@ -129,6 +129,10 @@ describe('interoperability with standardwebhooks', () => {
     expect(() => new Webhook(secret).verify(late.body, late.headers)).toThrow(/timestamp too/);
     expect(await codeOf(verifyWebhook(late.body, late.headers, secret))).toBe('WEBHOOK_TIMESTAMP');
     expect(await codeOf(verifyWebhook(late.body, late.headers, secret, { clock: Date }))).toBe('WEBHOOK_TIMESTAMP');
+    // Either way, the message says how far off in seconds, never a negative age.
+    await expect(verifyWebhook(late.body, late.headers, secret)).rejects.toThrow(
+      `webhook-timestamp ${now + offset} is 301 s from this clock, past the 300 s tolerated`,
+    );
 
     const edge = await signTestWebhook(templateUpdated(), secret, { timestamp: now + Math.sign(offset) * 300 });
     expect(new Webhook(secret).verify(edge.body, edge.headers)).toBeTruthy();
