@@ -4,7 +4,7 @@
  */
 import type { Scope } from '@storefront-platform/sdk/internal';
 import { hasScope } from '../api/access.js';
-import { CORS_HEADERS, preflightHeaders } from '../http/cors.js';
+import { preflightHeaders, withCors } from '../http/cors.js';
 import { diskFailureError, diskFailureLine, diskFailureOf } from '../http/disk-failure.js';
 import { HttpError, notFound } from '../http/http-error.js';
 import { jsonpCallback } from '../http/jsonp.js';
@@ -18,6 +18,7 @@ import { StoreUnavailableError } from '../store/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { BodyAbortedError } from './body-aborted.js';
 import { BodyTooLargeError } from './body-limit.js';
+import { isOAuthPath, storeUnavailable } from './failure-answer.js';
 import { answerOnce } from './idempotency.js';
 import { requestIdOf } from './request-id.js';
 import type { CoreContext, CoreHandler, CoreRequest, CoreResponse } from './types.js';
@@ -124,8 +125,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
   async function answer(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders() };
     const exchange: Exchange = { method: request.method, headers: request.headers, requestId };
-    // The service's endpoints, and its RFC 8414 metadata under /.well-known.
-    let oauth = request.url.pathname.includes('/oauth/') || request.url.pathname.startsWith('/.well-known/');
+    let oauth = isOAuthPath(request.url.pathname);
     try {
       // Read-your-writes across processes: a store other processes write too (PostgreSQL) catches up with what
       // any of them acknowledged before this request is served; `undefined` when there is nothing to wait for.
@@ -153,9 +153,7 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
       }
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${requestLine(request.method, request.url)} 503: ${error.message}`);
-        if (!oauth) return respondError(exchange, STORE_UNAVAILABLE, context.clock.now());
-        const response = oauthUnavailable(requestId);
-        return withCors({ ...response, headers: { ...response.headers, 'retry-after': '1' } });
+        return storeUnavailable(exchange, oauth, context.clock.now());
       }
       if (!oauth) return respondError(exchange, toHttpError(error), context.clock.now());
       // A bug or a failed store write, not bad input (the service answers that itself): log it, answer 500.
@@ -168,21 +166,6 @@ export function createPipeline(pipeline: Pipeline): CoreHandler {
 /** An answer `run` made whole, a replayed one or one stored with its write (`idempotency.ts`). */
 interface Answered {
   response: CoreResponse;
-}
-
-/**
- * The store's database did not answer, or did not take (or confirm) a write: the client may retry shortly, once
- * it has read again what it wrote.
- */
-const STORE_UNAVAILABLE = new HttpError(
-  503,
-  'Service unavailable: the database did not answer; read the resource again, then retry',
-  undefined,
-  { 'retry-after': '1' },
-);
-
-function withCors(response: CoreResponse): CoreResponse {
-  return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
 }
 
 function toHttpError(error: unknown): HttpError {

@@ -1,4 +1,5 @@
 /** CORS: open to every origin, without credentials (tokens travel in `Authorization`, not cookies). */
+import type { CoreResponse } from '../core/types.js';
 
 /** `Access-Control-Allow-Origin` of every response. */
 export const ALLOW_ORIGIN = '*';
@@ -15,6 +16,11 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': ALLOW_ORIGIN,
   'access-control-expose-headers': EXPOSE_HEADERS,
 };
+
+/** `response` with {@link CORS_HEADERS}: for answers not rendered by `respond.ts` (the authorization service's). */
+export function withCors(response: CoreResponse): CoreResponse {
+  return { ...response, headers: { ...CORS_HEADERS, ...response.headers } };
+}
 
 const ALLOWED_HEADERS =
   'Authorization, Content-Type, Accept, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, User-Agent, X-Requested-With, Idempotency-Key, X-Request-Id';

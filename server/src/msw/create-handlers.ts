@@ -306,10 +306,11 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
   const journal = new RequestJournal();
   const faults = new FaultSet(sandboxState);
   const expire = (token: string) => expireSandboxToken(live.core.context, token);
+  const now = () => clock.now();
   const core = toFetchHandler(
     journal.around(
-      faults.around((request) => live.core.handle(request), expire),
-      () => clock.now(),
+      faults.around((request) => live.core.handle(request), expire, now),
+      now,
     ),
   );
   const answer = (request: Request) =>
@@ -388,12 +389,7 @@ export function createHandlers(options: HandlersOptions = {}): StorefrontMock {
         under(addresses.baseUrl),
       ),
 
-    serverError: (failure = {}) =>
-      failureHandler(
-        origin,
-        failure,
-        serverFailure(failure, () => clock.now()),
-      ),
+    serverError: (failure = {}) => failureHandler(origin, failure, serverFailure(failure, now)),
 
     slowResponse: (ms, failure = {}) => failureHandler(origin, failure, slowFailure(ms)),
 

@@ -3,10 +3,11 @@
  * (or `worker.use(...)`), removed again by `resetHandlers()`.
  */
 import { delay, type HttpHandler, HttpResponse, http } from 'msw';
+import { failureAnswer } from '../core/failure-answer.js';
 import { toFetchHandler } from '../core/fetch-adapter.js';
+import { requestIdOf } from '../core/request-id.js';
 import type { CoreRequest } from '../core/types.js';
 import { HttpError } from '../http/http-error.js';
-import { respondError } from '../http/respond.js';
 
 /** Which requests a failure handler affects. Every field is optional. */
 export interface FailureOptions {
@@ -80,8 +81,8 @@ export function failureHandler(
 }
 
 /**
- * A failure answering a 5xx with the API's error body and headers, rendered as the reference server renders
- * its errors; `now` dates it (`Last-Modified`).
+ * A failure answering a 5xx with the API's error body and headers (RFC 6749's at the token endpoint), rendered as
+ * the reference server renders its errors, named by its request id; `now` dates it.
  */
 export function serverFailure(options: ServerErrorOptions, now: () => number): Failure {
   const status = options.status ?? 500;
@@ -97,7 +98,10 @@ export function serverFailure(options: ServerErrorOptions, now: () => number): F
     retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
   );
   return toFetchHandler(async (request: CoreRequest) =>
-    respondError({ method: request.method, headers: request.headers, scopes: '', acceptedScopes: '' }, error, now()),
+    failureAnswer(request, error, requestIdOf(request.headers.get('x-request-id')), now(), {
+      scopes: '',
+      acceptedScopes: '',
+    }),
   );
 }
 

@@ -50,17 +50,32 @@ export function tokenErrorResponse(error: OAuthError, requestId?: string): CoreR
   return errorJson(error.status, { error: error.code, error_description: error.description }, requestId, headers);
 }
 
+/**
+ * A failure of the service's own, not a refusal of the request: RFC 6749's `temporarily_unavailable` for a 503
+ * (§4.1.2.1, the one code that says "try again later"), `server_error` for any other 5xx, `invalid_request` for a
+ * 4xx (a fault rule of the sandbox or a mock's failure may answer any status at the token endpoint).
+ */
+export function oauthFailure(
+  status: number,
+  description: string,
+  requestId?: string,
+  headers?: Record<string, string>,
+): CoreResponse {
+  const error = status === 503 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request';
+  return errorJson(status, { error, error_description: description }, requestId, headers);
+}
+
 /** An unexpected failure of the service (a bug, a failed store write): RFC 6749's `server_error`, no details. */
 export function oauthServerError(requestId?: string): CoreResponse {
-  return errorJson(500, { error: 'server_error', error_description: 'Internal server error' }, requestId);
+  return oauthFailure(500, 'Internal server error', requestId);
 }
 
 /**
- * The service cannot store what it would issue (its disk is full or read-only): RFC 6749's
- * `temporarily_unavailable` (§4.1.2.1, the one code that says "try again later"), as a 503.
+ * The service cannot store what it would issue (its disk is full or read-only, its database does not answer):
+ * `temporarily_unavailable`, as a 503; `headers` add `Retry-After` when the wait is known.
  */
-export function oauthUnavailable(requestId?: string): CoreResponse {
-  return errorJson(503, { error: 'temporarily_unavailable', error_description: UNAVAILABLE }, requestId);
+export function oauthUnavailable(requestId?: string, headers?: Record<string, string>): CoreResponse {
+  return oauthFailure(503, UNAVAILABLE, requestId, headers);
 }
 
 /** Why `temporarily_unavailable` is answered, in the token endpoint's body and the authorization redirect. */

@@ -4,11 +4,12 @@
  * seeded generator. One set of rules per sandbox, kept in its store (so that every process of a fleet applies
  * them), decided here for both doors (the Express shell and the MSW mock).
  */
+import { failureAnswer, storeUnavailableAnswer } from '../core/failure-answer.js';
 import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
+import { HttpError } from '../http/http-error.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { FaultRuleRow, Store } from '../store/types.js';
-import { failure } from './answers.js';
 import { matcherOf, relationMethods } from './fault-match.js';
 import { OwnWrites } from './own-writes.js';
 import { relationRoutes } from './relation-routes.js';
@@ -239,7 +240,7 @@ function checked(input: unknown, id: string): FaultRule {
 
 /** What the rules decided for one request, and the id of the rule that did. */
 type Decision = { rule: string } & (
-  | { kind: 'answer'; response: CoreResponse }
+  | { kind: 'answer'; error: HttpError }
   | { kind: 'delay'; ms: number }
   | { kind: 'reset' }
   | { kind: 'truncated'; bytes: number | undefined }
@@ -362,11 +363,17 @@ export class FaultSet implements SandboxFaults {
   }
 
   /**
-   * `handle`, with the rules applied in front of it; `expire` makes a token expire (`expired_token`). The rule
-   * that hit is noted in the request's trace (the journal's `fault`). A fault the shell carries out is thrown to it
-   * as a {@link ShellFault}.
+   * `handle`, with the rules applied in front of it; `expire` makes a token expire (`expired_token`); `now` dates
+   * the answers the rules give. The rule that hit is noted in the request's trace (the journal's `fault`). A fault
+   * the shell carries out is thrown to it as a {@link ShellFault}.
    */
-  around(handle: CoreHandler, expire: ExpireToken): CoreHandler {
+  around(handle: CoreHandler, expire: ExpireToken, now: () => number): CoreHandler {
+    // An answer of the rules, not the core's: named as the core names its own (body and `X-Request-Id`).
+    const answer = (request: CoreRequest, render: (requestId: string) => CoreResponse) => {
+      const requestId = requestIdOf(request.headers.get('x-request-id'));
+      if (request.trace) request.trace.requestId = requestId;
+      return render(requestId);
+    };
     return async (request) => {
       let decision: Decision | undefined;
       try {
@@ -381,14 +388,13 @@ export class FaultSet implements SandboxFaults {
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error;
         console.error(`storefront-server: ${request.method} ${request.url.pathname} 503: ${error.message}`);
-        return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });
+        // The core's own answer to the outage (the token endpoint's `temporarily_unavailable` included).
+        return answer(request, (id) => storeUnavailableAnswer(request, id, now()));
       }
       if (decision && request.trace) request.trace.fault = decision.rule;
       if (decision?.kind === 'answer') {
-        // An answer like the core's: it names its request too.
-        const requestId = requestIdOf(request.headers.get('x-request-id'));
-        if (request.trace) request.trace.requestId = requestId;
-        return { ...decision.response, headers: { ...decision.response.headers, 'x-request-id': requestId } };
+        const { error } = decision;
+        return answer(request, (id) => failureAnswer(request, error, id, now()));
       }
       if (decision?.kind === 'reset') throw new ConnectionResetFault();
       if (decision?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
@@ -430,9 +436,6 @@ function decisionOf(rule: FaultRule, random: () => number): Decision {
   }
   const status = rule.status!;
   const headers = rule.retry_after === undefined ? undefined : { 'retry-after': String(rule.retry_after) };
-  return {
-    ...id,
-    kind: 'answer',
-    response: failure(status, rule.message ?? REASONS[status] ?? `Status ${status}`, headers),
-  };
+  const message = rule.message ?? REASONS[status] ?? `Status ${status}`;
+  return { ...id, kind: 'answer', error: new HttpError(status, message, undefined, headers) };
 }

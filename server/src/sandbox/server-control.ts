@@ -75,10 +75,11 @@ export async function withControl({
     context: () => core.context,
     webhooks: { deliveries: () => storeDeliveries(store, addresses), drain: () => webhooks.drain() },
   });
+  const now = () => clock.now();
   return withControlDoor(
     journal.around(
-      faults.around(core.handle, (bearer) => expireSandboxToken(core.context, bearer)),
-      () => clock.now(),
+      faults.around(core.handle, (bearer) => expireSandboxToken(core.context, bearer), now),
+      now,
     ),
     sandbox,
     addresses.origin,

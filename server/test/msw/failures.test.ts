@@ -19,7 +19,13 @@ describe('serverError', () => {
       expect(response.headers.get('cache-control')).toBe('must-revalidate, private, max-age=0');
       expect(response.headers.get('date')).toBe('Sat, 21 Nov 2026 09:00:00 GMT');
       expect(response.headers.get('last-modified')).toBeNull();
-      expect(await response.json()).toEqual({ _class: ['errors'], message: 'Internal server error' });
+      // Named as the server's own errors are, in the body and in X-Request-Id.
+      expect(await response.json()).toEqual({
+        _class: ['errors'],
+        message: 'Internal server error',
+        request_id: response.headers.get('x-request-id'),
+      });
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
@@ -29,11 +35,27 @@ describe('serverError', () => {
     // Another path and another method pass through to the mock.
     expect((await call(mock.baseUrl, admin)).status).toBe(200);
     expect((await call(`${mock.baseUrl}/shops/1`, admin, { method: 'HEAD' })).status).toBe(200);
-    const failed = await call(`${mock.baseUrl}/shops/1`, admin);
+    const failed = await call(`${mock.baseUrl}/shops/1`, admin, { headers: { 'x-request-id': 'failed-1' } });
     expect(failed.status).toBe(503);
     expect(failed.headers.get('retry-after')).toBe('2');
-    expect(await failed.json()).toEqual({ _class: ['errors'], message: 'Service unavailable' });
+    expect(failed.headers.get('x-request-id')).toBe('failed-1');
+    expect(await failed.json()).toEqual({ _class: ['errors'], message: 'Service unavailable', request_id: 'failed-1' });
     expect((await call(`${mock.baseUrl}/shops/1`, admin)).status).toBe(200);
+  });
+
+  test("answers at the token endpoint as the server would there: RFC 6749's error", async () => {
+    server.use(mock.serverError({ status: 503, path: '/oauth/token' }));
+    const failed = await fetch(`${mock.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'token-1' },
+    });
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('x-request-id')).toBe('token-1');
+    expect(await failed.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'Service unavailable',
+      request_id: 'token-1',
+    });
   });
 
   test('a HEAD request gets the headers without a body', async () => {

@@ -1,7 +1,7 @@
 /**
  * The fault rules' tests, run at each door (over real HTTP, and through MSW): the same rules, the same answers.
  */
-import { bearer, createClient, TimeoutError } from '@storefront-platform/sdk';
+import { bearer, clientCredentials, createClient, ServerError, TimeoutError } from '@storefront-platform/sdk';
 import type { FaultRule, FaultRuleInput, JournalEntry } from '@storefront-platform/server/msw';
 import { expect, it } from 'vitest';
 import { seededRandom } from '../../src/sandbox/faults.js';
@@ -41,10 +41,16 @@ export function faultScenarios(door: () => FaultDoor): void {
     await d.add({ kind: 'status', status: 503, retry_after: 2, method: 'get', path: '/v1/*', times: 2 });
     expect((await d.fetch('/v1/nowhere', { method: 'POST' })).status).not.toBe(503);
     for (let i = 0; i < 2; i++) {
-      const response = await d.fetch('/v1/shops/s1/theme.json');
+      const response = await d.fetch('/v1/shops/s1/theme.json', { headers: { 'x-request-id': `faulted-${i}` } });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('2');
-      expect(await response.json()).toEqual({ _class: ['errors'], message: 'Service unavailable' });
+      // Named as the API's own errors are: in X-Request-Id and in the body.
+      expect(response.headers.get('x-request-id')).toBe(`faulted-${i}`);
+      expect(await response.json()).toEqual({
+        _class: ['errors'],
+        message: 'Service unavailable',
+        request_id: `faulted-${i}`,
+      });
     }
     expect((await d.fetch('/v1/nowhere')).status).toBe(404);
     expect(await d.list()).toEqual([
@@ -61,6 +67,30 @@ export function faultScenarios(door: () => FaultDoor): void {
     const response = await d.fetch('/v1/shops/a/theme.json');
     expect(response.status).toBe(429);
     expect(((await response.json()) as { message: string }).message).toBe('Slow down');
+  });
+
+  it("answers a status fault at the token endpoint with RFC 6749's error, which the SDK throws as a ServerError", async () => {
+    const d = door();
+    await d.add({ kind: 'status', status: 503, retry_after: 0, path: '/oauth/token', times: 2 });
+    const response = await d.fetch('/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'token-fault' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('x-request-id')).toBe('token-fault');
+    expect(await response.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'Service unavailable',
+      request_id: 'token-fault',
+    });
+    // A failure to try again later, not a refusal: no OAuthError, which an `authorized` strategy takes as final.
+    const auth = clientCredentials({ authUrl: d.origin(), clientId: 'any', clientSecret: 'any' });
+    const error = await createClient({ baseUrl: `${d.origin()}/v1`, auth })
+      .root()
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 503, body: { error: 'temporarily_unavailable' } });
   });
 
   it('holds a request for a delay fault, then the core answers it', async () => {
