@@ -19,7 +19,13 @@ function expectJsonError(text: string, status: number) {
   expect(response.headers.connection).toBe('close');
   expect(response.headers['access-control-allow-origin']).toBe('*');
   expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(text.slice(text.indexOf('\r\n\r\n') + 4)));
-  expect(response.body).toEqual({ _class: ['errors'], message: expect.any(String) });
+  // Named as every error is, though the request's own headers were never parsed.
+  expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(response.body).toEqual({
+    _class: ['errors'],
+    message: expect.any(String),
+    request_id: response.headers['x-request-id'],
+  });
   return response.body as { message: string };
 }
 
@@ -59,11 +65,18 @@ describe('the Express shell', () => {
     const log = console.error;
     console.error = (error: unknown) => errors.push(error);
     try {
-      const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`);
+      const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`, {
+        headers: { 'x-request-id': 'broken-1' },
+      });
       expect(response.status).toBe(500);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(response.headers.get('x-broken')).toBeNull();
-      expect(await response.json()).toEqual({ _class: ['errors'], message: 'Internal server error' });
+      expect(response.headers.get('x-request-id')).toBe('broken-1');
+      expect(await response.json()).toEqual({
+        _class: ['errors'],
+        message: 'Internal server error',
+        request_id: 'broken-1',
+      });
     } finally {
       console.error = log;
     }

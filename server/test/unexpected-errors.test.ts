@@ -113,7 +113,7 @@ describe('the Express shell', () => {
       (resolve, reject) => {
         const { port } = new URL(listening);
         // The asterisk-form target (RFC 9112 §3.2.4) is no URL; fetch cannot send it.
-        httpRequest({ host: '127.0.0.1', port, path: '*' }, (res) => {
+        httpRequest({ host: '127.0.0.1', port, path: '*', headers: { 'x-request-id': 'star-1' } }, (res) => {
           let body = '';
           res.on('data', (chunk) => (body += chunk));
           res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
@@ -127,7 +127,12 @@ describe('the Express shell', () => {
       'content-type': 'application/json; charset=utf-8',
       'access-control-allow-origin': '*',
       'cache-control': 'must-revalidate, private, max-age=0',
+      'x-request-id': 'star-1',
     });
-    expect(JSON.parse(response.body)).toEqual({ _class: ['errors'], message: 'The request target is not a valid URL' });
+    expect(JSON.parse(response.body)).toEqual({
+      _class: ['errors'],
+      message: 'The request target is not a valid URL',
+      request_id: 'star-1',
+    });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { requestIdOf } from '../core/request-id.js';
 import { shellError } from './shell-error.js';
 
 /** Node's default limit of a request's headers (`--max-http-header-size`), for the 431's message. */
@@ -25,7 +26,8 @@ function statusOf(code: string | undefined): [number, string] {
 
 /** The whole answer as bytes, framed by hand: there is no request object to answer through. */
 function rawResponse(status: number, message: string): Buffer {
-  const response = shellError('GET', status, message);
+  // The request's own `X-Request-Id`, if any, was not parsed: an id of ours.
+  const response = shellError('GET', status, message, requestIdOf(null));
   const body = Buffer.from(response.body ?? '');
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
   for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);

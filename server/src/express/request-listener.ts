@@ -43,10 +43,7 @@ function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, g
   const { status, body } = response;
   let { headers } = response;
   // The core names each of its answers; the explorer's, the control API's and the shell's own get their name here.
-  if (headers['x-request-id'] === undefined) {
-    const given = req.headers['x-request-id'];
-    headers = { ...headers, 'x-request-id': requestIdOf(typeof given === 'string' ? given : null) };
-  }
+  if (headers['x-request-id'] === undefined) headers = { ...headers, 'x-request-id': requestIdOfReq(req) };
   // A body we did not read to its end (too large, or ignored) would be taken for the next request. One the
   // client has not sent, waiting for `100 Continue`, never comes: the connection closes after this answer.
   if (awaitsContinue(req)) res.setHeader('connection', 'close');
@@ -78,6 +75,16 @@ function send(req: ServerRequest, res: ServerResponse, response: CoreResponse, g
     );
   }
 }
+
+/** The id of a request the core did not name: the client's `X-Request-Id` when sane, else one of ours. */
+function requestIdOfReq(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return requestIdOf(typeof given === 'string' ? given : null);
+}
+
+/** {@link shellError} for `req`, named by its id. */
+const shellErrorOf = (req: ServerRequest, status: number, message: string) =>
+  shellError(req.method, status, message, requestIdOfReq(req));
 
 /**
  * The `X-Request-Id` each answer went with, for its log line: the fields given to `writeHead` are sent, not kept
@@ -139,7 +146,7 @@ export async function serve(
 ): Promise<void> {
   const { handle, origin, explorer, trustProxy = [] } = options;
   const request = toCoreRequest(req, origin, trustProxy, res);
-  if (!request) return send(req, res, shellError(req.method, 400, 'The request target is not a valid URL'), gzipCache);
+  if (!request) return send(req, res, shellErrorOf(req, 400, 'The request target is not a valid URL'), gzipCache);
   let response: CoreResponse;
   try {
     response = await (explorer?.(request) ?? handle(request));
@@ -160,7 +167,7 @@ export async function serve(
     if (error instanceof SlowBodyFault) return sendSlowly(req, res, error);
     // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
     console.error(error);
-    response = shellError(req.method, 500, 'Internal server error');
+    response = shellErrorOf(req, 500, 'Internal server error');
   }
   send(req, res, response, gzipCache);
 }
@@ -186,7 +193,7 @@ export function failed(error: unknown, req: ServerRequest, res: ServerResponse, 
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  send(req, res, shellError(req.method, 500, 'Internal server error'), gzipCache);
+  send(req, res, shellErrorOf(req, 500, 'Internal server error'), gzipCache);
 }
 
 /**

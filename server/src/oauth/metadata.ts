@@ -33,13 +33,14 @@ export function metadataOf(addresses: Addresses): AuthorizationServerMetadata {
   };
 }
 
-/** `GET {issuer}/.well-known/oauth-authorization-server`. */
-export function metadataResponse(addresses: Addresses, method: string): CoreResponse {
+/** `GET {issuer}/.well-known/oauth-authorization-server`; a 405 names its request by `requestId`, as errors do. */
+export function metadataResponse(addresses: Addresses, method: string, requestId: string): CoreResponse {
   if (method !== 'GET' && method !== 'HEAD') {
+    const message = 'The metadata accepts GET and HEAD requests only';
     return {
       status: 405,
       headers: { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ _class: ['errors'], message: 'The metadata accepts GET and HEAD requests only' }),
+      body: JSON.stringify({ _class: ['errors'], message, request_id: requestId }),
     };
   }
   return {

@@ -8,8 +8,8 @@ import { handleTokenRequest } from './token-endpoint.js';
 export interface OAuthService {
   /**
    * Answers the service's own paths (`/oauth/token`, `/oauth/authorize` under `auth_url`, its RFC 8414 metadata);
-   * `undefined` for any other. `requestId` (the answer's `X-Request-Id`) goes in the token endpoint's error bodies
-   * and on the authorization endpoint's error pages.
+   * `undefined` for any other. `requestId` (the answer's `X-Request-Id`) goes in the error bodies (the token
+   * endpoint's, the metadata's) and on the authorization endpoint's error pages.
    */
   handle(request: CoreRequest, requestId: string): Promise<CoreResponse | undefined>;
 }
@@ -26,7 +26,7 @@ export function createOAuth(context: CoreContext): OAuthService {
       const path = request.url.pathname;
       if (path === tokenPath) return handleTokenRequest(context, request, logins, requestId);
       if (path === authorizePath) return handleAuthorizeRequest(context, request, logins, requestId);
-      if (path === metadataPath) return metadataResponse(context.addresses, request.method);
+      if (path === metadataPath) return metadataResponse(context.addresses, request.method, requestId);
       return undefined;
     },
   };

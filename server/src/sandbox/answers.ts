@@ -1,4 +1,4 @@
-/** The control API's answers, and the error body a fault answers with: the API's own error shape. */
+/** The control API's answers, its errors in the API's own error shape. */
 import type { CoreResponse } from '../core/types.js';
 import { JSON_TYPE } from '../http/entity.js';
 
@@ -13,6 +13,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   };
 }
 
-/** The API's error body, `{"_class":["errors"],"message":…}`. */
-export const failure = (status: number, message: string, headers?: Record<string, string>) =>
-  json(status, { _class: ['errors'], message }, headers);
+/**
+ * The API's error body, `{"_class":["errors"],"message":…,"request_id":…}`, named by `requestId` in `X-Request-Id`
+ * too, as the API's errors are.
+ */
+export const failure = (status: number, message: string, requestId: string, headers?: Record<string, string>) =>
+  json(status, { _class: ['errors'], message, request_id: requestId }, { ...headers, 'x-request-id': requestId });

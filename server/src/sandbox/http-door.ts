@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { TriggerError } from '../api/events/trigger.js';
 import { BodyTooLargeError } from '../core/body-limit.js';
+import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { failure, json } from './answers.js';
@@ -195,13 +196,12 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
     },
   };
 
-  async function control(request: CoreRequest, rest: string): Promise<CoreResponse> {
+  async function control(request: CoreRequest, rest: string, requestId: string): Promise<CoreResponse> {
     // A preflight gets no CORS headers: the browser then refuses the page its request.
     if (request.method === 'OPTIONS') return { status: 204, headers: { allow: 'GET, PUT, POST, DELETE' } };
     if (!tokenMatches(request.headers.get('authorization'), token)) {
-      return failure(401, 'The control API needs the control token (printed at start) as "Authorization: Bearer …"', {
-        'www-authenticate': 'Bearer realm="storefront-sandbox"',
-      });
+      const message = 'The control API needs the control token (printed at start) as "Authorization: Bearer …"';
+      return failure(401, message, requestId, { 'www-authenticate': 'Bearer realm="storefront-sandbox"' });
     }
     const parts = rest.split('/').filter(Boolean);
     for (const [operation, { method, path }] of Object.entries(CONTROL_OPERATIONS)) {
@@ -214,25 +214,30 @@ export function withControlDoor(handle: CoreHandler, sandbox: Sandbox, origin: s
       await sandbox.settled();
       return operations[operation as ControlOperation](request, at < 0 ? '' : decoded(parts[at]!));
     }
-    return failure(404, `No control at ${request.method} ${request.url.pathname}`);
+    return failure(404, `No control at ${request.method} ${request.url.pathname}`, requestId);
   }
 
   return async (request) => {
     const path = request.url.pathname;
     const rest = path.startsWith(base) ? path.slice(base.length) : undefined;
     if (rest === undefined || (rest !== '' && rest[0] !== '/')) return handle(request);
+    // Its errors name their request as the API's do, in the body and in `X-Request-Id`.
+    const requestId = requestIdOf(request.headers.get('x-request-id'));
     try {
-      return await control(request, rest);
+      return await control(request, rest, requestId);
     } catch (error) {
-      if (error instanceof SandboxError) return failure(error.status, error.message);
-      if (error instanceof TriggerError) return failure(400, error.message);
-      if (error instanceof BodyTooLargeError) return failure(413, `The body is larger than ${error.limit} bytes`);
+      if (error instanceof SandboxError) return failure(error.status, error.message, requestId);
+      if (error instanceof TriggerError) return failure(400, error.message, requestId);
+      if (error instanceof BodyTooLargeError) {
+        return failure(413, `The body is larger than ${error.limit} bytes`, requestId);
+      }
       if (error instanceof StoreUnavailableError) {
         console.error(`storefront-server: ${request.method} ${path} 503: ${error.message}`);
-        return failure(503, 'Service unavailable: the database did not answer; try again', { 'retry-after': '1' });
+        const message = 'Service unavailable: the database did not answer; try again';
+        return failure(503, message, requestId, { 'retry-after': '1' });
       }
       console.error(error);
-      return failure(500, 'Internal server error');
+      return failure(500, 'Internal server error', requestId);
     }
   };
 }

@@ -202,6 +202,11 @@ export const oauthCases: ContractCase[] = [
       expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
       const metadata = await s.send('authorization server metadata', '/.well-known/oauth-authorization-server');
       expect(metadata.status).toBe(200);
+      // An error of the metadata names its request as every JSON error does (the session checks it).
+      const posted = await s.send('POST on the metadata', '/.well-known/oauth-authorization-server', {
+        method: 'POST',
+      });
+      expect(posted.status).toBe(405);
       await s.send('deny', '/oauth/authorize', {
         form: { ...Object.fromEntries(new URLSearchParams(await authorizeQuery('code'))), decision: 'deny' },
       });
