@@ -35,7 +35,8 @@ export function storeUnavailable(exchange: Exchange, oauth: boolean, now: number
   return withCors(oauthUnavailable(exchange.requestId, STORE_UNAVAILABLE.headers));
 }
 
-type Request = Pick<CoreRequest, 'method' | 'url' | 'headers'>;
+/** What these answers read of a request. */
+type RequestHead = Pick<CoreRequest, 'method' | 'url' | 'headers'>;
 
 /** `response` named by `X-Request-Id`, which the pipeline adds to its own answers. */
 const named = (response: CoreResponse, requestId: string): CoreResponse => ({
@@ -49,7 +50,7 @@ const named = (response: CoreResponse, requestId: string): CoreResponse => ({
  * error body. `exchange` adds what the answer says besides (the scope headers of the API's answers).
  */
 export function failureAnswer(
-  request: Request,
+  request: RequestHead,
   error: HttpError,
   requestId: string,
   now: number,
@@ -62,7 +63,7 @@ export function failureAnswer(
 }
 
 /** The store's outage answered in front of the pipeline: {@link storeUnavailable}, by the request's path. */
-export function storeUnavailableAnswer(request: Request, requestId: string, now: number): CoreResponse {
+export function storeUnavailableAnswer(request: RequestHead, requestId: string, now: number): CoreResponse {
   const exchange = { method: request.method, headers: request.headers, requestId };
   return named(storeUnavailable(exchange, isOAuthPath(request.url.pathname), now), requestId);
 }
