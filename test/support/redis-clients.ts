@@ -34,20 +34,10 @@ export async function connectRedis(kind: RedisClientKind, url: string, reconnect
 type Connected = Omit<TestRedis, 'kind'>;
 
 const CONNECT: Record<RedisClientKind, (url: string, reconnectMs: number) => Promise<Connected>> = {
-  async redis(url, reconnectMs) {
-    const { createClient } = await import('redis');
-    const client = await createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })
-      .on('error', () => {})
-      .connect();
-    return { client, send: (...args) => client.sendCommand(args), close: async () => client.destroy() };
-  },
-  async redis6(url, reconnectMs) {
-    const { createClient } = await import('redis6');
-    const client = await createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })
-      .on('error', () => {})
-      .connect();
-    return { client, send: (...args) => client.sendCommand(args), close: async () => client.destroy() };
-  },
+  redis: async (url, reconnectMs) =>
+    nodeRedis((await import('redis')).createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })),
+  redis6: async (url, reconnectMs) =>
+    nodeRedis((await import('redis6')).createClient({ url, socket: { reconnectStrategy: () => reconnectMs } })),
   async redis4(url, reconnectMs) {
     const { createClient } = await import('redis4');
     const client = createClient({ url, socket: { reconnectStrategy: () => reconnectMs } }).on('error', () => {});
@@ -58,6 +48,20 @@ const CONNECT: Record<RedisClientKind, (url: string, reconnectMs: number) => Pro
   ioredis: async (url, reconnectMs) => ioredis(new (await import('ioredis')).Redis(url, ioredisOptions(reconnectMs))),
   ioredis6: async (url, reconnectMs) => ioredis(new (await import('ioredis6')).Redis(url, ioredisOptions(reconnectMs))),
 };
+
+/** What the tests use of a node-redis 5 or 6 client (4 has no destroy(): see above). */
+interface NodeRedis {
+  on(event: 'error', listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  sendCommand(args: string[]): Promise<unknown>;
+  destroy(): void;
+}
+
+async function nodeRedis<C extends RedisClient & NodeRedis>(client: C): Promise<Connected> {
+  client.on('error', () => {});
+  await client.connect();
+  return { client, send: (...args) => client.sendCommand(args), close: async () => client.destroy() };
+}
 
 const ioredisOptions = (reconnectMs: number) => ({ lazyConnect: true, retryStrategy: () => reconnectMs });
 
