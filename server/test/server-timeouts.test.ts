@@ -20,7 +20,13 @@ describe('slow and idle clients', () => {
     expect(written).toBeLessThan(request.length);
     const response = parseRawResponse(received);
     expect(response.status).toBe(408);
-    expect(response.body).toEqual({ _class: ['errors'], message: expect.stringContaining('timeout') });
+    // Named like every error: the id of ours the header carries (the client's was never read).
+    expect(response.body).toEqual({
+      _class: ['errors'],
+      message: expect.stringContaining('timeout'),
+      request_id: response.headers['x-request-id'],
+    });
+    expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
   });
 
   it('closes a connection that sends nothing', async () => {
