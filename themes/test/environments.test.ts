@@ -4,7 +4,7 @@
  * login), one line per shop, a failing environment reported while the others succeed, the wrong-shop guard (no
  * terminal and no --yes: refused, nothing written), globs, and a secret in the file refused.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Theme } from '@storefront-platform/sdk';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
@@ -110,6 +110,54 @@ describe('environments', BIN_TESTS, () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/north .*Nothing to push/);
     expect(again.stdout).toMatch(/copper .*Nothing to push/);
+  });
+
+  it('status and diff --env: each environment against its own manifest and shop, one block each', async () => {
+    const page = (await production(one, 'copper-kettle'))
+      .embedded('templates')
+      .find((t) => t.properties.file_name === 'page.html')!;
+    await page.follow('svc:update_template', { body: '<p>copper only</p>\n' });
+    const run = await cli(['status', dir, '--env', 'north', '--env', 'copper']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      'status for these shops:\n  north: Northwind Outfitters (northwind), production theme',
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}ok {5}north {3}northwind\n {4}"[^"]+" of Northwind Outfitters, pulled into .+\n {4}Up to date: /m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}ok {5}copper {2}copper-kettle\n {4}"[^"]+" of Copper Kettle Kitchen, pulled into .+\n {6}changed on the server +page\.html\n {4}1 change: 0 to push, 1 to pull, 0 conflicts$/m,
+    );
+    const unpushed = await cli(['status', dir, '--env', 'far-north']);
+    expect(unpushed.code).toBe(2);
+    expect(unpushed.stderr).toMatch(/environment "far-north" has no manifest in .+ yet .*: push --env far-north first/);
+    // Without --env, the file's default, as push.
+    const byDefault = await cli(['status', dir]);
+    expect(byDefault.stderr).toContain('status for this shop:\n  north: Northwind Outfitters (northwind)');
+    expect(byDefault.stdout).toMatch(/^Up to date: /m);
+    const json = await cli(['status', dir, '--env', 'copper', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      environment: 'copper',
+      exitCode: 0,
+      shop: { subdomain: 'copper-kettle' },
+      changes: [{ path: 'page.html' }],
+    });
+    // The same file changed here too: a conflict for copper only, and the worst exit code.
+    const mine = await readFile(join(dir, 'page.html'), 'utf8');
+    await writeFile(join(dir, 'page.html'), '<p>folder</p>\n');
+    try {
+      const diff = await cli(['diff', dir, '--env', 'copper', '--env', 'north']);
+      expect(diff.code).toBe(3);
+      expect(diff.stdout).toMatch(/^ {2}failed copper {2}copper-kettle\n/m);
+      expect(diff.stdout).toContain('    --- server/page.html\n    +++ folder/page.html');
+      expect(diff.stdout).toContain('    -<p>copper only</p>\n    +<p>folder</p>');
+      expect(diff.stdout).toMatch(
+        /^ {2}ok {5}north {3}northwind\n(?: {4}.*\n| *\n)* {4}1 change: 1 to push, 0 to pull/m,
+      );
+      expect(diff.stderr).toMatch(/1 of 2 environments did not succeed: copper \(exit 3\)/);
+    } finally {
+      await writeFile(join(dir, 'page.html'), mine);
+    }
   });
 
   it('reports a failing environment while the others succeed, in JSON, and exits non-zero naming it', async () => {

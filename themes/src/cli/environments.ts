@@ -3,7 +3,8 @@
  * else the file's default): each environment's shop is read from the API with its own stored login and shown
  * before anything is written (the wrong-shop guard: a production theme is written only after a yes in the
  * terminal, or `--yes`), then the command runs for each, a few at a time, and prints one line per environment
- * (`--json`: one object per environment, one per line). The exit code is the worst of theirs.
+ * (a report such as status: its lines under that one; `--json`: one object per environment, one per line). The
+ * exit code is the worst of theirs.
  */
 import { Readable, Writable } from 'node:stream';
 import { storedClient } from '../auth/stored-auth.js';
@@ -165,6 +166,8 @@ interface EnvironmentResult {
   exitCode: ExitCode;
   /** The command's last line (its summary), or its error. */
   summary: string;
+  /** What the command printed, line by line: none when it failed, or printed straight to the terminal. */
+  lines: string[];
   /** The command's JSON document. */
   result: unknown;
 }
@@ -184,6 +187,7 @@ async function runOne(
     shop,
     exitCode,
     summary: message,
+    lines: [],
     result: { ok: false, error: { message, exitCode } },
   });
   if (one.problem && direct) throw new CliError(one.problem.message, one.problem.exitCode);
@@ -216,14 +220,15 @@ async function runOne(
   if (direct) {
     // One environment in a terminal: the command's own lines, and its error as run.ts prints any.
     const exitCode = await command.run(inner).finally(() => inner.prompter.close());
-    return { environment: environment.name, shop, exitCode, summary: '', result: null };
+    return { environment: environment.name, shop, exitCode, summary: '', lines: [], result: null };
   }
   try {
     const exitCode = await command.run(inner);
-    const lines = stdout.text().trim().split('\n');
+    const text = stdout.text().trimEnd();
+    const lines = text ? text.split('\n') : [];
     const last = lines.at(-1) ?? '';
     const result = context.output.json && !direct ? JSON.parse(last || 'null') : null;
-    return { environment: environment.name, shop, exitCode, summary: last, result };
+    return { environment: environment.name, shop, exitCode, summary: last, lines, result };
   } catch (error) {
     const { message, exitCode } = describeError(error);
     return failed(message, exitCode);
@@ -232,11 +237,13 @@ async function runOne(
   }
 }
 
-/** The line of one environment's result. */
-function resultLine(output: Output, result: EnvironmentResult, width: number): string {
+/** The line of one environment's result, and with `report` the command's lines under it (its summary among them). */
+function resultLines(output: Output, result: EnvironmentResult, width: number, report: boolean): string[] {
   const word = result.exitCode === 0 ? output.paint('green', 'ok    ') : output.paint('red', 'failed');
   const shop = result.shop ? printable(result.shop.subdomain) : '-';
-  return `  ${word} ${result.environment.padEnd(width)}  ${shop}  ${printableLine(result.summary)}`;
+  const body = report ? result.lines.map((line) => (line ? `    ${line}` : '')) : [];
+  const summary = body.length ? '' : printableLine(result.summary);
+  return [`  ${word} ${result.environment.padEnd(width)}  ${shop}  ${summary}`.trimEnd(), ...body];
 }
 
 const printableLine = (line: string) => line.replace(/^\s+/, '');
@@ -251,7 +258,8 @@ function worst(codes: readonly ExitCode[]): ExitCode {
 
 /**
  * Runs `command` for `environments` (see the top of this file); `use` says whether it reads the shops (`read`),
- * may write to them (`write`), or works on the folder alone (`local`: no login, no guard).
+ * may write to them (`write`), or works on the folder alone (`local`: no login, no guard). `report`: the command's
+ * lines are what was asked for (status, diff), each environment's shown under its line rather than its last alone.
  */
 export async function runForEnvironments(
   context: CommandContext,
@@ -259,6 +267,7 @@ export async function runForEnvironments(
   dir: string,
   environments: Environment[],
   use: EnvironmentUse,
+  report = false,
 ): Promise<ExitCode> {
   const { output, values } = context;
   const limit = values.concurrency === undefined ? ENVIRONMENT_CONCURRENCY : Number(values.concurrency);
@@ -298,7 +307,7 @@ export async function runForEnvironments(
         exitCode: result.exitCode,
         ...(result.result as object),
       });
-    } else if (!direct) output.line(resultLine(output, result, width));
+    } else if (!direct) for (const line of resultLines(output, result, width, report)) output.line(line);
     return result;
   });
   const failed = results.filter((r) => r.exitCode !== 0);

@@ -1,12 +1,13 @@
 import { createTwoFilesPatch } from 'diff';
-import type { Command } from '../cli/command.js';
+import { type Command, ENV_OPTIONS, folderOf } from '../cli/command.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
 import type { Output } from '../cli/output.js';
 import { changeJson, themeJson } from '../cli/report.js';
 import type { FileChange } from '../theme/changes.js';
 import { readInside } from '../theme/confined.js';
 import { limitOf } from '../theme/local.js';
 import type { Workspace } from '../theme/workspace.js';
-import { STATUS_DESCRIPTION, showStatus } from './status.js';
+import { STATUS_DESCRIPTION, STATUS_ENVIRONMENTS, showStatus } from './status.js';
 
 /**
  * The change as a unified diff, in the direction it would travel: the server's copy to the folder's for a
@@ -48,11 +49,13 @@ export const diff: Command = {
   name: 'diff',
   summary: 'status, with each change line by line',
   args: '[dir]',
-  description: `${STATUS_DESCRIPTION}\nThen shows each changed template as a unified diff, in the direction it would travel (push for a\nchange made here, pull for one made on the server); assets by their MD5.`,
-  options: {},
+  description: `${STATUS_DESCRIPTION}\nThen shows each changed template as a unified diff, in the direction it would travel (push for a\nchange made here, pull for one made on the server); assets by their MD5.\n${STATUS_ENVIRONMENTS}`,
+  options: { ...ENV_OPTIONS },
   maxArgs: 1,
   async run(context) {
     const { output } = context;
+    const environments = await environmentsOf(context, folderOf(context));
+    if (environments) return runForEnvironments(context, diff, folderOf(context), environments, 'read', true);
     const { workspace, code } = await showStatus(context);
     const changes = [];
     for (const change of workspace.changes) {

@@ -1,5 +1,7 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, type CommandContext, folderOf } from '../cli/command.js';
+import { type Command, type CommandContext, ENV_OPTIONS, folderOf } from '../cli/command.js';
+import { environmentsOf, runForEnvironments } from '../cli/environments.js';
+import { filterOf } from '../cli/filter.js';
 import {
   changeJson,
   changeLine,
@@ -10,10 +12,10 @@ import {
   themeJson,
   themeName,
 } from '../cli/report.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { printableWhole } from '../printable.js';
-import { folderFilter } from '../theme/file-filter.js';
-import { openWorkspace, type Workspace } from '../theme/workspace.js';
+import { readManifest } from '../theme/manifest.js';
+import { openWorkspace, readPulledFolder, type Workspace } from '../theme/workspace.js';
 
 export const STATUS_DESCRIPTION = [
   'Compares the folder and its theme with what the last pull recorded, file by file: added, changed or deleted',
@@ -24,13 +26,30 @@ export const STATUS_DESCRIPTION = [
   'Files listed in .storefrontignore are left out.',
 ].join('\n');
 
+/** The part of status's and diff's help about environments. */
+export const STATUS_ENVIRONMENTS = [
+  '',
+  "With --env (or a default in the folder's storefront-themes.toml), compares the folder with each environment's",
+  "theme instead, from that environment's own manifest and without its ignore/only files, a few at once, writing",
+  'nothing: the shops are named first; one environment prints the usual lines, several a block each under one',
+  'line per environment (--json: one object per line). The exit code is the worst of theirs.',
+].join('\n');
+
 /** Opens the folder's workspace and prints its status; the exit code tells whether there are conflicts. */
 export async function showStatus(context: CommandContext): Promise<{ workspace: Workspace; code: ExitCode }> {
   const { output, store } = context;
   const { client } = await storedClient(store);
   const dir = folderOf(context);
-  // What .storefrontignore lists is no change of the theme's.
-  const workspace = await openWorkspace(client, dir, undefined, await folderFilter(dir));
+  const { environment } = context;
+  if (environment && !(await readManifest(dir, environment.manifestFile))) {
+    // Its first push starts it: "pull first" would bring the default's theme, or overwrite the folder.
+    throw new UsageError(
+      `environment "${environment.name}" has no manifest in ${printableWhole(dir)} yet (${environment.manifestFile}): push --env ${environment.name} first`,
+    );
+  }
+  // An environment's base is its own manifest; what .storefrontignore (and the environment) leaves out is no change.
+  const folder = await readPulledFolder(dir, environment?.manifestFile);
+  const workspace = await openWorkspace(client, dir, folder, await filterOf(context, dir));
   const { changes, manifest, local } = workspace;
   output.line(`${themeName(manifest)}, pulled into ${printableWhole(workspace.dir)}`);
   for (const change of changes) output.line(changeLine(output, change));
@@ -57,10 +76,12 @@ export const status: Command = {
   name: 'status',
   summary: 'what changed here and on the server since the last pull',
   args: '[dir]',
-  description: STATUS_DESCRIPTION,
-  options: {},
+  description: `${STATUS_DESCRIPTION}\n${STATUS_ENVIRONMENTS}`,
+  options: { ...ENV_OPTIONS },
   maxArgs: 1,
   async run(context) {
+    const environments = await environmentsOf(context, folderOf(context));
+    if (environments) return runForEnvironments(context, status, folderOf(context), environments, 'read', true);
     const { workspace, code } = await showStatus(context);
     context.output.document({
       ok: code === 0,
