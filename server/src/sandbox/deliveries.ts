@@ -4,7 +4,7 @@
  */
 
 import type { EventFields, WebhookDeliveryFields } from '@storefront-platform/sdk/internal';
-import { deliveryBody } from '../api/events/representations.js';
+import { deliveryBody, deliveryFields } from '../api/events/representations.js';
 import type { Addresses } from '../core/types.js';
 import type { Store, WebhookDeliveryRow } from '../store/types.js';
 
@@ -44,19 +44,5 @@ export function storeDeliveries(store: Store, addresses: Addresses): SandboxDeli
 
 /** An attempt made, as the mock and the control API list it: its row's fields with the event it carried. */
 export function madeDelivery(row: WebhookDeliveryRow, event: DeliveredEvent): SandboxDelivery {
-  return {
-    id: row.id,
-    event_id: event.id,
-    event_type: row.event_type,
-    endpoint_id: row.endpoint_id,
-    attempt: row.attempt,
-    status: row.status,
-    response_status: row.response_status,
-    duration_ms: row.duration_ms,
-    error: row.error,
-    next_attempt_on: row.next_attempt_on,
-    attempted_on: row.attempted_on ?? null,
-    created_on: row.created_on,
-    event,
-  };
+  return { ...deliveryFields(row, event.id), event };
 }

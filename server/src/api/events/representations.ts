@@ -2,6 +2,7 @@
  * The HAL representations of events, webhook endpoints and delivery attempts (`shared/design/events.md`). An
  * event's representation is also the body of its deliveries, so it is built from the row and the addresses alone.
  */
+import type { WebhookDeliveryFields } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../../core/types.js';
 import type { EventRow, Store, WebhookDeliveryRow, WebhookEndpointRow } from '../../store/types.js';
 import { type Hal, halEntity, type LinksOf, link, resource } from '../hal.js';
@@ -72,21 +73,28 @@ export function deliveryResource(
   if (event) links['svc:event'] = link('svc:event', eventUrl(a, event.public_id));
   links['svc:webhook_endpoint'] = link('svc:webhook_endpoint', endpointUrl(a, delivery.endpoint_id));
   if (event) links['svc:resend_event'] = link('svc:resend_event', `${deliveryUrl(a, delivery.id)}/resend`);
-  const fields = {
-    id: delivery.id,
-    // Deliveries are pruned with their events, in the same write: the event is there.
-    event_id: event?.public_id ?? '',
-    event_type: delivery.event_type,
-    endpoint_id: delivery.endpoint_id,
-    attempt: delivery.attempt,
-    status: delivery.status,
-    response_status: delivery.response_status,
-    duration_ms: delivery.duration_ms,
-    error: delivery.error,
-    next_attempt_on: delivery.next_attempt_on,
+  // Deliveries are pruned with their events, in the same write: the event is there.
+  return resource('webhookDelivery', deliveryFields(delivery, event?.public_id ?? ''), links);
+}
+
+/**
+ * A delivery attempt's fields, as the API and the sandbox's list show it: the row's, with the event's public id
+ * (`eventId`, the `evt_…`) for its store id.
+ */
+export function deliveryFields(row: WebhookDeliveryRow, eventId: string): WebhookDeliveryFields {
+  return {
+    id: row.id,
+    event_id: eventId,
+    event_type: row.event_type,
+    endpoint_id: row.endpoint_id,
+    attempt: row.attempt,
+    status: row.status,
+    response_status: row.response_status,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    next_attempt_on: row.next_attempt_on,
     // Attempts recorded by servers of before this field have none.
-    attempted_on: delivery.attempted_on ?? null,
-    created_on: delivery.created_on,
+    attempted_on: row.attempted_on ?? null,
+    created_on: row.created_on,
   };
-  return resource('webhookDelivery', fields, links);
 }
