@@ -319,7 +319,7 @@ describe('fleet arguments', () => {
   it('take the Redis client by name', () => {
     expect(fromFleetArgs(['--no-redis', '--redis-client', 'ioredis']).redisClient).toBe('ioredis');
     expect(() => fromFleetArgs(['--no-redis', '--redis-client', 'valkey'])).toThrow(
-      /--redis-client: one of redis, redis4, ioredis, ioredis6, not "valkey"/,
+      /--redis-client: one of redis, redis4, redis6, ioredis, ioredis6, not "valkey"/,
     );
   });
 

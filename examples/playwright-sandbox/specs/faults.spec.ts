@@ -18,7 +18,12 @@ test('a status fault answers in the API error shape, with Retry-After, `times` t
   const response = await page.goto(`${sandbox.baseUrl}/`);
   expect(response?.status()).toBe(503);
   expect(response?.headers()['retry-after']).toBe('7');
-  expect(await response?.json()).toEqual({ _class: ['errors'], message: 'Service unavailable' });
+  // Named like every error of the API: the id in the body is the answer's `X-Request-Id`.
+  expect(await response?.json()).toEqual({
+    _class: ['errors'],
+    message: 'Service unavailable',
+    request_id: response?.headers()['x-request-id'],
+  });
   // Spent: the API answers again.
   expect((await page.goto(`${sandbox.baseUrl}/`))?.status()).toBe(200);
   expect(await sandbox.control.faults.list()).toEqual([
