@@ -81,13 +81,13 @@ export async function verifyWebhook(
     );
   }
   // `Date` is a function too: `now` first.
-  // Seconds between the timestamp and this clock, either way (a timestamp from the future is as suspect).
+  // Seconds between the timestamp and this clock, either way: one from the future is as suspect as an old one.
   const off = Math.abs(Math.round(('now' in clock ? clock.now() : clock()) / 1000 - Number(timestamp)));
   // NaN (no number) fails the comparison: refused with the rest.
   if (!(off <= tolerance)) {
     throw new WebhookVerificationError(
       'WEBHOOK_TIMESTAMP',
-      `webhook-timestamp ${timestamp} is ${off} s from this clock, past the ${tolerance} s tolerated: a replay, or a clock off`,
+      `webhook-timestamp ${timestamp} is ${off} s off, past the ${tolerance} s tolerated: a replay, or a clock off`,
     );
   }
   // `v1,<base64>` entries, space-separated; other versions are for other schemes. A comma may end an entry when
