@@ -75,7 +75,9 @@ describe.skipIf(skip)('idle connections cut by the database', () => {
     await opened.sync();
   });
 
-  it('says an incident within 10 s of the last one when those 10 s end, not at some later incident', async () => {
+  // The timer that says it when the 10 s end is checked with fake timers (store/postgres-said-once.test.ts); here,
+  // without waiting them out, that the store holds the line and says it as it closes, before anything later.
+  it('says an incident within 10 s of the last one, held, at the latest when the store closes', async () => {
     const warnings: string[] = [];
     store = await createPostgresStore(schema.url, {
       initial: () => ({ templates: [template('1')] }),
@@ -93,7 +95,7 @@ describe.skipIf(skip)('idle connections cut by the database', () => {
     expect(await terminateIdle()).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(warnings).toHaveLength(1);
-    await linesBy(warnings, 2, 10_000);
+    await opened.close();
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toMatch(/closed an idle connection .*\(and \d+ more connection troubles since\)$/);
   }, 20_000);
