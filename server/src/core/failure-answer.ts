@@ -38,12 +38,6 @@ export function storeUnavailable(exchange: Exchange, oauth: boolean, now: number
 /** What these answers read of a request. */
 type RequestHead = Pick<CoreRequest, 'method' | 'url' | 'headers'>;
 
-/** `response` named by `X-Request-Id`, which the pipeline adds to its own answers. */
-const named = (response: CoreResponse, requestId: string): CoreResponse => ({
-  ...response,
-  headers: { ...response.headers, 'x-request-id': requestId },
-});
-
 /**
  * `error` answered to `request` before any route saw it (a fault rule's status, a mock's server error): at the
  * authorization service's paths an RFC 6749 body with the error's message as `error_description`, else the API's
@@ -56,14 +50,13 @@ export function failureAnswer(
   now: number,
   exchange: Partial<Exchange> = {},
 ): CoreResponse {
-  const response = isOAuthPath(request.url.pathname)
+  return isOAuthPath(request.url.pathname)
     ? withCors(oauthFailure(error.status, error.message, requestId, error.headers))
     : respondError({ ...exchange, method: request.method, headers: request.headers, requestId }, error, now);
-  return named(response, requestId);
 }
 
 /** The store's outage answered in front of the pipeline: {@link storeUnavailable}, by the request's path. */
 export function storeUnavailableAnswer(request: RequestHead, requestId: string, now: number): CoreResponse {
   const exchange = { method: request.method, headers: request.headers, requestId };
-  return named(storeUnavailable(exchange, isOAuthPath(request.url.pathname), now), requestId);
+  return storeUnavailable(exchange, isOAuthPath(request.url.pathname), now);
 }

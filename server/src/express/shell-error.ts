@@ -9,7 +9,5 @@ import { respondError } from '../http/respond.js';
  */
 export function shellError(method: string, status: number, message: string, requestId: string): CoreResponse {
   const exchange = { method, headers: { get: () => null }, requestId };
-  const response = respondError(exchange, new HttpError(status, message), Date.now());
-  response.headers['x-request-id'] = requestId;
-  return response;
+  return respondError(exchange, new HttpError(status, message), Date.now());
 }

@@ -105,7 +105,11 @@ export function respondError(exchange: Exchange, error: HttpError, now: number):
   headers.date = formatHttpDate(now);
   if (error.headers) Object.assign(headers, error.headers);
   const wire = error.toBody();
-  if (exchange.requestId !== undefined) wire.request_id = exchange.requestId;
+  // Body and header from one place: an answer rendered before the pipeline names it (a fault's, the shell's) is whole.
+  if (exchange.requestId !== undefined) {
+    wire.request_id = exchange.requestId;
+    headers['x-request-id'] = exchange.requestId;
+  }
   const body = encoder.encode(JSON.stringify(wire));
   return withBody(exchange, error.status, headers, { body, contentType: JSON_TYPE });
 }

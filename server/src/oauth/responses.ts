@@ -28,7 +28,9 @@ function errorJson(
   requestId: string | undefined,
   headers?: Record<string, string>,
 ): CoreResponse {
-  return json(status, requestId === undefined ? body : { ...body, request_id: requestId }, headers);
+  if (requestId === undefined) return json(status, body, headers);
+  // Body and header from one place: an answer rendered before the pipeline names it (a fault's, the shell's) is whole.
+  return json(status, { ...body, request_id: requestId }, { ...headers, 'x-request-id': requestId });
 }
 
 /** RFC 6749 §5.1 plus the API's comma-separated `scopes`. */
