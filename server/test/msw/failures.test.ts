@@ -1,4 +1,5 @@
 /** The failure handlers a test puts first with `server.use(...)`: expired token, 5xx, slow response, network error. */
+import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { useMock } from './mocked.js';
 
@@ -56,6 +57,28 @@ describe('serverError', () => {
       error_description: 'Service unavailable',
       request_id: 'token-1',
     });
+  });
+
+  // RFC 6749 §5.2 defines a token endpoint's error bodies for 400 and 401 only: a peer takes a 503 as a failure of
+  // the service (its status), not as a refusal of the grant, whatever the body names.
+  test('a peer OAuth client (oauth4webapi) takes that answer for an unavailable service, not a refused grant', async () => {
+    server.use(mock.serverError({ status: 503, path: '/oauth/token' }));
+    const as = { issuer: mock.origin, token_endpoint: `${mock.origin}/oauth/token` };
+    const { clientId, clientSecret } = mock.credentials!;
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.ClientSecretBasic(clientSecret),
+      new URLSearchParams({ scope: 'admin' }),
+      { [oauth.allowInsecureRequests]: true },
+    );
+    const refused = await oauth
+      .processClientCredentialsResponse(as, { client_id: clientId }, response)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(oauth.OperationProcessingError);
+    expect(refused).toMatchObject({ code: oauth.RESPONSE_IS_NOT_CONFORM });
+    const answer = (refused as { cause: Response }).cause;
+    expect(answer.status).toBe(503);
   });
 
   test('a HEAD request gets the headers without a body', async () => {
