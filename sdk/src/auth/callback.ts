@@ -1,13 +1,21 @@
 import { OAuthError } from '../errors/index.js';
 
-/** The {@link OAuthError} of a callback that carries `error` (status 302, the redirect that carried it). */
+/**
+ * The {@link OAuthError} of a callback that carries `error` (status 302, the redirect that carried it). No request
+ * failed, so its message says what happened to the sign-in rather than "GET … failed"; its `url` is the redirect
+ * URI's, without the callback's parameters (the `state` and the code are not the error's to show).
+ */
 export function callbackError(callbackUrl: string, error: string, description: string | null): OAuthError {
-  return new OAuthError({
+  const url = new URL(callbackUrl);
+  url.search = url.hash = '';
+  const refused = new OAuthError({
     method: 'GET',
-    url: callbackUrl,
+    url: url.href,
     status: 302,
     body: description === null ? { error } : { error, error_description: description },
   });
+  refused.message = `The sign-in ${error === 'access_denied' ? 'was denied' : 'failed'}: ${description ?? error}`;
+  return refused;
 }
 
 /**

@@ -97,6 +97,10 @@ describe('exchangeCode', () => {
       fetch: endpoint.fetch,
     });
     await expect(denied).rejects.toMatchObject({ error: 'access_denied', errorDescription: 'no' });
+    // No request failed, and the state is not the error's to show.
+    const reason = await denied.catch((e: OAuthError) => e);
+    expect(reason.message).toBe('The sign-in was denied: no');
+    expect(reason.url).toBe(redirectUri);
     expect(endpoint.calls).toHaveLength(0);
   });
 });
