@@ -12,7 +12,10 @@ export function sessionTokenStorage(key = 'storefront:token'): TokenStorage {
   return {
     get() {
       const text = globalThis.sessionStorage?.getItem(key);
-      const token = text ? (JSON.parse(text) as TokenInfo) : undefined;
+      if (!text) return undefined;
+      const token = parseToken(text);
+      // Something else wrote the key (another version, a hand edit, a cut-off write): signed out, not a crashed tree.
+      if (!token) sessionStorage.removeItem(key);
       return token && (token.expiresAt === undefined || token.expiresAt > Date.now()) ? token : undefined;
     },
     set(token) {
@@ -20,6 +23,17 @@ export function sessionTokenStorage(key = 'storefront:token'): TokenStorage {
       else sessionStorage.removeItem(key);
     },
   };
+}
+
+/** A stored token, or `undefined` when `text` is not one. */
+function parseToken(text: string): TokenInfo | undefined {
+  let token: Partial<TokenInfo> | null;
+  try {
+    token = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof token?.accessToken === 'string' && token.accessToken !== '' ? (token as TokenInfo) : undefined;
 }
 
 /** What the authorization code flow hands to the app's backend, which holds the client secret. */
@@ -140,6 +154,11 @@ function finishCallback(options: SignInOptions): Finished {
     codeVerifier: pending.codeVerifier ?? '',
     redirectUri: pending.redirectUri,
   };
-  if (options.exchange) return options.exchange(callback);
-  return exchangeCode({ authUrl: options.authUrl, clientId: options.clientId, ...callback });
+  const exchanged = options.exchange
+    ? options.exchange(callback)
+    : exchangeCode({ authUrl: options.authUrl, clientId: options.clientId, ...callback });
+  // Handled: the provider's effect takes the outcome, but a concurrent render runs it a task later, after the browser
+  // has reported a rejection that came first (a denied sign-in rejects at once) as unhandled.
+  exchanged.catch(() => {});
+  return exchanged;
 }

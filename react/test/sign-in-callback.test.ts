@@ -20,6 +20,23 @@ function backFromAuthorize(): void {
 }
 
 describe('finishSignIn', () => {
+  it('leaves no unhandled rejection when the exchange fails before the provider’s effect listens to it', async () => {
+    backFromAuthorize();
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const exchange = () => Promise.reject(new Error('refused'));
+      const finished = finishSignIn({ authUrl: 'http://auth.test', clientId: 'demo', flow: 'code', exchange });
+      // A concurrent render commits, and runs effects, in a later task.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled).toEqual([]);
+      await expect(finished).rejects.toThrow('refused');
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('returns the same exchange when run twice in one synchronous run, and exchanges the code once', async () => {
     backFromAuthorize();
     const token: TokenInfo = { accessToken: 'from-the-exchange', tokenType: 'Bearer', scopes: ['admin'] };
