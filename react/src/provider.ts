@@ -1,4 +1,4 @@
-import { bearer, UnauthorizedError } from '@storefront-platform/sdk';
+import { bearer } from '@storefront-platform/sdk';
 import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { createElement, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
@@ -19,7 +19,8 @@ export interface StorefrontProviderProps {
   options?: StorefrontClientOptions;
   /**
    * Sign-in through the authorization server's page (`useSignIn`, `RequireSignIn`). The provider keeps the token
-   * (in `signIn.storage`), completes the callback when the page is one, and forgets a token the API refuses (401).
+   * (in `signIn.storage`), completes the callback when the page is one, and forgets a token the API refuses (the
+   * first 401 of a read or a write), saying so in `useSignIn().error`.
    */
   signIn?: SignInOptions;
   /** TanStack's client; default: the one of the `QueryClientProvider` above. */
@@ -72,23 +73,17 @@ function Storefront({
     [client, queryClient],
   );
 
-  const signOut = signIn?.token === undefined ? undefined : signIn.signOut;
+  const refused = signIn?.token === undefined ? undefined : signIn.refused;
   useEffect(() => {
-    // Only a held token can be the cause; another client's queries (another key) are not this sign-in's.
-    if (!signOut) return;
-    // A token the API no longer takes (expired, revoked): an implicit-grant token cannot be renewed, so sign in again.
-    return queryClient.getQueryCache().subscribe((event) => {
-      if (
-        event.type === 'updated' &&
-        event.action.type === 'error' &&
-        event.action.error instanceof UnauthorizedError &&
-        event.query.queryKey[1] === client.key
-      ) {
-        // Not while the cache notifies: signing out removes its queries.
-        queueMicrotask(signOut);
-      }
+    // Only a held token can be the cause, and only this token's client hears it: a 401 answered to another client
+    // (signed out, an earlier token) is not this token's.
+    if (!refused) return;
+    // Any 401 of this client (a read, a page, a write; the first attempt, not the last of TanStack's retries): the
+    // API no longer takes the token (expired, revoked), and one the page holds cannot be renewed, so sign in again.
+    return client.on('response', ({ status }) => {
+      if (status === 401) refused();
     });
-  }, [queryClient, signOut, client.key]);
+  }, [client, refused]);
 
   const content = createElement(ClientContext.Provider, { value: client }, children);
   return signIn ? createElement(SignInContext.Provider, { value: signIn }, content) : content;

@@ -7,7 +7,10 @@ export interface SignIn {
   token: TokenInfo | undefined;
   /** True while the authorization code is being exchanged (code flow). */
   pending: boolean;
-  /** Why the last sign-in failed (denied, a state mismatch, the exchange's error). */
+  /**
+   * Why the last sign-in failed (denied, a state mismatch, the exchange's error), or why the provider signed out by
+   * itself (the API refused the token: a 401).
+   */
   error: Error | undefined;
   /** Sends the tab to the authorize page; the provider completes the sign-in when the browser comes back. */
   signIn(): Promise<void>;

@@ -32,6 +32,15 @@ function storeOf(storage: TokenStorage) {
   };
 }
 
+/** The provider's side of a sign-in: what `useSignIn` gives, and what the provider does on a refused token. */
+export interface SignInSession extends SignIn {
+  /** Forgets the token the API refused (a 401), saying so in `error`. */
+  refused(): void;
+}
+
+/** Why the provider signed out by itself: shown by `RequireSignIn`'s default fallback, for the app's own. */
+const REFUSED = 'Signed out: the API refused the token (401), expired or revoked. Sign in again.';
+
 /** What a server renders: nobody is signed in there (the token lives in the browser). */
 const signedOutOnServer = () => undefined;
 
@@ -41,7 +50,10 @@ const signedOutOnServer = () => undefined;
  * renders with the new client: what one token read is not another's to show. The page a server rendered is
  * hydrated signed out, as the server rendered it, then rendered with the token the browser keeps.
  */
-export function useSignInState(optionsGiven: SignInOptions | undefined, queryClient: QueryClient): SignIn | undefined {
+export function useSignInState(
+  optionsGiven: SignInOptions | undefined,
+  queryClient: QueryClient,
+): SignInSession | undefined {
   const [options] = useState(optionsGiven);
   const store = useMemo(() => storeOf(options?.storage ?? sessionTokenStorage()), [options?.storage]);
   const [state, setState] = useState((): SignInState => {
@@ -87,6 +99,7 @@ export function useSignInState(optionsGiven: SignInOptions | undefined, queryCli
       error: state.error,
       signIn: () => startSignIn(options).catch((error: Error) => setState({ pending: undefined, error })),
       signOut: () => change({ pending: undefined, error: undefined }, undefined),
+      refused: () => change({ pending: undefined, error: new Error(REFUSED) }, undefined),
     };
   }, [state, token, options, change]);
 }

@@ -10,12 +10,14 @@ import {
   StorefrontProvider,
   sessionTokenStorage,
   type TokenStorage,
+  useAction,
+  useFollow,
   useRoot,
 } from '@storefront-platform/react';
 import { pkceChallenge, type TokenInfo } from '@storefront-platform/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { StrictMode, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -137,6 +139,97 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     expect(storage.get()).toBeUndefined();
     // What the refused token read is gone with it.
     expect(queryClient.getQueryCache().getAll()).toEqual([]);
+  });
+
+  it('signs out at the first 401, not after TanStack’s retries, and says the session ended', async () => {
+    const token = await api.mock.issueToken({ scope: 'admin' });
+    storage.set(token);
+    function Reload() {
+      const root = useRoot();
+      return (
+        <button type="button" onClick={() => void root.refetch()}>
+          Reload
+        </button>
+      );
+    }
+    render(
+      // TanStack's default options, as an app has them (three retries of a failed query, 1 + 2 + 4 s apart).
+      <StorefrontProvider
+        queryClient={new QueryClient()}
+        options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+        signIn={{ authUrl: api.mock.origin, clientId: 'demo', storage }}
+      >
+        <RequireSignIn>
+          <Reload />
+        </RequireSignIn>
+      </StorefrontProvider>,
+    );
+    await waitFor(() => expect(api.count('GET', '/v1')).toBe(1));
+    await api.mock.expireToken(token.accessToken);
+    await act(async () => screen.getByRole('button', { name: 'Reload' }).click());
+    // Within waitFor's second, and after the one request the API refused.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy());
+    expect(api.count('GET', '/v1')).toBe(2);
+    expect(screen.getByRole('alert').textContent).toMatch(/signed out: the API refused the token/i);
+    expect(storage.get()).toBeUndefined();
+  });
+
+  it('signs out when the API refuses the token of a write (401), as it does for a read', async () => {
+    const token = await api.mock.issueToken({ scope: 'admin' });
+    storage.set(token);
+    function Editor() {
+      const root = useRoot();
+      const shop = useFollow(root.data, 'svc:shop', { id: 1 });
+      const theme = useFollow(shop.data, 'svc:theme');
+      const save = useAction(theme.data?.embedded('templates')[0], 'svc:update_template');
+      if (!theme.data) return <p>Loading…</p>;
+      return (
+        <button type="button" onClick={() => save.mutate({ body: '<h1>Saved</h1>' })}>
+          Save
+        </button>
+      );
+    }
+    render(
+      <StorefrontProvider
+        queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+        signIn={{ authUrl: api.mock.origin, clientId: 'demo', storage }}
+      >
+        <RequireSignIn>
+          <Editor />
+        </RequireSignIn>
+      </StorefrontProvider>,
+    );
+    const save = await screen.findByRole('button', { name: 'Save' });
+    await api.mock.expireToken(token.accessToken);
+    await act(async () => save.click());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy());
+    expect(api.requests.filter((request) => request.startsWith('PUT '))).toHaveLength(1);
+    expect(storage.get()).toBeUndefined();
+  });
+
+  it('says the sign-in was denied when the user pressed Deny, without the callback’s state', async () => {
+    const first = render(app());
+    const authorize = await signIn();
+    first.unmount();
+    const state = authorize.searchParams.get('state')!;
+    history.replaceState(
+      null,
+      '',
+      `/callback?error=access_denied&error_description=The+user+denied+the+request&state=${state}`,
+    );
+    render(app());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('The sign-in was denied: The user denied the request');
+    expect(alert.textContent).not.toContain(state);
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('reads a malformed stored token as signed out, and drops it', () => {
+    sessionStorage.setItem('test:token', '{"accessTok');
+    render(app());
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(sessionStorage.getItem('test:token')).toBeNull();
   });
 
   it('hydrates a page a server rendered signed out without a mismatch, then shows the token the browser keeps', async () => {
