@@ -17,7 +17,7 @@ import {
 import { pkceChallenge, type TokenInfo } from '@storefront-platform/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { StrictMode, useState } from 'react';
+import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
