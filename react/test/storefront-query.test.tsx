@@ -3,9 +3,20 @@
  * `storefrontQuery`: the hooks' queries for route loaders and `prefetchQuery`. What a loader prefetched is what the
  * hooks show, without a second request; keys, data types and errors are the hooks' own.
  */
-import { storefrontQuery, useFollow, useResource, useRoot } from '@storefront-platform/react';
+import {
+  type StorefrontClient,
+  StorefrontProvider,
+  sessionTokenStorage,
+  storefrontQuery,
+  useClient,
+  useFollow,
+  useResource,
+  useRoot,
+} from '@storefront-platform/react';
 import { NotFoundError, type Shop } from '@storefront-platform/sdk';
+import { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
+import { useEffect, useState } from 'react';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { mockedApi } from './support/mocked-api.js';
 
@@ -61,6 +72,38 @@ describe('storefrontQuery', () => {
     expect(screen.getByTestId('name').textContent).toBe(api.mock.store.get('shops', '2')!.name);
     expect(queryClient.isFetching()).toBe(0);
     expect(api.requests).toEqual([]);
+  });
+
+  it('with signIn, a loader given the provider’s client (a router’s context) fills the queries the hooks show', async () => {
+    const storage = sessionTokenStorage('test:token');
+    storage.set(await api.mock.issueToken({ scope: 'admin' }));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    async function shopLoader(storefront: StorefrontClient) {
+      const root = await queryClient.ensureQueryData(storefrontQuery(storefront));
+      const shop = await queryClient.ensureQueryData(storefrontQuery(storefront, root, 'svc:shop', { id: 1 }));
+      await queryClient.prefetchQuery(storefrontQuery(storefront, shop, 'svc:theme'));
+    }
+    // What `<RouterProvider router={router} context={{ storefront: useClient() }} />` does: the route's loader runs
+    // with the client of the token, then the route renders.
+    function Router() {
+      const storefront = useClient();
+      const [loaded, setLoaded] = useState(false);
+      useEffect(() => void shopLoader(storefront).then(() => setLoaded(true)), [storefront]);
+      return loaded ? <ShopName id={1} /> : null;
+    }
+    render(
+      <StorefrontProvider
+        queryClient={queryClient}
+        options={{ baseUrl: api.mock.baseUrl, retry: 0 }}
+        signIn={{ authUrl: api.mock.origin, clientId: 'demo', storage }}
+      >
+        <Router />
+      </StorefrontProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('shop').textContent).not.toContain('loading'));
+    expect(queryClient.isFetching()).toBe(0);
+    expect(api.requests).toEqual(['GET /v1', 'GET /v1/shops/1.json', 'GET /v1/shops/1/theme.json']);
+    storage.set(undefined);
   });
 
   it("fails with the SDK's typed errors, as the hooks do", async () => {
