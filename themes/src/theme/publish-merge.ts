@@ -5,8 +5,12 @@
  * merge of `pull --merge`); anything else changed on both sides is a conflict.
  *
  * Renames: the API has no rename, so a rename is a file deleted on one side and a file added on that same side
- * with the digest the deleted one had in the base (and the only such pair for that digest). When the other side
- * changed the file under its old name, that change follows it to its new name rather than being a conflict.
+ * with the digest the deleted one had in the base (and the only such pair for that digest), under a name the other
+ * side does not hold. As in `git merge`: when the other side changed the file under its old name, that change
+ * follows it to its new name; when it deleted the file, or renamed it to another name, both decisions cannot
+ * stand (taking either silently loses the other: a page published twice, a page the merchant removed brought
+ * back), so it is a conflict, listed under the old name. The same rename on both sides leaves the new name equal
+ * on both, and the same deletion the old name absent from both: nothing to do.
  */
 import { md5 } from './digest.js';
 import { conflictRegions, merge3 } from './merge.js';
@@ -90,33 +94,64 @@ export async function mergeThemes(input: ThemeMergeInput): Promise<ThemeMerge> {
   const conflicts: PublishConflict[] = [];
   const resolved: PublishConflict[] = [];
   const handled = new Set<string>();
-  if (base) {
-    // Renamed in the development theme, changed in production: production's version goes to the new name.
-    for (const [old, renamed] of renamesOn(base, development, production)) {
-      const there = production.get(old);
-      if (!there || there.md5 === base.get(old)!.md5) continue;
-      const file = development.get(renamed)!;
-      changes.push(
-        {
-          path: renamed,
-          kind: file.kind,
-          name: file.name,
-          action: 'created',
-          source: { theme: 'production', path: old },
-          how: 'renamed',
-        },
-        { ...copyOf(old, undefined, there), how: 'renamed' },
-      );
-      handled.add(old).add(renamed);
+  /** Stops on `found`, or settles it by `favour`: `ours` makes production equal to the development theme at `paths`. */
+  const settle = (found: PublishConflict, paths: readonly string[]) => {
+    (favour ? resolved : conflicts).push(found);
+    if (favour !== 'ours') return;
+    for (const path of paths) {
+      const [here, there] = [development.get(path), production.get(path)];
+      if (here?.md5 !== there?.md5) changes.push({ ...copyOf(path, here, there), how: 'ours' });
     }
-    // Renamed in production, changed in the development theme: that change goes to the new name.
-    for (const [old, renamed] of renamesOn(base, production, development)) {
-      const here = development.get(old);
-      if (!here || here.md5 === base.get(old)!.md5) continue;
-      const file = production.get(renamed)!;
-      const source = { theme: 'development' as const, path: old };
-      changes.push({ path: renamed, kind: file.kind, name: file.name, action: 'updated', source, how: 'renamed' });
-      handled.add(old).add(renamed);
+  };
+  if (base) {
+    const renamed = {
+      development: renamesOn(base, development, production),
+      production: renamesOn(base, production, development),
+    };
+    for (const old of new Set([...renamed.development.keys(), ...renamed.production.keys()])) {
+      const [here, there] = [renamed.development.get(old), renamed.production.get(old)];
+      // Renamed on one side, deleted or renamed elsewhere on the other: both decisions cannot stand, and taking
+      // either silently loses the other (a page twice, a page the merchant removed back), so, as git, a conflict.
+      if ((here && !production.has(old)) || (there && !development.has(old))) {
+        const sides = [
+          here ? `renamed to ${here} in the development theme` : 'deleted in the development theme',
+          there ? `${here ? 'to' : 'renamed to'} ${there} in production` : 'deleted in production',
+        ];
+        const found: PublishConflict = {
+          path: old,
+          kind: base.get(old)!.kind,
+          development: here ? 'renamed' : 'deleted',
+          production: there ? 'renamed' : 'deleted',
+          reason: sides.join(', '),
+        };
+        const paths = [old, ...(here ? [here] : []), ...(there ? [there] : [])];
+        settle(found, paths);
+        for (const path of paths) handled.add(path);
+      } else if (here) {
+        // Renamed in the development theme, changed in production: production's version goes to the new name.
+        const changed = production.get(old)!;
+        if (changed.md5 === base.get(old)!.md5) continue;
+        const file = development.get(here)!;
+        changes.push(
+          {
+            path: here,
+            kind: file.kind,
+            name: file.name,
+            action: 'created',
+            source: { theme: 'production', path: old },
+            how: 'renamed',
+          },
+          { ...copyOf(old, undefined, changed), how: 'renamed' },
+        );
+        handled.add(old).add(here);
+      } else if (there) {
+        // Renamed in production, changed in the development theme: that change goes to the new name.
+        if (development.get(old)!.md5 === base.get(old)!.md5) continue;
+        const file = production.get(there)!;
+        const source = { theme: 'development' as const, path: old };
+        changes.push({ path: there, kind: file.kind, name: file.name, action: 'updated', source, how: 'renamed' });
+        handled.add(old).add(there);
+      }
     }
   }
   const paths = [...new Set([...(base?.keys() ?? []), ...development.keys(), ...production.keys()])].sort();
@@ -166,12 +201,9 @@ export async function mergeThemes(input: ThemeMergeInput): Promise<ThemeMerge> {
     } else {
       found = conflict(reasonOf(was, here, there));
     }
-    if (!favour) conflicts.push(found);
-    else {
-      resolved.push(found);
-      if (favour === 'ours') changes.push({ ...copyOf(path, here, there), how: 'ours' });
-    }
+    settle(found, [path]);
   }
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const list of [changes, conflicts, resolved]) list.sort(byPath);
   return { changes, conflicts, resolved };
 }

@@ -30,8 +30,11 @@ export interface PublishChange {
   how?: 'merged' | 'renamed' | 'ours';
 }
 
-/** What one side did to a file since the base: `present`/`absent` when no base is recorded. */
-export type SideChange = 'created' | 'updated' | 'deleted' | 'present' | 'absent';
+/**
+ * What one side did to a file since the base: `renamed` (deleted, and its contents added under another name, which
+ * the conflict's reason gives); `present`/`absent` when no base is recorded.
+ */
+export type SideChange = 'created' | 'updated' | 'deleted' | 'renamed' | 'present' | 'absent';
 
 /** A file changed on both sides in ways that cannot be combined: nothing is published while one is left. */
 export interface PublishConflict {
