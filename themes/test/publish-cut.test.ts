@@ -1,13 +1,15 @@
 /**
  * A publish cut short, by Ctrl-C (SIGINT to the bin) and by the server dying (SIGKILL of its process): the bin
  * says what production got and what it did not, exits with 4, leaves its journal, and the next publish resumes
- * from it and finishes, production then holding exactly the development theme's files.
+ * from it and finishes, production then holding exactly the development theme's files, but a file the merchant
+ * edited in between (after the cut publish had created it), which production keeps.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clientCredentials, createClient } from '@storefront-platform/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
+import { md5 } from '../src/theme/digest.js';
 import { BIN_TESTS, runCli, startCli } from './helpers/cli.js';
 import { DEMO, useThemesServer } from './helpers/server.js';
 import { type ServerProcess, startServerProcess } from './helpers/server-process.js';
@@ -93,7 +95,14 @@ describe('a publish cut short', BIN_TESTS, () => {
     expect(journal.header.changes).toHaveLength(CHANGES);
     expect(journal.steps.filter((s: { step: string }) => s.step === 'created')).toHaveLength(published.length);
 
+    // The merchant edits a file the cut publish created: production's own change since, not a conflict.
+    const edited = published[0]!;
+    const merchant = '<p>edited by the merchant after the cut</p>\n';
+    const template = (await t.theme()).theme.embedded('templates').find((x) => x.properties.file_name === edited)!;
+    await template.follow('svc:update_template', { body: merchant });
+
     const again = await runCli(['publish', dir, '--yes'], { config });
+    expect(again.stdout).not.toContain('conflict');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(
       `Resuming the publish started ${journal.header.started_on}, which was cut short: ${made} of its ${CHANGES} changes are in production`,
@@ -102,7 +111,11 @@ describe('a publish cut short', BIN_TESTS, () => {
       `${notPublished.length} created (the publish started ${journal.header.started_on} is complete)`,
     );
     expect(await exists(join(dir, JOURNAL))).toBe(false);
-    expect(filesOf((await t.theme()).theme)).toEqual(filesOf((await t.theme(true)).theme));
+    const [now, development] = [filesOf((await t.theme()).theme), filesOf((await t.theme(true)).theme)];
+    expect(now.get(edited)).toBe(md5(merchant));
+    expect(new Map([...now].filter(([path]) => path !== edited))).toEqual(
+      new Map([...development].filter(([path]) => path !== edited)),
+    );
   });
 });
 

@@ -142,10 +142,16 @@ export function journalOf(journal: PublishJournal, development: string, producti
   return journal.header.development.href === development && journal.header.production.href === production;
 }
 
+/** The outcomes of a change that production got (or already held): the publish made it. */
+const MADE: ReadonlySet<JournalStep['step']> = new Set(['created', 'updated', 'deleted', 'unchanged']);
+
 /**
- * Moves `base` past each change of `journal` that production now holds (`production`: its files now), to the
- * development theme's file the change was planned from, as a publish that completes moves it: so the next plan
- * sees those files as published, not as changed on both sides, and resumes with the rest.
+ * Moves `base` past each change of `journal` that was made, to the development theme's file the change was planned
+ * from, as a publish that completes moves it: so the next plan sees those files as published, not as changed on
+ * both sides, and resumes with the rest. Made: answered as made in the journal (then whatever production holds
+ * now is production's own change since, a merchant's edit to a file the publish created, say, which the next plan
+ * keeps or merges), or, for a request cut without an answer, what production now holds (`production`: its files
+ * now) being the change's target.
  */
 export function foldJournal(
   journal: PublishJournal,
@@ -153,7 +159,9 @@ export function foldJournal(
   production: ReadonlyMap<string, { md5: string }>,
 ): void {
   for (const change of journal.header.changes) {
-    if (change.target === undefined || (production.get(change.path)?.md5 ?? null) !== change.target) continue;
+    const answered = MADE.has(journal.steps.get(change.path)?.step ?? 'sending');
+    const held = change.target !== undefined && (production.get(change.path)?.md5 ?? null) === change.target;
+    if (!answered && !held) continue;
     if (change.md5 === null) base.delete(change.path);
     else base.set(change.path, { kind: change.kind, md5: change.md5 });
   }
