@@ -1,8 +1,9 @@
 /**
  * `storefront-server drift --against URL`: where another API of this kind (the real one) disagrees with the
- * contract the reference server and its mocks implement. Exit codes: 0 in agreement, 1 on a disagreement (or a
- * report that `--output` could not write, said as such), 2 for bad flags, 3 when the API cannot be read (a refused
- * sign-in, a network failure).
+ * contract the reference server and its mocks implement. Exit codes: 0 in agreement, 1 on a disagreement, 2 for
+ * bad flags, 3 when the API (or a part of it: a 5xx, a timeout) could not be read, 4 when `--output` cannot be
+ * written. Whatever fails, one line is printed: never an error object, whose cause may hold the request and its
+ * `Authorization` header.
  */
 import { writeFile } from 'node:fs/promises';
 import { readCommandArgs } from './command-args.js';
@@ -21,7 +22,9 @@ OpenAPI document of this server and its mocks): fields missing, extra or of
 another type, relations missing, unexpected or with another method, _embedded
 shapes, media types, validators and conditional reads. Ids, dates and other
 values are not compared. Exit code 0 in agreement, 1 on a disagreement, 2 for
-bad flags, 3 when the API cannot be read.
+bad flags, 3 when the API or a part of it could not be read (a refused sign-in,
+a 5xx, a timeout: listed as unchecked, not as disagreements), 4 when the
+report cannot be written to --output.
 
   --against URL      the API's root
 ${REMOTE_USAGE}
@@ -59,29 +62,57 @@ export async function runDrift(argv: string[]): Promise<number> {
   if (!/^\d+$/.test(values.sample ?? '1') || !Number.isSafeInteger(sample) || sample < 1 || sample > 10_000) {
     return usage(`--sample must be a whole number from 1 to 10000, got "${values.sample}"`);
   }
-  let report: DriftReport;
+  let remote: ReturnType<typeof remoteFromArgs>;
   try {
-    report = await checkDrift({ ...remoteFromArgs(values.against, values), sample });
+    remote = remoteFromArgs(values.against, values);
   } catch (error) {
     if (error instanceof RemoteApiError) return usage(error.message);
-    if (error instanceof DriftUnreadableError) {
-      console.error(`storefront-server drift: ${error.message}`);
-      return 3;
-    }
     throw error;
   }
-  const text = FORMATS[format as keyof typeof FORMATS](report);
-  if (values.output) {
-    try {
-      await writeFile(values.output, text);
-    } catch (error) {
-      console.error(`storefront-server drift: cannot write ${values.output}: ${(error as Error).message}`);
-      return 1;
-    }
-    const count = report.disagreements.length;
-    console.error(
-      `storefront-server drift: ${count} disagreement${count === 1 ? '' : 's'}; report in ${values.output}`,
-    );
-  } else process.stdout.write(text);
-  return report.disagreements.length === 0 ? 0 : 1;
+  // Before minutes of reading: a report that cannot be written is said now (the file is created, as at the end).
+  if (values.output && !(await write(values.output, ''))) return CANNOT_WRITE;
+  const formatted = (report: DriftReport) => FORMATS[format as keyof typeof FORMATS](report);
+  let report: DriftReport;
+  try {
+    report = await checkDrift({ ...remote, sample });
+  } catch (error) {
+    if (error instanceof RemoteApiError) return usage(error.message);
+    // Only the message: the error's cause (ky's) holds the request, its Authorization header included.
+    const message =
+      error instanceof DriftUnreadableError
+        ? error.message
+        : `the check failed: ${(error as Error)?.message ?? String(error)}`;
+    console.error(`storefront-server drift: ${message}`);
+    // CI keeps the report as its artifact: one saying that nothing could be read, rather than none.
+    const root = { kinds: ['Root'], url: values.against, reason: message };
+    const empty = { against: values.against, kinds: {}, disagreements: [], skipped: [] };
+    if (values.output) await write(values.output, formatted({ ...empty, unchecked: [root], uncheckedKinds: ['Root'] }));
+    return 3;
+  }
+  const code = report.disagreements.length > 0 ? 1 : report.unchecked.length > 0 ? 3 : 0;
+  if (!values.output) {
+    process.stdout.write(formatted(report));
+    return code;
+  }
+  if (!(await write(values.output, formatted(report)))) return CANNOT_WRITE;
+  const count = report.disagreements.length;
+  const unchecked = report.unchecked.length;
+  console.error(
+    `storefront-server drift: ${count} disagreement${count === 1 ? '' : 's'}${unchecked > 0 ? `, ${unchecked} read${unchecked === 1 ? '' : 's'} could not be made` : ''}; report in ${values.output}`,
+  );
+  return code;
+}
+
+/** The exit code of a report `--output` cannot write. */
+const CANNOT_WRITE = 4;
+
+/** Writes `text` to `file`; false (said on stderr) when it cannot. */
+async function write(file: string, text: string): Promise<boolean> {
+  try {
+    await writeFile(file, text);
+    return true;
+  } catch (error) {
+    console.error(`storefront-server drift: cannot write the report to ${file}: ${(error as Error).message}`);
+    return false;
+  }
 }

@@ -47,9 +47,22 @@ export function formatJunit(report: DriftReport): string {
       '  </testsuite>',
     );
   }
+  // Reads an outage prevented: a test that could not run (an error), not a failure of the contract.
+  const errors = report.unchecked.length;
+  if (errors > 0) {
+    tests += errors;
+    suites.push(
+      `  <testsuite name="unchecked" tests="${errors}" failures="0" errors="${errors}" skipped="0">`,
+      ...report.unchecked.map(
+        (read) =>
+          `    <testcase classname="drift.unchecked" name="${xml(read.url)}"><error type="unchecked" message="${xml(read.reason)}">${xml(`${read.reason}\nunchecked: ${read.kinds.join(', ')}`)}</error></testcase>`,
+      ),
+      '  </testsuite>',
+    );
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`storefront-server drift --against ${report.against}`)}" tests="${tests}" failures="${failures}" errors="0">`,
+    `<testsuites name="${xml(`storefront-server drift --against ${report.against}`)}" tests="${tests}" failures="${failures}" errors="${errors}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -20,11 +20,18 @@ export function formatText(report: DriftReport): string {
       lines.push(`  ${one.check} ${one.path}${times}: ${one.message}`, `    e.g. ${one.example}`);
     }
   }
+  if (report.unchecked.length > 0) {
+    const kinds = report.uncheckedKinds.length > 0 ? `; not checked at all: ${report.uncheckedKinds.join(', ')}` : '';
+    lines.push('', `Could not check (the API failed, which is no disagreement)${kinds}:`);
+    for (const read of report.unchecked) lines.push(`  ${read.url}: ${read.reason}`);
+  }
   lines.push(
     '',
-    report.disagreements.length === 0
-      ? 'No disagreement: the API answers as the contract says.'
-      : `${report.disagreements.length} disagreement${report.disagreements.length === 1 ? '' : 's'} in ${byKind.size} kind${byKind.size === 1 ? '' : 's'}.`,
+    report.disagreements.length === 0 && report.unchecked.length > 0
+      ? `No disagreement in what could be read; ${report.unchecked.length} read${report.unchecked.length === 1 ? '' : 's'} could not be made.`
+      : report.disagreements.length === 0
+        ? 'No disagreement: the API answers as the contract says.'
+        : `${report.disagreements.length} disagreement${report.disagreements.length === 1 ? '' : 's'} in ${byKind.size} kind${byKind.size === 1 ? '' : 's'}.`,
   );
   return `${lines.join('\n')}\n`;
 }

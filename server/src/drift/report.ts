@@ -12,7 +12,8 @@
  * - `header`: a header the contract requires of a read is missing, or not of its form.
  * - `conditional-read`: the same GET repeated with the first answer's validators did not answer 304 (or its
  *   304 lacked a header the contract requires of it).
- * - `status`: a read the contract describes did not answer 200.
+ * - `status`: a read the contract describes did not answer 200 (a 4xx, or a 2xx or 3xx other than 200). A 5xx,
+ *   a timeout or no answer is an outage, not a disagreement: {@link DriftReport.unchecked} lists it.
  */
 export type DriftCheck =
   | 'field-missing'
@@ -67,6 +68,18 @@ export interface KindSummary {
   reads: number;
 }
 
+/**
+ * A read that could not be made (a 5xx, a 429 retried to the end, a timeout, a reset connection): an outage of
+ * the API, not a change of its contract, so it is no disagreement; what that read would have shown is unchecked.
+ */
+export interface UncheckedRead {
+  /** The kinds the read would have checked: its own and those it embeds (`OrderList`, `Order`, `OrderLineItem`). */
+  kinds: string[];
+  url: string;
+  /** Why, in one line (`answered 500`, `GET … timed out after 30000 ms`). */
+  reason: string;
+}
+
 /** The report of one `checkDrift` run (the `--format json` output). */
 export interface DriftReport {
   /** The API root compared. */
@@ -75,6 +88,10 @@ export interface DriftReport {
   kinds: Record<string, KindSummary>;
   /** Every disagreement, by kind, check and path. */
   disagreements: Disagreement[];
+  /** Reads that could not be made (outages): what they would have checked is not known. Empty: everything read. */
+  unchecked: UncheckedRead[];
+  /** Kinds that only unchecked reads would have checked (none of them was seen elsewhere), in name order. */
+  uncheckedKinds: string[];
   /** Links not followed and why (a template needing variables, another origin, a write): for the curious. */
   skipped: { url: string; reason: string }[];
 }
@@ -84,6 +101,7 @@ export class DriftCollector {
   readonly #found = new Map<string, Disagreement>();
   readonly #kinds = new Map<string, KindSummary>();
   readonly #skipped = new Map<string, string>();
+  readonly #unchecked = new Map<string, UncheckedRead>();
 
   /** Notes a representation of `kind` checked; `read` when it was an answer of its own. */
   saw(kind: string, read: boolean): void {
@@ -100,6 +118,11 @@ export class DriftCollector {
     else this.#found.set(key, { ...found, count: 1 });
   }
 
+  /** Notes a read of `url` that could not be made, and the kinds it would have checked. */
+  unchecked(kinds: string[], url: string, reason: string): void {
+    if (!this.#unchecked.has(url)) this.#unchecked.set(url, { kinds, url, reason });
+  }
+
   skip(url: string, reason: string): void {
     if (!this.#skipped.has(url)) this.#skipped.set(url, reason);
   }
@@ -113,6 +136,10 @@ export class DriftCollector {
     const skipped = [...this.#skipped.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([url, reason]) => ({ url, reason }));
-    return { against, kinds, disagreements, skipped };
+    const unchecked = [...this.#unchecked.values()].sort((a, b) => a.url.localeCompare(b.url));
+    const uncheckedKinds = [...new Set(unchecked.flatMap((read) => read.kinds))]
+      .filter((kind) => !this.#kinds.has(kind))
+      .sort();
+    return { against, kinds, disagreements, unchecked, uncheckedKinds, skipped };
   }
 }

@@ -7,9 +7,8 @@ import {
   type Client,
   type Entity,
   type HalResource,
-  HttpError,
   mapLimited,
-  NetworkError,
+  StorefrontError,
   TemplateVariableError,
 } from '@storefront-platform/sdk';
 import type { RemoteApi } from '../remote/remote-api.js';
@@ -20,6 +19,19 @@ import { isConditional } from './conditional-relations.js';
 import type { ContractView } from './contract-view.js';
 import type { Exchange, Recorder } from './recorder.js';
 import type { DriftCollector } from './report.js';
+
+/**
+ * Whether a read's answer (or its absence) is an outage of the API, not a change of its contract: no answer (a
+ * reset, a timeout), a 5xx, or a 408 or 429 the SDK retried to the end. What such a read would show is unchecked.
+ */
+const isOutage = (exchange: Exchange | undefined) =>
+  exchange === undefined || exchange.status >= 500 || exchange.status === 408 || exchange.status === 429;
+
+/** The error the SDK rejected a read with, kept for the report; anything else (a bug) goes on up. */
+function readFailure(error: unknown): StorefrontError {
+  if (error instanceof StorefrontError) return error;
+  throw error;
+}
 
 /** The API could not be read at all (its root: a refused sign-in, a network failure): no report can be made. */
 export class DriftUnreadableError extends Error {
@@ -70,7 +82,7 @@ export class DriftWalk {
     try {
       root = (await this.client.root()) as unknown as Entity;
     } catch (error) {
-      if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
+      readFailure(error);
       // A root the SDK refused although it answered 200 (another media type, a body it cannot take) is drift,
       // reported with the rest; anything else (a refused sign-in, a 401, no answer) leaves nothing to compare.
       if (this.recorder.last(url)?.status !== 200) {
@@ -95,24 +107,40 @@ export class DriftWalk {
   /** Follows `pending.rel` from its entity and checks what comes. */
   async #read({ name, url, from, rel }: Pending): Promise<Pending[]> {
     let entity: Entity | undefined;
+    let failure: StorefrontError | undefined;
     try {
       const answer = await from.follow(rel as never);
       if (answer && typeof answer === 'object' && 'toJSON' in answer) entity = answer as Entity;
     } catch (error) {
-      if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
       // The SDK refused the answer (a status, a body it cannot take): the recorded exchange says why.
+      failure = readFailure(error);
     }
-    return this.#visit(name, url, entity);
+    return this.#visit(name, url, entity, failure);
+  }
+
+  /** Notes a read that an outage prevented: what it, and what it embeds, would have checked. */
+  #unchecked(name: string, url: string, exchange: Exchange | undefined, failure: Error | undefined): void {
+    const kinds = new Set<string>();
+    const add = (one: string) => {
+      const kind = this.view.kindOf(one);
+      if (kinds.has(kind)) return;
+      kinds.add(kind);
+      for (const inner of Object.values(this.view.embedded(one))) add(inner);
+    };
+    add(name);
+    const reason = exchange ? `answered ${exchange.status}` : (failure?.message ?? 'no answer');
+    this.collector.unchecked([...kinds], url, reason);
   }
 
   /** Checks a read of `name` at `url` (its exchange, its body), repeats it conditionally, and queues its links. */
-  async #visit(name: string, url: string, entity: Entity | undefined): Promise<Pending[]> {
+  async #visit(name: string, url: string, entity: Entity | undefined, failure?: Error): Promise<Pending[]> {
     const kind = this.view.kindOf(name);
     const exchange = this.recorder.last(url);
-    if (!exchange) {
-      this.collector.add({ kind, check: 'status', path: 'GET', message: 'the read got no answer', example: url });
+    if (isOutage(exchange)) {
+      this.#unchecked(name, url, exchange, failure);
       return [];
     }
+    if (!exchange) return []; // Narrowing only: no exchange is an outage.
     const add = (found: ReturnType<typeof compareAnswer>) => {
       for (const one of found) this.collector.add({ ...one, example: url });
     };
@@ -148,14 +176,21 @@ export class DriftWalk {
   /** The read again, through the SDK's cache, which sends the first answer's validators. */
   async #repeat(name: string, url: string, first: Exchange): Promise<void> {
     const before = this.recorder.last(url);
+    let failure: StorefrontError | undefined;
     try {
       await this.client
         .restore<Entity>({ _links: { self: { href: url } } } as HalResource, url)
         .follow('self' as never);
     } catch (error) {
-      if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
+      failure = readFailure(error);
     }
     const again = this.recorder.last(url);
+    if (failure && (again === before || isOutage(again))) {
+      // An outage on the repeat says nothing of conditional reads: unchecked, not a disagreement.
+      const reason = again === before ? failure.message : `answered ${again?.status}`;
+      this.collector.unchecked([this.view.kindOf(name)], url, `the conditional repeat: ${reason}`);
+      return;
+    }
     const found = compareConditional(this.view, name, first, again === before ? undefined : again);
     for (const one of found) this.collector.add({ ...one, example: url });
   }
@@ -217,15 +252,21 @@ export class DriftWalk {
    * type checked against the link's `type`. Pages elsewhere (a shop's storefront) are not the API's.
    */
   async #document({ source, from, rel, url: href, type }: Pending): Promise<Pending[]> {
+    let failure: StorefrontError | undefined;
     try {
       const response: unknown = await from.follow(rel as never);
       if (response instanceof Response) await response.body?.cancel();
     } catch (error) {
-      if (!(error instanceof HttpError) && !(error instanceof NetworkError)) throw error;
+      failure = readFailure(error);
     }
     const kind = this.view.kindOf(source);
     const exchange = this.recorder.last(href);
     const path = `_links.${rel}`;
+    if (isOutage(exchange)) {
+      const reason = exchange ? `answered ${exchange.status}` : (failure?.message ?? 'no answer');
+      this.collector.unchecked([kind], href, `following ${rel}: ${reason}`);
+      return [];
+    }
     if (exchange?.status !== 200) {
       const message = `following ${rel} answered ${exchange?.status ?? 'nothing'}, not 200`;
       this.collector.add({ kind, check: 'status', path, message, example: href });

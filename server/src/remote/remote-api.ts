@@ -19,6 +19,8 @@ export interface RemoteApi {
   password?: string;
   /** Requests in flight at once. Default 4. */
   concurrency?: number;
+  /** Limit per attempt of a request, in ms (the SDK's `timeout`). Default 30 000. */
+  timeout?: number;
   /** The `fetch` to use (a test's, a proxy's). Default: the global one. */
   fetch?: typeof fetch;
 }
@@ -50,12 +52,23 @@ export function connectRemote(remote: RemoteApi): Client {
   if (!remote.clientId || !remote.clientSecret) throw new RemoteApiError('an app client id and secret are needed');
   if (remote.login !== undefined && !remote.password)
     throw new RemoteApiError(`a password is needed for ${remote.login}`);
-  const endpoint = { authUrl, clientId: remote.clientId, clientSecret: remote.clientSecret, scope: 'admin' };
+  const endpoint = {
+    authUrl,
+    clientId: remote.clientId,
+    clientSecret: remote.clientSecret,
+    scope: 'admin',
+    ...(remote.timeout !== undefined && { timeout: remote.timeout }),
+  };
   const auth: AuthStrategy =
     remote.login === undefined
       ? clientCredentials(endpoint)
       : password({ ...endpoint, username: remote.login, password: remote.password ?? '' });
-  return createClient({ baseUrl: remote.url, auth, ...(remote.fetch && { fetch: remote.fetch }) });
+  return createClient({
+    baseUrl: remote.url,
+    auth,
+    ...(remote.fetch && { fetch: remote.fetch }),
+    ...(remote.timeout !== undefined && { timeout: remote.timeout }),
+  });
 }
 
 /**

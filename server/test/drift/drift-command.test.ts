@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import sax from 'sax';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type StorefrontServer } from '../../src/create-server.js';
+import { checkDrift } from '../../src/drift/check-drift.js';
+import { formatText } from '../../src/drift/format-text.js';
 import { runDrift } from '../../src/drift-command.js';
 import { type PlantingProxy, startPlantingProxy } from './planting-proxy.js';
 
@@ -133,6 +135,38 @@ describe('storefront-server drift', () => {
     expect(suites.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toContain('ProductVariant');
   });
 
+  it('lists reads an outage prevented as unchecked, exit 3, not as disagreements', async () => {
+    // Every attempt at the orders answers 500 (the SDK retries twice): an outage, not a change of the contract.
+    proxy.plant = {
+      answer(answer) {
+        if (/\/orders\.json/.test(answer.path)) answer.status = 500;
+      },
+    };
+    const output = join(dir, 'outage.json');
+    const { code, stderr } = await drift(['--against', api(), '--sample', '1', '--format', 'json', '--output', output]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/0 disagreements, 1 read could not be made; report in/);
+    const report = JSON.parse(await readFile(output, 'utf8'));
+    expect(report.disagreements).toEqual([]);
+    expect(report.unchecked).toEqual([
+      {
+        kinds: ['OrderSummaryResults', 'OrderSummary'],
+        url: expect.stringMatching(/orders\.json/),
+        reason: 'answered 500',
+      },
+    ]);
+    expect(report.uncheckedKinds).toEqual(['OrderSummary', 'OrderSummaryResults']);
+    expect(formatText(report)).toMatch(
+      /Could not check .*: OrderSummary, OrderSummaryResults:\n {2}http.*orders\.json.*: answered 500/,
+    );
+  });
+
+  it('exits 4 before reading when --output cannot be written', async () => {
+    const { code, stderr } = await drift(['--against', api(), '--output', join(dir, 'missing', 'x.json')]);
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/cannot write the report to .*missing\/x\.json: ENOENT/);
+  });
+
   it('exits 2 for bad flags, saying which', async () => {
     expect((await drift([])).stderr).toMatch(/--against URL is needed/);
     for (const args of [
@@ -158,8 +192,50 @@ describe('storefront-server drift', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const nothing = await drift(['--against', `http://127.0.0.1:${port}/v1`]);
+    const output = join(dir, 'unread.xml');
+    const nothing = await drift(['--against', `http://127.0.0.1:${port}/v1`, '--format', 'junit', '--output', output]);
     expect(nothing.code).toBe(3);
     expect(nothing.stderr).toMatch(/cannot be read/);
+    // CI keeps the report: it says the API could not be read.
+    const errors = parseXml(await readFile(output, 'utf8')).filter((e) => e.name === 'error');
+    expect(errors.map((e) => e.attributes.message)).toEqual([expect.stringMatching(/cannot be read/)]);
+  });
+});
+
+describe('checkDrift on a slow or failing API', () => {
+  it('notes a read that timed out or got no answer as unchecked, and resolves with the rest', async () => {
+    const credentials = server.credentials!;
+    const tokens: string[] = [];
+    const report = await checkDrift({
+      url: api(),
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      sample: 1,
+      timeout: 500,
+      // A theme that never answers within the timeout; the products' list, a connection that fails.
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        tokens.push(request.headers.get('authorization') ?? '');
+        if (/\/theme\.json$/.test(request.url)) {
+          return new Promise((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+          );
+        }
+        if (/\/v1\/products\.json/.test(request.url)) return Promise.reject(new TypeError('fetch failed: ECONNRESET'));
+        return fetch(request);
+      },
+    });
+    expect(report.disagreements).toEqual([]);
+    const unchecked = Object.fromEntries(
+      report.unchecked.map((read) => [read.url.replace(/^.*\/v1/, ''), read.reason]),
+    );
+    // Only these two fail; a loaded machine may time out another read too, which is unchecked as well.
+    expect(unchecked).toMatchObject({
+      '/shops/1/theme.json': expect.stringMatching(/^GET .*theme\.json timed out after 500 ms$/),
+      '/products.json': expect.stringMatching(/failed without a response: fetch failed: ECONNRESET/),
+    });
+    expect(report.uncheckedKinds).toEqual(expect.arrayContaining(['Theme', 'ProductSummaryResults']));
+    const token = tokens.find((value) => value.startsWith('Bearer '))!;
+    expect(JSON.stringify(report)).not.toContain(token.slice(7));
   });
 });
