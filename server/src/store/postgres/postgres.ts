@@ -182,6 +182,25 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   }
 }
 
+/**
+ * Whether the schema `url` names exists, without creating it: an import looks at its destination so, leaving no
+ * empty tables behind when it fails before writing.
+ */
+export async function hasSchema(url: string): Promise<boolean> {
+  const target = targetOf(url, undefined);
+  const pool = openPool({ connectionString: target.connectionString, name: 'storefront-server', max: 1, tell() {} });
+  try {
+    const { rows } = await pool.query<{ present: boolean }>('SELECT to_regnamespace($1) IS NOT NULL AS present', [
+      quoteSchema(target.schema),
+    ]);
+    return rows[0]!.present;
+  } catch (error) {
+    throw failure(target, 'cannot connect', error);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
 /** Under the write lock: the initial data when the schema holds none (or on `reset`). Whether it created it. */
 async function createData(client: pg.PoolClient, schema: string, options: PostgresStoreOptions): Promise<boolean> {
   await client.query(`BEGIN; ${setLimits(SETUP_LIMITS)}`);
@@ -202,7 +221,10 @@ async function createData(client: pg.PoolClient, schema: string, options: Postgr
     const changes = COLLECTIONS.map((name) => ({ name, upserts: (data[name] ?? []) as AnyRow[], deletes: [] }));
     await writeRows(client, schema, seq, changes);
     const wrote = changes.some((change) => change.upserts.length > 0);
-    if (wrote || options.reset) await client.query(`UPDATE ${schema}.head SET seq = $1`, [seq]);
+    // A reset's DELETEs leave no marks: `pruned` moved to this write makes every process that applied less reload
+    // every row at its next sync (the one freshness rule), instead of keeping, and writing back, rows now gone.
+    if (options.reset) await client.query(`UPDATE ${schema}.head SET seq = $1, pruned = $1`, [seq]);
+    else if (wrote) await client.query(`UPDATE ${schema}.head SET seq = $1`, [seq]);
     await client.query('COMMIT');
     return true;
   } catch (error) {
