@@ -81,7 +81,7 @@ function jsonDestination(to: string, staging?: string): Destination {
 
 /** A PostgreSQL schema; the staging directory in the working directory, named after the schema, unless given. */
 async function postgresDestination(url: string, staging?: string): Promise<Destination> {
-  const { createPostgresStore } = await import('../store/postgres/postgres.js');
+  const { createPostgresStore, hasSchema } = await import('../store/postgres/postgres.js');
   const schema = new URL(url).searchParams.get('schema') ?? 'storefront';
   const open = (options: Parameters<typeof createPostgresStore>[1]) =>
     createPostgresStore(url, { connections: 2, warn: () => undefined, ...options });
@@ -89,6 +89,8 @@ async function postgresDestination(url: string, staging?: string): Promise<Desti
     location: `${withoutPassword(url)}`,
     staging: staging ?? resolve(`storefront-import-${schema}.partial`),
     async read() {
+      // Opening a store makes its tables: a schema that does not exist holds no data, and stays absent until written.
+      if (!(await hasSchema(url))) return undefined;
       const store = await open({});
       try {
         return datasetOf(store);

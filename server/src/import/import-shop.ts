@@ -3,7 +3,9 @@
  * a data set of the reference server: `storefront-server import` from code. See docs/server.md, "A copy of your
  * shop".
  */
+import { OAuthError, UnauthorizedError } from '@storefront-platform/sdk';
 import { connectRemote, type RemoteApi } from '../remote/remote-api.js';
+import { describeRemoteFailure } from '../remote/remote-failure.js';
 import type { DemoCredentials } from '../seed/seed.js';
 import { DATA_COLLECTIONS } from '../store/collections.js';
 import { StoreError } from '../store/errors.js';
@@ -14,7 +16,7 @@ import { destinationOf } from './destination.js';
 import { sandboxOrigin } from './origins.js';
 import type { ImportProgress } from './progress.js';
 import { ResumeState } from './resume-state.js';
-import { walk } from './walk.js';
+import { ImportError, walk } from './walk.js';
 
 /** What {@link importShop} copies, from where, to where. */
 export interface ImportOptions {
@@ -75,8 +77,9 @@ function sinceOf(since: ImportOptions['since']): number | undefined {
  * never the source's users, apps, tokens, webhooks or events. A demo user (owner of the shops) and a demo app
  * are made; their credentials are in the report. Importing the same source again gives the same bytes. An import
  * cut short continues when run again with the same options. Rejects with a `RemoteApiError` (bad URL or
- * credentials), an SDK error (the source refused: a 401 says which credential), an `ImportError` or a
- * `StoreError`.
+ * credentials), an `ImportError` (a refused sign-in or token, its message naming the credential to check and its
+ * `cause` the SDK's `OAuthError` or `UnauthorizedError`; a shop not found), another SDK error (the source failed:
+ * a timeout, a 5xx) or a `StoreError`.
  */
 export async function importShop(options: ImportOptions): Promise<ImportReport> {
   const since = sinceOf(options.since);
@@ -107,6 +110,13 @@ export async function importShop(options: ImportOptions): Promise<ImportReport> 
     state,
     base,
     onProgress: options.onProgress,
+  }).catch((error: unknown) => {
+    // The SDK's OAuthError says what the source said ("Client authentication failed"); which credential it was
+    // (the app's, the user's) is known here only.
+    if (error instanceof OAuthError || error instanceof UnauthorizedError) {
+      throw new ImportError(describeRemoteFailure(error, options.from), { cause: error });
+    }
+    throw error;
   });
   const demo = demoAccess(options.from.url, options.demo);
   const data = buildDataset({ walked, source: options.from.url, origin, demo, base });

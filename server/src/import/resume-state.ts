@@ -32,12 +32,17 @@ export class ResumeState {
   };
   /** Rows read back from an earlier run. */
   resumed = 0;
+  /**
+   * The source to write down with the first rows: a fresh start makes its directory then, so that a run that
+   * fails before fetching anything (a refused sign-in, an unknown shop) leaves nothing behind.
+   */
+  #unsaved: string | undefined;
 
   private constructor(readonly dir: string) {}
 
   /**
    * The state in `dir`: what an earlier run of the import from `source` fetched, or a fresh start (the directory
-   * made) when there was none or it was of another source.
+   * removed, made again with the first rows) when there was none or it was of another source.
    */
   static async open(dir: string, source: string): Promise<ResumeState> {
     const state = new ResumeState(dir);
@@ -50,8 +55,7 @@ export class ResumeState {
     }
     if (!same) {
       await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, SOURCE_FILE), `${JSON.stringify({ source })}\n`);
+      state.#unsaved = source;
       return state;
     }
     const text = await readFile(join(dir, STATE_FILE), 'utf8').catch(() => '');
@@ -80,6 +84,11 @@ export class ResumeState {
   async add(entries: readonly ResumeEntry[]): Promise<void> {
     if (entries.length === 0) return;
     for (const entry of entries) (this.#rows[entry.kind] as Map<string, unknown>).set(entry.row.id, entry.row);
+    if (this.#unsaved !== undefined) {
+      await mkdir(this.dir, { recursive: true });
+      await writeFile(join(this.dir, SOURCE_FILE), `${JSON.stringify({ source: this.#unsaved })}\n`);
+      this.#unsaved = undefined;
+    }
     await appendFile(join(this.dir, STATE_FILE), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   }
 

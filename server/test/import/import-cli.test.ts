@@ -145,5 +145,7 @@ describe('storefront-server import', () => {
       spy.mockRestore();
     }
     expect(existsSync(join(to, 'db.json'))).toBe(false);
+    // Nothing was fetched: no staging directory is left to resume from.
+    expect(existsSync(`${to}.partial`)).toBe(false);
   }, 60_000);
 });

@@ -2,6 +2,7 @@
  * `importShop` into a PostgreSQL schema (made for the test, dropped after): a server on that schema serves every
  * resource as the source does, no row holds a credential used, and a schema holding data is refused.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,25 @@ describe.skipIf(skipWithout(POSTGRES, 'The import into PostgreSQL'))('importShop
   afterAll(async () => {
     await source?.close();
     await Promise.all(schemas.map((schema) => schema.drop()));
+  });
+
+  it('leaves no schema behind when it fails before writing (a refused sign-in)', async () => {
+    const schema = await freshSchema();
+    schemas.push(schema);
+    const from = { url: source!.baseUrl, clientId: credentials.clientId, clientSecret: 'not-the-secret' };
+    const staging = join(await tempDir(), 'staging');
+    await expect(importShop({ from, to: schema.url, staging })).rejects.toThrow(
+      /refused the app's credentials .*: check --client-id and STOREFRONT_REMOTE_CLIENT_SECRET/,
+    );
+    const client = new pg.Client({ connectionString: schema.url.replace(/\?.*$/, '') });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT to_regnamespace($1) AS found', [schema.schema]);
+      expect(rows[0].found).toBeNull();
+    } finally {
+      await client.end();
+    }
+    expect(existsSync(staging)).toBe(false);
   });
 
   it('writes a schema that a server serves as the source does, with no credential in its rows', async () => {
