@@ -17,9 +17,23 @@ export function guardedWrite<Row, T>(
 ): Promise<T> {
   return call.context.store.write((tx) => {
     const current = read();
-    assertPreconditions(call.request.headers, validators(call, current));
+    preconditionsOn(call, validators)(current);
     return change(tx, current);
   });
+}
+
+/**
+ * The preconditions of a write as a check of the row its target holds when the write is decided (`undefined`: none,
+ * so that `If-Match` fails and `If-None-Match: *` holds). A POST that creates or replaces by name (a template or
+ * asset by file name, the shop's development theme) targets what that name holds, as a PUT to it would (RFC 9110
+ * §13.2.2): its save function calls this with the row it found, before it changes anything.
+ */
+export function preconditionsOn<Row>(
+  call: Call,
+  validators: (call: Call, row: Row) => Validators,
+): (current: Row | undefined) => void {
+  return (current) =>
+    assertPreconditions(call.request.headers, current === undefined ? undefined : validators(call, current));
 }
 
 /**

@@ -95,7 +95,8 @@ export function assertPreconditions(headers: HeaderReader, current: Validators |
 }
 
 /**
- * The current representation of a POST's target: the collections the API creates in (a theme's templates and
- * assets, a shop's themes) have none of their own, since they are embedded in their parent's.
+ * The current representation of the target of a POST that adds a new member to a collection (a webhook endpoint):
+ * none, since the member does not exist yet. The POSTs that create or replace by name check what the name holds
+ * instead (`api/guarded-write.ts`, `preconditionsOn`).
  */
 export const NO_REPRESENTATION = undefined;

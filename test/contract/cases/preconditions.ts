@@ -2,6 +2,7 @@
  * RFC 9110 §13 on every method, in §13.2.2's order: If-Match, else If-Unmodified-Since (412); then If-None-Match
  * (304 for GET and HEAD, 412 for the others), else If-Modified-Since. Errors carry no validators.
  */
+import { encodeBase64 } from '@storefront-platform/sdk/internal';
 import { expect } from 'vitest';
 import { BASE } from '../fixture.js';
 import type { Reply, Session } from '../session.js';
@@ -10,6 +11,7 @@ import type { ContractCase } from './types.js';
 const THEME = `${BASE}/themes/1`;
 const TEMPLATE = `${BASE}/themes/1/templates/1`;
 const LONG_AGO = 'Sat, 01 Jan 2000 00:00:00 GMT';
+const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>');
 
 /** A 412 is an error: no `ETag` (it would not be the resource's) and no `Last-Modified`. */
 function expectFailed(reply: Reply): void {
@@ -57,7 +59,7 @@ export const preconditionCases: ContractCase[] = [
     },
   },
   {
-    name: 'preconditions on PUT, DELETE and POST: If-None-Match * means create only; nothing is written on a 412',
+    name: 'preconditions on PUT and DELETE: If-None-Match * fails on an existing resource; nothing is written on a 412',
     async run(s) {
       const token = await s.token('admin');
       const theme = await s.send('theme', THEME, { token });
@@ -91,13 +93,50 @@ export const preconditionCases: ContractCase[] = [
           headers: { 'if-unmodified-since': LONG_AGO },
         }),
       );
+    },
+  },
+  {
+    name: 'preconditions on the POSTs that create or replace by name: checked against what the name holds',
+    async run(s) {
+      const token = await s.token('admin');
+      const post = (label: string, url: string, json: object | undefined, headers: Record<string, string>) =>
+        s.send(label, url, { method: 'POST', token, json, headers });
+      const template = (body: string) => ({ file_name: 'snippets/inm.html', body });
+      const templates = `${THEME}/templates`;
+      // No template of that name yet: If-Match (`*` included) fails, If-None-Match * holds.
+      expectFailed(await post('template If-Match * on a new name', templates, template('a'), { 'if-match': '*' }));
+      const created = await post('template create only', templates, template('first'), { 'if-none-match': '*' });
+      expect(created.status).toBe(201);
+      const etag = created.headers.get('etag')!;
+      // Now the name holds a template: create only fails, and nothing is written.
+      expectFailed(await post('template create only again', templates, template('x'), { 'if-none-match': '*' }));
+      expectFailed(await post('template old tag', templates, template('x'), { 'if-match': '"old"' }));
+      const longAgo = { 'if-unmodified-since': LONG_AGO };
+      expectFailed(await post('template If-Unmodified-Since long ago', templates, template('x'), longAgo));
+      const unchanged = await s.send('template unchanged', created.json()._links.self.href, { token });
+      expect([unchanged.json().body, unchanged.headers.get('etag')]).toEqual(['first', etag]);
+      expect((await post('template current tag', templates, template('second'), { 'if-match': etag })).status).toBe(
+        200,
+      );
+      expect((await post('template If-Match *', templates, template('third'), { 'if-match': '*' })).status).toBe(200);
 
-      // A POST's target (the theme's templates) has no representation of its own: If-Match fails, `*` included,
-      // and If-None-Match * holds.
-      const create = (label: string, headers: Record<string, string>, file_name: string) =>
-        s.send(label, `${THEME}/templates`, { method: 'POST', token, json: { file_name, body: '<p>x</p>' }, headers });
-      expectFailed(await create('POST If-Match *', { 'if-match': '*' }, 'snippets/a.html'));
-      expect((await create('POST If-None-Match *', { 'if-none-match': '*' }, 'snippets/b.html')).status).toBe(201);
+      // An asset's validators are its file's (what its deletion checks): the quoted digest.
+      const assets = `${THEME}/assets`;
+      const asset = { file_name: 'inm.svg', data: encodeBase64(SVG) };
+      expectFailed(await post('asset If-Match * on a new name', assets, asset, { 'if-match': '*' }));
+      const uploaded = await post('asset create only', assets, asset, { 'if-none-match': '*' });
+      expect(uploaded.status).toBe(201);
+      expectFailed(await post('asset create only again', assets, asset, { 'if-none-match': '*' }));
+      expectFailed(await post('asset If-Unmodified-Since long ago', assets, asset, longAgo));
+      const digest = `"${uploaded.json().digest}"`;
+      expect((await post('asset current digest', assets, asset, { 'if-match': digest })).status).toBe(200);
+
+      // The shop's development theme: created once, then answered as it is.
+      const themes = `${BASE}/shops/1/themes`;
+      expectFailed(await post('dev theme If-Match * before it exists', themes, undefined, { 'if-match': '*' }));
+      expect((await post('dev theme create only', themes, undefined, { 'if-none-match': '*' })).status).toBe(201);
+      expectFailed(await post('dev theme create only again', themes, undefined, { 'if-none-match': '*' }));
+      expect((await post('dev theme If-Match *', themes, undefined, { 'if-match': '*' })).status).toBe(200);
     },
   },
 ];

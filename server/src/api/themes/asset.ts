@@ -210,9 +210,12 @@ export function saveAsset(
   /** The bytes in base64, as stored. */
   data: string,
   now: number,
+  /** Checks the asset the file name holds (`undefined`: none) before anything changes: the preconditions. */
+  guard: (existing: AssetRow | undefined) => void,
 ): { asset: AssetRow; created: boolean } {
   const fields = { content_type: file.content_type, digest: file.digest, file_size: file.file_size };
   const existing = tx.where('assets', 'theme_id', theme.id).find((a) => a.file_name === file.file_name);
+  guard(existing);
   assertRoomForAsset(tx, theme, file.file_size, existing?.file_size);
   touchTheme(tx, theme, now);
   if (existing) {

@@ -24,7 +24,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     summary: 'Add an HTML, CSS or JavaScript template to the theme, or replace the one with the same file name.',
     target: 'The template (`_class ["themeTemplate"]`): 201 with `Location` when created, 200 when it replaced one.',
     payload:
-      'JSON `{"file_name": string, "body": string, "last_updated_on"?: string | integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: the `updated_on` you last saw, as given (to the millisecond); when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written. Epoch seconds are still taken from older clients, but refused (the same 422) when the template changed more than once within that second, since they cannot tell which version you saw. A theme holds at most 1000 templates.',
+      'JSON `{"file_name": string, "body": string, "last_updated_on"?: string | integer}`. `file_name`: 1–2 path segments of letters, digits, `.`, `_`, `-`, ending in `.html`, `.css` or `.js`. `body`: at most 64 KiB of UTF-8 (413 beyond). `last_updated_on`: the `updated_on` you last saw, as given (to the millisecond); when the existing template has changed since, the answer is a 422 on `updated_on` and nothing is written. Epoch seconds are still taken from older clients, but refused (the same 422) when the template changed more than once within that second, since they cannot tell which version you saw. A theme holds at most 1000 templates. Preconditions concern the template of that file name: `If-None-Match: *` creates only (412 when the name is taken), `If-Match` with its `ETag` (or `*`) replaces only that version (412 when it changed or there is none), `If-Unmodified-Since` its `Last-Modified`.',
     example:
       'POST /v1/themes/3/templates {"file_name":"partials/footer.html","body":"<footer>…</footer>"} → 201 template',
   },
@@ -33,7 +33,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     title: 'Upload asset',
     summary: 'Upload a file (image or font) for the theme, or replace the one with the same file name.',
     target: 'The asset (`_class ["themeAsset"]`): 201 when created, 200 when it replaced one.',
-    payload: `JSON \`{"file_name": string, "data": base64}\` (line breaks and a \`data:…;base64,\` prefix are tolerated), or \`multipart/form-data\` with a \`file\` part (stored under its filename, or under an optional \`file_name\` field). At most ${API_LIMITS.assetBytes / MIB} MiB (413 beyond). Allowed: .${ASSET_EXTENSIONS.join(', .')}, and the bytes must be a file of that kind (a PNG named .gif is a 422). A theme holds at most ${API_LIMITS.assetsPerTheme} assets and ${API_LIMITS.assetBytesPerTheme / MIB} MiB of files in all.`,
+    payload: `JSON \`{"file_name": string, "data": base64}\` (line breaks and a \`data:…;base64,\` prefix are tolerated), or \`multipart/form-data\` with a \`file\` part (stored under its filename, or under an optional \`file_name\` field). At most ${API_LIMITS.assetBytes / MIB} MiB (413 beyond). Allowed: .${ASSET_EXTENSIONS.join(', .')}, and the bytes must be a file of that kind (a PNG named .gif is a 422). A theme holds at most ${API_LIMITS.assetsPerTheme} assets and ${API_LIMITS.assetBytesPerTheme / MIB} MiB of files in all. Preconditions concern the asset of that file name, whose \`ETag\` is its file's, the quoted \`digest\`: \`If-None-Match: *\` uploads only a new file (412 when the name is taken), \`If-Match\` replaces only that version (412 when it changed or there is none).`,
     example: 'POST /v1/themes/3/assets {"file_name":"images/logo.png","data":"iVBORw0KGgo…"} → 201 asset',
   },
   'svc:theme_preview': {
@@ -57,7 +57,7 @@ export const themeRelations: RelationTable<ThemeRelationName> = {
     title: 'Create development theme',
     summary: 'Create the shop’s development theme as a copy of its production theme (templates, assets, settings).',
     target: 'The development theme: 201 with `Location` when created, 200 when the shop already has one.',
-    payload: 'None.',
+    payload: 'None. `If-None-Match: *` creates only: 412 when the shop already has a development theme.',
     example: 'POST /v1/shops/1/themes → 201 theme',
   },
   'svc:update_template': {

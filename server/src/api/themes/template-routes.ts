@@ -1,10 +1,10 @@
 /** Template endpoints (spec §4.2, §4.3): read, create or upsert by file name, update, delete. */
-import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
+import { assertPreconditions } from '../../http/conditional.js';
 import { validationError } from '../../http/http-error.js';
 import type { Call, Reply, Route } from '../../http/route.js';
 import { readBody } from '../contract-schemas.js';
 import { templateEvent } from '../events/subjects.js';
-import { guardedDelete, guardedWrite } from '../guarded-write.js';
+import { guardedDelete, guardedWrite, preconditionsOn } from '../guarded-write.js';
 import { administeredTheme, themeTemplate } from './lookup.js';
 import { templateEntity } from './representations.js';
 import {
@@ -38,16 +38,19 @@ function showTemplate(call: Call): Reply {
   return { entity: templateEntity(call, templateOf(call).template) };
 }
 
-/** Creates a template, or replaces the one of that file name. */
+/**
+ * Creates a template, or replaces the one of that file name. The preconditions are checked against that template
+ * (none: `If-None-Match: *` holds, so it means "create only"), once the body has named it.
+ */
 async function createTemplate(call: Call): Promise<Reply> {
   const { theme } = administeredTheme(call, call.params.theme_id!);
-  assertPreconditions(call.request.headers, NO_REPRESENTATION);
   const input = await readBody(call.request, 'theme', 'svc:create_template', MAX_REQUEST_BYTES);
   const file_name = checkedFileName(input.file_name);
   checkTemplateBody(input.body);
   checkLastSeen(input.last_updated_on);
   const { template, created } = await call.context.store.write((tx) => {
-    const saved = saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now());
+    const guard = preconditionsOn(call, templateEntity);
+    const saved = saveTemplate(tx, theme, { ...input, file_name }, call.context.clock.now(), guard);
     templateEvent(tx, call.context, theme, saved.template, saved.created ? 'created' : 'updated');
     return saved;
   });

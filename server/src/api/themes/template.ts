@@ -159,14 +159,19 @@ function findByName(tx: Transaction, themeId: string, fileName: string): Templat
   return tx.where('templates', 'theme_id', themeId).find((t) => t.file_name === fileName);
 }
 
-/** Creates a template, or updates the one with that file name; `created` tells which (201 or 200). */
+/**
+ * Creates a template, or updates the one with that file name; `created` tells which (201 or 200). `guard` checks
+ * the template the name holds (`undefined`: none) before anything changes: the request's preconditions.
+ */
 export function saveTemplate(
   tx: Transaction,
   theme: ThemeRow,
   input: TemplateCreate,
   now: number,
+  guard: (existing: TemplateRow | undefined) => void,
 ): { template: TemplateRow; created: boolean } {
   const existing = findByName(tx, theme.id, input.file_name);
+  guard(existing);
   if (existing) {
     assertLastSeen(existing, input.last_updated_on);
     touchTheme(tx, theme, now);

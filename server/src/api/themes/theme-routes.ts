@@ -1,11 +1,11 @@
 /** Theme endpoints: the production theme, a theme by id, its update, and the development theme's creation. */
 
-import { assertPreconditions, NO_REPRESENTATION } from '../../http/conditional.js';
+import { assertPreconditions } from '../../http/conditional.js';
 import type { Call, Reply, Route } from '../../http/route.js';
 import { administeredShop } from '../access.js';
 import { readBody } from '../contract-schemas.js';
 import { themeEvent } from '../events/subjects.js';
-import { guardedWrite } from '../guarded-write.js';
+import { guardedWrite, preconditionsOn } from '../guarded-write.js';
 import { administeredTheme, productionTheme } from './lookup.js';
 import { themeEntity } from './representations.js';
 import { checkSettings, checkTitle, ensureDevTheme, MAX_SETTINGS_BYTES, touchTheme } from './theme.js';
@@ -41,12 +41,14 @@ async function editTheme(call: Call): Promise<Reply> {
   return { entity: themeEntity(call, updated) };
 }
 
-/** Creates the shop's development theme, or answers the one it has. */
+/**
+ * Creates the shop's development theme, or answers the one it has. The preconditions are checked against that one
+ * (none: `If-None-Match: *` holds, so it means "create only").
+ */
 async function createDevTheme(call: Call): Promise<Reply> {
   const shop = administeredShop(call, call.params.shop_id!);
-  assertPreconditions(call.request.headers, NO_REPRESENTATION);
   const { theme, created } = await call.context.store.write((tx) => {
-    const ensured = ensureDevTheme(tx, shop, call.context.clock.now());
+    const ensured = ensureDevTheme(tx, shop, call.context.clock.now(), preconditionsOn(call, themeEntity));
     // An existing development theme is answered, not written: no event.
     if (ensured.created) themeEvent(tx, call.context, ensured.theme, 'created');
     return ensured;

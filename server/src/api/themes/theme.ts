@@ -126,10 +126,19 @@ export async function addMissingPreviewKeys(store: Store): Promise<void> {
   });
 }
 
-/** The shop's development theme, creating it from the production theme when it has none. */
-export function ensureDevTheme(tx: Transaction, shop: ShopRow, now: number): { theme: ThemeRow; created: boolean } {
+/**
+ * The shop's development theme, creating it from the production theme when it has none. `guard` checks the one it
+ * has (`undefined`: none) before anything changes: the request's preconditions.
+ */
+export function ensureDevTheme(
+  tx: Transaction,
+  shop: ShopRow,
+  now: number,
+  guard: (existing: ThemeRow | undefined) => void,
+): { theme: ThemeRow; created: boolean } {
   const themes = tx.where('themes', 'shop_id', shop.id);
   const existing = themes.find((t) => !t.production);
+  guard(existing);
   if (existing) return { theme: existing, created: false };
   const production = themes.find((t) => t.production);
   if (!production) throw notFound(`Shop ${shop.id} has no theme to copy`);
