@@ -70,7 +70,7 @@ async function listOrders(call: Call): Promise<Reply> {
     href: ordersUrl(addresses),
     params: filterParams(ORDER_FILTERS, filter),
     order,
-    revisions: [store.revision('orders'), store.revision('shops')],
+    collections: ['orders', 'shops'],
     rows: () => {
       const mine = ownShops(call)
         .filter((shop) => administers(principal, shop))

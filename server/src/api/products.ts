@@ -83,7 +83,6 @@ async function listProducts(call: Call): Promise<Reply> {
     sort: oneOf(query, 'sort', await queryValues('root', 'svc:all_products', 'sort')),
   } satisfies FilterValues<typeof PRODUCT_FILTERS>;
   const { q, shop_ids: shopIds, status, tags, sort } = filter;
-  const revisions = [store.revision('products'), store.revision('shops')];
   const { visible, administered, variant } = viewer(store, principal);
   const order = orderOf(sort ?? 'updated_on.desc', SORT_KEYS);
   return listReply(call, 'productSummary', {
@@ -92,10 +91,10 @@ async function listProducts(call: Call): Promise<Reply> {
     href: productsUrl(addresses),
     params: filterParams(PRODUCT_FILTERS, filter),
     order,
-    revisions,
+    collections: ['products', 'shops'],
     rows: () => {
       // One ascending sort per field serves every filter and both directions.
-      const sorted = cache.memo(`products:sorted:${order.field}`, revisions.slice(0, 1), () =>
+      const sorted = cache.memo(`products:sorted:${order.field}`, [store.revision('products')], () =>
         sortRows(store.all('products'), { ...order, descending: false }),
       );
       const wanted = shopIds ? new Set(shopIds.filter((id) => visible.has(id))) : visible;

@@ -9,9 +9,11 @@
 import type { RepresentationName } from '@storefront-platform/sdk/internal';
 import { API_LIMITS } from '@storefront-platform/sdk/internal';
 import type { Addresses } from '../core/types.js';
+import type { LatestChange } from '../http/collection-changes.js';
 import type { Entity } from '../http/entity.js';
-import type { Revisions } from '../http/representation-cache.js';
+import { toSeconds } from '../http/http-date.js';
 import type { Call, Reply } from '../http/route.js';
+import type { CollectionName } from '../store/types.js';
 import { CURSOR_PARAMETER, type Cursor, cursorAfter, indexAfter, readCursor } from './cursor.js';
 import { type Hal, halEntity, link, type ResultsLinks, results } from './hal.js';
 import type { ListOrder } from './list-order.js';
@@ -105,8 +107,8 @@ export interface ListSpec<R, N extends RepresentationName> {
   params: [string, string][];
   /** The order the request asks for; `rows()` sorts in it. */
   order: ListOrder<R>;
-  /** Store revisions the rows depend on. */
-  revisions: Revisions;
+  /** The collections the rows and their representations are built from. */
+  collections: readonly CollectionName[];
   /** The filtered, sorted rows; read once per filter and revisions. */
   rows(): readonly R[];
   /** Newest change among the rows (epoch ms), e.g. {@link newest}. */
@@ -126,8 +128,9 @@ export function listReply<R extends { id: string }, N extends RepresentationName
   const { params, order } = spec;
   const paging = readPaging(call.query, order);
   const { cache, context } = call;
+  const { revisions, change } = collectionsNow(call, spec.collections);
   const filterKey = `${spec.name}:${spec.variant}:${new URLSearchParams(params)}`;
-  const listing = cache.memo(filterKey, spec.revisions, (): Listing<R, N> => {
+  const listing = cache.memo(filterKey, revisions, (): Listing<R, N> => {
     const rows = spec.rows();
     return {
       representation,
@@ -140,7 +143,28 @@ export function listReply<R extends { id: string }, N extends RepresentationName
     };
   });
   const key = `${filterKey}:${paging.page}:${paging.perPage}:${paging.after?.token ?? ''}`;
-  return { entity: cache.cached(key, spec.revisions, () => resultsEntity(context.addresses, listing, paging)) };
+  const build = () => datedBy(resultsEntity(context.addresses, listing, paging), change);
+  return { entity: cache.cached(key, revisions, build) };
+}
+
+/** The store's revisions of `collections` now, and their latest change as the core saw it. */
+export function collectionsNow(
+  call: Call,
+  collections: readonly CollectionName[],
+): { revisions: number[]; change: LatestChange } {
+  const stamps = collections.map((collection) => [collection, call.context.store.revision(collection)] as const);
+  return { revisions: stamps.map(([, revision]) => revision), change: call.cache.changes.latest(stamps) };
+}
+
+/**
+ * A list's entity dated by the latest change of its collections as well as by its rows: an addition, a deletion or
+ * a member leaving the filter changes the list (its items, `total_items`, its links) without a newer `updated_on`
+ * among the rows it holds. Weak when that second saw two changes, so that `If-Modified-Since` of it is a 200.
+ */
+export function datedBy(entity: Entity, change: LatestChange): Entity {
+  const second = toSeconds(change.at);
+  const dated = second > entity.lastModified ? { ...entity, lastModified: second } : entity;
+  return change.twice && second === dated.lastModified ? { ...dated, weakLastModified: true } : dated;
 }
 
 /** Newest `updated_on` of `rows` as epoch ms (0 for none): ISO strings of one format compare as text. */

@@ -64,7 +64,7 @@ export const shopRoutes: Route[] = [
         href: shopsUrl(addresses),
         params: filterParams(SHOP_FILTERS, filter),
         order: BY_NAME,
-        revisions: [store.revision('shops')],
+        collections: ['shops'],
         rows: () => {
           const rows = store
             .all('shops')

@@ -6,6 +6,7 @@
 
 import { Lru } from '@storefront-platform/sdk/internal';
 import type { Clock } from '../core/types.js';
+import { CollectionChanges } from './collection-changes.js';
 import type { Entity } from './entity.js';
 import { toSeconds } from './http-date.js';
 
@@ -76,6 +77,8 @@ const untouched = (revisions: Revisions) => revisions.length > 0 && revisions.ev
 export class RepresentationCache {
   private readonly entities: Memo<Entity>;
   private readonly values: Memo<unknown>;
+  /** When this core saw the store's collections change: what dates lists (`api/results.ts`). */
+  readonly changes: CollectionChanges;
 
   /**
    * Bounds keep memory in check whatever clients ask for: a representation is tens of KiB, while a derived
@@ -89,6 +92,7 @@ export class RepresentationCache {
   ) {
     this.entities = new Memo(entities);
     this.values = new Memo(values);
+    this.changes = new CollectionChanges(clock);
   }
 
   /** What the other cores over the same data set share, for an entry of `revisions`; none once data changed. */

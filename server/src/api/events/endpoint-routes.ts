@@ -108,13 +108,13 @@ export const endpointRoutes: Route[] = [
     path: '/webhook_endpoints',
     scope: 'admin',
     handle(call) {
-      const { store, addresses } = call.context;
+      const { addresses } = call.context;
       return listReply(call, 'webhookEndpoint', {
         name: 'webhook_endpoints',
         variant: `${call.principal.appId}:${call.principal.userId}`,
         params: [],
         order: byId<WebhookEndpointRow>(false),
-        revisions: [store.revision('webhook_endpoints')],
+        collections: ['webhook_endpoints'],
         href: `${endpointsUrl(addresses)}.json`,
         rows: () => ownEndpoints(call),
         lastModified: newest,
@@ -253,7 +253,7 @@ export const endpointRoutes: Route[] = [
         variant: `${call.principal.appId}:${call.principal.userId}`,
         params: [],
         order: byId<WebhookDeliveryRow>(true),
-        revisions: [store.revision('webhook_deliveries'), store.revision('events')],
+        collections: ['webhook_deliveries', 'events'],
         href: deliveriesUrl(addresses, endpoint.id),
         rows: () => [...store.where('webhook_deliveries', 'endpoint_id', endpoint.id)].reverse(),
         lastModified: (rows) => (rows.length ? Date.parse(rows[0]!.created_on) : 0),

@@ -9,7 +9,7 @@ import type { Call, Route } from '../../http/route.js';
 import type { EventRow } from '../../store/types.js';
 import { halEntity, link, results } from '../hal.js';
 import { integer, list, single } from '../query.js';
-import { perPage } from '../results.js';
+import { collectionsNow, datedBy, perPage } from '../results.js';
 import { mayRead } from './access.js';
 import { isListedType, LISTED_TYPES } from './event-types.js';
 import { eventResource } from './representations.js';
@@ -20,13 +20,15 @@ const MAX_WAIT_S = API_LIMITS.eventWaitSeconds;
 /** How often a held request looks again for events other processes wrote (they send no signal here). */
 const RECHECK_MS = 250;
 
+/** What decides the events a user sees: the events, and the shops they administer. */
+const VISIBLE_FROM = ['events', 'shops'] as const;
+
 /** The events `call`'s user may see: of the shops they administer, pings left out. */
 function visibleEvents(call: Call, shopIds: ReadonlySet<string> | undefined, types: ReadonlySet<string> | undefined) {
   const { store } = call.context;
   const own = new Set(store.where('shops', 'owner_id', call.principal.userId).map((shop) => shop.id));
   const key = `events:${call.principal.userId}:${[...(shopIds ?? [])]}:${[...(types ?? [])]}`;
-  const revisions = [store.revision('events'), store.revision('shops')];
-  return call.cache.memo(key, revisions, () =>
+  return call.cache.memo(key, collectionsNow(call, VISIBLE_FROM).revisions, () =>
     store
       .all('events')
       .filter(
@@ -110,8 +112,11 @@ export const eventRoutes: Route[] = [
       const fields = { total_items: events.length - start, page: 1, per_page: query.perPage };
       const items = shown.map((event) => eventResource(context.addresses, event));
       const document = results('event', fields, links, items);
-      const newest = shown.at(-1) ?? events.at(-1);
-      return { entity: halEntity(context.addresses, document, newest ? Date.parse(newest.created_on) : 0) };
+      // Dated by the feed, not by the page: a new event changes every page's count and links, and a pruned or
+      // no longer visible one the first page's items.
+      const newest = events.at(-1);
+      const entity = halEntity(context.addresses, document, newest ? Date.parse(newest.created_on) : 0);
+      return { entity: datedBy(entity, collectionsNow(call, VISIBLE_FROM).change) };
     },
   },
   {
