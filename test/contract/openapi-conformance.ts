@@ -84,8 +84,13 @@ export class Conformance {
     return path.replace(/\/+$/, '').replace(/\.jsonp?$/, '');
   }
 
-  /** The documented path `path` (percent-encoded, without query) is an instance of, with its parameters. */
-  match(path: string): { template: string; item: Json; params: Record<string, string> } | undefined {
+  /**
+   * The documented path `path` (percent-encoded, without query) is an instance of, with its parameters. `.json`
+   * being optional, one API path may be described under both forms (the endpoint list's GET at
+   * `webhook_endpoints.json`, as linked, its POST at `webhook_endpoints`): the one that documents `method`, when
+   * given and one does.
+   */
+  match(path: string, method?: string): { template: string; item: Json; params: Record<string, string> } | undefined {
     const parts = this.#normalise(path).split('/');
     const fits = (entry: PathEntry, rest: boolean) => {
       const { segments } = entry;
@@ -97,7 +102,12 @@ export class Conformance {
       return segments.every((segment, i) => segment.startsWith('{') || segment === parts[i]);
     };
     // A last parameter may hold slashes (a file name) only when no path fits segment by segment.
-    const entry = this.#paths.find((e) => fits(e, false)) ?? this.#paths.find((e) => fits(e, true));
+    const verb = method?.toLowerCase() === 'head' ? 'get' : method?.toLowerCase();
+    const find = (rest: boolean) => {
+      const fitting = this.#paths.filter((e) => fits(e, rest));
+      return fitting.find((e) => verb !== undefined && e.item[verb]) ?? fitting[0];
+    };
+    const entry = find(false) ?? find(true);
     if (!entry) return undefined;
     const params: Record<string, string> = {};
     entry.segments.forEach((segment, i) => {
@@ -133,7 +143,7 @@ export class Conformance {
     this.checked++;
     const url = new URL(observed.url);
     const { status, headers } = observed;
-    const entry = this.match(url.pathname);
+    const entry = this.match(url.pathname, observed.method);
     if (!entry) {
       return status === 404
         ? []

@@ -180,7 +180,7 @@ describe('requests generated from the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThanOrEqual(17);
     for (const { method, template, operation } of operations) {
       const instance = known
-        .map((url) => conformance.match(new URL(url).pathname))
+        .map((url) => conformance.match(new URL(url).pathname, method))
         .find((m) => m?.template === template);
       const params = instance?.params ?? {};
       const url = fill(template, params);
@@ -226,7 +226,7 @@ describe('requests generated from the OpenAPI document', () => {
       const schema = operation.requestBody && resolve(operation.requestBody.content['application/json']?.schema);
       if (!schema) continue;
       const instance = known
-        .map((url) => conformance.match(new URL(url).pathname))
+        .map((url) => conformance.match(new URL(url).pathname, method))
         .find((m) => m?.template === template);
       expect(instance, `a link to ${template}`).toBeDefined();
       const url = fill(template, instance!.params);

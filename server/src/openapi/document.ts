@@ -271,12 +271,10 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
     }
     const spec = OPERATIONS[key];
     if (!spec) throw new Error(`The route ${key} is not described in server/src/openapi/operations.ts`);
-    // One path item per path (`.json` is optional everywhere): with the suffix only when every route of the path
-    // is linked with it (the event list's GET is, the endpoint list's POST beside its GET is not).
-    const json = routes.api.every(
-      (other) => other.path !== route.path || OPERATIONS[`${other.method} ${other.path}`]?.json,
-    );
-    const at = `${base}${path}${json ? '.json' : ''}`;
+    // Each operation at the path the server's links name (`.json` is optional everywhere, but a client generated
+    // from the document matches a link against its paths): the endpoint list's GET at `webhook_endpoints.json`,
+    // its POST beside it at `webhook_endpoints`.
+    const at = `${base}${path}${spec.json ? '.json' : ''}`;
     paths[at] ??= {};
     const operation = withAnswerExample(apiOperation(route, spec, names), addresses);
     paths[at][route.method.toLowerCase()] = operation;

@@ -15,10 +15,7 @@ export interface OperationSpec {
   target?: string;
   /** Summary when no relation gives it. */
   summary?: string;
-  /**
-   * Whether the server's links to it carry the `.json` suffix: the documented path does when every route of the
-   * path is so linked (one path item per path).
-   */
+  /** Whether the server's links to it carry the `.json` suffix: the documented path then does too. */
   json?: boolean;
   /**
    * `true`: 201 with `Location` when it created the resource, 200 when it found or replaced one; `'always'`: every
