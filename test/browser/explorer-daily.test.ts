@@ -342,15 +342,20 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await page.getByRole('button', { name: 'Copy as SDK code' }).click();
     await eventually(() => page.textContent('#copy-status')).toBe('Copied SDK code.');
     const code = await clipboard();
-    const templates = server.store.where('templates', 'theme_id', themeId);
-    const index = templates.findIndex((t) => t.file_name === 'layout.html');
+    const template = server.store.where('templates', 'theme_id', themeId).find((t) => t.file_name === 'layout.html')!;
+    const bySelf = (href: string) => `.find((item) => item.links.get('self')?.[0]?.href === ${JSON.stringify(href)});`;
     expect(code).toContain(`createClient({ baseUrl: ${JSON.stringify(server.baseUrl)}`);
     expect(code).toContain('const root = await client.root();');
-    expect(code).toContain('const shop = await root.embedded("shops")[0]! /* ' + shop.name + ' */.follow("self");');
-    expect(code).toContain('const theme = await shop.follow("svc:theme");');
-    expect(code).toContain(
-      `const template = await theme.embedded("templates")[${index}]! /* layout.html */.follow("self");`,
+    // Embedded resources are found by their `self`, not by their place in the list.
+    expect(code).toContain(`const shop = root.embedded("shops")${bySelf(`${server.baseUrl}/shops/1.json`)}`);
+    expect(code).toContain('const shop2 = await shop.follow("self");');
+    expect(code).toContain('const theme = await shop2.follow("svc:theme");');
+    expect(code).toMatch(
+      new RegExp(
+        `const template = theme\\.embedded\\("templates"\\)\\.find\\(.*/templates/${template.id}(\\.json)?"\\);`,
+      ),
     );
+    expect(code).toContain('const template2 = await template.follow("self");');
     await expectAccessible('template, copied');
   });
 
@@ -413,7 +418,9 @@ describeInBrowser('API explorer for daily use: editor, tables, scopes, copy, his
     await eventually(heading).toBe(server.store.get('themes', themeId)!.title);
     await page.getByRole('button', { name: 'Copy as SDK code' }).click();
     await eventually(() => page.textContent('#copy-status')).toBe('Copied SDK code.');
-    expect(await clipboard()).toMatch(/const theme = await shop\.follow\("svc:theme"\);\n$/);
+    expect(await clipboard()).toMatch(
+      /const theme = await shop2\.follow\("svc:theme"\);\nconsole\.log\(JSON\.stringify\(theme, null, 2\)\);\n$/,
+    );
   });
 
   it('shows "rendered in … ms" on the line of the status, not under the headers', async () => {

@@ -18,8 +18,17 @@ describe('Copy as SDK code', () => {
       { kind: 'embedded', name: 'shops', index: 0, label: 'Dana Demo' },
       { kind: 'follow', rel: 'self', method: 'GET' },
       { kind: 'follow', rel: 'svc:theme', method: 'GET' },
-      { kind: 'embedded', name: 'templates', index: 2, label: 'page.html' },
+      { kind: 'embedded', name: 'templates', index: 2, label: 'page.html', self: `${BASE}/themes/1/templates/3.json` },
       { kind: 'follow', rel: 'svc:update_template', method: 'PUT', args: { body: '<p>new</p>\n' } },
+    ];
+    // An asset has no `self`: found by its `id`.
+    const asset: Step[] = [
+      { kind: 'root' },
+      { kind: 'embedded', name: 'shops', index: 0, label: 'Dana Demo', self: `${BASE}/shops/1.json` },
+      { kind: 'follow', rel: 'self', method: 'GET' },
+      { kind: 'follow', rel: 'svc:theme', method: 'GET' },
+      { kind: 'embedded', name: 'assets', index: 0, label: 'logo.png', id: '7' },
+      { kind: 'follow', rel: 'svc:delete_theme_asset', method: 'DELETE' },
     ];
     const opened: Step[] = [
       { kind: 'address', url: `${BASE}/shops/1.json` },
@@ -39,7 +48,7 @@ describe('Copy as SDK code', () => {
         ]),
       },
     ];
-    const snippets = [chain, opened, listed].map((steps, i) => ({
+    const snippets = [chain, opened, listed, asset].map((steps, i) => ({
       file: `explorer-sdk-code-${i}.md`,
       line: 1,
       code: sdkCode(steps, BASE),

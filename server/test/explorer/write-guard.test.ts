@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/support/manual-clock.js';
 import { Api, type Outcome, writeGuard } from '../../src/explorer/page/api.js';
 import { prefilledBody } from '../../src/explorer/page/bodies.js';
+import { failureText } from '../../src/explorer/page/failure-text.js';
 import { useThemeServer } from '../themes/fixture.js';
 
 const ROUNDS = 20;
@@ -58,6 +59,8 @@ describe("the explorer's PUT of a template", () => {
       } else {
         expect(error).toBeInstanceOf(PreconditionFailedError);
         expect(again.answer?.status).toBe(412);
+        // The dialog says what to do, as the 422's field message does: reload.
+        expect(failureText(error).sentence).toMatch(/reload it/);
       }
       expect((await t.json(url)).body).toBe(`theirs ${round}`);
     }

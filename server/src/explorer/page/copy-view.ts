@@ -33,7 +33,7 @@ async function toClipboard(text: string): Promise<boolean> {
 export function copyView(source: CopySource): HTMLElement {
   const withToken = h('input', { type: 'checkbox', id: 'copy-token' });
   const curl = h('button', { type: 'button', id: 'copy-curl' }, 'Copy as curl');
-  const sdk = h('button', { type: 'button', id: 'copy-sdk' }, 'Copy as SDK code');
+  const sdk = h('button', { type: 'button', id: 'copy-sdk' }, 'Copy as SDK code (TypeScript)');
   const said = h('span', { class: 'muted', role: 'status', id: 'copy-status' });
   const text = h('pre', { id: 'copy-text', tabindex: 0, 'aria-labelledby': 'copy-text-title' });
   const shown = h(

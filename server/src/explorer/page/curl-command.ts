@@ -10,12 +10,15 @@ export const TOKEN_VARIABLE = 'STOREFRONT_TOKEN';
 
 /**
  * Headers not copied: the credentials (written anew below), the HTTP cache's own validators (the copy asks for
- * the resource, not for a 304 against the page's cache), and what curl sets itself.
+ * the resource, not for a 304 against the page's cache), the `Idempotency-Key` the page's client gave its POST
+ * (the same key again within 24 hours gets the first answer replayed and writes nothing: a copy run later, after a
+ * delete say, must make a request of its own), and what curl sets itself.
  */
 const LEFT_OUT = new Set([
   'authorization',
   'if-none-match',
   'if-modified-since',
+  'idempotency-key',
   'user-agent',
   'accept-encoding',
   'content-length',

@@ -1,7 +1,9 @@
 /**
  * How the page reached what it shows, step by step, and that path as SDK code: `client.root()`, then
- * `follow(rel, args)` per hop, an embedded resource picked by its index. A resource opened by its address (a
- * reload without the page's history state, a typed URL) starts from that address instead.
+ * `follow(rel, args)` per hop, an embedded resource found by its `self` (or its `id` when it has none), never by
+ * its position: the code may run after the list changed, and a write must not land on whatever moved into that
+ * place. A resource opened by its address (a reload without the page's history state, a typed URL) starts from
+ * that address instead.
  */
 import type { Entity } from '@storefront-platform/sdk';
 
@@ -9,11 +11,22 @@ import type { Entity } from '@storefront-platform/sdk';
 export type Step =
   | { kind: 'root' }
   | { kind: 'address'; url: string }
-  | { kind: 'embedded'; name: string; index: number; label: string }
+  | {
+      kind: 'embedded';
+      name: string;
+      /** Its place when shown: how it is found only when it has neither `self` nor `id`. */
+      index: number;
+      label: string;
+      /** Its `self` link's `href` as written. */
+      self?: string;
+      /** Its `id` member, when it has no `self` (a theme's asset). */
+      id?: string | number;
+    }
   | { kind: 'follow'; rel: string; method: string; args?: Record<string, unknown> };
 
 const chains = new WeakMap<Entity, readonly Step[]>();
-const origins = new WeakMap<Entity, { parent: Entity; name: string; index: number; label: string }>();
+type EmbeddedStep = Extract<Step, { kind: 'embedded' }>;
+const origins = new WeakMap<Entity, { parent: Entity; step: EmbeddedStep }>();
 
 /** Records that `entity` was reached by `steps`. */
 export function reachedBy(entity: Entity, steps: readonly Step[]): void {
@@ -22,7 +35,10 @@ export function reachedBy(entity: Entity, steps: readonly Step[]): void {
 
 /** Records that `item` is `parent`'s embedded resource `name` number `index` (from 0), called `label`. */
 export function embeddedIn(item: Entity, parent: Entity, name: string, index: number, label: string): void {
-  origins.set(item, { parent, name, index, label });
+  const self = item.links.get('self')?.find((link) => !link.templated)?.href;
+  const { id } = item.properties as { id?: unknown };
+  const key = self ? { self } : typeof id === 'string' || typeof id === 'number' ? { id } : {};
+  origins.set(item, { parent, step: { kind: 'embedded', name, index, label, ...key } });
 }
 
 /** The way to `entity`: as recorded, through its parent when embedded, else from its address. */
@@ -30,10 +46,7 @@ export function chainTo(entity: Entity): readonly Step[] {
   const recorded = chains.get(entity);
   if (recorded) return recorded;
   const origin = origins.get(entity);
-  if (origin) {
-    const { parent, name, index, label } = origin;
-    return [...chainTo(parent), { kind: 'embedded', name, index, label }];
-  }
+  if (origin) return [...chainTo(origin.parent), origin.step];
   const url = entity.response?.url;
   return url ? [{ kind: 'address', url }] : [{ kind: 'root' }];
 }
@@ -63,9 +76,20 @@ function nameOf(step: Step, previous: string): string {
 
 const literal = (value: unknown) => JSON.stringify(value, null, 2).replaceAll('\n', '\n  ');
 
+/** The expression that finds `step`'s resource among `parent`'s embedded ones: by `self`, else `id`, else place. */
+function pick(parent: string, step: EmbeddedStep): string {
+  const list = `${parent}.embedded(${JSON.stringify(step.name)})`;
+  if (step.self !== undefined) {
+    return `${list}.find((item) => item.links.get('self')?.[0]?.href === ${JSON.stringify(step.self)})`;
+  }
+  if (step.id !== undefined) return `${list}.find((item) => item.properties.id === ${JSON.stringify(step.id)})`;
+  return `${list}[${step.index}]`;
+}
+
 /** `steps` as a script on the SDK: the client, then one `await` per request. */
 export function sdkCode(steps: readonly Step[], baseUrl: string): string {
   const lines = [
+    '// TypeScript (an ES module: top-level await). Run with: STOREFRONT_TOKEN=… npx tsx explore.ts',
     "import { bearer, createClient } from '@storefront-platform/sdk';",
     '',
     // Narrowed, so that the code compiles as pasted under strict TypeScript (the variable may be unset).
@@ -81,9 +105,9 @@ export function sdkCode(steps: readonly Step[], baseUrl: string): string {
     return unique;
   };
   let current = '';
-  let picked = '';
-  steps.forEach((step, i) => {
-    const last = i === steps.length - 1;
+  let deleted = false;
+  for (const step of steps) {
+    deleted = false;
     if (step.kind === 'root') {
       current = fresh('root');
       lines.push(`const ${current} = await client.root();`);
@@ -95,20 +119,23 @@ export function sdkCode(steps: readonly Step[], baseUrl: string): string {
         `const ${current} = await client.restore({ _links: { self: { href: ${url} } } }, ${url}).follow('self');`,
       );
     } else if (step.kind === 'embedded') {
-      // Picked here, followed by the next step; `!`: the index was there when the chain was recorded.
-      picked = `${current}.embedded(${JSON.stringify(step.name)})[${step.index}]! /* ${step.label.replaceAll('*/', '* /')} */`;
-      if (last) lines.push(`const ${fresh(nameOf(step, current))} = ${picked};`);
+      const parent = current;
+      current = fresh(nameOf(step, parent));
+      const gone = `${step.label} is no longer among the ${step.name} of ${parent}`;
+      lines.push(`const ${current} = ${pick(parent, step)};`);
+      lines.push(`if (!${current}) throw new Error(${JSON.stringify(gone)});`);
     } else {
-      const from = picked || current;
-      picked = '';
       const args = step.args && Object.keys(step.args).length ? `, ${literal(step.args)}` : '';
-      const call = `await ${from}.follow(${JSON.stringify(step.rel)}${args});`;
-      if (step.method === 'DELETE') lines.push(call);
+      const call = `await ${current}.follow(${JSON.stringify(step.rel)}${args});`;
+      deleted = step.method === 'DELETE';
+      if (deleted) lines.push(call);
       else {
-        current = fresh(nameOf(step, from.includes('.embedded(') ? nameOf(steps[i - 1]!, current) : current));
+        current = fresh(nameOf(step, current));
         lines.push(`const ${current} = ${call}`);
       }
     }
-  });
+  }
+  // What the last request answered: the resource as received (HAL+JSON), or that the delete was done.
+  lines.push(deleted ? "console.log('Deleted.');" : `console.log(JSON.stringify(${current}, null, 2));`);
   return `${lines.join('\n')}\n`;
 }
