@@ -129,7 +129,8 @@ const base64Of = (bytes: number): Schema => ({
 function bodyBounds(): Record<string, Record<string, Schema>> {
   const templateBody: Schema = {
     maxLength: API_LIMITS.templateBytes,
-    description: `The template's source; at most ${API_LIMITS.templateBytes} bytes as UTF-8 (413 beyond).`,
+    // JSON Schema counts characters, the server bytes: `maxLength` is the bound for ASCII text only.
+    description: `The template's source; at most ${API_LIMITS.templateBytes} bytes as UTF-8 (413 beyond). \`maxLength\` counts characters: text with characters of more than one byte (\`é\` is two) reaches the limit sooner, and a body the schema takes may still be a 413.`,
   };
   return {
     UpdateThemeBody: {
