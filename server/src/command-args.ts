@@ -24,6 +24,24 @@ type Parsed<O extends ParseArgsOptionsConfig, P extends boolean> = ReturnType<
 >;
 
 /**
+ * `argv` with a negative number after a string flag joined to it (`--products -5` → `--products=-5`): parseArgs
+ * would take `-5` for a flag and refuse `--products` as ambiguous, with the whole usage, where the command's own
+ * check says in one line which numbers it takes. No command has a short flag that is a digit.
+ */
+function negativeValuesJoined(argv: string[], options: ParseArgsOptionsConfig): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]?.startsWith('--') ? argv[i]!.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else joined.push(argv[i]!);
+  }
+  return joined;
+}
+
+/**
  * `argv` read against `options`; a number when the command is done already: `0` after printing `usage` for
  * `--help`, `2` after saying what is wrong.
  */
@@ -36,10 +54,12 @@ export function readCommandArgs<const O extends ParseArgsOptionsConfig, P extend
 ): Parsed<O, P> | number {
   let parsed: Parsed<O, P>;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, ...HELP }, strict: true, allowPositionals }) as Parsed<
-      O,
-      P
-    >;
+    parsed = parseArgs({
+      args: negativeValuesJoined(argv, options),
+      options: { ...options, ...HELP },
+      strict: true,
+      allowPositionals,
+    }) as Parsed<O, P>;
   } catch (error) {
     console.error(`storefront-server ${command}: ${(error as Error).message}\n\n${usage}`);
     return 2;

@@ -6,14 +6,16 @@
 import { DATA_SET_OPTIONS, readCommandArgs } from './command-args.js';
 import { importShop } from './import/import-shop.js';
 import { sandboxOrigin } from './import/origins.js';
-import { progressReporter } from './import/progress.js';
+import { progressReporter, rowCount } from './import/progress.js';
+import { retryWaitLine, tryAgainHint } from './import/retry-wait.js';
 import { ImportError } from './import/walk.js';
 import { REMOTE_OPTIONS, REMOTE_USAGE, RemoteApiError, remoteFromArgs } from './remote/remote-api.js';
 import { describeRemoteFailure } from './remote/remote-failure.js';
 import { StoreError } from './store/errors.js';
 import { withoutPassword } from './store/postgres/postgres-url.js';
 
-const USAGE = `Usage: storefront-server import --from URL --to DIR|POSTGRES_URL [options]
+/** The usage; exported for its test. Descriptions start in column 21, as in REMOTE_USAGE (shared with drift). */
+export const USAGE = `Usage: storefront-server import --from URL --to DIR|POSTGRES_URL [options]
 
 Copies the shops an app's user administers on another API of this kind (the real
 one, another reference server) into a data set of this server: their products,
@@ -22,24 +24,25 @@ never copied: a demo user (owner of the shops) and a demo app are made, their
 credentials printed. The same source gives the same files, so the data set can
 live in git. An import cut short continues when run again.
 
-  --from URL           the API's root, e.g. https://api.example.com/v1
-  --to DIR|URL         a JSON data directory (storefront-server --data DIR) or
-                       a PostgreSQL URL (?schema=NAME); must hold no data
+  --from URL         the API's root, e.g. https://api.example.com/v1
+  --to DIR|URL       a JSON data directory or its db.json (as --data reads
+                     them) or a PostgreSQL URL (?schema=NAME); must hold no data
 ${REMOTE_USAGE}
-  --shops ID,...       only these shops
-  --since DATE         update the data set --to holds: only what changed after
-                       DATE (ISO 8601) is fetched again
-  --products N         a sample of N products per shop (the same every time)
-  --concurrency N      requests at once (default 4)
-  --replace            replace the data the destination holds
-  --public-url URL     the sandbox's origin, which replaces the source's in the
-                       data (default http://localhost:4000)
-  --demo-password P    the demo user's password (or STOREFRONT_DEMO_PASSWORD;
-                       default msw-demo-password)
+  --shops ID,...     only these shops
+  --since DATE       update the data set --to holds: only what changed after
+                     DATE (ISO 8601) is fetched again
+  --products N       a sample of N products per shop (the same every time);
+                     0 or more
+  --concurrency N    requests at once, 1 to 64 (default 4)
+  --replace          replace the data the destination holds
+  --public-url URL   the sandbox's origin, which replaces the source's in the
+                     data (default http://localhost:4000)
+  --demo-password P  the demo user's password (or STOREFRONT_DEMO_PASSWORD;
+                     default msw-demo-password)
   --demo-client-secret S
-                       the demo app's secret (or STOREFRONT_DEMO_CLIENT_SECRET;
-                       default msw-demo-client-secret)
-  --help               show this help
+                     the demo app's secret (or STOREFRONT_DEMO_CLIENT_SECRET;
+                     default msw-demo-client-secret)
+  --help             show this help
 `;
 
 /** A bad flag: said with the usage, exit code 2. */
@@ -48,11 +51,14 @@ function usage(message: string): number {
   return 2;
 }
 
-function wholeNumber(name: string, value: string | undefined, min: number): number | undefined {
+/** A flag's whole number from `min` to `max`, as one line saying which numbers it takes otherwise. */
+function wholeNumber(name: string, value: string | undefined, min: number, max = Infinity): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min)
-    throw new RangeError(`--${name} must be a whole number from ${min}, got "${value}"`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Infinity ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new RangeError(`--${name} takes a whole number ${range}, got "${value}"`);
+  }
   return n;
 }
 
@@ -89,7 +95,7 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
       shops,
       since,
       products: wholeNumber('products', values.products, 0),
-      concurrency: wholeNumber('concurrency', values.concurrency, 1),
+      concurrency: wholeNumber('concurrency', values.concurrency, 1, 64),
       replace: values.replace === true,
       publicUrl: values['public-url'],
       demo: { ...(password && { password }), ...(clientSecret && { clientSecret }) },
@@ -102,9 +108,6 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
       throw new RangeError('--from must hold no user name or password: give the app with --client-id and its secret');
     }
     sandboxOrigin(values['public-url'], '--public-url');
-    if (options.concurrency !== undefined && options.concurrency > 64) {
-      throw new RangeError(`--concurrency must be a whole number from 1 to 64, got "${values.concurrency}"`);
-    }
   } catch (error) {
     if (error instanceof RangeError || error instanceof TypeError || error instanceof RemoteApiError) {
       return usage(error.message);
@@ -113,11 +116,18 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
   }
   const progress = progressReporter(process.stderr);
   try {
-    const report = await importShop({ ...options, onProgress: progress.onProgress });
+    const report = await importShop({
+      ...options,
+      onProgress: progress.onProgress,
+      onRetry: (event) => {
+        const line = retryWaitLine(event);
+        if (line) progress.note(line);
+      },
+    });
     progress.end();
     const counts = Object.entries(report.rows)
       .filter(([, count]) => count > 0)
-      .map(([name, count]) => `${count} ${name}`)
+      .map(([name, count]) => rowCount(count, name))
       .join(', ');
     const { credentials } = report;
     console.log(
@@ -136,7 +146,7 @@ export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process
     progress.end();
     const known = error instanceof ImportError || error instanceof StoreError || error instanceof RangeError;
     const message = known ? (error as Error).message : describeRemoteFailure(error, options.from);
-    console.error(`storefront-server import: ${message}`);
+    console.error(`storefront-server import: ${message}${tryAgainHint(error)}`);
     return 1;
   }
 }
