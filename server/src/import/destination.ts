@@ -3,10 +3,10 @@
  * whole in the staging directory beside it and put in place by a rename, or a PostgreSQL schema, written in one
  * transaction. Either way a failed or killed import leaves the destination as it was.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DATA_FILE_NAME } from '../data-path.js';
+import { DATA_FILE_NAME, dataFilePath } from '../data-path.js';
 import { DATA_COLLECTIONS } from '../store/collections.js';
 import { StoreError } from '../store/errors.js';
 import { createJsonStore } from '../store/json/json-file.js';
@@ -30,10 +30,18 @@ function datasetOf(store: Store): Dataset | undefined {
   return DATA_COLLECTIONS.some((name) => data[name].length > 0) ? data : undefined;
 }
 
+/**
+ * The data file an import into `to` writes: as `--data` reads `to` (a directory, or the data file itself), so that
+ * `--data` serves what `--to` wrote. A path that does not exist yet is a directory to make, unless it names a
+ * `.json` file (`--to ./shop/db.json`), which `--data` would read as the file.
+ */
+export function importDataFile(to: string): string {
+  return /\.json$/i.test(to) || existsSync(to) ? dataFilePath(to) : join(resolve(to), DATA_FILE_NAME);
+}
+
 /** A JSON data directory (or its `db.json`), `staging` beside it (`DIR.partial`) unless given. */
 function jsonDestination(to: string, staging?: string): Destination {
-  const given = resolve(to);
-  const file = statSync(given, { throwIfNoEntry: false })?.isFile() ? given : join(given, DATA_FILE_NAME);
+  const file = importDataFile(to);
   const dir = dirname(file);
   const stage = staging ?? `${dir}.partial`;
   const built = join(stage, 'data');

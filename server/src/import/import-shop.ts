@@ -3,7 +3,7 @@
  * a data set of the reference server: `storefront-server import` from code. See docs/server.md, "A copy of your
  * shop".
  */
-import { OAuthError, UnauthorizedError } from '@storefront-platform/sdk';
+import { type ClientEvents, OAuthError, UnauthorizedError } from '@storefront-platform/sdk';
 import { connectRemote, type RemoteApi } from '../remote/remote-api.js';
 import { describeRemoteFailure } from '../remote/remote-failure.js';
 import type { DemoCredentials } from '../seed/seed.js';
@@ -48,6 +48,8 @@ export interface ImportOptions {
   staging?: string;
   /** Called as the import progresses, and once per shop read (`phase: 'done'`). */
   onProgress?: (event: ImportProgress) => void;
+  /** Called before the SDK waits to retry a request: its `retry` event (`delay` in ms, `error` the attempt's). */
+  onRetry?: (event: ClientEvents['retry']) => void;
 }
 
 /** What {@link importShop} did. */
@@ -92,6 +94,7 @@ export async function importShop(options: ImportOptions): Promise<ImportReport> 
     throw new RangeError(`concurrency must be a whole number from 1, got ${concurrency}`);
   }
   const client = connectRemote(options.from);
+  if (options.onRetry) client.on('retry', options.onRetry);
   const destination = await destinationOf(options.to, options.staging);
   const existing = await destination.read();
   if (existing && !options.replace && since === undefined) {

@@ -31,11 +31,18 @@ export interface ProgressOutput {
 
 const BAR_WIDTH = 24;
 
+/** `n` and the plural `noun` ("themes"), singular for one: "1 theme", "2 themes". */
+export function rowCount(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun.replace(/s$/, '') : noun}`;
+}
+
 /** A line of a shop read: what it holds. */
 export function shopLine(event: ImportProgress): string {
   const c = event.counts;
   const rows = c
-    ? `${c.products} products, ${c.orders} orders, ${c.themes} themes, ${c.templates} templates, ${c.assets} assets`
+    ? (['products', 'orders', 'themes', 'templates', 'assets'] as const)
+        .map((name) => rowCount(c[name], name))
+        .join(', ')
     : '';
   return `shop ${event.shop.id} ${event.shop.name}: ${rows}`;
 }
@@ -43,6 +50,8 @@ export function shopLine(event: ImportProgress): string {
 /** The progress reporter of the command: a bar on a terminal, a line per shop otherwise. */
 export function progressReporter(output: ProgressOutput): {
   onProgress: (event: ImportProgress) => void;
+  /** A line of its own (a long wait), the bar cleared first. */
+  note(line: string): void;
   end(): void;
 } {
   let drawn = false;
@@ -64,6 +73,10 @@ export function progressReporter(output: ProgressOutput): {
       const line = `${bar} shop ${event.shop.id} ${event.phase} ${event.done}/${event.total}`;
       output.write(`\r\x1b[2K${line.slice(0, (output.columns ?? 80) - 1)}`);
       drawn = true;
+    },
+    note(line) {
+      clear();
+      output.write(`${line}\n`);
     },
     end: clear,
   };

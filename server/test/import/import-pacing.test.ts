@@ -67,6 +67,6 @@ describe('progressReporter', () => {
 
   it('draws a bar on a terminal and writes a line per shop elsewhere', () => {
     expect(shown(true)).toContain('[############------------] shop 1 products 50/100');
-    expect(shown(false)).toBe('shop 1 North: 100 products, 2 orders, 1 themes, 3 templates, 4 assets\n');
+    expect(shown(false)).toBe('shop 1 North: 100 products, 2 orders, 1 theme, 3 templates, 4 assets\n');
   });
 });
