@@ -156,6 +156,26 @@ describe('HTTP cache through the client, against the reference server', () => {
     expect((await fresh.follow('self')).properties.body).toBe('console.log("mine");');
   });
 
+  it('after a 412 to a guarded write, drops what the other write touched: the theme embedding the template', async () => {
+    const { sdk, recorder } = client({ cache: createHttpCache() });
+    const writer = client();
+    const stale = await firstTemplate(sdk, 'scripts/cart.js');
+    const fresh = await firstTemplate(writer.sdk, 'scripts/cart.js');
+    await fresh.follow('svc:update_template', { body: 'console.log("theirs, 412");' });
+    const invalidated: string[][] = [];
+    sdk.on('cache:invalidated', ({ urls }) => invalidated.push(urls));
+
+    await expect(stale.follow('svc:update_template', { body: 'x' }, { ifMatch: true })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    expect(invalidated).toEqual([[stale.response!.url]]);
+    // The theme's stored copy embeds the old template: it is gone, read again in full.
+    const theme = await firstTheme(sdk);
+    expect(recorder.apiRequests().at(-1)!.headers.get('if-none-match')).toBeNull();
+    const embedded = theme.embedded('templates').find((t) => t.properties.file_name === 'scripts/cart.js');
+    expect(embedded?.properties.body).toBe('console.log("theirs, 412");');
+  });
+
   it('works over a custom async store (the Redis shape): entries are plain JSON, not written again by a 304', async () => {
     const map = new Map<string, string>();
     let writes = 0;
