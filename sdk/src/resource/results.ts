@@ -7,7 +7,7 @@ import type { Edge, FollowOptions, Shape } from './shape.js';
 export interface ResultsShape<I extends Shape> {
   fields: ResultsFields;
   embedded: { items: I };
-  relations: Record<'self' | 'next' | 'prev' | 'first' | 'last', Edge<PagingVars | undefined, Results<I>>>;
+  relations: Record<'self' | 'next' | 'prev' | 'first' | 'last', Edge<PagingVars | undefined, Results<I>, 'get'>>;
 }
 
 /**

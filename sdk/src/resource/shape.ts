@@ -5,10 +5,15 @@
  * these types and not the other way round.
  */
 
-/** One relation as `follow` sees it: the arguments it takes (template variables and body) and what it returns. */
-export interface Edge<A, R> {
+/**
+ * One relation as `follow` sees it: the arguments it takes (template variables and body), what it returns, and its
+ * method as the contract says it (`'get'`, `'put'`, …; any `string` when unknown, as for an untyped entity), so that
+ * code on top (the React bindings) can tell reads from writes.
+ */
+export interface Edge<A, R, M extends string = string> {
   args: A;
   result: R;
+  method: M;
 }
 
 /** What an entity's type knows: its fields, what it embeds (name → shape) and its relations (name → edge). */
