@@ -81,9 +81,10 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   }
   const client = createClient({ ...rest, cache });
   if (!cache) {
-    // Without a cache nothing says what a write touched: every query of the client is refetched.
+    // Without a cache nothing says what a write touched: every query of the client is refetched. A 412 too: another
+    // write changed the resource (the SDK's cache drops what that write touched, as for one of ours).
     client.on('response', ({ method, status }) => {
-      if (method !== 'GET' && method !== 'HEAD' && status < 400) notify('all');
+      if (method !== 'GET' && method !== 'HEAD' && (status < 400 || status === 412)) notify('all');
     });
   }
   return {

@@ -13,6 +13,8 @@ export { useClient } from './context.js';
 export { dehydrateStorefront, hydrationOptions, StorefrontHydrate, type StorefrontHydrateProps } from './hydration.js';
 export { StorefrontProvider, type StorefrontProviderProps } from './provider.js';
 export { QUERY_ROOT, type StorefrontQueryKey } from './query-key.js';
+export type { ReadKey, WriteKey } from './relation-keys.js';
+export { storefrontRetry } from './retry.js';
 export { type CodeCallback, type SignInOptions, sessionTokenStorage, type TokenStorage } from './sign-in.js';
 export { RequireSignIn, type RequireSignInProps, type SignIn, useSignIn } from './sign-in-context.js';
 export { type StorefrontQueryOptions, storefrontQuery } from './storefront-query.js';
@@ -21,6 +23,7 @@ export {
   type ItemShapeOf,
   type ListKey,
   type PagesOptions,
+  type SuspensePagesOptions,
   type UsePagesResult,
   type UseSuspensePagesResult,
   usePages,

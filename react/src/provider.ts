@@ -4,6 +4,7 @@ import { createElement, type ReactNode, useEffect, useMemo, useState } from 'rea
 import { createStorefrontClient, type StorefrontClient, type StorefrontClientOptions } from './client.js';
 import { ClientContext } from './context.js';
 import { invalidateUrls } from './query-key.js';
+import { defaultRetry } from './retry.js';
 import type { SignInOptions } from './sign-in.js';
 import { SignInContext } from './sign-in-context.js';
 import { useSignInState } from './sign-in-state.js';
@@ -51,6 +52,8 @@ function Storefront({
   children,
 }: StorefrontProviderProps): ReactNode {
   const queryClient = useQueryClient();
+  // Before the first query below is built (children render after this, their queries' effects too).
+  useMemo(() => defaultRetry(queryClient), [queryClient]);
   // Read once: an app writes its options inline, a new object each render, and a new client would drop the cache.
   const [options] = useState(optionsGiven);
   const signIn = useSignInState(signInOptions, queryClient);

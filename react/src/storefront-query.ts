@@ -12,6 +12,7 @@ import {
   type UnusedSkipTokenOptions,
 } from '@tanstack/react-query';
 import type { StorefrontClient } from './client.js';
+import type { ReadKey } from './relation-keys.js';
 import { type AnyEntity, followQuery, rootQuery, type SelfOf, targetQuery, type VarsOf } from './use-resource.js';
 
 /** TanStack's `queryOptions(…)` of a storefront query of `T`: pass it to `useQuery`, `prefetchQuery`, loaders. */
@@ -35,7 +36,7 @@ export function storefrontQuery<E extends AnyEntity | string>(
   client: StorefrontClient,
   target: E,
 ): StorefrontQueryOptions<SelfOf<E>>;
-export function storefrontQuery<S extends sdk.Shape, K extends sdk.RelationKey<S>>(
+export function storefrontQuery<S extends sdk.Shape, K extends ReadKey<S>>(
   client: StorefrontClient,
   entity: sdk.Entity<S>,
   rel: K,

@@ -1,26 +1,28 @@
 import {
   type EdgeFor,
-  type Entity,
+  Entity,
   type FollowResult,
   type HalResource,
   PreconditionFailedError,
-  type RelationKey,
   type Shape,
   type StorefrontError,
   type ValidationError,
 } from '@storefront-platform/sdk';
 import { type UseMutationOptions, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useClient } from './context.js';
-import { originOf, rememberOrigin } from './etags.js';
-import { invalidateUrls, resourceKey } from './query-key.js';
+import { originOf, ownLatest, rememberOrigin, rememberWrite } from './etags.js';
+import { normaliseUrl, resourceKey } from './query-key.js';
+import type { WriteKey } from './relation-keys.js';
 import type { VarsOf } from './use-resource.js';
 
 /**
  * Why a write failed: a 412 (`PreconditionFailedError`: the resource changed since the copy the write was based on,
  * with `ifMatch`), a 422 (`ValidationError`, with its field errors, among them the `last_updated_on` guard's), or
- * another of the SDK's errors. Tell them apart with `instanceof`.
+ * another of the SDK's errors. Tell them apart with `instanceof`. A `TypeError` is a write refused before anything
+ * was sent, a mistake of the code: `ifMatch: true` on an entity that came with no `ETag` (an embedded one: read it
+ * with `useResource` first), or `mutate` before the entity has arrived.
  */
-export type ActionError = PreconditionFailedError | ValidationError | StorefrontError;
+export type ActionError = PreconditionFailedError | ValidationError | StorefrontError | TypeError;
 
 /** The variables of `mutate` for edge `E`: the body (and template variables); none when it takes none. */
 // biome-ignore lint/suspicious/noConfusingVoidType: `void` is what lets `mutate()` be called without an argument
@@ -60,7 +62,7 @@ export interface ActionOptions<E, R, V>
  * save.mutate({ body: '<h1>Hi</h1>' });
  * if (save.error instanceof PreconditionFailedError) … // changed meanwhile: read again by itself; merge the draft
  */
-export function useAction<S extends Shape, K extends RelationKey<S>>(
+export function useAction<S extends Shape, K extends WriteKey<S>>(
   entity: Entity<S> | undefined,
   rel: K,
   options: ActionOptions<Entity<S>, FollowResult<EdgeFor<S, K>>, ActionVars<EdgeFor<S, K>>> = {},
@@ -70,44 +72,48 @@ export function useAction<S extends Shape, K extends RelationKey<S>>(
   const queryClient = useQueryClient();
   const { ifMatch, optimistic, ...mutation } = options;
   const target = entity as unknown as Entity | undefined;
-  const selfKey = () => {
-    const self = target?.links.get('self')?.[0];
-    const url = self && !self.templated ? self.resolve().url : target && originOf(target).url;
-    return url === undefined ? undefined : resourceKey(client, url);
-  };
+  const self = target?.links.get('self')?.[0];
+  const selfUrl = self && !self.templated ? self.resolve().url : target && originOf(target).url;
+  const key = selfUrl === undefined ? undefined : resourceKey(client, selfUrl);
   return useMutation({
+    // Writes to one entity go one after another (TanStack's `scope`): each is sent once the one before is answered,
+    // so that a guarded one is sent with the ETag the one before made (see `ownLatest`), in the order of the calls.
+    ...(key && { scope: { id: key.join(' ') } }),
     ...mutation,
     mutationFn: async (vars: V) => {
       if (!target) throw new TypeError(`useAction(${rel}): the entity has not arrived yet`);
       // A hydrated entity has no response: its `ETag` was kept beside it.
-      const guard = ifMatch === true ? (originOf(target).etag ?? true) : ifMatch;
+      const base = ifMatch === true ? originOf(target).etag : undefined;
+      const url = key?.[2];
+      const guard = ifMatch === true ? (base && url ? ownLatest(client, url, base) : (base ?? true)) : ifMatch;
       const args = (vars ?? undefined) as Record<string, unknown> | undefined;
-      return (await target.follow(rel as string, args, { ifMatch: guard })) as FollowResult<EdgeFor<S, K>>;
+      const result = await target.follow(rel as string, args, { ifMatch: guard });
+      const written = result instanceof Entity ? originOf(result) : undefined;
+      if (url && typeof guard === 'string' && written?.etag && written.url && normaliseUrl(written.url) === url) {
+        rememberWrite(client, url, guard, written.etag);
+      }
+      return result as FollowResult<EdgeFor<S, K>>;
     },
     onMutate: async (vars: V) => {
-      const key = selfKey();
       if (!optimistic || !target || !key) return { previous: undefined };
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData(key);
       const url = key[2];
       const shown = client.restore(optimistic(entity as Entity<S>, vars), url);
       // A guarded write from what is shown is based on the version this one was: the server answers it (412 once
-      // this write changed it) rather than the SDK refusing a write without an ETag.
+      // another's write changed it) rather than the SDK refusing a write without an ETag.
       rememberOrigin(shown, url, originOf(target).etag);
       queryClient.setQueryData(key, shown);
       return { previous, shown };
     },
     onError: (error, vars, context, meta) => {
-      const key = selfKey();
       if (optimistic && key && context) {
         // Only over this write's own optimistic entity: another write's, or a refetch, since is newer than `previous`.
         if (queryClient.getQueryData(key) === context.shown) queryClient.setQueryData(key, context.previous);
+        // After a 412 the SDK's cache dropped what shows the entity, which the provider refetches already.
+        if (!(error instanceof PreconditionFailedError))
+          void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }
-      if (key && error instanceof PreconditionFailedError) {
-        // The copy the write was based on is stale: every query showing the entity reads it again, so that the
-        // next guarded write sends the current ETag instead of failing the same way.
-        void invalidateUrls(queryClient, client, [key[2]]);
-      } else if (optimistic && key && context) void queryClient.invalidateQueries({ queryKey: key, exact: true });
       return mutation.onError?.(error, vars, context, meta);
     },
   });

@@ -1,16 +1,10 @@
-import type {
-  EdgeFor,
-  Entity,
-  FollowResult,
-  RelationKey,
-  Results,
-  Shape,
-  StorefrontError,
-} from '@storefront-platform/sdk';
+import type { EdgeFor, Entity, FollowResult, Results, Shape, StorefrontError } from '@storefront-platform/sdk';
 import {
   type InfiniteData,
   type QueryKey,
+  type UseInfiniteQueryOptions,
   type UseInfiniteQueryResult,
+  type UseSuspenseInfiniteQueryOptions,
   type UseSuspenseInfiniteQueryResult,
   useInfiniteQuery,
   useSuspenseInfiniteQuery,
@@ -19,23 +13,38 @@ import type { StorefrontClient } from './client.js';
 import { useClient } from './context.js';
 import { keepUnchanged, normaliseUrl, pagesKey } from './query-key.js';
 import { readUrl } from './read-url.js';
+import type { ReadKey } from './relation-keys.js';
 import type { HookArgs } from './use-resource.js';
 
 /** The shape of the items of the list a relation leads to. */
 export type ItemShapeOf<R> = R extends Results<infer I> ? I : never;
 
-/** Relations of shape `S` that lead to a list (a `Results` page). */
+/** Relations of shape `S` that read a list (a `Results` page). */
 export type ListKey<S extends Shape> = {
-  [K in RelationKey<S>]: FollowResult<EdgeFor<S, K>> extends { readonly pageItems: unknown } ? K : never;
-}[RelationKey<S>];
+  [K in ReadKey<S>]: FollowResult<EdgeFor<S, K>> extends { readonly pageItems: unknown } ? K : never;
+}[ReadKey<S>];
 
-/** Options of {@link usePages}. */
-export interface PagesOptions {
-  /** False holds the query (as TanStack's `enabled`). */
-  enabled?: boolean;
-  /** Ms the pages stay fresh (TanStack's `staleTime`). */
-  staleTime?: number;
-}
+/** What the pages hook decides itself: the key, how each page is read and found, the structural sharing. */
+type Decided =
+  | 'queryKey'
+  | 'queryFn'
+  | 'initialPageParam'
+  | 'getNextPageParam'
+  | 'getPreviousPageParam'
+  | 'structuralSharing'
+  | 'select';
+
+/** Options of {@link usePages}: TanStack's infinite query options (`enabled`, `staleTime`, `refetchInterval`, …). */
+export type PagesOptions<I extends Shape = Shape> = Omit<
+  UseInfiniteQueryOptions<Results<I>, StorefrontError, InfiniteData<Results<I>, string>, QueryKey, string>,
+  Decided
+>;
+
+/** The same for {@link useSuspensePages}. */
+export type SuspensePagesOptions<I extends Shape = Shape> = Omit<
+  UseSuspenseInfiniteQueryOptions<Results<I>, StorefrontError, InfiniteData<Results<I>, string>, QueryKey, string>,
+  Decided
+>;
 
 /** A list's pages as TanStack's infinite query, with the items of every page loaded so far. */
 export type UsePagesResult<I extends Shape> = UseInfiniteQueryResult<
@@ -99,19 +108,22 @@ function withItems<R extends { data: InfiniteData<Results<Shape>, unknown> | und
 export function usePages<S extends Shape, K extends ListKey<S>>(
   entity: Entity<S> | undefined,
   rel: K,
-  ...[vars, options]: HookArgs<EdgeFor<S, K>, PagesOptions>
+  ...[vars, options]: HookArgs<EdgeFor<S, K>, PagesOptions<ItemShapeOf<FollowResult<EdgeFor<S, K>>>>>
 ): UsePagesResult<ItemShapeOf<FollowResult<EdgeFor<S, K>>>> {
   const client = useClient();
   const query = entity === undefined ? undefined : pagesQuery(client, entity as unknown as Entity, rel, vars);
+  // The items' shape is the hook's to give (below): the options are read as those of any list.
+  const given = options as PagesOptions | undefined;
   const result = useInfiniteQuery({
-    ...options,
+    ...given,
     ...(query ?? {
       queryKey: [...pagesKey(client, client.baseUrl), 'waiting'],
       initialPageParam: '',
       queryFn: () => Promise.reject(new Error('waiting')),
       getNextPageParam: () => undefined,
     }),
-    enabled: query !== undefined && options?.enabled !== false,
+    // TanStack's `enabled` may be a function of the query: kept as given once the entity is there.
+    enabled: query === undefined ? false : (given?.enabled ?? true),
   });
   return withItems(result) as unknown as UsePagesResult<ItemShapeOf<FollowResult<EdgeFor<S, K>>>>;
 }
@@ -120,10 +132,10 @@ export function usePages<S extends Shape, K extends ListKey<S>>(
 export function useSuspensePages<S extends Shape, K extends ListKey<S>>(
   entity: Entity<S>,
   rel: K,
-  ...[vars, options]: HookArgs<EdgeFor<S, K>, Omit<PagesOptions, 'enabled'>>
+  ...[vars, options]: HookArgs<EdgeFor<S, K>, SuspensePagesOptions<ItemShapeOf<FollowResult<EdgeFor<S, K>>>>>
 ): UseSuspensePagesResult<ItemShapeOf<FollowResult<EdgeFor<S, K>>>> {
   const result = useSuspenseInfiniteQuery({
-    ...options,
+    ...(options as SuspensePagesOptions | undefined),
     ...pagesQuery(useClient(), entity as unknown as Entity, rel, vars),
   });
   return withItems(result) as unknown as UseSuspensePagesResult<ItemShapeOf<FollowResult<EdgeFor<S, K>>>>;

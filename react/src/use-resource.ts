@@ -4,7 +4,6 @@ import type {
   Entity,
   FollowArgs,
   FollowResult,
-  RelationKey,
   Root,
   Shape,
   StorefrontError,
@@ -22,6 +21,7 @@ import type { StorefrontClient } from './client.js';
 import { useClient } from './context.js';
 import { keepUnchanged, resourceKey } from './query-key.js';
 import { readUrl } from './read-url.js';
+import type { ReadKey } from './relation-keys.js';
 
 /** TanStack's options of a query, less what the hook decides (the key, the function, the structural sharing). */
 export type ResourceQueryOptions<T> = Omit<
@@ -137,7 +137,7 @@ export function useResource<E extends AnyEntity | string>(
   return useQuery({
     ...options,
     ...(query ?? waiting(client)),
-    enabled: query !== undefined && options?.enabled !== false,
+    enabled: query === undefined ? false : (options?.enabled ?? true),
   } as UseQueryOptions<SelfOf<E>, StorefrontError, SelfOf<E>, QueryKey>);
 }
 
@@ -157,7 +157,7 @@ export function useSuspenseResource<E extends AnyEntity | string>(
  * const { data: theme } = useFollow(shop, 'svc:theme');
  * const { data: page } = useFollow(shop, 'svc:products', { q: 'mug', per_page: 20 });
  */
-export function useFollow<S extends Shape, K extends RelationKey<S>>(
+export function useFollow<S extends Shape, K extends ReadKey<S>>(
   entity: Entity<S> | undefined,
   rel: K,
   ...[vars, options]: HookArgs<EdgeFor<S, K>, ResourceQueryOptions<FollowResult<EdgeFor<S, K>>>>
@@ -168,12 +168,12 @@ export function useFollow<S extends Shape, K extends RelationKey<S>>(
   return useQuery({
     ...options,
     ...(query ?? waiting(client)),
-    enabled: query !== undefined && options?.enabled !== false,
+    enabled: query === undefined ? false : (options?.enabled ?? true),
   } as UseQueryOptions<T, StorefrontError, T, QueryKey>);
 }
 
 /** {@link useFollow}, suspending until the target has arrived. */
-export function useSuspenseFollow<S extends Shape, K extends RelationKey<S>>(
+export function useSuspenseFollow<S extends Shape, K extends ReadKey<S>>(
   entity: Entity<S>,
   rel: K,
   ...[vars, options]: HookArgs<EdgeFor<S, K>, SuspenseResourceQueryOptions<FollowResult<EdgeFor<S, K>>>>

@@ -39,6 +39,13 @@ it('types reads by the relation followed', () => {
     useFollow(shop, 'svc:products', { colour: 'red' });
     // @ts-expect-error: a shop has no such relation
     useFollow(shop, 'svc:frobnicate');
+    // @ts-expect-error: a PUT link is a write (useAction), not a read
+    useFollow(template, 'svc:update_template', { body: '<p>x</p>' });
+    // @ts-expect-error: likewise for lists
+    usePages(template, 'svc:update_template');
+    // The read hooks take TanStack's query options.
+    usePages(shop, 'svc:products', {}, { refetchInterval: 1000, retry: 1, placeholderData: undefined });
+    useFollow(shop, 'svc:theme', undefined, { refetchInterval: 1000, retry: false });
     return null;
   }
   expectTypeOf(Reads).toBeFunction();
@@ -54,6 +61,10 @@ it('types writes by their body, result and errors', () => {
     expectTypeOf(save.error).toEqualTypeOf<ActionError | null>();
     // @ts-expect-error: a template's body is a string
     save.mutate({ body: 42 });
+    // @ts-expect-error: svc:theme is a GET link: a read (useFollow), not a write
+    useAction(shop, 'svc:theme');
+    // A misuse the SDK refuses before sending (ifMatch: true on an embedded entity, without an ETag) is a TypeError.
+    expectTypeOf<TypeError>().toExtend<ActionError>();
     return null;
   }
   expectTypeOf(Writes).toBeFunction();

@@ -1,7 +1,15 @@
 // @vitest-environment happy-dom
 /** The read hooks over the MSW handlers: loading and data, typed errors, Suspense, and a 304 that renders nothing. */
-import { useFollow, useResource, useRoot, useSuspenseFollow, useSuspenseRoot } from '@storefront-platform/react';
+import {
+  StorefrontProvider,
+  useFollow,
+  useResource,
+  useRoot,
+  useSuspenseFollow,
+  useSuspenseRoot,
+} from '@storefront-platform/react';
 import { NotFoundError, type ProductList, Results, UnknownRelationError } from '@storefront-platform/sdk';
+import { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -138,5 +146,37 @@ describe('revalidation', () => {
     // Rendered again only if the data changed; a 304 leaves it as it was.
     expect(seen.length).toBe(renders);
     expect(queryClient.getQueryData(queryClient.getQueryCache().getAll()[0]!.queryKey)).toBe(first);
+  });
+});
+
+describe('retries', () => {
+  function MissingShop() {
+    const root = useRoot();
+    const shop = useFollow(root.data, 'svc:shop', { id: 999 });
+    return shop.error ? <p role="alert">{shop.error.name}</p> : <p>Loading…</p>;
+  }
+
+  it('leaves the SDK’s errors to the SDK under a QueryClient of TanStack’s defaults: a 404 shows after one request', async () => {
+    const { client } = await api.session();
+    render(
+      <StorefrontProvider client={client} queryClient={new QueryClient()}>
+        <MissingShop />
+      </StorefrontProvider>,
+    );
+    // TanStack's default would retry 3 times, 1 s then 2 s then 4 s apart.
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('NotFoundError'));
+    expect(api.count('GET', '/v1/shops/999.json')).toBe(1);
+  });
+
+  it('keeps the retry the app gave its QueryClient', async () => {
+    const { client } = await api.session();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, retryDelay: 0 } } });
+    render(
+      <StorefrontProvider client={client} queryClient={queryClient}>
+        <MissingShop />
+      </StorefrontProvider>,
+    );
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('NotFoundError'));
+    expect(api.count('GET', '/v1/shops/999.json')).toBe(2);
   });
 });
