@@ -80,13 +80,12 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
     };
   }
   const client = createClient({ ...rest, cache });
-  if (!cache) {
-    // Without a cache nothing says what a write touched: every query of the client is refetched. A 412 too: another
-    // write changed the resource (the SDK's cache drops what that write touched, as for one of ours).
-    client.on('response', ({ method, status }) => {
-      if (method !== 'GET' && method !== 'HEAD' && (status < 400 || status === 412)) notify('all');
-    });
-  }
+  // Without a cache nothing says what a write touched: every query of the client is refetched. A 412 too, with a
+  // cache or not: another write changed the resource, and what that write touched (the lists that embed it, the
+  // collections above it) only the server knows. Every stored answer is revalidated, so a refetch reads the change.
+  client.on('response', ({ method, status }) => {
+    if (method !== 'GET' && method !== 'HEAD' && ((!cache && status < 400) || status === 412)) notify('all');
+  });
   return {
     ...client,
     baseUrl: new URL(options.baseUrl).href,

@@ -220,7 +220,7 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     );
     render(app());
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe('The sign-in was denied: The user denied the request');
+    expect(alert.textContent).toBe('Sign-in failed: The user denied the request');
     expect(alert.textContent).not.toContain(state);
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });

@@ -6,15 +6,13 @@ import { OAuthError } from '../errors/index.js';
  * URI's, without the callback's parameters (the `state` and the code are not the error's to show).
  */
 export function callbackError(callbackUrl: string, error: string, description: string | null): OAuthError {
-  const url = new URL(callbackUrl);
-  url.search = url.hash = '';
   const refused = new OAuthError({
     method: 'GET',
-    url: url.href,
+    url: callbackUrl.replace(/[?#].*/, ''),
     status: 302,
-    body: description === null ? { error } : { error, error_description: description },
+    body: { error, error_description: description ?? undefined },
   });
-  refused.message = `The sign-in ${error === 'access_denied' ? 'was denied' : 'failed'}: ${description ?? error}`;
+  refused.message = `Sign-in failed: ${description ?? error}`;
   return refused;
 }
 

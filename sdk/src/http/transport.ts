@@ -4,7 +4,6 @@ import { selfHref } from '../cache/invalidation-tags.js';
 import type { CacheEntry, HttpCache } from '../cache/types.js';
 import { conditionalHeaders, isAbout, isStorable, revalidated, revalidationChanged } from '../cache/validators.js';
 import { InvalidResponseError } from '../errors/invalid-response-error.js';
-import { PreconditionFailedError } from '../errors/precondition-failed-error.js';
 import { redactHeaders, redactUrl, USERINFO } from '../errors/redact.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { type RateBudget, readRateLimit, waitForBudget } from '../pacing/index.js';
@@ -202,15 +201,7 @@ export class Transport {
           emitter.emit('token:refreshed', { method, url: redactUrl(request.url) });
           continue;
         }
-        const failure = await this.#failure(error, exchange);
-        // A 412 to a write this client guarded (If-Match): another write changed the resource since the copy the guard came from. What that
-        // write touched is as stale here as after a write of ours (the lists embedding the resource, the collections
-        // above it): dropped alike, so that those who watch the cache's invalidations (the React bindings) read them
-        // again.
-        if (cache && ifMatch !== undefined && failure instanceof PreconditionFailedError) {
-          await this.#invalidate(cache, owner, new Set([request.url]));
-        }
-        throw failure;
+        throw await this.#failure(error, exchange);
       }
       // A `beforeRetry` hook returned `ky.stop`: the request ends with the failure it stopped retrying.
       if (!response) throw exchange.failure;
@@ -428,13 +419,8 @@ export class Transport {
     for (const href of [selfHref(reply.data), reply.headers.get('location')]) {
       if (href != null) urls.add(new URL(href, reply.url).href);
     }
-    await this.#invalidate(cache, owner, urls);
-  }
-
-  /** Drops from the cache what writes to `urls` touched, and says so. */
-  async #invalidate(cache: HttpCache, owner: string, urls: Set<string>): Promise<void> {
     await cache.invalidate(owner, [...urls]);
-    this.#options.emitter.emit('cache:invalidated', { urls: [...urls].map((u) => redactUrl(u)) });
+    emitter.emit('cache:invalidated', { urls: [...urls].map((u) => redactUrl(u)) });
   }
 }
 

@@ -99,7 +99,7 @@ describe('exchangeCode', () => {
     await expect(denied).rejects.toMatchObject({ error: 'access_denied', errorDescription: 'no' });
     // No request failed, and the state is not the error's to show.
     const reason = (await denied.catch((e: unknown) => e)) as OAuthError;
-    expect(reason.message).toBe('The sign-in was denied: no');
+    expect(reason.message).toBe('Sign-in failed: no');
     expect(reason.url).toBe(redirectUri);
     expect(endpoint.calls).toHaveLength(0);
   });
