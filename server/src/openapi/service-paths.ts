@@ -31,6 +31,19 @@ const REDIRECT = {
 
 const RETRY_AFTER = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
 
+/**
+ * A form's 415 is only for a content-encoded one (server/src/core/body-encoding.ts): a body of another type is a
+ * 400 `invalid_request`, as RFC 6749 wants, so the description must not promise a 415 for it.
+ */
+const ENCODED_FORM = 'The form is content-encoded (`Content-Encoding` other than `identity`): send it unencoded.';
+const IDENTITY_ONLY = {
+  'Accept-Encoding': {
+    description: '`identity`: the only coding the endpoint reads (RFC 9110 §12.5.3).',
+    required: true,
+    schema: { const: 'identity' },
+  },
+};
+
 /** The authorize page's query parameters, from the contract's `AuthorizeQuery`. */
 function authorizeQuery(): object[] {
   const query = CONTRACT.schemas.AuthorizeQuery as { properties: Record<string, Schema>; required: string[] };
@@ -66,12 +79,14 @@ export function oauthPaths(): Record<string, unknown> {
             headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
             content: { 'application/json': { schema: schemaRef('TokenResponse') } },
           },
-          '400': oauthError('A bad or missing parameter, a refused grant or scope (RFC 6749 §5.2).'),
+          '400': oauthError(
+            'A bad or missing parameter, a refused grant or scope, a body that is not a form (RFC 6749 §5.2).',
+          ),
           '401': oauthError('`invalid_client`: the client failed to authenticate.', {
             'WWW-Authenticate': { $ref: '#/components/headers/BasicChallenge' },
           }),
           '413': oauthError('The form is too large.'),
-          '415': oauthError('The body is not form-encoded.'),
+          '415': oauthError(ENCODED_FORM, IDENTITY_ONLY),
           '429': oauthError('`slow_down`: too many failed logins; retry after `Retry-After`.', RETRY_AFTER),
           '500': oauthError('`server_error`: a failure of the service’s own.'),
           '503': oauthError('The store could not be reached; retry after `Retry-After`.', RETRY_AFTER),
@@ -126,9 +141,9 @@ export function oauthPaths(): Record<string, unknown> {
           '200': html('The form again, saying what went wrong (a wrong password).'),
           '302': REDIRECT,
           '303': REDIRECT,
-          '400': html('A request that cannot be redirected back.'),
+          '400': html('A request that cannot be redirected back (a body that is not a form among them).'),
           '413': html('The form is too large.'),
-          '415': html('The body is not form-encoded.'),
+          '415': html(ENCODED_FORM, IDENTITY_ONLY),
           '429': html('Too many failed logins; retry after `Retry-After`.', RETRY_AFTER),
           '503': html('The store could not be reached.', RETRY_AFTER),
         },

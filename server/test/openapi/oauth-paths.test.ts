@@ -74,4 +74,18 @@ describe('the OAuth paths of the document', () => {
     const isMetadata = validator(doc, 'AuthorizationServerMetadata');
     expect(isMetadata(served), JSON.stringify(isMetadata.errors)).toBe(true);
   });
+  it('answer a body that is not a form with a 400, an encoded form with the documented 415', async () => {
+    const token = (await document()).paths['/oauth/token'].post.responses;
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${server().origin}/oauth/token`, { method: 'POST', headers, body });
+    const json = await post({ 'Content-Type': 'application/json' }, '{"grant_type":"client_credentials"}');
+    expect([json.status, (await json.json()).error]).toEqual([400, 'invalid_request']);
+    const encoded = await post(
+      { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' },
+      'grant_type=client_credentials',
+    );
+    expect(encoded.status).toBe(415);
+    expect(token['415'].headers['Accept-Encoding'].schema.const).toBe(encoded.headers.get('accept-encoding'));
+    expect(token['415'].description).toMatch(/Content-Encoding/);
+  });
 });
