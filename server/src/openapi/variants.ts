@@ -3,6 +3,7 @@
  * (spec §4.1: the same status and headers, no body), and on the resource API the `.jsonp` path (spec §4.5: the
  * same status, the JSON wrapped in a call of `callback`; the token may be the `access_token` parameter).
  */
+import { ERROR_RESPONSES } from './responses.js';
 
 type Operation = Record<string, unknown>;
 type PathItem = Record<string, unknown>;
@@ -57,15 +58,29 @@ const SCRIPT = {
   },
 };
 
+const ERROR_REF = '#/components/responses/';
+
+/**
+ * A GET's response as JSONP: a script. The shared error responses (`$ref`s) declare JSON, which a `.jsonp` error
+ * is not (it is a script like any other answer), so they are inlined with their body as a script.
+ */
 function jsonpResponse(response: unknown): unknown {
-  if (!response || typeof response !== 'object' || '$ref' in response) return response;
+  if (!response || typeof response !== 'object') return response;
+  if ('$ref' in response) {
+    const ref = String(response.$ref);
+    const shared = ref.startsWith(ERROR_REF)
+      ? ERROR_RESPONSES[ref.slice(ERROR_REF.length) as keyof typeof ERROR_RESPONSES]
+      : undefined;
+    if (!shared) throw new Error(`A .jsonp operation cannot tell the media type of ${ref}`);
+    return jsonpResponse(shared);
+  }
   const { content, ...rest } = response as Record<string, unknown>;
   return content ? { ...rest, content: SCRIPT } : rest;
 }
 
 /**
- * The `.jsonp` operation of a resource GET at `path` (`.json` suffix or none). Error responses are `$ref`s to the
- * JSON ones: their status and headers hold, the body is wrapped alike.
+ * The `.jsonp` operation of a resource GET at `path` (`.json` suffix or none): every response, errors included,
+ * with its status and headers, and its body wrapped in a script.
  */
 export function jsonpOperation(get: Operation): Operation {
   const parameters = (get.parameters as object[]).filter((p) => (p as { in?: string }).in !== 'header');

@@ -26,6 +26,20 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('gives every .jsonp operation its errors as scripts, as the server sends them', () => {
+    const jsonp = operations.filter((o) => o.path.endsWith('.jsonp') && o.method === 'get');
+    expect(jsonp.length).toBeGreaterThan(0);
+    for (const { path, operation } of jsonp) {
+      expect(operation.responses['404'], path).toBeDefined();
+      for (const [status, response] of Object.entries<Record<string, unknown>>(operation.responses)) {
+        if (status === '304') continue;
+        expect(response.content, `${path} ${status}`).toEqual({
+          'text/javascript': { schema: expect.objectContaining({ type: 'string' }) },
+        });
+      }
+    }
+  });
+
   it('describes the relation pages and the theme files, at their mounts', () => {
     const mounted = [
       ...staticRoutes.map((route) => ({ route, at: '/files' })),
