@@ -294,7 +294,7 @@ export function openApiDocument(addresses: Addresses, routes: DescribedRoutes): 
       version: '1',
       summary: 'Shops, products, orders and shop design themes, as HAL+JSON, with its OAuth 2.0 service.',
       description:
-        'Every response is HAL+JSON: `_class`, the fields, `_links` (relation → link; `svc:` relations expand through the `curies` entry to `/rels/{rel}`) and `_embedded` (name → array of resources). Follow links rather than building URLs. Every GET path also answers without its `.json` suffix and, with `.jsonp?callback=fn`, as JSONP (same status, the JSON wrapped in a call; the token may then be passed as `access_token`); HEAD works wherever GET does. Reads carry `ETag` and `Last-Modified` and answer conditional requests with 304.',
+        'Every response is HAL+JSON: `_class`, the fields, `_links` (relation → link; `svc:` relations expand through the `curies` entry to `/rels/{rel}`) and `_embedded` (name → array of resources). Follow links rather than building URLs. Every GET path also answers without its `.json` suffix and, with `.jsonp?callback=fn`, as JSONP (same status, the JSON wrapped in a call; the token may then be passed as `access_token`); HEAD works wherever GET does. Reads carry `ETag` and `Last-Modified` and answer conditional requests with 304. Any path may also answer 405 (with `Allow`, the methods it has) to a method it does not have, and 431 to a request line and headers over 16 KiB; operations do not list these two.',
       license: { name: 'MIT', identifier: 'MIT' },
       contact: { name: 'The service’s operator', url: addresses.origin },
     },

@@ -40,6 +40,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('names the answers any path may give once, in its description', () => {
+    expect(document.info.description).toMatch(/405 \(with `Allow`[^)]*\).*431/);
+  });
+
   it('describes the relation pages and the theme files, at their mounts', () => {
     const mounted = [
       ...staticRoutes.map((route) => ({ route, at: '/files' })),
