@@ -64,7 +64,7 @@ const ERROR_REF = '#/components/responses/';
  * A GET's response as JSONP: a script. The shared error responses (`$ref`s) declare JSON, which a `.jsonp` error
  * is not (it is a script like any other answer), so they are inlined with their body as a script.
  */
-function jsonpResponse(response: unknown): unknown {
+function jsonpResponse(response: unknown, status: string): unknown {
   if (!response || typeof response !== 'object') return response;
   if ('$ref' in response) {
     const ref = String(response.$ref);
@@ -72,10 +72,12 @@ function jsonpResponse(response: unknown): unknown {
       ? ERROR_RESPONSES[ref.slice(ERROR_REF.length) as keyof typeof ERROR_RESPONSES]
       : undefined;
     if (!shared) throw new Error(`A .jsonp operation cannot tell the media type of ${ref}`);
-    return jsonpResponse(shared);
+    return jsonpResponse(shared, status);
   }
   const { content, ...rest } = response as Record<string, unknown>;
-  return content ? { ...rest, content: SCRIPT } : rest;
+  if (!content) return rest;
+  // A missing or unsafe callback cannot be called: that 400 is the plain JSON error (server/src/http/jsonp.ts).
+  return { ...rest, content: status === '400' ? { ...SCRIPT, ...(content as object) } : SCRIPT };
 }
 
 /**
@@ -85,7 +87,7 @@ function jsonpResponse(response: unknown): unknown {
 export function jsonpOperation(get: Operation): Operation {
   const parameters = (get.parameters as object[]).filter((p) => (p as { in?: string }).in !== 'header');
   const responses = Object.fromEntries(
-    Object.entries(get.responses as Record<string, unknown>).map(([status, r]) => [status, jsonpResponse(r)]),
+    Object.entries(get.responses as Record<string, unknown>).map(([status, r]) => [status, jsonpResponse(r, status)]),
   );
   const security = get.security as object[];
   return {
