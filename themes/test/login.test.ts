@@ -99,6 +99,23 @@ describe('login', BIN_TESTS, () => {
     expect(await watch.exited).toBe(0);
   });
 
+  it('checks a new app before asking for the password, and stores nothing the server refuses', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const from = t.requests.length;
+    const login = await t.cli(
+      ['login', '--password', '--username', 'demo', '--client-id', DEMO.clientId, '--client-secret', 'bad'],
+      { config, env: { STOREFRONT_URL: t.server.origin }, input: `${DEMO.password}\n` },
+    );
+    expect(login.code).toBe(1);
+    // No password asked: the app was refused first.
+    expect(login.stderr).toBe(
+      `storefront-themes login: the server at ${t.server.origin} does not accept the client id "${DEMO.clientId}" with this secret: nothing stored (copy both again from the platform)\n`,
+    );
+    expect(t.requests.slice(from)).toEqual([expect.stringMatching(/^POST \/oauth\/token 401 /)]);
+    expect(await readFile(join(config, 'storefront-themes/credentials.json'), 'utf8').catch(() => 'none')).toBe('none');
+  });
+
   it('refuses a wrong password with a one-line error', async () => {
     const t = themes();
     const config = await t.tempDir();

@@ -1,5 +1,5 @@
 /**
- * `setup`'s check of the app it is given, before storing anything: one token request with the client id and
+ * `setup`'s and `login`'s check of the app it is given, before storing anything: one token request with the client id and
  * secret (client credentials grant, HTTP Basic as RFC 6749 §2.3.1 encodes it). The server answers `invalid_client`
  * only when it does not know the pair; any other answer, a token or a grant the app may not use, means it does.
  */
@@ -15,8 +15,12 @@ const TIMEOUT_MS = 15_000;
 
 const formEncode = (value: string) => encodeURIComponent(value).replaceAll('%20', '+');
 
-/** Throws a one-line error, saying nothing was stored, unless the server accepts the app's id and secret. */
-export async function verifyApp(app: AppCredentials): Promise<void> {
+/**
+ * Throws a one-line error, saying nothing was stored, unless the server accepts the app's id and secret.
+ * `unchecked`: how to store it anyway, said when the server could not tell (setup's --no-verify; login has none,
+ * since it needs the server to sign in).
+ */
+export async function verifyApp(app: AppCredentials, unchecked = ' (--no-verify stores it unchecked)'): Promise<void> {
   const basic = Buffer.from(`${formEncode(app.clientId)}:${formEncode(app.clientSecret)}`).toString('base64');
   let response: Response;
   try {
@@ -35,9 +39,7 @@ export async function verifyApp(app: AppCredentials): Promise<void> {
     type Cause = { code?: string; message?: string; errors?: { code?: string }[] } | undefined;
     const why = (error as { cause?: Cause }).cause;
     const cause = why?.code ?? why?.errors?.[0]?.code ?? why?.message ?? (error as Error).message;
-    throw new CliError(
-      `cannot reach the server at ${app.url} to check the app (${cause}): nothing stored (--no-verify stores it unchecked)`,
-    );
+    throw new CliError(`cannot reach the server at ${app.url} to check the app (${cause}): nothing stored${unchecked}`);
   }
   const answer = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
   if (response.status === 401 || answer?.error === 'invalid_client') {
@@ -47,14 +49,14 @@ export async function verifyApp(app: AppCredentials): Promise<void> {
   }
   if (response.status >= 500) {
     throw new CliError(
-      `the server at ${app.url} could not check the app (${response.status}): nothing stored (--no-verify stores it unchecked)`,
+      `the server at ${app.url} could not check the app (${response.status}): nothing stored${unchecked}`,
     );
   }
   // Taken: a token (2xx), or the token endpoint's refusal of something else than the client (a scope, say). Not a
   // page that is no token endpoint at all (a 404, HTML): a mistyped server address.
   if (!response.ok && typeof answer?.error !== 'string') {
     throw new CliError(
-      `${app.url} answered ${response.status}, not as a Storefront token endpoint: is it the platform's address? nothing stored (--no-verify stores it unchecked)`,
+      `${app.url} answered ${response.status}, not as a Storefront token endpoint: is it the platform's address? nothing stored${unchecked}`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { OAuthError } from '@storefront-platform/sdk';
 import { signInInBrowser, signInWithClientCredentials, signInWithPassword } from '../auth/sign-in.js';
+import { verifyApp } from '../auth/verify-app.js';
 import { type Command, LOGIN_OPTION } from '../cli/command.js';
 import type { Session } from '../config/store.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -23,7 +24,8 @@ export const login: Command = {
     'to this command on a free port of 127.0.0.1 (authorization code with PKCE). --password asks for your login',
     "and password in the terminal instead (the password without echo). --client-credentials uses the app's own",
     "credentials, acting as the app's owner: for CI, with STOREFRONT_URL, STOREFRONT_CLIENT_ID and",
-    'STOREFRONT_CLIENT_SECRET set. The app is set up first when it is not yet (see setup).',
+    'STOREFRONT_CLIENT_SECRET set. The app is set up first when it is not yet (see setup): a new app is checked with',
+    'the server before it is stored, and before any password is asked; one the server refuses is not stored.',
   ].join('\n'),
   options: {
     password: { type: 'boolean', description: 'sign in with your login and password, asked in the terminal' },
@@ -45,7 +47,9 @@ export const login: Command = {
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
       throw new UsageError(`--port must be a port number, got "${values.port}"`);
     }
-    const app = await configureApp(context, 'missing');
+    // A new or changed app is checked before it is stored, and before any password is asked: a pair the server
+    // refuses is not kept (it would fail every later run), and the password typed would be wasted.
+    const app = await configureApp(context, 'missing', (candidate) => verifyApp(candidate, ''));
     let session: Session;
     if (values['client-credentials']) session = await signInWithClientCredentials(app);
     else if (usePassword) {
