@@ -134,6 +134,22 @@ describe('watchTheme', () => {
     expect(await watch.stop()).toEqual({ unsent: [], conflicts: [] });
   });
 
+  it('says a save of a file in conflict each time, not only the first', async () => {
+    // No look at the server: the conflicts come from the saves alone.
+    const sdk = client();
+    const watch = await startWatch({ client: sdk, interval: 0 });
+    const shop = (await sdk.root()).embedded('shops').find((s) => s.properties.subdomain === 'northwind')!;
+    const theme = await (await (await shop.follow('self')).follow('svc:theme')).follow('svc:dev_theme');
+    const page = theme.embedded('templates').find((t) => t.properties.file_name === 'page.html')!;
+    await page.follow('svc:update_template', { body: '<p>theirs</p>\n' });
+    const conflictOf = (e: WatchEvent) => e.type === 'conflict' && e.file.path === 'page.html';
+    await appendFile(join(dir, 'page.html'), '<!-- mine -->\n');
+    await watch.waitFor(conflictOf);
+    await appendFile(join(dir, 'page.html'), '<!-- mine again -->\n');
+    await watch.waitFor(conflictOf, 2);
+    expect(await watch.stop()).toEqual({ unsent: [], conflicts: ['page.html'] });
+  });
+
   it("waits as long as the server's Retry-After asks before trying a kept file on its own", async () => {
     // Without the client's retries, so that the server's wish reaches watch at once.
     const watch = await startWatch({ client: client(false), retryDelay: 50 });

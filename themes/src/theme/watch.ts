@@ -102,11 +102,8 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   // Conflicts stay until the file is sent or brought: what the watch leaves to settle when it stops.
   const conflicts = new Set<string>();
   const onEvent = (event: WatchEvent) => {
-    if (event.type === 'conflict') {
-      // Found by a save and by a look at the server alike: said once, until the file is sent or brought.
-      if (conflicts.has(event.file.path)) return;
-      conflicts.add(event.file.path);
-    } else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
+    if (event.type === 'conflict') conflicts.add(event.file.path);
+    else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
     options.onEvent(event);
   };
   // The folder says which theme it holds: refuse a production one before any request.
@@ -154,7 +151,9 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
             onEvent({ type: 'failed', path: file.path, error: new Error(file.message), kept: false, waiting: 0 });
           } else onEvent({ type: 'pulled', file });
         }
-        for (const file of look.conflicts) onEvent({ type: 'conflict', file });
+        // A look at the server says a conflict once, until the file is sent or brought; each save of it is
+        // refused anew and said (by the machine's report), so that no save goes unanswered.
+        for (const file of look.conflicts) if (!conflicts.has(file.path)) onEvent({ type: 'conflict', file });
       } catch (error) {
         if (!signal.aborted) onEvent({ type: 'unreachable', error });
       }
