@@ -1,6 +1,7 @@
 /** What a command is: its name, its help and its options, and the function that runs it. */
 import type { ConfigStore } from '../config/store.js';
 import type { ExitCode } from '../errors.js';
+import type { Manifest } from '../theme/manifest.js';
 import type { FolderRead } from '../theme/workspace.js';
 import type { Output } from './output.js';
 import type { Prompter } from './prompt.js';
@@ -38,6 +39,11 @@ export interface EnvironmentRun {
    * 200 times, and holds one copy of the folder's bytes, not one per environment at work).
    */
   folder?: () => Promise<FolderRead>;
+  /**
+   * The manifest a push starts from when the environment has none in the folder yet (its first push): no file,
+   * held here, so that a dry run writes nothing; the push writes it once it has compared or sent.
+   */
+  start?: Manifest;
 }
 
 export interface Command {

@@ -11,10 +11,10 @@ import { storedClient } from '../auth/stored-auth.js';
 import { type Environment, readEnvironments, selectEnvironments } from '../config/environments.js';
 import { configDir, loginStore } from '../config/store.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { printable } from '../printable.js';
+import { printable, printableWhole } from '../printable.js';
 import { ENVIRONMENT_MANIFESTS_DIR, MANIFEST_FILE } from '../theme/layout.js';
 import { listThemes } from '../theme/list.js';
-import { type Manifest, readManifest, type ThemeTarget, writeManifest } from '../theme/manifest.js';
+import { type Manifest, readManifest, type ThemeTarget } from '../theme/manifest.js';
 import { parallel } from '../theme/parallel.js';
 import { type FolderRead, readFolder } from '../theme/workspace.js';
 import type { Command, CommandContext, EnvironmentRun } from './command.js';
@@ -38,6 +38,8 @@ interface Resolved {
   environment: Environment;
   manifestFile: string;
   target?: ThemeTarget;
+  /** The manifest of its first push (see {@link startManifest}). */
+  start?: Manifest;
   /** Why it cannot run (its login, its shop, its folder state). */
   problem?: { message: string; exitCode: ExitCode };
 }
@@ -115,12 +117,28 @@ async function stateProblem(dir: string, { environment, manifestFile, target }: 
   return { message, exitCode: ExitCode.usage };
 }
 
-/** A new manifest of `target` with no file: an environment's first push compares the folder with its theme. */
-async function startState(dir: string, { manifestFile, target }: Resolved): Promise<void> {
-  if (!target || (await readManifest(dir, manifestFile))) return;
-  const manifest: Manifest = { version: 1, ...target, pulled_on: new Date().toISOString(), files: {} };
-  await writeManifest(dir, manifest, manifestFile);
+/**
+ * A new manifest of `target` with no file, when the environment has none: its first push compares the folder with
+ * its theme. Held in memory, not written: a dry run writes nothing, and a push writes it as it ends.
+ */
+async function startManifest(dir: string, { manifestFile, target }: Resolved): Promise<Manifest | undefined> {
+  if (!target || (await readManifest(dir, manifestFile))) return undefined;
+  return { version: 1, ...target, pulled_on: new Date().toISOString(), files: {} };
 }
+
+/**
+ * The refusal of status, diff and pull for an environment the folder has no manifest of (never pushed): there is
+ * no base to compare with or merge against, and the folder holds the default's theme, not that shop's, so pulling
+ * its theme here would mix it into the folder (and the default's next push would send it).
+ */
+export function unpushedEnvironment(dir: string, { name, manifestFile }: EnvironmentRun): UsageError {
+  return new UsageError(
+    `environment "${name}" has no manifest in ${printableWhole(dir)} yet (${manifestFile}): push --env ${name} first (its first push compares the folder with its theme; --dry-run shows what it would do)`,
+  );
+}
+
+/** Whether `environment` keeps a manifest of its own (not the folder's, which is the default's). */
+export const isOwnManifest = (environment: EnvironmentRun) => environment.manifestFile !== MANIFEST_FILE;
 
 /** The line that says where an environment's command writes, before it does. */
 function targetLine({ environment, target }: Resolved): string {
@@ -215,7 +233,12 @@ async function runOne(
     // No question reaches a person from several at once; one alone may ask (a publish's incomplete theme).
     prompter: direct ? context.prompter : new Prompter(Readable.from([]) as NodeJS.ReadStream, stderr.stream),
     store: loginStore(configDir(context.env), environment.login),
-    environment: { name: environment.name, manifestFile, ...(folder ? { folder } : {}) },
+    environment: {
+      name: environment.name,
+      manifestFile,
+      ...(folder ? { folder } : {}),
+      ...(one.start ? { start: one.start } : {}),
+    },
   };
   if (direct) {
     // One environment in a terminal: the command's own lines, and its error as run.ts prints any.
@@ -291,7 +314,9 @@ export async function runForEnvironments(
       output.line('Nothing done: not confirmed');
       return ExitCode.ok;
     }
-    if (command.name === 'push') for (const one of resolved) if (!one.problem) await startState(dir, one);
+    if (command.name === 'push') {
+      for (const one of resolved) if (!one.problem) one.start = await startManifest(dir, one);
+    }
   }
   const direct = resolved.length === 1 && !output.json;
   const width = Math.max(...resolved.map((r) => r.environment.name.length));

@@ -53,9 +53,25 @@ export function exitCodeOf(files: readonly FileResult[]): ExitCode {
   return counts.conflict ? ExitCode.conflicts : ExitCode.ok;
 }
 
-/** The hint after conflicts, which say which side `--force` makes win. */
-export function conflictHint(output: Output, files: readonly FileResult[]): void {
+/**
+ * The hint after conflicts, which say which side `--force` makes win. A push to an environment with a manifest of
+ * its own (another shop than the folder's default) gets no pull: the folder holds the default's theme, and pulling
+ * that shop's into it would mix the two (the default's next push would send the other shop's files).
+ */
+export function conflictHint(output: Output, files: readonly FileResult[], environment?: { name: string }): void {
   if (!countActions(files).conflict) return;
+  if (environment) {
+    const { name } = environment;
+    output.line(
+      output.paint(
+        'yellow',
+        `Conflicts were left alone: the theme of environment "${name}" holds these files otherwise. ` +
+          `push --env ${name} --force sends the folder's version; to bring that shop's changes, pull its theme into ` +
+          'a folder of its own and copy what should stay (pulled here, it would mix into the folder).',
+      ),
+    );
+    return;
+  }
   output.line(
     output.paint(
       'yellow',

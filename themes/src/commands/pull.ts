@@ -1,9 +1,10 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf, SHOP_OPTION } from '../cli/command.js';
-import { environmentsOf, runForEnvironments } from '../cli/environments.js';
+import { environmentsOf, isOwnManifest, runForEnvironments, unpushedEnvironment } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import { transferProgress } from '../cli/report.js';
 import { UsageError } from '../errors.js';
+import { readManifest } from '../theme/manifest.js';
 import { pullTheme } from '../theme/pull.js';
 import { reportPull } from './pull-report.js';
 
@@ -55,6 +56,11 @@ export const pull: Command = {
       );
     }
     if (environments) return runForEnvironments(context, pull, dir, environments, 'read');
+    const { environment } = context;
+    // Another shop's theme into the default's folder, against no base: refused (see unpushedEnvironment).
+    if (environment && isOwnManifest(environment) && !(await readManifest(dir, environment.manifestFile))) {
+      throw unpushedEnvironment(dir, environment);
+    }
     const filter = await filterOf(context, dir);
     const { client } = await storedClient(store);
     const progress = transferProgress(output, 'Pulling');

@@ -1,6 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
-import { environmentsOf, runForEnvironments } from '../cli/environments.js';
+import { environmentsOf, isOwnManifest, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import {
   conflictHint,
@@ -57,6 +57,7 @@ export const push: Command = {
       onProgress: progress.onProgress,
       ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
       ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
+      ...(context.environment?.start ? { start: context.environment.start } : {}),
     });
     const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });
@@ -66,7 +67,11 @@ export const push: Command = {
     else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
     else output.line(`Pushed to ${target}: ${countsOf(files)}`);
     if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
-    conflictHint(output, files);
+    conflictHint(
+      output,
+      files,
+      context.environment && isOwnManifest(context.environment) ? context.environment : undefined,
+    );
     const code = exitCodeOf(files);
     output.document({
       ok: code === 0,

@@ -1,6 +1,6 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, type CommandContext, ENV_OPTIONS, folderOf } from '../cli/command.js';
-import { environmentsOf, runForEnvironments } from '../cli/environments.js';
+import { environmentsOf, runForEnvironments, unpushedEnvironment } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
 import {
   changeJson,
@@ -12,7 +12,7 @@ import {
   themeJson,
   themeName,
 } from '../cli/report.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import { printableWhole } from '../printable.js';
 import { readManifest } from '../theme/manifest.js';
 import { openWorkspace, readPulledFolder, type Workspace } from '../theme/workspace.js';
@@ -41,12 +41,8 @@ export async function showStatus(context: CommandContext): Promise<{ workspace: 
   const { client } = await storedClient(store);
   const dir = folderOf(context);
   const { environment } = context;
-  if (environment && !(await readManifest(dir, environment.manifestFile))) {
-    // Its first push starts it: "pull first" would bring the default's theme, or overwrite the folder.
-    throw new UsageError(
-      `environment "${environment.name}" has no manifest in ${printableWhole(dir)} yet (${environment.manifestFile}): push --env ${environment.name} first`,
-    );
-  }
+  // Its first push starts it: "pull first" would bring the default's theme, or overwrite the folder.
+  if (environment && !(await readManifest(dir, environment.manifestFile))) throw unpushedEnvironment(dir, environment);
   // An environment's base is its own manifest; what .storefrontignore (and the environment) leaves out is no change.
   const folder = await readPulledFolder(dir, environment?.manifestFile);
   const workspace = await openWorkspace(client, dir, folder, await filterOf(context, dir));

@@ -35,6 +35,12 @@ export interface PushOptions {
    * @internal the CLI's, not part of the API
    */
   folder?: FolderRead;
+  /**
+   * The manifest to start from when the folder has none at `manifestFile` (an environment's first push): written
+   * once the push compared or sent, never by a dry run.
+   * @internal the CLI's, not part of the API
+   */
+  start?: Manifest;
 }
 
 /** What a push did (or, dry, would do). */
@@ -75,7 +81,7 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { client, dir, manifestFile } = options;
   // The files as read for the comparison are the bytes sent: each is read once.
   const changed = new Map<string, Uint8Array>();
-  const folder = await readPulledFolder(dir, manifestFile, changed, options.folder);
+  const folder = await readPulledFolder(dir, manifestFile, changed, options.folder, options.start);
   const send: SendOptions = { ...options, contents: changed };
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one

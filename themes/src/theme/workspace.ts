@@ -91,17 +91,19 @@ export async function readFolder(dir: string): Promise<FolderRead> {
 /**
  * Reads a folder pulled before (a usage error for one that was not); `file`: where its manifest lies. `changed`,
  * when given, receives the bytes of each file that differs from the manifest's base: what a push sends, read once.
- * `read`: the folder's files as read already, not read again.
+ * `read`: the folder's files as read already, not read again. `start`: the manifest of a first push, which has none
+ * at `file` yet (see push.ts).
  */
 export async function readPulledFolder(
   dir: string,
   file?: string,
   changed?: Map<string, Uint8Array>,
   read?: FolderRead,
+  start?: Manifest,
 ): Promise<PulledFolder> {
   // A folder that is missing, or a file, is said so before its manifest is looked for.
   await assertFolder(dir);
-  const manifest = await requireManifest(dir, file);
+  const manifest = start ?? (await requireManifest(dir, file));
   const keep = (scanned: LocalFile, bytes: Uint8Array) => {
     if (changed && manifest.files[scanned.path]?.md5 !== scanned.md5) changed.set(scanned.path, bytes);
   };
