@@ -101,9 +101,18 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   const interval = options.interval ?? DEFAULT_INTERVAL_MS;
   // Conflicts stay until the file is sent or brought: what the watch leaves to settle when it stops.
   const conflicts = new Set<string>();
+  // A conflict is said once per save of the file: each save refused is answered, but a look at the server that
+  // found it between the save and its refusal has said it already, and looks say it once until the next save.
+  const said = new Set<string>();
   const onEvent = (event: WatchEvent) => {
-    if (event.type === 'conflict') conflicts.add(event.file.path);
-    else if (event.type === 'pushed' || event.type === 'pulled') conflicts.delete(event.file.path);
+    if (event.type === 'conflict') {
+      conflicts.add(event.file.path);
+      if (said.has(event.file.path)) return;
+      said.add(event.file.path);
+    } else if (event.type === 'pushed' || event.type === 'pulled') {
+      conflicts.delete(event.file.path);
+      said.delete(event.file.path);
+    }
     options.onEvent(event);
   };
   // The folder says which theme it holds: refuse a production one before any request.
@@ -151,9 +160,7 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
             onEvent({ type: 'failed', path: file.path, error: new Error(file.message), kept: false, waiting: 0 });
           } else onEvent({ type: 'pulled', file });
         }
-        // A look at the server says a conflict once, until the file is sent or brought; each save of it is
-        // refused anew and said (by the machine's report), so that no save goes unanswered.
-        for (const file of look.conflicts) if (!conflicts.has(file.path)) onEvent({ type: 'conflict', file });
+        for (const file of look.conflicts) onEvent({ type: 'conflict', file });
       } catch (error) {
         if (!signal.aborted) onEvent({ type: 'unreachable', error });
       }
@@ -215,7 +222,9 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
 
   function saved(absolute: string): void {
     const file = fileAt(relative(dir, absolute).split(sep).join('/'));
-    if (file && file !== 'invalid' && filter(file.path)) perform(machine.saved(file));
+    if (!file || file === 'invalid' || !filter(file.path)) return;
+    said.delete(file.path);
+    perform(machine.saved(file));
   }
 
   const watcher = watch(dir, {
