@@ -118,7 +118,8 @@ describe('failures', BIN_TESTS, () => {
     expect(login).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `storefront-themes login: cannot reach the server at http://127.0.0.1:${port} (connection refused): is it running?\n`,
+      // The new app is checked first, and not stored.
+      stderr: `storefront-themes login: cannot reach the server at http://127.0.0.1:${port} to check the app (connection refused): nothing stored\n`,
     });
   });
 
@@ -144,7 +145,7 @@ describe('failures', BIN_TESTS, () => {
     });
     expect(login.code).toBe(1);
     expect(login.stderr).toBe(
-      "storefront-themes login: the server does not accept this app's client id and secret: run storefront-themes setup\n",
+      `storefront-themes login: the server at ${t.server.origin} does not accept the client id "nobody" with this secret: nothing stored (copy both again from the platform)\n`,
     );
   });
 });

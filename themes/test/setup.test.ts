@@ -106,7 +106,7 @@ describe('setup', BIN_TESTS, () => {
     const nowhere = await t.cli(['setup', '--url', url, '--client-id', 'a', '--client-secret', 'b'], { config });
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toMatch(
-      /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ to check the app \(ECONNREFUSED\): nothing stored/,
+      /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ to check the app \(connection refused\): nothing stored/,
     );
     expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
     // Something else answers there (a mistyped address): a page, not a token endpoint.

@@ -6,6 +6,7 @@
 
 import type { AppCredentials } from '../config/store.js';
 import { CliError } from '../errors.js';
+import { networkReason } from '../network-reason.js';
 import { VERSION } from '../version.js';
 import { endpointsOf } from './connection.js';
 import { SCOPE } from './sign-in.js';
@@ -35,10 +36,7 @@ export async function verifyApp(app: AppCredentials, unchecked = ' (--no-verify 
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    // undici's "fetch failed" holds the reason in its cause, or in the errors of an AggregateError there.
-    type Cause = { code?: string; message?: string; errors?: { code?: string }[] } | undefined;
-    const why = (error as { cause?: Cause }).cause;
-    const cause = why?.code ?? why?.errors?.[0]?.code ?? why?.message ?? (error as Error).message;
+    const cause = networkReason(error);
     throw new CliError(`cannot reach the server at ${app.url} to check the app (${cause}): nothing stored${unchecked}`);
   }
   const answer = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;

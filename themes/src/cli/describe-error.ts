@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from '@storefront-platform/sdk';
 import { CliError, ExitCode } from '../errors.js';
+import { networkReason } from '../network-reason.js';
 import { printable, printableWhole } from '../printable.js';
 
 /** A server's error message is its own word: shown escaped (see printable.ts), at most this long. */
@@ -25,14 +26,6 @@ export interface Described {
 }
 
 const origin = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
-
-function reason(error: Error): string {
-  const cause = error.cause as (Error & { code?: string }) | undefined;
-  const code = cause?.code ?? (cause?.cause as { code?: string } | undefined)?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND') return 'no such host';
-  return cause?.message ?? 'no response';
-}
 
 /** What went wrong, in one line fit for a terminal: a server's words and file names included are escaped. */
 export function describeError(error: unknown): Described {
@@ -49,7 +42,7 @@ function describe(error: unknown): Described {
     return failure(`the answer of ${url} is over ${error.limit} bytes, more than the API allows: not read`);
   }
   if (error instanceof NetworkError) {
-    return failure(`cannot reach the server at ${origin(error.url)} (${reason(error)}): is it running?`);
+    return failure(`cannot reach the server at ${origin(error.url)} (${networkReason(error.cause)}): is it running?`);
   }
   if (error instanceof TimeoutError) return failure(`the server at ${origin(error.url)} did not answer in time`);
   if (error instanceof OAuthError) {

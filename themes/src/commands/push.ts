@@ -1,7 +1,9 @@
 import { storedClient } from '../auth/stored-auth.js';
 import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import { describeError } from '../cli/describe-error.js';
 import { environmentsOf, isOwnManifest, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
+import { listenForInterruption } from '../cli/interrupt.js';
 import {
   conflictHint,
   countsOf,
@@ -13,7 +15,8 @@ import {
   themeName,
   transferProgress,
 } from '../cli/report.js';
-import { pushTheme } from '../theme/push.js';
+import { CliError, ExitCode } from '../errors.js';
+import { PushCutShortError, pushTheme } from '../theme/push.js';
 
 export const push: Command = {
   name: 'push',
@@ -48,8 +51,11 @@ export const push: Command = {
     const { client } = await storedClient(store, { cache: false });
     const progress = transferProgress(output, 'Pushing');
     const dryRun = values['dry-run'] === true;
+    // Ctrl-C: the requests under way finish and are recorded, and the push says what it sent (see interrupt.ts).
+    const interruption = dryRun ? undefined : listenForInterruption(output);
     const result = await pushTheme({
       client,
+      ...(interruption ? { stop: interruption.stop, signal: interruption.abort } : {}),
       dir,
       filter: await filterOf(context, dir),
       force: values.force === true,
@@ -58,7 +64,17 @@ export const push: Command = {
       ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
       ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
       ...(context.environment?.start ? { start: context.environment.start } : {}),
-    });
+    })
+      .catch((error: unknown) => {
+        if (!(error instanceof PushCutShortError)) throw error;
+        printFiles(output, error.files, { quiet: progress.done() });
+        const why = describeError(error.cause).message;
+        throw new CliError(
+          `pushing was cut short (${why}): ${plural(error.files.length, 'file')} sent (recorded in the folder's manifest); status shows the rest, push again sends it`,
+          ExitCode.interrupted,
+        );
+      })
+      .finally(() => interruption?.dispose());
     const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });
     printLinks(output, links);

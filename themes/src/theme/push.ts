@@ -12,7 +12,7 @@ import { type Manifest, writeManifest } from './manifest.js';
 import { hasConflictMarkers } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
 import { restoredFiles } from './remote.js';
-import { actionOf, type FileResult, fileFailure, type OnProgress } from './results.js';
+import { actionOf, type FileAction, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { type FolderRead, openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 import { guardOf, type Upload, writeFile } from './writes.js';
 
@@ -41,7 +41,27 @@ export interface PushOptions {
    * @internal the CLI's, not part of the API
    */
   start?: Manifest;
+  /** Aborts the requests under way (a second Ctrl-C). */
+  signal?: AbortSignal;
+  /** Starts no further request once aborted (a first Ctrl-C): the push ends with {@link PushCutShortError}. */
+  stop?: AbortSignal;
 }
+
+/**
+ * A push that failed or was stopped after sending part of the folder's changes: `files` are those it sent (and
+ * recorded in the manifest), `cause` what stopped it. `status` shows the rest, and a push again sends it.
+ */
+export class PushCutShortError extends Error {
+  override name = 'PushCutShortError';
+  constructor(
+    override readonly cause: unknown,
+    readonly files: FileResult[],
+  ) {
+    super(`push cut short after ${files.length} files: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+const SENT: ReadonlySet<FileAction> = new Set(['created', 'updated', 'deleted', 'unchanged']);
 
 /** What a push did (or, dry, would do). */
 export interface PushResult {
@@ -69,6 +89,10 @@ export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onP
   contents?: ReadonlyMap<string, Uint8Array>;
   /** Aborts the requests (and the client's retries of them). */
   signal?: AbortSignal;
+  /** Starts no further request once aborted; those under way finish and are recorded. */
+  stop?: AbortSignal;
+  /** Receives each file's result as it comes, so that the caller knows what was sent when a failure ends the push. */
+  results?: FileResult[];
 }
 
 /**
@@ -82,7 +106,14 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // The files as read for the comparison are the bytes sent: each is read once.
   const changed = new Map<string, Uint8Array>();
   const folder = await readPulledFolder(dir, manifestFile, changed, options.folder, options.start);
-  const send: SendOptions = { ...options, contents: changed };
+  const results: FileResult[] = [];
+  const send: SendOptions = { ...options, contents: changed, results };
+  // Cut short after sending some: said as such, with what went (see PushCutShortError).
+  const sendChanges = (target: PushTarget, changes: readonly FileChange[]) =>
+    pushChanges(target, changes, send).catch((error: unknown) => {
+      const sent = results.filter((file) => SENT.has(file.action));
+      throw sent.length ? new PushCutShortError(error, sorted(sent)) : error;
+    });
   const { local, manifest } = folder;
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
@@ -94,14 +125,14 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   if (edits.length && editsOnly && !options.dryRun) {
     // The templates as the base saw them, restored from the links the manifest kept: needed on this way only.
     const known = restoredFiles(client, manifest);
-    const pushed = await pushChanges({ dir, manifest, remote: known, manifestFile }, edits, send);
+    const pushed = await sendChanges({ dir, manifest, remote: known, manifestFile }, edits);
     return { ...pushed, incoming: undefined, links: local.links };
   }
   const workspace = await openWorkspace(client, dir, folder, filter);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
-  const pushed = await pushChanges({ ...workspace, manifestFile }, workspace.changes, send);
+  const pushed = await sendChanges({ ...workspace, manifestFile }, workspace.changes);
   return { ...pushed, incoming, links: local.links };
 }
 
@@ -124,7 +155,7 @@ export async function pushChanges(
 ): Promise<Omit<PushResult, 'incoming' | 'links'>> {
   const { dir, theme, remote, manifest, manifestFile } = target;
   const outgoing = changes.filter((change) => change.local);
-  const files: FileResult[] = [];
+  const files: FileResult[] = options.results ?? [];
   const send = outgoing.filter((change) => {
     if (!change.conflict || options.force) return true;
     const message = change.remote === 'deleted' ? 'deleted on the server' : 'changed on the server too';
@@ -141,6 +172,8 @@ export async function pushChanges(
   const bases = baseKeeper(dir);
   try {
     await parallel(send, CONCURRENCY, async (change) => {
+      // Stopped: no further request starts (the rejection ends the push once those under way are recorded).
+      options.stop?.throwIfAborted();
       const current = remote.get(change.path);
       const content =
         change.local === 'deleted'
