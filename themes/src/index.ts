@@ -10,7 +10,7 @@ export { type FileFilter, type FilterGlobs, folderFilter } from './theme/file-fi
 export { type ListedTheme, listThemes, type ThemeList } from './theme/list.js';
 export type { BaseEntry, Manifest } from './theme/manifest.js';
 export { type PullOptions, type PullResult, pullTheme } from './theme/pull.js';
-export { type PushOptions, PushCutShortError, type PushResult, pushTheme } from './theme/push.js';
+export { PushCutShortError, type PushOptions, type PushResult, pushTheme } from './theme/push.js';
 export type { ThemeRef } from './theme/remote.js';
 export type { FileAction, FileResult, OnProgress } from './theme/results.js';
 export { type WatchOptions, type WatchResult, watchTheme } from './theme/watch.js';
