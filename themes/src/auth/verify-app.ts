@@ -7,6 +7,7 @@
 import type { AppCredentials } from '../config/store.js';
 import { CliError } from '../errors.js';
 import { networkReason } from '../network-reason.js';
+import { printable } from '../printable.js';
 import { VERSION } from '../version.js';
 import { endpointsOf } from './connection.js';
 import { SCOPE } from './sign-in.js';
@@ -34,10 +35,18 @@ export async function verifyApp(app: AppCredentials, unchecked = ' (--no-verify 
       },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: SCOPE }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
+      // The secret goes to the token endpoint given, never to where a redirect points (as the SDK's token requests).
+      redirect: 'manual',
     });
   } catch (error) {
     const cause = networkReason(error);
     throw new CliError(`cannot reach the server at ${app.url} to check the app (${cause}): nothing stored${unchecked}`);
+  }
+  if (response.status >= 300 && response.status < 400) {
+    const location = printable(response.headers.get('location') ?? '(none)');
+    throw new CliError(
+      `the server at ${app.url} answered ${response.status}, a redirect to ${location}, not followed (the secret goes nowhere else): nothing stored${unchecked}`,
+    );
   }
   const answer = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
   if (response.status === 401 || answer?.error === 'invalid_client') {
