@@ -33,7 +33,10 @@ export interface StorefrontClient extends Client {
   readonly baseUrl: string;
   /** Distinguishes this client's queries from another's (another user) in one `QueryClient`: `options.key`. */
   readonly key: string;
-  /** Calls `listener` after each successful write with what the SDK's cache dropped; returns the unsubscriber. */
+  /**
+   * Calls `listener` after each successful write with what the SDK's cache dropped, and with `'all'` after a 412;
+   * returns the unsubscriber.
+   */
   onInvalidate(listener: (dropped: Invalidation) => void): () => void;
 }
 

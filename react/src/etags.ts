@@ -18,28 +18,26 @@ export function originOf(entity: Entity): { url: string | undefined; etag: strin
 }
 
 /**
- * Per client, the versions its own guarded writes replaced: `url etag` → the `ETag` the write answered with. A write
- * queued behind another of the same copy (two quick saves) is then guarded by the version the first one made, not
- * refused with a 412 against the user's own save; a version someone else made breaks the chain, and still fails.
+ * The versions one `useAction`'s guarded writes replaced: `url etag` → the `ETag` the write answered with. A save
+ * queued behind another from the same copy (two quick saves) is then guarded by the version the first one made, not
+ * refused with a 412 against the user's own save. Kept per hook, not per client: a write of another component from an
+ * older copy still meets its 412 (else it would overwrite this one's change), as does one after someone else's.
  */
-const replaced = new WeakMap<object, Map<string, string>>();
+export type WriteChain = Map<string, string>;
 
-export function rememberWrite(client: object, url: string, from: string, to: string): void {
-  const writes = replaced.get(client) ?? new Map<string, string>();
-  replaced.set(client, writes);
-  writes.set(`${url} ${from}`, to);
-}
-
-/** The `ETag` of `url` after this client's own writes since version `etag` (`etag` itself when none). */
-export function ownLatest(client: object, url: string, etag: string): string {
-  const writes = replaced.get(client);
+/**
+ * The `ETag` of `url` after the chain's writes since version `etag` (`etag` itself when none). A chain that does not
+ * start at `etag` is of a copy read before this one: it is forgotten, so a chain holds one run of quick saves.
+ */
+export function chainedEtag(chain: WriteChain, url: string, etag: string): string {
+  if (!chain.has(`${url} ${etag}`)) chain.clear();
   // Visited versions end the walk: writing a body back gives its former ETag again.
   const seen = new Set<string>();
   let current = etag;
-  for (let next = writes?.get(`${url} ${current}`); next !== undefined && !seen.has(current); ) {
+  for (let next = chain.get(`${url} ${current}`); next !== undefined && !seen.has(current); ) {
     seen.add(current);
     current = next;
-    next = writes?.get(`${url} ${current}`);
+    next = chain.get(`${url} ${current}`);
   }
   return current;
 }

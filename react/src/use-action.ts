@@ -9,8 +9,9 @@ import {
   type ValidationError,
 } from '@storefront-platform/sdk';
 import { type UseMutationOptions, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useClient } from './context.js';
-import { originOf, ownLatest, rememberOrigin, rememberWrite } from './etags.js';
+import { chainedEtag, originOf, rememberOrigin, type WriteChain } from './etags.js';
 import { normaliseUrl, resourceKey } from './query-key.js';
 import type { WriteKey } from './relation-keys.js';
 import type { VarsOf } from './use-resource.js';
@@ -55,7 +56,8 @@ export interface ActionOptions<E, R, V>
  * the relation takes, what it returns). When it succeeds, the queries whose responses the SDK's HTTP cache dropped
  * (the resource itself, the lists embedding it, the collections above it) are refetched, and no other: the
  * `StorefrontProvider` reads what the cache dropped, so no query key is written by hand. When it fails with a 412,
- * the queries read from the entity's address are refetched, so that the next guarded write sends the current `ETag`.
+ * every query of the client is refetched (what the other write touched only the server knows), so that the next
+ * guarded write sends the current `ETag`.
  *
  * @example
  * const save = useAction(template, 'svc:update_template', { ifMatch: true });
@@ -75,22 +77,24 @@ export function useAction<S extends Shape, K extends WriteKey<S>>(
   const self = target?.links.get('self')?.[0];
   const selfUrl = self && !self.templated ? self.resolve().url : target && originOf(target).url;
   const key = selfUrl === undefined ? undefined : resourceKey(client, selfUrl);
+  const chain = useRef<WriteChain>(new Map()).current;
   return useMutation({
-    // Writes to one entity go one after another (TanStack's `scope`): each is sent once the one before is answered,
-    // so that a guarded one is sent with the ETag the one before made (see `ownLatest`), in the order of the calls.
-    ...(key && { scope: { id: key.join(' ') } }),
+    // Guarded writes to one entity go one after another (TanStack's `scope`): each is sent once the one before is
+    // answered, so that it is sent with the ETag the one before made (see `chainedEtag`), in the order of the calls.
+    // Other writes (an upload through a theme's link, unguarded saves) need no order and are not held up.
+    ...(key && ifMatch === true && { scope: { id: key.join(' ') } }),
     ...mutation,
     mutationFn: async (vars: V) => {
       if (!target) throw new TypeError(`useAction(${rel}): the entity has not arrived yet`);
       // A hydrated entity has no response: its `ETag` was kept beside it.
       const base = ifMatch === true ? originOf(target).etag : undefined;
       const url = key?.[2];
-      const guard = ifMatch === true ? (base && url ? ownLatest(client, url, base) : (base ?? true)) : ifMatch;
+      const guard = ifMatch === true ? (base && url ? chainedEtag(chain, url, base) : (base ?? true)) : ifMatch;
       const args = (vars ?? undefined) as Record<string, unknown> | undefined;
       const result = await target.follow(rel as string, args, { ifMatch: guard });
       const written = result instanceof Entity ? originOf(result) : undefined;
       if (url && typeof guard === 'string' && written?.etag && written.url && normaliseUrl(written.url) === url) {
-        rememberWrite(client, url, guard, written.etag);
+        chain.set(`${url} ${guard}`, written.etag);
       }
       return result as FollowResult<EdgeFor<S, K>>;
     },
@@ -110,7 +114,7 @@ export function useAction<S extends Shape, K extends WriteKey<S>>(
       if (optimistic && key && context) {
         // Only over this write's own optimistic entity: another write's, or a refetch, since is newer than `previous`.
         if (queryClient.getQueryData(key) === context.shown) queryClient.setQueryData(key, context.previous);
-        // After a 412 the SDK's cache dropped what shows the entity, which the provider refetches already.
+        // After a 412 the provider refetches every query of the client already.
         if (!(error instanceof PreconditionFailedError))
           void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }

@@ -7,6 +7,7 @@
 import { useAction, useFollow, usePages, useResource, useRoot } from '@storefront-platform/react';
 import { Entity, PreconditionFailedError, ValidationError } from '@storefront-platform/sdk';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { useRef } from 'react';
 import { describe, expect, it } from 'vitest';
 import { mockedApi } from './support/mocked-api.js';
 
@@ -178,6 +179,34 @@ describe('useAction', () => {
     // Someone else's change still breaks the chain: the next save from the same copy is a 412.
     await api.mock.store.write((tx) => tx.update('templates', id, { body: '<p>theirs</p>' }));
     await expect(act(() => save.mutateAsync({ body: '<p>three</p>' }))).rejects.toBeInstanceOf(PreconditionFailedError);
+  });
+
+  it('chains a hook’s own saves only: another component saving from the copy before is refused with a 412', async () => {
+    const { wrapper } = await api.session();
+    const { result } = renderHook(
+      () => {
+        const root = useRoot();
+        const shop = useFollow(root.data, 'svc:shop', { id: 1 });
+        const theme = useFollow(shop.data, 'svc:theme');
+        const template = useResource(theme.data?.embedded('templates')[0]);
+        // Another component that still shows the first copy it was given.
+        const shown = useRef(template.data);
+        shown.current ??= template.data;
+        return {
+          template,
+          mine: useAction(template.data, 'svc:update_template', { ifMatch: true }),
+          other: useAction(shown.current, 'svc:update_template', { ifMatch: true }),
+        };
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.template.data).toBeDefined());
+    const id = String(result.current.template.data!.properties.id);
+    await act(() => result.current.mine.mutateAsync({ body: '<p>mine</p>' }));
+    await expect(act(() => result.current.other.mutateAsync({ body: '<p>other</p>' }))).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    expect(api.mock.store.get('templates', id)!.body).toBe('<p>mine</p>');
   });
 
   it('fails with a typed 422 on the last_updated_on guard, naming the field', async () => {
