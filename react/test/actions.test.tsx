@@ -160,10 +160,7 @@ describe('useAction', () => {
     const { wrapper } = await api.session();
     const { result } = renderHook(
       () => {
-        const root = useRoot();
-        const shop = useFollow(root.data, 'svc:shop', { id: 1 });
-        const theme = useFollow(shop.data, 'svc:theme');
-        const template = useResource(theme.data?.embedded('templates')[0]);
+        const template = useFirstTemplate();
         return { template, save: useAction(template.data, 'svc:update_template', { ifMatch: true }) };
       },
       { wrapper },
@@ -185,10 +182,7 @@ describe('useAction', () => {
     const { wrapper } = await api.session();
     const { result } = renderHook(
       () => {
-        const root = useRoot();
-        const shop = useFollow(root.data, 'svc:shop', { id: 1 });
-        const theme = useFollow(shop.data, 'svc:theme');
-        const template = useResource(theme.data?.embedded('templates')[0]);
+        const template = useFirstTemplate();
         // Another component that still shows the first copy it was given.
         const shown = useRef(template.data);
         shown.current ??= template.data;
@@ -216,3 +210,11 @@ describe('useAction', () => {
     expect(api.mock.store.get('templates', template.id)!.body).not.toBe('<h1>Saved</h1>');
   });
 });
+
+/** The first template of shop 1's theme, read through the hooks as a component would. */
+function useFirstTemplate() {
+  const root = useRoot();
+  const shop = useFollow(root.data, 'svc:shop', { id: 1 });
+  const theme = useFollow(shop.data, 'svc:theme');
+  return useResource(theme.data?.embedded('templates')[0]);
+}
