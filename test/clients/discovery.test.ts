@@ -4,6 +4,7 @@
  * response's `iss` (RFC 9207), which both check when the metadata says it is sent, matches.
  */
 
+import { exchangeCode } from '@storefront-platform/sdk';
 import * as oauth from 'oauth4webapi';
 import * as openid from 'openid-client';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +65,47 @@ describe('oauth4webapi', () => {
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(result).toMatchObject({ token_type: 'bearer', scope: 'admin' });
     expect(await rootWith(result.access_token)).toEqual({ status: 200, scopes: 'admin' });
+  });
+
+  it('reads a denied sign-in as the SDK does: access_denied with its description (RFC 6749 §4.1.2.1)', async () => {
+    const { server, credentials } = running();
+    const issuer = new URL(server.origin);
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }),
+    );
+    const client: oauth.Client = { client_id: credentials.clientId };
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'admin',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+    }).toString();
+    const callback = await approve(url, credentials.login, credentials.password, 'deny');
+    let peer: unknown;
+    try {
+      oauth.validateAuthResponse(as, client, new URL(callback), state);
+    } catch (error) {
+      peer = error;
+    }
+    expect(peer).toBeInstanceOf(oauth.AuthorizationResponseError);
+    const { error, error_description } = peer as oauth.AuthorizationResponseError;
+    expect(error).toBe('access_denied');
+    const ours = exchangeCode({
+      authUrl: server.origin,
+      clientId: client.client_id,
+      callbackUrl: callback,
+      state,
+      codeVerifier: 'unused',
+      redirectUri: REDIRECT_URI,
+    });
+    await expect(ours).rejects.toMatchObject({ error, errorDescription: error_description });
+    await expect(ours).rejects.toThrow(`Sign-in failed: ${error_description ?? error}`);
   });
 
   it('refuses an authorization response whose iss is another issuer', async () => {

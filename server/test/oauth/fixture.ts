@@ -188,17 +188,22 @@ export function hiddenFields(html: string): Record<string, string> {
 }
 
 /**
- * Opens the authorize page at `url` (it must show the form), approves it as `login` as a browser posts it, and
- * returns where the server redirects: the client's callback URL.
+ * Opens the authorize page at `url` (it must show the form), approves it (or, with `decision`, denies it) as `login`
+ * as a browser posts it, and returns where the server redirects: the client's callback URL.
  */
-export async function approveAt(url: string | URL, login: string, password: string): Promise<string> {
+export async function approveAt(
+  url: string | URL,
+  login: string,
+  password: string,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<string> {
   const page = await fetch(url);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`The authorize page answered ${page.status}: ${html}`);
   const approved = await fetch(new URL('/oauth/authorize', url), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...hiddenFields(html), login, password, decision: 'approve' }),
+    body: new URLSearchParams({ ...hiddenFields(html), login, password, decision }),
     redirect: 'manual',
   });
   const location = approved.headers.get('location');
