@@ -69,8 +69,9 @@ export async function runDrift(argv: string[]): Promise<number> {
     if (error instanceof RemoteApiError) return usage(error.message);
     throw error;
   }
-  // Before minutes of reading: a report that cannot be written is said now (the file is created, as at the end).
-  if (values.output && !(await write(values.output, ''))) return CANNOT_WRITE;
+  // Before minutes of reading: a report that cannot be written is said now. Appending nothing checks the path
+  // (creating the file, as the end would) and leaves an earlier report whole should this run be cut short.
+  if (values.output && !(await write(values.output, '', 'a'))) return CANNOT_WRITE;
   const formatted = (report: DriftReport) => FORMATS[format as keyof typeof FORMATS](report);
   let report: DriftReport;
   try {
@@ -106,10 +107,10 @@ export async function runDrift(argv: string[]): Promise<number> {
 /** The exit code of a report `--output` cannot write. */
 const CANNOT_WRITE = 4;
 
-/** Writes `text` to `file`; false (said on stderr) when it cannot. */
-async function write(file: string, text: string): Promise<boolean> {
+/** Writes `text` to `file` (`flag` 'a' appends); false (said on stderr) when it cannot. */
+async function write(file: string, text: string, flag: 'w' | 'a' = 'w'): Promise<boolean> {
   try {
-    await writeFile(file, text);
+    await writeFile(file, text, { flag });
     return true;
   } catch (error) {
     console.error(`storefront-server drift: cannot write the report to ${file}: ${(error as Error).message}`);

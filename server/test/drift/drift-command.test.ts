@@ -3,7 +3,8 @@
  * cannot be read), and its reports: JSON that parses, JUnit XML that a strict XML parser reads (sax) with one
  * suite per kind and a failure per disagreement, text for people.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -165,6 +166,21 @@ describe('storefront-server drift', () => {
     const { code, stderr } = await drift(['--against', api(), '--output', join(dir, 'missing', 'x.json')]);
     expect(code).toBe(4);
     expect(stderr).toMatch(/cannot write the report to .*missing\/x\.json: ENOENT/);
+  });
+
+  it('leaves an earlier report whole while it reads: the --output check writes nothing', async () => {
+    const output = join(dir, 'earlier.json');
+    await writeFile(output, '{"earlier": true}\n');
+    const seen: string[] = [];
+    proxy.plant = {
+      answer(answer) {
+        if (/^\/v1\/?$/.test(answer.path)) seen.push(readFileSync(output, 'utf8'));
+      },
+    };
+    const { code } = await drift(['--against', api(), '--sample', '1', '--format', 'json', '--output', output]);
+    expect(code).toBe(0);
+    expect(seen[0]).toBe('{"earlier": true}\n');
+    expect(JSON.parse(await readFile(output, 'utf8')).disagreements).toEqual([]);
   });
 
   it('exits 2 for bad flags, saying which', async () => {
