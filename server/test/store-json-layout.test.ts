@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seed } from '../src/seed/index.js';
 import { COLLECTIONS } from '../src/store/collections.js';
 import { createJsonStore } from '../src/store/json/json-file.js';
+import { readJsonData } from '../src/store/json/json-read.js';
 import { ROWS_PER_SHARD, shardOf } from '../src/store/json/json-shards.js';
 import type { Dataset, StoredData, TokenRow } from '../src/store/types.js';
 import { writeVersion1 } from './helpers/data-files.js';
@@ -48,6 +50,34 @@ describe('JSON-file store layout', () => {
     const reopened = await createJsonStore(path);
     expect(reopened.all('tokens')).toHaveLength(ROWS_PER_SHARD);
     expect(reopened.all('tokens')[0]).toMatchObject({ id: '2', token_hash: 'hash-1' });
+    await reopened.close();
+  });
+
+  it('opens a clone of its data in git, which keeps no empty folder, and writes into the folders git left out', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'shop');
+    await (await createJsonStore(join(data, 'db.json'), { initial: () => seed({ products: 4 }).dataset })).close();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+    git('init', '-q');
+    git('add', 'shop');
+    git('commit', '-qm', 'the copy');
+    git('clone', '-q', '.', 'clone');
+    const clone = join(dir, 'clone', 'shop');
+    const left = (await readdir(data)).filter((name) => !name.endsWith('.json'));
+    const kept = await readdir(clone);
+    // Without folders that git dropped, the test would show nothing.
+    expect(left.filter((name) => !kept.includes(name))).toContain('db.tokens.1');
+
+    expect(contents(await readJsonData(join(clone, 'db.json')))).toEqual(
+      contents(await readJsonData(join(data, 'db.json'))),
+    );
+    const store = await createJsonStore(join(clone, 'db.json'));
+    await store.write((tx) => tx.insert('tokens', token(1)));
+    await store.close();
+    const reopened = await createJsonStore(join(clone, 'db.json'));
+    expect(reopened.all('tokens')).toMatchObject([{ token_hash: 'hash-1' }]);
+    expect(reopened.all('products')).toHaveLength(4);
     await reopened.close();
   });
 

@@ -38,7 +38,7 @@ export interface LoadOptions {
 export interface CollectionFiles {
   /** The file or directory next to the manifest that holds the collection, as the manifest names it. */
   readonly entry: string;
-  /** The stored rows, checked to be objects with string ids; `null` when the files do not exist. */
+  /** The stored rows, checked to be objects with string ids; `null` when a collection's file does not exist. */
   load(options?: LoadOptions): Promise<unknown[] | null>;
   /** Replaces whatever is stored with `rows` (creation, reset, migration). */
   create(rows: readonly unknown[]): Promise<void>;
@@ -135,13 +135,24 @@ export function sortById<R extends { id: string }>(rows: readonly R[]): R[] {
 }
 
 /**
- * The JSON files of directory `dir` (`null` when it does not exist), once the temporary files that interrupted
- * writes left there are removed (unless `readOnly`: they are then only skipped).
+ * The JSON files of directory `dir`, once the temporary files that interrupted writes left there are removed
+ * (unless `readOnly`: they are then only skipped). A missing directory holds none, and is made again unless
+ * `readOnly`: git, and other copies of the files, keep no empty folder, and a collection kept in a directory is
+ * empty (no asset bytes, no tokens yet) as often as not, where the store never removes a directory the manifest
+ * names.
  */
-export async function jsonFilesIn(dir: string, { readOnly = false }: LoadOptions = {}): Promise<string[] | null> {
+export async function jsonFilesIn(
+  dir: string,
+  durability: Durability,
+  { readOnly = false }: LoadOptions = {},
+): Promise<string[]> {
   try {
     const names = readOnly ? await namesIn(dir) : await removeTempFiles(dir);
-    return names === null ? null : names.filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+    if (names === null && !readOnly) {
+      await mkdir(dir, { recursive: true });
+      if (durability.sync) await syncDirectory(dirname(dir));
+    }
+    return (names ?? []).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
   } catch (error) {
     throw new StoreFileError(dir, `cannot be read (${(error as Error).message})`, { cause: error });
   }
@@ -236,9 +247,8 @@ export class RowFiles implements CollectionFiles {
     this.dir = join(dir, entry);
   }
 
-  async load(options?: LoadOptions): Promise<unknown[] | null> {
-    const files = await jsonFilesIn(this.dir, options);
-    if (files === null) return null;
+  async load(options?: LoadOptions): Promise<unknown[]> {
+    const files = await jsonFilesIn(this.dir, this.durability, options);
     const rows = await mapLimited(files, FILES_AT_ONCE, async (name) => {
       const path = join(this.dir, name);
       const row = await readJson(path, this.durability);

@@ -110,10 +110,9 @@ export class ShardFiles implements CollectionFiles {
     return members;
   }
 
-  async load(options: LoadOptions = {}): Promise<unknown[] | null> {
+  async load(options: LoadOptions = {}): Promise<unknown[]> {
     const dir = join(this.dir, this.entry);
-    const files = await jsonFilesIn(dir, options);
-    if (files === null) return null;
+    const files = await jsonFilesIn(dir, this.durability, options);
     for (const file of files) {
       const index = SHARD_FILE.exec(file)?.[1];
       if (index === undefined || Number(index) >= this.count) {
