@@ -23,12 +23,16 @@ const RECHECK_MS = 250;
 /** What decides the events a user sees: the events, and the shops they administer. */
 const VISIBLE_FROM = ['events', 'shops'] as const;
 
-/** The events `call`'s user may see: of the shops they administer, pings left out. */
+/**
+ * The events `call`'s user may see (of the shops they administer, pings left out), and when what decides them last
+ * changed: the feed's date.
+ */
 function visibleEvents(call: Call, shopIds: ReadonlySet<string> | undefined, types: ReadonlySet<string> | undefined) {
   const { store } = call.context;
   const own = new Set(store.where('shops', 'owner_id', call.principal.userId).map((shop) => shop.id));
   const key = `events:${call.principal.userId}:${[...(shopIds ?? [])]}:${[...(types ?? [])]}`;
-  return call.cache.memo(key, collectionsNow(call, VISIBLE_FROM).revisions, () =>
+  const { revisions, change } = collectionsNow(call, VISIBLE_FROM);
+  const events = call.cache.memo(key, revisions, () =>
     store
       .all('events')
       .filter(
@@ -39,6 +43,7 @@ function visibleEvents(call: Call, shopIds: ReadonlySet<string> | undefined, typ
           (!types || types.has(event.type)),
       ),
   );
+  return { events, change };
 }
 
 /** Index of the first of `events` (in list order) written after the event of store id `id`. */
@@ -87,14 +92,14 @@ export const eventRoutes: Route[] = [
       const query = readQuery(call);
       const { context } = call;
       const deadline = Date.now() + query.waitMs;
-      let events = visibleEvents(call, query.shopIds, query.types);
+      let { events, change } = visibleEvents(call, query.shopIds, query.types);
       let start = indexAfter(events, query.afterId);
       // Long-polling, on the wall clock (a moved test clock must not end it): a write of this process signals at
       // once; those of other processes sharing the data are read by the store's `sync` between short waits.
       while (start === events.length && Date.now() < deadline) {
         await context.events?.next(Math.min(RECHECK_MS, deadline - Date.now()));
         await context.store.sync?.();
-        events = visibleEvents(call, query.shopIds, query.types);
+        ({ events, change } = visibleEvents(call, query.shopIds, query.types));
         start = indexAfter(events, query.afterId);
       }
       const shown = events.slice(start, start + query.perPage);
@@ -116,7 +121,7 @@ export const eventRoutes: Route[] = [
       // no longer visible one the first page's items.
       const newest = events.at(-1);
       const entity = halEntity(context.addresses, document, newest ? Date.parse(newest.created_on) : 0);
-      return { entity: datedBy(entity, collectionsNow(call, VISIBLE_FROM).change) };
+      return { entity: datedBy(entity, change) };
     },
   },
   {
