@@ -3,7 +3,8 @@
 /**
  * The kinds of disagreement, each a check drift makes on every answer of a kind:
  * - `field-missing`, `field-extra`, `field-type`, `field-value`: the resource's own members (and those of the
- *   objects it embeds) against the contract's schema; `field-value` is a value outside an enumeration or pattern.
+ *   objects it embeds) against the contract's schema; `field-value` is a value outside an enumeration or pattern,
+ *   or a link's `href` that is no URL.
  * - `relation-missing` (a link the contract requires, or one no sampled resource of the kind carried),
  *   `relation-unexpected` (a relation the contract does not give the kind), `relation-method` (a link whose
  *   `method` is not the contract's).

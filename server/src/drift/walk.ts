@@ -212,8 +212,19 @@ export class DriftWalk {
       try {
         href = first.expand({});
       } catch (error) {
-        if (!(error instanceof TemplateVariableError)) throw error;
-        this.collector.skip(first.href, `${rel}: its template needs ${first.variables.join(', ')}`);
+        if (error instanceof TemplateVariableError) {
+          this.collector.skip(first.href, `${rel}: its template needs ${first.variables.join(', ')}`);
+        } else if (error instanceof TypeError) {
+          // `new URL` refused it: the API sent a link that no client can follow, drift rather than an outage.
+          const message = `the link's href ${JSON.stringify(first.href)} is no URL (${error.message})`;
+          this.collector.add({
+            kind: this.view.kindOf(name),
+            check: 'field-value',
+            path: `_links.${rel}.href`,
+            message,
+            example: url,
+          });
+        } else throw error;
         continue;
       }
       if (target.target === 'document' && new URL(href).origin !== this.origin) {

@@ -113,6 +113,13 @@ describe('checkDrift finds each planted change', () => {
       ['Order header ETag', 'Order conditional-read ETag'],
     ],
     [
+      'a link whose href is no URL',
+      onAnswers(SHOP, ({ body }) => {
+        body._links['svc:theme'].href = 'http://[bad';
+      }),
+      ['Shop field-value _links.svc:theme.href'],
+    ],
+    [
       'an extra field',
       onAnswers(/^\/v1\/themes\/[^/]+\/templates\/[^/]+$/, ({ body }) => {
         body.weight = 3;
