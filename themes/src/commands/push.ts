@@ -15,8 +15,8 @@ import {
   themeName,
   transferProgress,
 } from '../cli/report.js';
-import { CliError, ExitCode } from '../errors.js';
-import { PushCutShortError, pushTheme } from '../theme/push.js';
+import { ExitCode } from '../errors.js';
+import { PushCutShortError, pushTheme, SENT } from '../theme/push.js';
 
 export const push: Command = {
   name: 'push',
@@ -53,7 +53,7 @@ export const push: Command = {
     const dryRun = values['dry-run'] === true;
     // Ctrl-C: the requests under way finish and are recorded, and the push says what it sent (see interrupt.ts).
     const interruption = dryRun ? undefined : listenForInterruption(output);
-    const result = await pushTheme({
+    const { result, cut } = await pushTheme({
       client,
       ...(interruption ? { stop: interruption.stop, signal: interruption.abort } : {}),
       dir,
@@ -65,21 +65,21 @@ export const push: Command = {
       ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
       ...(context.environment?.start ? { start: context.environment.start } : {}),
     })
-      .catch((error: unknown) => {
-        if (!(error instanceof PushCutShortError)) throw error;
-        printFiles(output, error.files, { quiet: progress.done() });
-        const why = describeError(error.cause).message;
-        throw new CliError(
-          `pushing was cut short (${why}): ${plural(error.files.length, 'file')} sent (recorded in the folder's manifest); status shows the rest, push again sends it`,
-          ExitCode.interrupted,
-        );
-      })
+      .then(
+        (result) => ({ result, cut: undefined }),
+        (error: unknown) => {
+          if (!(error instanceof PushCutShortError)) throw error;
+          // Reported as a push that ends: its conflicts and failures need attention all the same.
+          return { result: error.result, cut: cutShort(error) };
+        },
+      )
       .finally(() => interruption?.dispose());
     const { files, manifest, incoming, links } = result;
     printFiles(output, files, { quiet: progress.done() });
     printLinks(output, links);
     const target = themeName(manifest);
-    if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
+    if (cut) output.line(`Pushing to ${target} was cut short (${cut.why}): ${countsOf(files)}`);
+    else if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
     else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
     else output.line(`Pushed to ${target}: ${countsOf(files)}`);
     if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
@@ -88,9 +88,12 @@ export const push: Command = {
       files,
       context.environment && isOwnManifest(context.environment) ? context.environment : undefined,
     );
-    const code = exitCodeOf(files);
+    const code = cut ? ExitCode.interrupted : exitCodeOf(files);
+    // The error line run.ts prints for a failure, after the report.
+    if (cut) output.note(`storefront-themes push: ${cut.message}`);
     output.document({
       ok: code === 0,
+      ...(cut ? { interrupted: true, error: { message: cut.message, exitCode: code } } : {}),
       dryRun,
       dir: result.dir,
       ...themeJson(manifest),
@@ -100,3 +103,13 @@ export const push: Command = {
     return code;
   },
 };
+
+/** Why a push was cut short, and the error it ends with: how many files went, and where the rest is. */
+function cutShort({ cause, files }: PushCutShortError): { why: string; message: string } {
+  const why = describeError(cause).message;
+  const sent = plural(files.filter((file) => SENT.has(file.action)).length, 'file');
+  return {
+    why,
+    message: `pushing was cut short (${why}): ${sent} sent (recorded in the folder's manifest); status shows the rest, push again sends it`,
+  };
+}

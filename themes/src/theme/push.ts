@@ -48,20 +48,26 @@ export interface PushOptions {
 }
 
 /**
- * A push that failed or was stopped after sending part of the folder's changes: `files` are those it sent (and
- * recorded in the manifest), `cause` what stopped it. `status` shows the rest, and a push again sends it.
+ * A push that failed or was stopped after sending part of the folder's changes: `cause` is what stopped it, and
+ * `result` what it did until then, as a push that ends says it: `files` holds those it sent (and recorded in the
+ * manifest) and the conflicts and failures already known. `status` shows the rest, and a push again sends it.
  */
 export class PushCutShortError extends Error {
   override name = 'PushCutShortError';
+  /** Every file's result so far: those sent (`created`, `updated`, `deleted`, `unchanged`), conflicts, failures. */
+  readonly files: FileResult[];
   constructor(
     override readonly cause: unknown,
-    readonly files: FileResult[],
+    readonly result: PushResult,
   ) {
-    super(`push cut short after ${files.length} files: ${cause instanceof Error ? cause.message : String(cause)}`);
+    const sent = result.files.filter((file) => SENT.has(file.action)).length;
+    super(`push cut short after sending ${sent} files: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.files = result.files;
   }
 }
 
-const SENT: ReadonlySet<FileAction> = new Set(['created', 'updated', 'deleted', 'unchanged']);
+/** The actions of a file whose request went and was answered: what a push cut short has sent. */
+export const SENT: ReadonlySet<FileAction> = new Set(['created', 'updated', 'deleted', 'unchanged']);
 
 /** What a push did (or, dry, would do). */
 export interface PushResult {
@@ -106,15 +112,24 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // The files as read for the comparison are the bytes sent: each is read once.
   const changed = new Map<string, Uint8Array>();
   const folder = await readPulledFolder(dir, manifestFile, changed, options.folder, options.start);
+  const { local, manifest } = folder;
   const results: FileResult[] = [];
   const send: SendOptions = { ...options, contents: changed, results };
-  // Cut short after sending some: said as such, with what went (see PushCutShortError).
-  const sendChanges = (target: PushTarget, changes: readonly FileChange[]) =>
-    pushChanges(target, changes, send).catch((error: unknown) => {
-      const sent = results.filter((file) => SENT.has(file.action));
-      throw sent.length ? new PushCutShortError(error, sorted(sent)) : error;
+  const sendChanges = async (target: PushTarget, changes: readonly FileChange[], incoming?: FileChange[]) => {
+    const ended = (pushed: Omit<PushResult, 'incoming' | 'links'>): PushResult => ({
+      ...pushed,
+      incoming,
+      links: local.links,
     });
-  const { local, manifest } = folder;
+    try {
+      return ended(await pushChanges(target, changes, send));
+    } catch (error) {
+      // Cut short after sending some: said as such, with what went and what is known of the rest.
+      if (!results.some((file) => SENT.has(file.action))) throw error;
+      const { dir, manifest } = target;
+      throw new PushCutShortError(error, ended({ dir, manifest, files: sorted(results), dryRun: false }));
+    }
+  };
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
   // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
   const filter = options.filter ?? EVERY_FILE;
@@ -125,15 +140,13 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   if (edits.length && editsOnly && !options.dryRun) {
     // The templates as the base saw them, restored from the links the manifest kept: needed on this way only.
     const known = restoredFiles(client, manifest);
-    const pushed = await sendChanges({ dir, manifest, remote: known, manifestFile }, edits);
-    return { ...pushed, incoming: undefined, links: local.links };
+    return sendChanges({ dir, manifest, remote: known, manifestFile }, edits);
   }
   const workspace = await openWorkspace(client, dir, folder, filter);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);
-  const pushed = await sendChanges({ ...workspace, manifestFile }, workspace.changes);
-  return { ...pushed, incoming, links: local.links };
+  return sendChanges({ ...workspace, manifestFile }, workspace.changes, incoming);
 }
 
 /** Nothing is sent while a file to send is over the API's limit: the push would stop on it halfway. */
