@@ -107,6 +107,50 @@ describe('hostile answers', BIN_TESTS, () => {
     }
   });
 
+  it('a first Ctrl-C stops a push still reading a theme that hangs, at once: nothing sent (exit 4)', async () => {
+    const dir = join(root, 'push-hangs');
+    expect((await cli(['pull', dir, '--shop', 'northwind'])).code).toBe(0);
+    // A new file: the push reads the theme to compare before it sends anything.
+    await writeFile(join(dir, 'new.html'), '<p>new</p>\n');
+    hostile.rewrites.hang = (path) => path.endsWith('/theme.json');
+    const from = hostile.seen.length;
+    const push = startCli(['push', dir], { config });
+    try {
+      await waitUntil(() => hostile.seen.slice(from).some((r) => r.path.endsWith('/theme.json')));
+      push.child.kill('SIGINT');
+      const code = await Promise.race([push.exited, sleep(10_000).then(() => 'still running')]);
+      expect(code, push.stderr()).toBe(4);
+      expect(push.stderr()).toMatch(/^storefront-themes push: interrupted \(SIGINT\)$/m);
+      expect(hostile.seen.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      push.child.kill('SIGKILL');
+    }
+  });
+
+  it('a first Ctrl-C stops a push to environments still reading their shops: one listener, said once (exit 4)', async () => {
+    const dir = join(root, 'environments-hang');
+    expect((await cli(['pull', dir, '--shop', 'northwind'])).code).toBe(0);
+    await writeFile(
+      join(dir, 'storefront-themes.toml'),
+      '[environments.north]\nshop = "northwind"\ntheme = "production"\n\n[environments.copper]\nshop = "copper-kettle"\ntheme = "production"\n',
+    );
+    hostile.rewrites.hang = (path) => path.endsWith('/theme.json');
+    const from = hostile.seen.length;
+    const push = startCli(['push', dir, '--env', 'north', '--env', 'copper', '--yes'], { config });
+    try {
+      await waitUntil(() => hostile.seen.slice(from).filter((r) => r.path.endsWith('/theme.json')).length === 2);
+      push.child.kill('SIGINT');
+      const code = await Promise.race([push.exited, sleep(10_000).then(() => 'still running')]);
+      expect(code, push.stderr()).toBe(4);
+      expect(push.stderr().match(/^Stopping \(SIGINT\)/gm), push.stderr()).toHaveLength(1);
+      expect(push.stdout()).toMatch(/^ {2}failed north +- +interrupted \(SIGINT\)$/m);
+      expect(push.stdout()).toMatch(/^ {2}failed copper +- +interrupted \(SIGINT\)$/m);
+      expect(hostile.seen.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      push.child.kill('SIGKILL');
+    }
+  });
+
   it('publish keeps its journal in the configuration folder whatever the shop id: /../ leads nowhere', async () => {
     const development = await northwind(true);
     const layout = development.embedded('templates').find((t) => t.properties.file_name === 'layout.html')!;

@@ -3,6 +3,7 @@ import type { ConfigStore } from '../config/store.js';
 import type { ExitCode } from '../errors.js';
 import type { Manifest } from '../theme/manifest.js';
 import type { FolderRead } from '../theme/workspace.js';
+import type { Interruption } from './interrupt.js';
 import type { Output } from './output.js';
 import type { Prompter } from './prompt.js';
 
@@ -28,6 +29,11 @@ export interface CommandContext {
   cwd: string;
   /** Set when the command runs for one environment of the folder's environments file (see environments.ts). */
   environment?: EnvironmentRun;
+  /**
+   * Ctrl-C, listened to once for the whole command (its environments share it), by a command that writes several
+   * files and reports what it did when stopped (see interrupt.ts).
+   */
+  interruption?: Interruption;
 }
 
 /** The environment a command runs for: its name and where its manifest lies in the folder. */

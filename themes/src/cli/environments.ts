@@ -84,7 +84,8 @@ async function resolve(context: CommandContext, environment: Environment, isDefa
     }
     // Each URL read once: no cache to fill.
     const { client } = await storedClient(store, { cache: false });
-    const { shop, themes } = await listThemes(client, environment.shop);
+    // Read before anything is written: a Ctrl-C (see interrupt.ts) aborts it at once.
+    const { shop, themes } = await listThemes(client, environment.shop, context.interruption?.stop);
     const theme = themes.find((t) => t.role === environment.theme || t.id === environment.theme);
     if (!theme) {
       const which =

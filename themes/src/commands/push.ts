@@ -1,5 +1,5 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import { type Command, type CommandContext, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
 import { environmentsOf, isOwnManifest, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
@@ -43,66 +43,72 @@ export const push: Command = {
     ...FILTER_OPTIONS,
   },
   maxArgs: 1,
-  async run(context) {
-    const { values, output, store } = context;
-    const dir = folderOf(context);
-    const environments = await environmentsOf(context, dir);
-    if (environments) return runForEnvironments(context, push, dir, environments, 'write');
-    const { client } = await storedClient(store, { cache: false });
-    const progress = transferProgress(output, 'Pushing');
-    const dryRun = values['dry-run'] === true;
-    // Ctrl-C: the requests under way finish and are recorded, and the push says what it sent (see interrupt.ts).
-    const interruption = dryRun ? undefined : listenForInterruption(output);
-    const { result, cut } = await pushTheme({
-      client,
-      ...(interruption ? { stop: interruption.stop, signal: interruption.abort } : {}),
-      dir,
-      filter: await filterOf(context, dir),
-      force: values.force === true,
-      dryRun,
-      onProgress: progress.onProgress,
-      ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
-      ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
-      ...(context.environment?.start ? { start: context.environment.start } : {}),
-    })
-      .then(
-        (result) => ({ result, cut: undefined }),
-        (error: unknown) => {
-          if (!(error instanceof PushCutShortError)) throw error;
-          // Reported as a push that ends: its conflicts and failures need attention all the same.
-          return { result: error.result, cut: cutShort(error) };
-        },
-      )
-      .finally(() => interruption?.dispose());
-    const { files, manifest, incoming, links } = result;
-    printFiles(output, files, { quiet: progress.done() });
-    printLinks(output, links);
-    const target = themeName(manifest);
-    if (cut) output.line(`Pushing to ${target} was cut short (${cut.why}): ${countsOf(files)}`);
-    else if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
-    else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
-    else output.line(`Pushed to ${target}: ${countsOf(files)}`);
-    if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
-    conflictHint(
-      output,
-      files,
-      context.environment && isOwnManifest(context.environment) ? context.environment : undefined,
-    );
-    const code = cut ? ExitCode.interrupted : exitCodeOf(files);
-    // The error line run.ts prints for a failure, after the report.
-    if (cut) output.note(`storefront-themes push: ${cut.message}`);
-    output.document({
-      ok: code === 0,
-      ...(cut ? { interrupted: true, error: { message: cut.message, exitCode: code } } : {}),
-      dryRun,
-      dir: result.dir,
-      ...themeJson(manifest),
-      files,
-      links,
-    });
-    return code;
+  run(context) {
+    // Ctrl-C is listened to from the start, once for every environment (see interrupt.ts): before a request is sent
+    // it stops the push at once; after, the requests under way finish, are recorded, and the push says what it
+    // sent. A dry run sends nothing: Ctrl-C ends it as it ends any command.
+    if (context.interruption || context.values['dry-run'] === true) return pushFolder(context);
+    const interruption = listenForInterruption(context.output);
+    return pushFolder({ ...context, interruption }).finally(() => interruption.dispose());
   },
 };
+
+/** The push of the folder to its theme, or to the theme of each of its environments. */
+async function pushFolder(context: CommandContext): Promise<ExitCode> {
+  const { values, output, store, interruption } = context;
+  const dir = folderOf(context);
+  const environments = await environmentsOf(context, dir);
+  if (environments) return runForEnvironments(context, push, dir, environments, 'write');
+  const { client } = await storedClient(store, { cache: false });
+  const progress = transferProgress(output, 'Pushing');
+  const dryRun = values['dry-run'] === true;
+  const { result, cut } = await pushTheme({
+    client,
+    ...(interruption ? { stop: interruption.stop, signal: interruption.abort } : {}),
+    dir,
+    filter: await filterOf(context, dir),
+    force: values.force === true,
+    dryRun,
+    onProgress: progress.onProgress,
+    ...(context.environment ? { manifestFile: context.environment.manifestFile } : {}),
+    ...(context.environment?.folder ? { folder: await context.environment.folder() } : {}),
+    ...(context.environment?.start ? { start: context.environment.start } : {}),
+  }).then(
+    (result) => ({ result, cut: undefined }),
+    (error: unknown) => {
+      if (!(error instanceof PushCutShortError)) throw error;
+      // Reported as a push that ends: its conflicts and failures need attention all the same.
+      return { result: error.result, cut: cutShort(error) };
+    },
+  );
+  const { files, manifest, incoming, links } = result;
+  printFiles(output, files, { quiet: progress.done() });
+  printLinks(output, links);
+  const target = themeName(manifest);
+  if (cut) output.line(`Pushing to ${target} was cut short (${cut.why}): ${countsOf(files)}`);
+  else if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
+  else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
+  else output.line(`Pushed to ${target}: ${countsOf(files)}`);
+  if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
+  conflictHint(
+    output,
+    files,
+    context.environment && isOwnManifest(context.environment) ? context.environment : undefined,
+  );
+  const code = cut ? ExitCode.interrupted : exitCodeOf(files);
+  // The error line run.ts prints for a failure, after the report.
+  if (cut) output.note(`storefront-themes push: ${cut.message}`);
+  output.document({
+    ok: code === 0,
+    ...(cut ? { interrupted: true, error: { message: cut.message, exitCode: code } } : {}),
+    dryRun,
+    dir: result.dir,
+    ...themeJson(manifest),
+    files,
+    links,
+  });
+  return code;
+}
 
 /** Why a push was cut short, and the error it ends with: how many files went, and where the rest is. */
 function cutShort({ cause, files }: PushCutShortError): { why: string; message: string } {

@@ -33,12 +33,14 @@ function listed(theme: Theme): ListedTheme {
   };
 }
 
-/** The themes of the shop `shop` (subdomain or id; the user's only shop when unnamed). */
-export async function listThemes(client: Client, shop?: string): Promise<ThemeList> {
-  const found = await findShop(await client.root(), shop);
-  const production = await found.follow('svc:theme');
+/** The themes of the shop `shop` (subdomain or id; the user's only shop when unnamed); `signal` aborts the reads. */
+export async function listThemes(client: Client, shop?: string, signal?: AbortSignal): Promise<ThemeList> {
+  const found = await findShop(await client.root({ signal }), shop, signal);
+  const production = await found.follow('svc:theme', undefined, { signal });
   const themes = [listed(production)];
-  if (production.can('svc:dev_theme')) themes.push(listed(await production.follow('svc:dev_theme')));
+  if (production.can('svc:dev_theme')) {
+    themes.push(listed(await production.follow('svc:dev_theme', undefined, { signal })));
+  }
   const { id, subdomain, name } = found.properties;
   return { shop: { id, subdomain, name }, themes };
 }

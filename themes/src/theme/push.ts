@@ -43,7 +43,10 @@ export interface PushOptions {
   start?: Manifest;
   /** Aborts the requests under way (a second Ctrl-C). */
   signal?: AbortSignal;
-  /** Starts no further request once aborted (a first Ctrl-C): the push ends with {@link PushCutShortError}. */
+  /**
+   * Starts no further request once aborted (a first Ctrl-C): the push ends with {@link PushCutShortError}, or with
+   * the signal's reason when it had sent nothing yet (reading the folder or the theme: those reads are aborted).
+   */
   stop?: AbortSignal;
 }
 
@@ -112,6 +115,7 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
   // The files as read for the comparison are the bytes sent: each is read once.
   const changed = new Map<string, Uint8Array>();
   const folder = await readPulledFolder(dir, manifestFile, changed, options.folder, options.start);
+  options.stop?.throwIfAborted();
   const { local, manifest } = folder;
   const results: FileResult[] = [];
   const send: SendOptions = { ...options, contents: changed, results };
@@ -142,7 +146,8 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
     const known = restoredFiles(client, manifest);
     return sendChanges({ dir, manifest, remote: known, manifestFile }, edits);
   }
-  const workspace = await openWorkspace(client, dir, folder, filter);
+  // Nothing is sent before the comparison: a stop ends the push at once.
+  const workspace = await openWorkspace(client, dir, folder, filter, options.stop);
   if (!options.dryRun)
     workspace.manifest.files = settle(workspace.manifest.files, workspace.local.files, workspace.remote);
   const incoming = workspace.changes.filter((c) => c.remote && !c.conflict);

@@ -36,8 +36,11 @@ export interface OpenedTheme {
   created: boolean;
 }
 
-/** The shop named `wanted` (subdomain or id) among those the user administers, in detail; the only one if unnamed. */
-export async function findShop(root: Root, wanted: string | undefined): Promise<Shop> {
+/**
+ * The shop named `wanted` (subdomain or id) among those the user administers, in detail; the only one if unnamed.
+ * `signal` aborts the read.
+ */
+export async function findShop(root: Root, wanted: string | undefined, signal?: AbortSignal): Promise<Shop> {
   const shops = root.embedded('shops');
   const names = shops.map((s) => s.properties.subdomain).join(', ') || 'none';
   const match =
@@ -54,17 +57,17 @@ export async function findShop(root: Root, wanted: string | undefined): Promise<
     throw new UsageError(`no shop "${wanted}" among those ${root.properties.user_name} administers (${names})`);
   }
   // The root embeds summaries; the detail carries the link to the theme.
-  return match.follow('self');
+  return match.follow('self', undefined, { signal });
 }
 
-/** The production or development theme of a shop. */
-export async function openTheme(client: Client, ref: ThemeRef): Promise<OpenedTheme> {
-  const shop = await findShop(await client.root(), ref.shop);
-  const production = await shop.follow('svc:theme');
+/** The production or development theme of a shop; `signal` aborts the reads (not the creation of one). */
+export async function openTheme(client: Client, ref: ThemeRef, signal?: AbortSignal): Promise<OpenedTheme> {
+  const shop = await findShop(await client.root({ signal }), ref.shop, signal);
+  const production = await shop.follow('svc:theme', undefined, { signal });
   if (!ref.development) return { shop, theme: production, production, created: false };
   // The production theme links `svc:dev_theme` while the shop has one, `svc:create_dev_theme` while it has not.
   if (production.can('svc:dev_theme')) {
-    return { shop, theme: await production.follow('svc:dev_theme'), production, created: false };
+    return { shop, theme: await production.follow('svc:dev_theme', undefined, { signal }), production, created: false };
   }
   if (!ref.create) {
     throw new CliError(`${shop.properties.name} has no development theme: create it with storefront-themes dev`);

@@ -114,16 +114,18 @@ export async function readPulledFolder(
 
 /**
  * A folder pulled before, with the theme it was pulled from (push, status, watch); `folder` when the caller has
- * read it already; `filter` leaves files out of its changes (see file-filter.ts).
+ * read it already; `filter` leaves files out of its changes (see file-filter.ts); `signal` aborts the reads.
  */
 export async function openWorkspace(
   client: Client,
   dir: string,
   folder?: PulledFolder,
   filter: FileFilter = EVERY_FILE,
+  signal?: AbortSignal,
 ): Promise<Workspace> {
   const { local, manifest } = folder ?? (await readPulledFolder(dir));
-  const opened = await openTheme(client, { shop: manifest.shop.id, development: !manifest.theme.production });
+  const ref = { shop: manifest.shop.id, development: !manifest.theme.production };
+  const opened = await openTheme(client, ref, signal);
   const href = opened.theme.link('self').expand();
   if (href !== manifest.theme.href) {
     throw new CliError(`${dir} was pulled from ${manifest.theme.href}, not from ${href}: pull it again`);
