@@ -57,14 +57,20 @@ export interface PushOptions {
  */
 export class PushCutShortError extends Error {
   override name = 'PushCutShortError';
-  /** Every file's result so far: those sent (`created`, `updated`, `deleted`, `unchanged`), conflicts, failures. */
+  /** What the push did until then, as a push that ends says it. */
+  readonly result: PushResult;
+  /**
+   * Every file's result so far (`result.files`): those sent (`created`, `updated`, `deleted`, `unchanged`), the
+   * conflicts and the failures.
+   */
   readonly files: FileResult[];
   constructor(
     override readonly cause: unknown,
-    readonly result: PushResult,
+    result: PushResult,
   ) {
     const sent = result.files.filter((file) => SENT.has(file.action)).length;
     super(`push cut short after sending ${sent} files: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.result = result;
     this.files = result.files;
   }
 }
