@@ -13,8 +13,8 @@ export const ExitCode = {
   /** Files changed both locally and on the server were left alone. */
   conflicts: 3,
   /**
-   * A publish was cut short (Ctrl-C, SIGTERM, the server lost midway): production holds part of it, the output
-   * says which part, and running publish again finishes it.
+   * A push or publish was cut short (Ctrl-C, SIGTERM, the server lost midway): the theme holds part of it, the
+   * output says which part, and running the command again finishes it.
    */
   interrupted: 4,
 } as const;

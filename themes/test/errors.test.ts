@@ -38,7 +38,7 @@ describe('usage', BIN_TESTS, () => {
     const main = await runHere(['--help']);
     expect(main.code).toBe(0);
     expect(main.stdout).toContain(
-      'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone,\n4 publish cut short (run it again to finish).',
+      'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone,\n4 push or publish cut short (what went is said; run it again to finish).',
     );
     for (const command of COMMANDS) {
       expect(main.stdout).toMatch(new RegExp(`^ {2}${command.name} +\\S`, 'm'));

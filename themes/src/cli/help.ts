@@ -3,7 +3,7 @@ import { COMMON_OPTIONS, type Command } from './command.js';
 
 const EXIT_CODES = [
   'Exit codes: 0 ok, 1 failure, 2 usage (a bad flag, argument or folder), 3 conflicts left alone,',
-  '4 publish cut short (run it again to finish).',
+  '4 push or publish cut short (what went is said; run it again to finish).',
 ].join('\n');
 
 export function mainHelp(commands: readonly Command[]): string {
