@@ -74,6 +74,12 @@ function clockTime(ms = Date.now()): string {
   return new Date(ms).toISOString().slice(11, 23);
 }
 
+/** Why a request got no answer: fetch's own message is "fetch failed", its cause says what (ECONNREFUSED …). */
+function reason(error: unknown): string {
+  const { cause, message } = error as Error;
+  return cause instanceof Error ? cause.message : message;
+}
+
 export interface ListenOptions {
   server: string;
   forwardTo: string;
@@ -120,16 +126,18 @@ export async function listen(options: ListenOptions): Promise<void> {
     if (options.events) query.set('types', options.events.join(','));
     let pause = 500;
     for (;;) {
-      token ??= await getToken();
       let response: Response;
       try {
+        // In the try: a server not up yet (started beside this command) is waited for as one that went away.
+        token ??= await getToken();
         response = await fetch(`${base}/events.json?${query}`, {
           headers: { authorization: `Bearer ${token}`, accept: 'application/hal+json' },
           signal: AbortSignal.any([signal, AbortSignal.timeout((wait + 10) * 1000)]),
         });
       } catch (error) {
         if (signal.aborted) throw new Stopped();
-        print(`${clockTime()}  ${origin} unreachable (${(error as Error).message}); retrying in ${pause / 1000} s`);
+        if (error instanceof ListenError) throw error;
+        print(`${clockTime()}  ${origin} unreachable (${reason(error)}); retrying in ${pause / 1000} s`);
         await sleep(pause, signal);
         pause = Math.min(pause * 2, 10_000);
         continue;
@@ -162,7 +170,6 @@ export async function listen(options: ListenOptions): Promise<void> {
 
   async function forward(event: FeedEvent): Promise<void> {
     const body = `${JSON.stringify(event)}\n`;
-    const lag = Date.now() - Date.parse(event.created_on);
     for (let attempt = 1; ; attempt++) {
       const timestamp = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {
@@ -190,12 +197,12 @@ export async function listen(options: ListenOptions): Promise<void> {
         outcome = String(response.status);
       } catch (error) {
         if (signal.aborted) throw new Stopped();
-        outcome = `failed (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})`;
+        outcome = `failed (${reason(error)})`;
       }
       const duration = Math.round(performance.now() - started);
       const retry = !ok && attempt <= RETRY_MS.length ? RETRY_MS[attempt - 1] : undefined;
       const note = ok
-        ? ` (${lag} ms after the event)`
+        ? ` (${Date.now() - Date.parse(event.created_on)} ms after the event)`
         : retry !== undefined
           ? `, retrying in ${retry / 1000} s`
           : `, given up after ${attempt} attempts`;

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/support/free-port.js';
 import { type CliProcess, useCli } from './helpers/cli-process.js';
 import { useTempDir } from './helpers/temp-dir.js';
 import { tokenRequest } from './helpers/test-server.js';
@@ -125,8 +126,10 @@ describe('storefront-server listen', () => {
     try {
       await write('Retried');
       await receiver.until(2);
-      await listen.waitFor(/→ 204 .* attempt 2/);
+      const [, after] = (await listen.waitFor(/→ 204 .* attempt 2 \((\d+) ms after the event\)/)) as RegExpMatchArray;
       expect(listen.stdout()).toMatch(/→ 503 {2}\d+ ms, retrying in 0.5 s/);
+      // The time of the answer that took it, not of the first attempt: after the 0.5 s pause at least.
+      expect(Number(after)).toBeGreaterThanOrEqual(500);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
         receiver.received[0]!.headers['webhook-id'],
         receiver.received[0]!.headers['webhook-id'],
@@ -135,6 +138,22 @@ describe('storefront-server listen', () => {
     } finally {
       receiver.answer = () => ({ status: 204 });
     }
+  });
+
+  it('waits for a server that is not up yet, saying why, then signs in to it', async () => {
+    const port = await freePort();
+    const listen = cli([
+      'listen',
+      ...['--server', `http://127.0.0.1:${port}`, '--forward-to', receiver.url],
+      ...['--client-id', 'app', '--client-secret', 'secret'],
+    ]);
+    await listen.waitFor(/unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying in/);
+    expect(listen.stderr()).toBe('');
+    // The server comes up there; listen signs in (refused credentials now say so, as at any start).
+    const server = cli(['--port', String(port), '--data', await tempDir(), '--quiet']);
+    await server.waitFor(/listening on/);
+    expect(await listen.exited).toBe(1);
+    expect(listen.stderr()).toMatch(/refused the credentials/);
   });
 
   it('exits 1 with a clear message when the credentials are refused, 2 without --forward-to', async () => {
