@@ -82,12 +82,12 @@ export async function verifyWebhook(
   }
   // `Date` is a function too: `now` first.
   // Seconds between the timestamp and this clock, either way: one from the future is as suspect as an old one.
-  const off = Math.abs(Math.round(('now' in clock ? clock.now() : clock()) / 1000 - Number(timestamp)));
+  const off = Math.abs(Math.round(('now' in clock ? clock.now() : clock()) / 1000 - +timestamp));
   // NaN (no number) fails the comparison: refused with the rest.
   if (!(off <= tolerance)) {
     throw new WebhookVerificationError(
       'WEBHOOK_TIMESTAMP',
-      `webhook-timestamp ${timestamp} is ${off} s off, past the ${tolerance} s tolerated: a replay, or a clock off`,
+      `webhook-timestamp ${timestamp} is ${off >= 0 ? `${off} s off, past the ${tolerance} s tolerated: a replay, or a clock off` : 'no number of seconds'}`,
     );
   }
   // `v1,<base64>` entries, space-separated; other versions are for other schemes. A comma may end an entry when

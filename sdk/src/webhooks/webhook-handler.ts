@@ -96,12 +96,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // NaN (an unset environment variable) would otherwise mean no limit at all.
     throw new TypeError(`maxBodySize must be a positive whole number of bytes, or false; got ${maxBodySize}`);
   }
+  // Said at each delivery rather than here: a build (Next.js collecting its routes) creates the handler without the
+  // variables the app runs with.
+  const unset = (typeof secrets === 'string' ? [secrets] : secrets).includes('')
+    ? new TypeError('A webhook secret is empty: is the environment variable that holds it set?')
+    : undefined;
   const dedupe = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
   const answer = (status: number, text?: string) =>
     new Response(text, { status, headers: text ? { 'content-type': 'text/plain; charset=utf-8' } : {} });
 
   return async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    if (unset) throw unset;
     const id = request.headers.get('webhook-id') ?? undefined;
     const body = await readBody(request, maxBodySize);
     if (!body) {

@@ -66,6 +66,17 @@ describe('createWebhookHandler', () => {
     expect(updated).not.toHaveBeenCalled();
   });
 
+  it('says a secret is empty (an unset environment variable) at each delivery, not at creation (a build has none)', async () => {
+    const on = { '*': async () => undefined };
+    const delivery = await signTestWebhook(templateUpdated(), secret);
+    for (const secrets of ['', [secret, '']]) {
+      const handler = createWebhookHandler({ secrets, on });
+      await expect(
+        handler(new Request('http://app.test/', { method: 'POST', body: delivery.body, headers: delivery.headers })),
+      ).rejects.toThrow('A webhook secret is empty: is the environment variable that holds it set?');
+    }
+  });
+
   it('answers 400 with the raw-body message to a re-serialised body', async () => {
     const { handler } = handlerOf();
     const signed = await signTestWebhook(templateUpdated(), secret);

@@ -154,6 +154,10 @@ describe('interoperability with standardwebhooks', () => {
     expect(await codeOf(verifyWebhook(bytes, signed.headers, secret))).toBe('WEBHOOK_SIGNATURE');
     const odd = { ...signed.headers, 'webhook-timestamp': '1e9' };
     expect(await codeOf(verifyWebhook(signed.body, odd, secret))).toBe('WEBHOOK_TIMESTAMP');
+    const word = { ...signed.headers, 'webhook-timestamp': 'abc' };
+    await expect(verifyWebhook(signed.body, word, secret)).rejects.toThrow(
+      /^webhook-timestamp abc is no number of seconds$/,
+    );
   });
 });
 
