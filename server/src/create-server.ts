@@ -425,6 +425,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
     },
     close() {
       stopping = true;
+      core.endLongPolls();
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
       closing ??= new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));

@@ -125,6 +125,8 @@ export interface RequestLimiter {
 export interface EventSignal {
   /** Resolves once events are written by this process, or after `timeoutMs`, whichever comes first. */
   next(timeoutMs: number): Promise<void>;
+  /** The server is stopping: a long-poll answers with what it has rather than hold the stop for its wait. */
+  readonly ended: boolean;
 }
 
 /** The caller behind a valid bearer token. */

@@ -1,10 +1,12 @@
 import type { EventSignal } from '../core/types.js';
 
-/** An {@link EventSignal} that `fire()` wakes. */
+/** An {@link EventSignal} that `fire()` wakes, and `end()` wakes for good. */
 export class WrittenEvents implements EventSignal {
   private waiters = new Set<() => void>();
+  ended = false;
 
   next(timeoutMs: number): Promise<void> {
+    if (this.ended) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -18,5 +20,10 @@ export class WrittenEvents implements EventSignal {
 
   fire(): void {
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.fire();
   }
 }
