@@ -15,7 +15,7 @@ import { stageDelivery } from '../api/events/record.js';
 import { deliveryBody } from '../api/events/representations.js';
 import type { CoreContext } from '../core/types.js';
 import { StoreUnavailableError } from '../store/errors.js';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../store/types.js';
+import type { Transaction, WebhookDeliveryRow, WebhookEndpointRow } from '../store/types.js';
 import { DISABLE_AFTER_MS, retryAfterMs, retryDelay } from './schedule.js';
 import { signatureHeader } from './signature.js';
 
@@ -274,15 +274,18 @@ export class Deliverer {
     const { store, clock } = this.context;
     const written = store.write((tx) => {
       const current = tx.get('webhook_deliveries', row.id);
+      // Ended unsent while it was in flight (another attempt of its event succeeded, see `endOtherAttempts`): it
+      // was sent, so that is what the list must say, and the series it belonged to stays ended.
+      const endedInFlight = current?.status === 'failed' && !current.attempted_on && outcome.sentAt !== undefined;
       // Recorded meanwhile by another process (this one's claim had lapsed): the first record stands.
-      if (current?.status !== 'pending') return;
+      if (current?.status !== 'pending' && !endedInFlight) return;
       const now = clock.now();
       const status = outcome.status;
       const ok = status !== undefined && status >= 200 && status < 300;
       const endpoint = tx.get('webhook_endpoints', row.endpoint_id);
       let next: number | undefined;
       let disabled: string | undefined;
-      if (!ok && !outcome.final && endpoint) {
+      if (!ok && !outcome.final && !endedInFlight && endpoint) {
         const failingSince = endpoint.failing_since ?? now;
         if (status === 410) disabled = 'The endpoint answered 410 Gone';
         else if (now - failingSince >= DISABLE_AFTER_MS) {
@@ -314,6 +317,7 @@ export class Deliverer {
         next_attempt_on: next === undefined ? null : new Date(next).toISOString(),
         attempted_on: outcome.sentAt === undefined ? null : new Date(outcome.sentAt).toISOString(),
       });
+      if (ok) endOtherAttempts(tx, row);
       if (next !== undefined) {
         const { event_id, event_type, endpoint_id } = row;
         stageDelivery(tx, { event_id, event_type, endpoint_id, attempt: row.attempt + 1 }, next, now);
@@ -321,6 +325,23 @@ export class Deliverer {
     });
     return written.then(() => {
       this.unrecorded = false;
+    });
+  }
+}
+
+/**
+ * Ends, unsent, the pending attempts of `delivered`'s event to its endpoint: those of another series (a resend's,
+ * or the series a resend was made beside) would give the receiver again what it has just acknowledged. An event is
+ * retried until the endpoint answers 2xx, by whichever series; a resend asked for after that is sent all the same.
+ */
+function endOtherAttempts(tx: Transaction, delivered: WebhookDeliveryRow): void {
+  for (const other of tx.where('webhook_deliveries', 'endpoint_id', delivered.endpoint_id)) {
+    if (other.status !== 'pending' || other.event_id !== delivered.event_id || other.id === delivered.id) continue;
+    tx.update('webhook_deliveries', other.id, {
+      status: 'failed',
+      error: `Not sent: delivery ${delivered.id} of this event succeeded`,
+      due_at: null,
+      next_attempt_on: null,
     });
   }
 }

@@ -9,11 +9,20 @@ export interface Received {
   at: number;
 }
 
+/** A receiver's answer to one request. */
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+}
+
 export interface Receiver {
   url: string;
   received: Received[];
-  /** What the next requests are answered: a status and headers, or a function of the request. */
-  answer: (received: Received) => { status: number; headers?: Record<string, string> };
+  /**
+   * What the next requests are answered: a status and headers, as a function of the request; a promise of them
+   * holds the answer until it settles.
+   */
+  answer: (received: Received) => Answer | Promise<Answer>;
   /** Resolves once `count` requests arrived. */
   until(count: number): Promise<void>;
   close(): Promise<void>;
@@ -38,8 +47,9 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
     req.on('end', () => {
       const received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       receiver.received.push(received);
-      const { status, headers } = receiver.answer(received);
-      res.writeHead(status, headers).end();
+      void Promise.resolve(receiver.answer(received)).then(({ status, headers }) =>
+        res.writeHead(status, headers).end(),
+      );
       for (const waiter of waiters.filter((w) => receiver.received.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
