@@ -322,6 +322,27 @@ describe('webhooks in the mock', () => {
     expect(received.map((r) => r.headers['webhook-id'])).toEqual([all[0]!.event_id, all[0]!.event_id]);
   });
 
+  test("a resend the receiver acknowledges ends the original series' next attempt, listed as not sent", async () => {
+    const token = await clientToken();
+    const endpoint = await addEndpoint(token, APP, ['template.updated']);
+    let up = false;
+    const received = recordingReceiver(() => new Response(null, { status: up ? 204 : 500 }));
+    const ping = await api(`/webhook_endpoints/${endpoint.id}/ping`, token, { method: 'POST' });
+    await mock.webhooks.drain();
+    up = true;
+    const resent = await api(`/webhook_deliveries/${ping.id}/resend`, token, { method: 'POST' });
+    await mock.webhooks.drain();
+    now += 3_600_000;
+    await mock.webhooks.drain();
+    expect(received).toHaveLength(2);
+    expect(mock.webhooks.deliveries().map((d) => [d.id === resent.id, d.attempt, d.status, d.error])).toEqual([
+      [false, 1, 'failed', 'The endpoint answered 500'],
+      // Recorded in the same write as the resend's success, and listed by id within it.
+      [false, 2, 'failed', `Not sent: delivery ${resent.id} of this event succeeded`],
+      [true, 1, 'succeeded', null],
+    ]);
+  });
+
   test('trigger() changes real state and its event is delivered; a field it does not know is an error', async () => {
     const token = await clientToken();
     await addEndpoint(token, APP, ['order.created']);
