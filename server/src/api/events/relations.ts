@@ -96,7 +96,7 @@ export const eventRelations: RelationTable<EventRelationName> = {
     method: 'post',
     title: 'Resend',
     summary:
-      'Deliver this attempt’s event to its endpoint again, now, as a new series of attempts (the same `webhook-id`: receivers that dedupe drop it).',
+      'Deliver this attempt’s event to its endpoint again, now, as a new series of attempts (the same `webhook-id`: receivers that dedupe drop it). Once either series is answered 2xx, the other’s pending attempts are not sent.',
     target: 'The new attempt (`_class ["webhookDelivery"]`), 201.',
     example: 'POST /v1/webhook_deliveries/9/resend → 201 webhookDelivery',
   },
