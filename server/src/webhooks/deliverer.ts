@@ -335,8 +335,10 @@ export class Deliverer {
  * retried until the endpoint answers 2xx, by whichever series; a resend asked for after that is sent all the same.
  */
 function endOtherAttempts(tx: Transaction, delivered: WebhookDeliveryRow): void {
-  for (const other of tx.where('webhook_deliveries', 'endpoint_id', delivered.endpoint_id)) {
-    if (other.status !== 'pending' || other.event_id !== delivered.event_id || other.id === delivered.id) continue;
+  // By event: its attempts are a few, where an endpoint's grow with every event it was sent.
+  for (const other of tx.where('webhook_deliveries', 'event_id', delivered.event_id)) {
+    if (other.status !== 'pending' || other.endpoint_id !== delivered.endpoint_id || other.id === delivered.id)
+      continue;
     tx.update('webhook_deliveries', other.id, {
       status: 'failed',
       error: `Not sent: delivery ${delivered.id} of this event succeeded`,
