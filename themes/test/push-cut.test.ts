@@ -54,6 +54,14 @@ const MARKERS = (prefix: string) => ({
   message: 'holds conflict markers (<<<<<<< … >>>>>>>): resolve them first',
 });
 
+/** The one line a push cut short prints with --json (exit 4), parsed. */
+function cutDocument(push: { code: number | null; stdout: string; stderr: string }) {
+  expect(push.code, push.stderr).toBe(4);
+  const lines = push.stdout.trimEnd().split('\n');
+  expect(lines, push.stdout).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
 describe('a push cut short', BIN_TESTS, () => {
   it('by Ctrl-C: says how many files went and that status shows the rest; the next push sends only those', async () => {
     const t = themes();
@@ -92,11 +100,7 @@ describe('a push cut short', BIN_TESTS, () => {
 
   it('with --json: the document of a push, not ok, interrupted, with every file known so far', async () => {
     const { config, dir } = await folderWithTrouble('json');
-    const push = await pushCut([dir, '--json'], config);
-    expect(push.code, push.stderr).toBe(4);
-    const lines = push.stdout.trimEnd().split('\n');
-    expect(lines, push.stdout).toHaveLength(1);
-    const document = JSON.parse(lines[0]!);
+    const document = cutDocument(await pushCut([dir, '--json'], config));
     expect(document).toMatchObject({
       ok: false,
       interrupted: true,
@@ -123,11 +127,7 @@ describe('a push cut short', BIN_TESTS, () => {
       join(dir, 'storefront-themes.toml'),
       'default = "dev"\n\n[environments.dev]\nshop = "northwind"\ntheme = "development"\n',
     );
-    const push = await pushCut([dir, '--json'], config);
-    expect(push.code, push.stderr).toBe(4);
-    const lines = push.stdout.trimEnd().split('\n');
-    expect(lines, push.stdout).toHaveLength(1);
-    const document = JSON.parse(lines[0]!);
+    const document = cutDocument(await pushCut([dir, '--json'], config));
     expect(document).toMatchObject({
       environment: 'dev',
       exitCode: 4,
