@@ -82,6 +82,17 @@ describe('seed', () => {
     expect(dataset.users[0]?.login).toBe('me');
   });
 
+  it('draws the same products, orders, templates and assets whatever credentials are given (--demo-* flags)', () => {
+    const { products, orders, templates, assets } = seed().dataset;
+    for (const given of [{ clientId: 'my-app' }, { clientSecret: 'x-secret' }, { password: 'pw' }, { login: 'me' }]) {
+      const other = seed(given).dataset;
+      expect(other.products, JSON.stringify(given)).toEqual(products);
+      expect(other.orders, JSON.stringify(given)).toEqual(orders);
+      expect(other.templates, JSON.stringify(given)).toEqual(templates);
+      expect(other.assets, JSON.stringify(given)).toEqual(assets);
+    }
+  });
+
   it('lets the demo user administer two shops while a third, public one belongs to someone else', () => {
     const { dataset } = seed(fixed);
     const demo = dataset.users[0]!;

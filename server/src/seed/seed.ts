@@ -203,8 +203,10 @@ export function seed(options: SeedOptions = {}): SeededData {
   const iso = (ms: number) => new Date(ms).toISOString();
   const data = emptyDataset();
 
+  // Drawn whether used or not: a client id given (`--demo-client-id`) must not re-draw the catalogue after it.
+  const drawnClientId = `demo-${bytesToHex(random.bytes(8))}`;
   const credentials: DemoCredentials = {
-    clientId: options.clientId ?? `demo-${bytesToHex(random.bytes(8))}`,
+    clientId: options.clientId ?? drawnClientId,
     clientSecret: options.clientSecret ?? typedSecret(32),
     login: options.login ?? 'demo',
     password: options.password ?? typedSecret(12),
