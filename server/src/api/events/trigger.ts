@@ -46,7 +46,7 @@ type Setter<R> = (row: R, value: Value, field: string) => R;
 const text =
   <R>(apply: (row: R, value: string) => R): Setter<R> =>
   (row, value, field) => {
-    if (value === null || String(value).trim() === '') throw new TriggerError(`--set ${field}: needs a value`);
+    if (value === null || String(value).trim() === '') throw new TriggerError(`${field}: needs a value`);
     return apply(row, String(value));
   };
 
@@ -54,14 +54,14 @@ const text =
 function cents(value: Value, field: string): number {
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new TriggerError(`--set ${field}: must be a whole number of cents ≥ 0 (1999 for 19.99), got "${value}"`);
+    throw new TriggerError(`${field}: must be a whole number of cents ≥ 0 (1999 for 19.99), got "${value}"`);
   }
   return n;
 }
 
 function oneOf<T extends string>(choices: readonly T[], value: Value, field: string): T {
   if (!(choices as readonly Value[]).includes(value)) {
-    throw new TriggerError(`--set ${field}: must be one of ${choices.join(', ')}, got "${value}"`);
+    throw new TriggerError(`${field}: must be one of ${choices.join(', ')}, got "${value}"`);
   }
   return value as T;
 }
@@ -103,7 +103,7 @@ const ORDER_FIELDS: Record<string, Setter<OrderRow>> = {
   total: (row, value, field) => {
     const total = cents(value, field);
     const first = row.line_items[0];
-    if (!first) throw new TriggerError(`--set ${field}: the order has no line to carry the total`);
+    if (!first) throw new TriggerError(`${field}: the order has no line to carry the total`);
     return { ...row, line_items: [{ ...first, quantity: 1, unit_price: total }] };
   },
   'contact.name': text((row, name) => ({ ...row, contact: { ...row.contact, name } })),
@@ -126,7 +126,7 @@ function applySet<R>(fields: Record<string, Setter<R>>, row: R, set: TriggerOpti
     const setter = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (!setter) {
       throw new TriggerError(
-        `--set ${field}: ${kind}s have no field "${field}"; the fields you can set: ${Object.keys(fields).join(', ')}`,
+        `${kind}s have no field "${field}"; the fields you can set: ${Object.keys(fields).join(', ')}`,
       );
     }
     out = setter(out, value, field);
@@ -144,7 +144,7 @@ export function checkTrigger(type: string, set: TriggerOptions['set'] = {}): Tri
   if (unknown.length > 0) {
     const kind = type.split('.')[0];
     throw new TriggerError(
-      `--set ${unknown.join(', ')}: ${kind}s have no field ${unknown.map((f) => `"${f}"`).join(', ')}; the fields you can set: ${fields.join(', ')}`,
+      `${kind}s have no field ${unknown.map((f) => `"${f}"`).join(', ')}; the fields you can set: ${fields.join(', ')}`,
     );
   }
   return type as TriggerType;
