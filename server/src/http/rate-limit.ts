@@ -100,7 +100,7 @@ export class RateLimiter implements RequestLimiter {
     const start = Math.floor(now / windowMs) * windowMs;
     // App and user: the store's ids hold no space (PostgreSQL's text holds no NUL, the obvious separator).
     const key = `${principal.appId} ${principal.userId}`;
-    const used = this.shared ? await this.shared.add(key, start, policy.quota) : this.#count(key, start);
+    const used = this.shared ? await this.shared.add(key, start, policy.quota, windowMs) : this.#count(key, start);
     // Whole seconds, rounded up: a client that waits them is past the window's end.
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const headers: Record<string, string> = {
@@ -118,7 +118,8 @@ export class RateLimiter implements RequestLimiter {
 
   #count(key: string, start: number): number {
     const entry = this.#local.get(key);
-    if (entry && entry.start >= start) {
+    // Not a later window: one counted on a clock since moved back (a sandbox's) would hold the key till then.
+    if (entry && entry.start === start) {
       entry.used++;
       return entry.used;
     }

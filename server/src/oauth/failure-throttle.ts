@@ -55,7 +55,8 @@ export class FailureThrottle {
     const now = this.clock.now();
     const entry = this.live(key, now);
     if (!entry) return 0;
-    if (entry.until > now) return Math.ceil((entry.until - now) / 1000);
+    // Never past the cap: a wait that ends later was decided on a clock since moved back (a sandbox's).
+    if (entry.until > now) return Math.ceil(Math.min(entry.until - now, this.policy.maxMs) / 1000);
     // Attempts under way count as failures until they end: otherwise a burst sent at once would all be
     // checked before the first one failed. Past the free ones, then, one attempt is checked at a time.
     if (entry.inFlight > 0 && entry.failures + entry.inFlight >= this.policy.free) return 1;
@@ -98,7 +99,7 @@ export class FailureThrottle {
    */
   adopt(key: string, failures: number, last: number): void {
     const now = this.clock.now();
-    if (now - last > this.policy.forgetMs) return;
+    if (now - last > this.policy.forgetMs || this.movedBack(last, now)) return;
     const entry = this.live(key, now) ?? { failures: 0, inFlight: 0, until: 0, last };
     if (failures <= entry.failures) return;
     entry.failures = failures;
@@ -109,10 +110,23 @@ export class FailureThrottle {
     this.entries.set(key, entry);
   }
 
-  /** The entry of `key`, unless it has been quiet long enough to be forgotten. */
+  /**
+   * Whether a failure at `last` was counted on a clock since moved back past every wait (a sandbox's, set back after
+   * a move ahead): it says nothing of guessing now, and would otherwise hold the key until the clock gets there
+   * again. A few milliseconds ahead (another process's clock) is not that.
+   */
+  private movedBack(last: number, now: number): boolean {
+    return last - now > this.policy.maxMs;
+  }
+
+  /** The entry of `key`, unless it has been quiet long enough to be forgotten, or is of a clock moved back. */
   private live(key: string, now: number): Entry | undefined {
     const entry = this.entries.get(key);
-    if (entry && entry.inFlight === 0 && entry.until <= now && now - entry.last > this.policy.forgetMs) {
+    if (
+      entry &&
+      entry.inFlight === 0 &&
+      (this.movedBack(entry.last, now) || (entry.until <= now && now - entry.last > this.policy.forgetMs))
+    ) {
       this.entries.delete(key);
       return undefined;
     }

@@ -206,7 +206,12 @@ function checked(input: unknown, id: string): FaultRule {
       rule.retry_after = given.retry_after as number;
     }
     if (given.message !== undefined) {
-      if (typeof given.message !== 'string') refuse(`"message" is a string, got ${JSON.stringify(given.message)}`);
+      // Empty, the answer would say nothing (`{"message": ""}`): leave it out for the status's reason.
+      if (typeof given.message !== 'string' || given.message.trim() === '') {
+        refuse(
+          `"message" is a text that says something (leave it out for the status's reason), got ${JSON.stringify(given.message)}`,
+        );
+      }
       rule.message = given.message as string;
     }
   } else if (kind === 'delay') {

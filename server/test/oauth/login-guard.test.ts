@@ -53,6 +53,25 @@ describe('per login', () => {
   });
 });
 
+describe('a clock moved back (a sandbox set back after a move ahead)', () => {
+  it('forgets failures counted in the clock’s future, and never waits past the cap', async () => {
+    const { check, clock } = guard();
+    clock.advance(365 * 86_400_000);
+    for (let i = 0; i < 12; i++) await check({});
+    expect((await check({ password: 'right' })).status).toBe('throttled');
+    // A year back: failures a year ahead say nothing of guessing now, and would lock the user out till then.
+    clock.advance(-365 * 86_400_000);
+    expect((await check({ password: 'right' })).status).toBe('accepted');
+
+    // Ten minutes back, within the cap: the failures still count, and the wait is at most the cap (15 min).
+    for (let i = 0; i < 12; i++) await check({});
+    clock.advance(-10 * 60_000);
+    const waited = await check({ password: 'right' });
+    expect(waited).toMatchObject({ status: 'throttled' });
+    expect((waited as { retryAfter: number }).retryAfter).toBeLessThanOrEqual(15 * 60);
+  });
+});
+
 describe('per client and address', () => {
   it('counts each address apart, an IPv6 host by its /64, an IPv4-mapped address as IPv4', async () => {
     const { check } = guard();

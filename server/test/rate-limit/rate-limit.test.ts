@@ -64,6 +64,17 @@ function scenarios(door: () => Door) {
     expect((await get('/')).status).toBe(200);
   });
 
+  it('counts afresh once the clock is set back before a window it counted (a sandbox clock moved back)', async () => {
+    await door().advance(600_000);
+    for (let i = 0; i < 6; i++) await get('/');
+    expect((await get('/')).status).toBe(429);
+    // Back ten minutes: that window is the clock's future, and would otherwise refuse the key until then.
+    await door().advance(-600_000);
+    const back = await get('/');
+    expect(back.status).toBe(200);
+    expect(back.headers.get('ratelimit')).toMatch(/^"app-user";r=4;t=\d+$/);
+  });
+
   it('gives a replayed POST the fields and scopes of the request that replays it, not the first', async () => {
     await door().advance(60_000);
     const wider = await grantedToken(door(), { grant_type: 'client_credentials', scope: 'admin public' });

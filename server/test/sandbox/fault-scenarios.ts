@@ -127,6 +127,8 @@ export function faultScenarios(door: () => FaultDoor): void {
     for (const bad of [
       { kind: 'explode' },
       { kind: 'status', status: 200 },
+      { kind: 'status', status: 503, message: '' },
+      { kind: 'status', status: 503, message: '  ' },
       { kind: 'delay' },
       { kind: 'delay', delay_ms: [5, 1] },
       { kind: 'reset', probability: 2 },

@@ -83,7 +83,9 @@ describe('server.trigger', () => {
     const refused = t.server.trigger('order.created', { shop: 'northwind', set: { amount: '5' } });
     await expect(refused).rejects.toThrow(TriggerError);
     // In words of the call, not of the command line's flag.
-    await expect(refused).rejects.toThrow(/^orders have no field "amount"; the fields you can set: status, code, total/);
+    await expect(refused).rejects.toThrow(
+      /^orders have no field "amount"; the fields you can set: status, code, total/,
+    );
     await expect(t.server.trigger('order.updated', { shop: 'northwind', set: { status: 'lost' } })).rejects.toThrow(
       /must be one of open, pending, paid, shipped, closed, cancelled/,
     );
