@@ -305,9 +305,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
   const active = new Set<ServerResponse>();
   const early: [IncomingMessage, ServerResponse][] = [];
   let app: RequestListener | undefined;
-  let stopping = false;
+  // Aborted at `close()`: the core lets go what it holds on purpose (CoreContext.stopping).
+  const stopping = new AbortController();
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (stopping) res.setHeader('connection', 'close');
+    if (stopping.signal.aborted) res.setHeader('connection', 'close');
     active.add(res);
     res.once('close', () => active.delete(res));
     if (app) app(req, res);
@@ -361,6 +362,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       redirectUris: options.redirectUris,
       webhookTargets,
       rateLimit,
+      stopping: stopping.signal,
     },
     {
       webhooks: {
@@ -424,8 +426,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       return eventResource(addresses, event) as unknown as TriggeredEvent<typeof type>;
     },
     close() {
-      stopping = true;
-      core.endLongPolls();
+      stopping.abort();
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
       closing ??= new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));

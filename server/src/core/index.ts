@@ -29,11 +29,6 @@ export interface Core {
    * write, so that code writing beside the routes (a trigger) goes through it too.
    */
   context: CoreContext;
-  /**
-   * The server is stopping: the event list's long-polls held now, and any later one, answer at once with what they
-   * have (a client such as `listen` asks again, and finds the server gone), rather than hold the stop for 25 s.
-   */
-  endLongPolls(): void;
 }
 
 /** What the core does beyond answering requests. */
@@ -64,7 +59,7 @@ export function createSharingCore(
   pristine: PristineRepresentations | undefined,
   options: CoreOptions = {},
 ): Core {
-  const events = new WrittenEvents();
+  const events = new WrittenEvents(given.stopping);
   let webhooks: Deliverer | undefined;
   const context: CoreContext = {
     ...given,
@@ -96,7 +91,7 @@ export function createSharingCore(
       { prefix: `${pathOf(addresses.origin)}/rels`, router: RELATIONS },
     ],
   });
-  return { handle, fetch: toFetchHandler(handle), webhooks, context, endLongPolls: () => events.end() };
+  return { handle, fetch: toFetchHandler(handle), webhooks, context };
 }
 
 /**

@@ -99,6 +99,11 @@ export interface CoreContext {
   /** Which webhook targets are refused (a server beyond loopback); absent: none. */
   webhookTargets?: TargetPolicy;
   /**
+   * Aborts when the server starts to stop (the shell's `close()`): what holds a request on purpose (an event
+   * long-poll, a fault rule's delay) lets it go at once, so that a stop waits for no such wait.
+   */
+  stopping?: AbortSignal;
+  /**
    * Signals written events to long-polling requests of the event list; the core sets it (see `core/index.ts`).
    */
   events?: EventSignal;
@@ -123,10 +128,11 @@ export interface RequestLimiter {
 
 /** Wakes what waits for events. */
 export interface EventSignal {
-  /** Resolves once events are written by this process, or after `timeoutMs`, whichever comes first. */
+  /**
+   * Resolves once events are written by this process, or after `timeoutMs`, or when the server starts to stop
+   * (`CoreContext.stopping`), whichever comes first.
+   */
   next(timeoutMs: number): Promise<void>;
-  /** The server is stopping: a long-poll answers with what it has rather than hold the stop for its wait. */
-  readonly ended: boolean;
 }
 
 /** The caller behind a valid bearer token. */

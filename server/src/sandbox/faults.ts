@@ -8,6 +8,7 @@ import { failureAnswer, storeUnavailableAnswer } from '../core/failure-answer.js
 import { requestIdOf } from '../core/request-id.js';
 import type { CoreHandler, CoreRequest, CoreResponse } from '../core/types.js';
 import { HttpError } from '../http/http-error.js';
+import { pause } from '../shared/pause.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { FaultRuleRow, Store } from '../store/types.js';
 import { matcherOf, relationMethods } from './fault-match.js';
@@ -369,10 +370,10 @@ export class FaultSet implements SandboxFaults {
 
   /**
    * `handle`, with the rules applied in front of it; `expire` makes a token expire (`expired_token`); `now` dates
-   * the answers the rules give. The rule that hit is noted in the request's trace (the journal's `fault`). A fault
-   * the shell carries out is thrown to it as a {@link ShellFault}.
+   * the answers the rules give; `stopping` cuts a `delay` short. The rule that hit is noted in the request's trace
+   * (the journal's `fault`). A fault the shell carries out is thrown to it as a {@link ShellFault}.
    */
-  around(handle: CoreHandler, expire: ExpireToken, now: () => number): CoreHandler {
+  around(handle: CoreHandler, expire: ExpireToken, now: () => number, stopping?: AbortSignal): CoreHandler {
     // An answer of the rules, not the core's: named as the core names its own (body and `X-Request-Id`).
     const answer = (request: CoreRequest, render: (requestId: string) => CoreResponse) => {
       const requestId = requestIdOf(request.headers.get('x-request-id'));
@@ -402,7 +403,8 @@ export class FaultSet implements SandboxFaults {
         return answer(request, (id) => failureAnswer(request, error, id, now()));
       }
       if (decision?.kind === 'reset') throw new ConnectionResetFault();
-      if (decision?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
+      // Cut short when the server starts to stop: a stop waits for no rule's delay.
+      if (decision?.kind === 'delay') await pause(decision.ms, stopping);
       if (decision?.kind === 'expired_token') {
         const token = bearerTokenOf(request);
         // The core then answers as for a token that expired on its own: its 401 and `WWW-Authenticate`.

@@ -78,7 +78,7 @@ export async function withControl({
   const now = () => clock.now();
   return withControlDoor(
     journal.around(
-      faults.around(core.handle, (bearer) => expireSandboxToken(core.context, bearer), now),
+      faults.around(core.handle, (bearer) => expireSandboxToken(core.context, bearer), now, core.context.stopping),
       now,
     ),
     sandbox,

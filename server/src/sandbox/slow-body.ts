@@ -5,6 +5,7 @@
  * client's timeouts, which run on real time too.
  */
 import type { CoreResponse } from '../core/types.js';
+import { pause } from '../shared/pause.js';
 import { ShellFault } from './shell-fault.js';
 
 /** Thrown into the shell with the core's answer, whose body the shell sends at `bytesPerSecond`. */
@@ -19,19 +20,6 @@ export class SlowBodyFault extends ShellFault {
     this.name = 'SlowBodyFault';
     this.status = response.status;
   }
-}
-
-/** Waits `ms`, or less when `signal` aborts first. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** The chunks of `body`, each after its pause; stops early once `signal` aborts (the client went away). */

@@ -1,12 +1,15 @@
 import type { EventSignal } from '../core/types.js';
 
-/** An {@link EventSignal} that `fire()` wakes, and `end()` wakes for good. */
+/** An {@link EventSignal} that `fire()` wakes, and `stopping` for good. */
 export class WrittenEvents implements EventSignal {
   private waiters = new Set<() => void>();
-  ended = false;
+
+  constructor(private readonly stopping?: AbortSignal) {
+    stopping?.addEventListener('abort', () => this.fire(), { once: true });
+  }
 
   next(timeoutMs: number): Promise<void> {
-    if (this.ended) return Promise.resolve();
+    if (this.stopping?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -20,10 +23,5 @@ export class WrittenEvents implements EventSignal {
 
   fire(): void {
     for (const waiter of [...this.waiters]) waiter();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.fire();
   }
 }

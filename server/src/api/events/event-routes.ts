@@ -96,7 +96,8 @@ export const eventRoutes: Route[] = [
       let start = indexAfter(events, query.afterId);
       // Long-polling, on the wall clock (a moved test clock must not end it): a write of this process signals at
       // once; those of other processes sharing the data are read by the store's `sync` between short waits.
-      while (start === events.length && Date.now() < deadline && !context.events?.ended) {
+      // Not while the server stops: the poll answers with what it has (see CoreContext.stopping).
+      while (start === events.length && Date.now() < deadline && !context.stopping?.aborted) {
         await context.events?.next(Math.min(RECHECK_MS, deadline - Date.now()));
         await context.store.sync?.();
         ({ events, change } = visibleEvents(call, query.shopIds, query.types));
