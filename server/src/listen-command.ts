@@ -74,10 +74,14 @@ function clockTime(ms = Date.now()): string {
   return new Date(ms).toISOString().slice(11, 23);
 }
 
-/** Why a request got no answer: fetch's own message is "fetch failed", its cause says what (ECONNREFUSED …). */
+/**
+ * Why a request got no answer: fetch's own message is "fetch failed", its cause says what (ECONNREFUSED …); a name
+ * with several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError of one per address.
+ */
 function reason(error: unknown): string {
-  const { cause, message } = error as Error;
-  return cause instanceof Error ? cause.message : message;
+  let cause = (error as Error).cause ?? error;
+  if (cause instanceof AggregateError && cause.errors[0]) cause = cause.errors[0];
+  return (cause as Error).message || String((cause as { code?: unknown }).code ?? cause);
 }
 
 export interface ListenOptions {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seed } from '../src/seed/index.js';
@@ -79,6 +79,19 @@ describe('JSON-file store layout', () => {
     expect(reopened.all('tokens')).toMatchObject([{ token_hash: 'hash-1' }]);
     expect(reopened.all('products')).toHaveLength(4);
     await reopened.close();
+  });
+
+  it('refuses data whose collection of several shards lost its folder: rows, not an empty folder git left out', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'db.json');
+    const tokens = Array.from({ length: 300 }, (_, n) => ({ ...token(n), id: String(n + 1) }));
+    await (await createJsonStore(path, { initial: () => ({ tokens }), sync: false })).close();
+    const { collections, shards } = await manifestOf(path);
+    expect(shards.tokens).toBeGreaterThan(1);
+    await rm(join(dir, collections.tokens), { recursive: true });
+    await expect(createJsonStore(path)).rejects.toThrow(
+      /db\.tokens\.\d+: is missing, though the manifest lists its \d+ shards/,
+    );
   });
 
   it('moves a row added by hand to the wrong shard into its own at the start', async () => {

@@ -214,9 +214,9 @@ export class DriftWalk {
       } catch (error) {
         if (error instanceof TemplateVariableError) {
           this.collector.skip(first.href, `${rel}: its template needs ${first.variables.join(', ')}`);
-        } else if (error instanceof TypeError) {
+        } else if ((error as { code?: unknown }).code === 'ERR_INVALID_URL') {
           // `new URL` refused it: the API sent a link that no client can follow, drift rather than an outage.
-          const message = `the link's href ${JSON.stringify(first.href)} is no URL (${error.message})`;
+          const message = `the link's href ${JSON.stringify(first.href)} is no URL (${(error as Error).message})`;
           this.collector.add({
             kind: this.view.kindOf(name),
             check: 'field-value',

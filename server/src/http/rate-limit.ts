@@ -100,7 +100,7 @@ export class RateLimiter implements RequestLimiter {
     const start = Math.floor(now / windowMs) * windowMs;
     // App and user: the store's ids hold no space (PostgreSQL's text holds no NUL, the obvious separator).
     const key = `${principal.appId} ${principal.userId}`;
-    const used = this.shared ? await this.shared.add(key, start, policy.quota, windowMs) : this.#count(key, start);
+    const used = this.shared ? await this.shared.add(key, start, policy.quota) : this.#count(key, start);
     // Whole seconds, rounded up: a client that waits them is past the window's end.
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const headers: Record<string, string> = {

@@ -55,8 +55,7 @@ export class FailureThrottle {
     const now = this.clock.now();
     const entry = this.live(key, now);
     if (!entry) return 0;
-    // Never past the cap: a wait that ends later was decided on a clock since moved back (a sandbox's).
-    if (entry.until > now) return Math.ceil(Math.min(entry.until - now, this.policy.maxMs) / 1000);
+    if (entry.until > now) return Math.ceil((entry.until - now) / 1000);
     // Attempts under way count as failures until they end: otherwise a burst sent at once would all be
     // checked before the first one failed. Past the free ones, then, one attempt is checked at a time.
     if (entry.inFlight > 0 && entry.failures + entry.inFlight >= this.policy.free) return 1;
@@ -119,9 +118,13 @@ export class FailureThrottle {
     return last - now > this.policy.maxMs;
   }
 
-  /** The entry of `key`, unless it has been quiet long enough to be forgotten, or is of a clock moved back. */
+  /**
+   * The entry of `key`, unless it has been quiet long enough to be forgotten, or is of a clock moved back; its wait
+   * never past the cap from now (one that ends later was decided on a clock since moved back).
+   */
   private live(key: string, now: number): Entry | undefined {
     const entry = this.entries.get(key);
+    if (entry) entry.until = Math.min(entry.until, now + this.policy.maxMs);
     if (
       entry &&
       entry.inFlight === 0 &&

@@ -44,6 +44,17 @@ export class SandboxClock implements Clock {
   /** Back to the process's time, for every process: for a fleet's first process as it starts. */
   async reset(): Promise<void> {
     await clearSetting(this.store, this.own, ROW);
+    await this.forgetFuture();
+  }
+
+  /**
+   * Drops what the fleet counted at times after the clock's now (rate-limit windows, failed logins): after a move
+   * back, or a restart after a move ahead, they would refuse callers until the clock got there again. A process's
+   * own memory of them goes by the same rule (see `rate-limit.ts`, `failure-throttle.ts`).
+   */
+  private async forgetFuture(): Promise<void> {
+    const now = this.now();
+    await Promise.all([this.store.rateCounts?.forgetAfter(now), this.store.failures?.forgetAfter(now)]);
   }
 
   private offset(): number {
@@ -51,12 +62,13 @@ export class SandboxClock implements Clock {
   }
 
   private move(shown: number, next: (stored: number) => number): void {
-    this.own.change(shown, () =>
-      this.store.write((tx) => {
+    this.own.change(shown, async () => {
+      await this.store.write((tx) => {
         const row = tx.get('sandbox_settings', ROW);
         if (row) tx.update('sandbox_settings', ROW, { offset_ms: next(row.offset_ms ?? 0) });
         else tx.insert('sandbox_settings', { id: ROW, offset_ms: next(0) });
-      }),
-    );
+      });
+      await this.forgetFuture();
+    });
   }
 }

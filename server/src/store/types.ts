@@ -412,6 +412,8 @@ export interface SharedFailures {
   fail(key: string, now: number, forgetMs: number): Promise<FailureCount>;
   /** Forgets `key`. */
   clear(key: string): Promise<void>;
+  /** Forgets the failures stamped after `epochMs`: counted on a clock since set back (a sandbox's). */
+  forgetAfter(epochMs: number): Promise<void>;
 }
 
 /**
@@ -420,13 +422,14 @@ export interface SharedFailures {
  */
 export interface SharedRateCounts {
   /**
-   * One more request of `key` in the window that starts at `windowStart` (epoch ms) and lasts `windowMs`, under a
-   * policy of `quota` requests per window; resolves with the request's count in that window, one the fleet hands out
-   * once. A count of an earlier window starts over; so does one of a window more than one ahead (counted on a clock
-   * since moved back). Counts may be taken ahead of requests (see `postgres-rate-counts.ts`): a count is at least
-   * the requests counted before it in the fleet, and at most `quota` only while the quota holds.
+   * One more request of `key` in the window that starts at `windowStart` (epoch ms), under a policy of `quota`
+   * requests per window; resolves with the request's count in that window, one the fleet hands out once. A count of
+   * an earlier window starts over. Counts may be taken ahead of requests (see `postgres-rate-counts.ts`): a count
+   * is at least the requests counted before it in the fleet, and at most `quota` only while the quota holds.
    */
-  add(key: string, windowStart: number, quota: number, windowMs: number): Promise<number>;
+  add(key: string, windowStart: number, quota: number): Promise<number>;
+  /** Forgets the counts of windows that start after `epochMs`: counted on a clock since set back (a sandbox's). */
+  forgetAfter(epochMs: number): Promise<void>;
 }
 
 /** A row held against every other process sharing the data (see {@link Store.claim}). */

@@ -276,7 +276,8 @@ export class Deliverer {
       const current = tx.get('webhook_deliveries', row.id);
       // Ended unsent while it was in flight (another attempt of its event succeeded, see `endOtherAttempts`): it
       // was sent, so that is what the list must say, and the series it belonged to stays ended.
-      const endedInFlight = current?.status === 'failed' && !current.attempted_on && outcome.sentAt !== undefined;
+      const endedInFlight =
+        current?.status === 'failed' && current.error?.startsWith(ENDED) === true && outcome.sentAt !== undefined;
       // Recorded meanwhile by another process (this one's claim had lapsed): the first record stands.
       if (current?.status !== 'pending' && !endedInFlight) return;
       const now = clock.now();
@@ -334,6 +335,9 @@ export class Deliverer {
  * or the series a resend was made beside) would give the receiver again what it has just acknowledged. An event is
  * retried until the endpoint answers 2xx, by whichever series; a resend asked for after that is sent all the same.
  */
+/** How an attempt {@link endOtherAttempts} ended begins: told apart from the other "Not sent" records. */
+const ENDED = 'Not sent: delivery ';
+
 function endOtherAttempts(tx: Transaction, delivered: WebhookDeliveryRow): void {
   // By event: its attempts are a few, where an endpoint's grow with every event it was sent.
   for (const other of tx.where('webhook_deliveries', 'event_id', delivered.event_id)) {
@@ -341,7 +345,7 @@ function endOtherAttempts(tx: Transaction, delivered: WebhookDeliveryRow): void 
       continue;
     tx.update('webhook_deliveries', other.id, {
       status: 'failed',
-      error: `Not sent: delivery ${delivered.id} of this event succeeded`,
+      error: `${ENDED}${delivered.id} of this event succeeded`,
       due_at: null,
       next_attempt_on: null,
     });

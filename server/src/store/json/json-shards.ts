@@ -13,7 +13,7 @@
  * one: a crash before the switch leaves the old directory in use (the new one is deleted at the next start), a
  * crash after it the new one. The hash and the file names are part of the data format.
  */
-import { rm } from 'node:fs/promises';
+import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapLimited } from '@storefront-platform/sdk/internal';
 import type { PendingWrite } from '../engine.js';
@@ -112,6 +112,14 @@ export class ShardFiles implements CollectionFiles {
 
   async load(options: LoadOptions = {}): Promise<unknown[]> {
     const dir = join(this.dir, this.entry);
+    // Only a collection that grew past one shard has several: its folder gone is its rows lost (a partial copy), not
+    // an empty folder git left out.
+    if (this.count > 1 && !(await exists(dir))) {
+      throw new StoreFileError(
+        dir,
+        `is missing, though the manifest lists its ${this.count} shards: its rows are lost`,
+      );
+    }
     const files = await jsonFilesIn(dir, this.durability, options);
     for (const file of files) {
       const index = SHARD_FILE.exec(file)?.[1];
@@ -227,4 +235,11 @@ export class ShardFiles implements CollectionFiles {
       discard,
     };
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

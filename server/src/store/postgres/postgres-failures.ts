@@ -20,12 +20,11 @@ export function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
     },
     async fail(key, now, forgetMs) {
       // Counts past their forget time say nothing any more: dropped here, so that the table does not grow forever.
-      // One stamped that far ahead was counted on a clock since moved back (a sandbox's): it starts over too.
       const { rows } = await pool.query(
         `WITH forgotten AS (DELETE FROM ${schema}.login_failures WHERE last < $2::bigint - $3::bigint AND key <> $1)
          INSERT INTO ${schema}.login_failures AS f (key, failures, last) VALUES ($1, 1, $2)
          ON CONFLICT (key) DO UPDATE SET last = excluded.last,
-           failures = CASE WHEN ABS(excluded.last - f.last) > $3 THEN 1 ELSE f.failures + 1 END
+           failures = CASE WHEN excluded.last - f.last > $3 THEN 1 ELSE f.failures + 1 END
          RETURNING key, failures, last`,
         [key, now, forgetMs],
       );
@@ -33,6 +32,9 @@ export function sharedFailures(pool: pg.Pool, schema: string): SharedFailures {
     },
     async clear(key) {
       await pool.query(`DELETE FROM ${schema}.login_failures WHERE key = $1`, [key]);
+    },
+    async forgetAfter(epochMs) {
+      await pool.query(`DELETE FROM ${schema}.login_failures WHERE last > $1::bigint`, [epochMs]);
     },
   };
 }

@@ -33,7 +33,6 @@ const CAPACITY = 10_000;
 /** A request waiting for its count. */
 interface Waiting {
   windowStart: number;
-  windowMs: number;
   quota: number;
   resolve(used: number): void;
   reject(error: unknown): void;
@@ -60,15 +59,11 @@ interface KeyCounts {
  */
 export function sharedRateCounts(query: GuardedQuery, schema: string): SharedRateCounts {
   // A process whose clock lags names an earlier window than the row's: its request counts in the row's window,
-  // which it cannot move back; the row's window comes back, so that the process knows which window it holds. A row
-  // more than one window ahead ($4, the window's length) was counted on a clock since moved back (a sandbox's): the
-  // window asked replaces it, or the key would wait for that clock's future.
+  // which it cannot move back; the row's window comes back, so that the process knows which window it holds.
   const text = `INSERT INTO ${schema}.rate_limits AS r (key, window_start, used) VALUES ($1, $2, $3)
     ON CONFLICT (key) DO UPDATE SET
-      used = CASE WHEN excluded.window_start > r.window_start OR r.window_start - excluded.window_start > $4
-        THEN excluded.used ELSE r.used + excluded.used END,
-      window_start = CASE WHEN r.window_start - excluded.window_start > $4
-        THEN excluded.window_start ELSE GREATEST(r.window_start, excluded.window_start) END
+      used = CASE WHEN excluded.window_start > r.window_start THEN excluded.used ELSE r.used + excluded.used END,
+      window_start = GREATEST(r.window_start, excluded.window_start)
     RETURNING used, window_start`;
   const keys = new Lru<string, KeyCounts>({ maxEntries: CAPACITY });
 
@@ -86,19 +81,14 @@ export function sharedRateCounts(query: GuardedQuery, schema: string): SharedRat
     const n = waiting.length;
     // The latest window and policy asked: a request that waited across a window's end counts in the next one.
     const windowStart = waiting.reduce((latest, request) => Math.max(latest, request.windowStart), 0);
-    const { quota, windowMs } = waiting[n - 1]!;
+    const quota = waiting[n - 1]!.quota;
     const seen = windowStart === counts.windowStart ? counts : { end: 0, counted: 0 };
     const ahead = Math.max(
       0,
       Math.min(MAX_AHEAD, 2 * (seen.counted + n), Math.floor((quota - seen.end - n) / SHARE_OF_LEFT)),
     );
     try {
-      const { rows } = await query<{ used: number; window_start: string }>(text, [
-        key,
-        windowStart,
-        n + ahead,
-        windowMs,
-      ]);
+      const { rows } = await query<{ used: number; window_start: string }>(text, [key, windowStart, n + ahead]);
       const used = rows[0]!.used;
       const first = used - n - ahead + 1;
       for (const [i, { resolve }] of waiting.entries()) resolve(first + i);
@@ -122,7 +112,10 @@ export function sharedRateCounts(query: GuardedQuery, schema: string): SharedRat
   };
 
   return {
-    add(key, windowStart, quota, windowMs) {
+    async forgetAfter(epochMs) {
+      await query(`DELETE FROM ${schema}.rate_limits WHERE window_start > $1`, [epochMs]);
+    },
+    add(key, windowStart, quota) {
       let counts = keys.get(key);
       if (!counts) {
         counts = { windowStart, next: 1, end: 0, counted: 0, sending: false, waiting: [] };
@@ -132,7 +125,7 @@ export function sharedRateCounts(query: GuardedQuery, schema: string): SharedRat
       if (count !== undefined) return Promise.resolve(count);
       const own = counts;
       return new Promise((resolve, reject) => {
-        own.waiting.push({ windowStart, windowMs, quota, resolve, reject });
+        own.waiting.push({ windowStart, quota, resolve, reject });
         // Once the event loop has taken in this turn's requests, so that one upsert counts them all.
         if (!own.sending && own.waiting.length === 1) setImmediate(() => void send(key, own));
       });
