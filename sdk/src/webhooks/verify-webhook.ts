@@ -87,7 +87,7 @@ export async function verifyWebhook(
   if (!(off <= tolerance)) {
     throw new WebhookVerificationError(
       'WEBHOOK_TIMESTAMP',
-      `webhook-timestamp ${timestamp} is ${off >= 0 ? `${off} s off, past the ${tolerance} s tolerated: a replay, or a clock off` : 'no number of seconds'}`,
+      `webhook-timestamp ${timestamp} is ${off >= 0 ? `${off} s off, past the ${tolerance} s tolerated: a replay, or a clock off` : 'not a number'}`,
     );
   }
   // `v1,<base64>` entries, space-separated; other versions are for other schemes. A comma may end an entry when

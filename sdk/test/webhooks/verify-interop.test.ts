@@ -156,7 +156,7 @@ describe('interoperability with standardwebhooks', () => {
     expect(await codeOf(verifyWebhook(signed.body, odd, secret))).toBe('WEBHOOK_TIMESTAMP');
     const word = { ...signed.headers, 'webhook-timestamp': 'abc' };
     await expect(verifyWebhook(signed.body, word, secret)).rejects.toThrow(
-      /^webhook-timestamp abc is no number of seconds$/,
+      /^webhook-timestamp abc is not a number$/,
     );
   });
 });
