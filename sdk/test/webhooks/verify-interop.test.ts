@@ -155,9 +155,7 @@ describe('interoperability with standardwebhooks', () => {
     const odd = { ...signed.headers, 'webhook-timestamp': '1e9' };
     expect(await codeOf(verifyWebhook(signed.body, odd, secret))).toBe('WEBHOOK_TIMESTAMP');
     const word = { ...signed.headers, 'webhook-timestamp': 'abc' };
-    await expect(verifyWebhook(signed.body, word, secret)).rejects.toThrow(
-      /^webhook-timestamp abc is not a number$/,
-    );
+    await expect(verifyWebhook(signed.body, word, secret)).rejects.toThrow(/^webhook-timestamp abc is not a number$/);
   });
 });
 
