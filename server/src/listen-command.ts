@@ -11,6 +11,7 @@
 import { newWebhookSecret } from './api/events/record.js';
 import { readCommandArgs } from './command-args.js';
 import { isSaneRequestId } from './core/request-id.js';
+import { pause } from './shared/pause.js';
 import { REQUEST_ID_HEADER } from './webhooks/deliverer.js';
 import { signatureHeader } from './webhooks/signature.js';
 
@@ -56,19 +57,11 @@ class Stopped extends Error {}
 /** Prints with no stack: what went wrong and how to go on. */
 class ListenError extends Error {}
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(new Stopped());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(new Stopped());
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
+/** Waits `ms`; rejects with {@link Stopped} once `signal` aborts, which ends the loops below. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  await pause(ms, signal);
+  if (signal.aborted) throw new Stopped();
+}
 
 function clockTime(ms = Date.now()): string {
   return new Date(ms).toISOString().slice(11, 23);
@@ -76,7 +69,9 @@ function clockTime(ms = Date.now()): string {
 
 /**
  * Why a request got no answer: fetch's own message is "fetch failed", its cause says what (ECONNREFUSED …); a name
- * with several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError of one per address.
+ * with several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError of one per address. (The themes
+ * CLI words these in `networkReason`; the architecture keeps that CLI to the SDK's public entries, and this server
+ * cannot import the CLI.)
  */
 function reason(error: unknown): string {
   let cause = (error as Error).cause ?? error;
