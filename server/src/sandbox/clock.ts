@@ -49,7 +49,7 @@ export class SandboxClock implements Clock {
 
   /**
    * Drops what the fleet counted at times after the clock's now (rate-limit windows, failed logins): after a move
-   * back, or a restart after a move ahead, they would refuse callers until the clock got there again. A process's
+   * back, or a restart (a reset) after a move ahead, they would refuse callers until the clock got there again. A process's
    * own memory of them goes by the same rule (see `rate-limit.ts`, `failure-throttle.ts`).
    */
   private async forgetFuture(): Promise<void> {
@@ -63,12 +63,17 @@ export class SandboxClock implements Clock {
 
   private move(shown: number, next: (stored: number) => number): void {
     this.own.change(shown, async () => {
+      // A move forward leaves nothing counted after the new now: only a move back has a future to forget.
+      let back = false;
       await this.store.write((tx) => {
         const row = tx.get('sandbox_settings', ROW);
-        if (row) tx.update('sandbox_settings', ROW, { offset_ms: next(row.offset_ms ?? 0) });
-        else tx.insert('sandbox_settings', { id: ROW, offset_ms: next(0) });
+        const before = row?.offset_ms ?? 0;
+        const after = next(before);
+        back = after < before;
+        if (row) tx.update('sandbox_settings', ROW, { offset_ms: after });
+        else tx.insert('sandbox_settings', { id: ROW, offset_ms: after });
       });
-      await this.forgetFuture();
+      if (back) await this.forgetFuture();
     });
   }
 }
