@@ -5,115 +5,99 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
-import { type Receiver, startReceiver } from './receiver.js';
+import { describe, expect, it } from 'vitest';
+import type { Doc } from '../themes/fixture.js';
+import { useWebhookServer } from './webhook-server.js';
 
-let now = Date.now();
-const clock = { now: () => now };
-let t: ThemeServer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  t = await startThemeServer({ clock, tokenTtl: 60 * 86_400, webhooks: { concurrency: 3 } });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await t.server.close();
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.answer = () => ({ status: 204 });
-});
+const w = useWebhookServer({ tokenTtl: 60 * 86_400, webhooks: { concurrency: 3 } });
 
 async function withEndpoint(run: (endpoint: Doc) => Promise<void>): Promise<void> {
-  const endpoint = await t.json('/webhook_endpoints', {
+  const endpoint = await w.t.json('/webhook_endpoints', {
     method: 'POST',
-    json: { url: receiver.url, events: ['theme.updated'] },
+    json: { url: w.receiver.url, events: ['theme.updated'] },
     status: 201,
   });
   try {
     await run(endpoint);
   } finally {
-    await t.call(endpoint._links.self.href, { method: 'DELETE' });
+    await w.t.call(endpoint._links.self.href, { method: 'DELETE' });
   }
 }
 
-const rename = (title: string) => t.json('/themes/1', { method: 'PUT', json: { title }, status: 200 });
+const rename = (title: string) => w.t.json('/themes/1', { method: 'PUT', json: { title }, status: 200 });
 const attempts = async (endpoint: Doc): Promise<Doc[]> =>
-  (await t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`))._embedded.items;
+  (await w.t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`))._embedded.items;
 
 describe('a webhook endpoint’s life on the server', () => {
   it('waits for a Retry-After longer than the schedule’s delay', async () => {
     await withEndpoint(async (endpoint) => {
-      receiver.answer = () => ({ status: 503, headers: { 'retry-after': '600' } });
+      w.receiver.answer = () => ({ status: 503, headers: { 'retry-after': '600' } });
       await rename('Busy');
-      await t.server.webhooks.drain();
+      await w.t.server.webhooks.drain();
       const [second, first] = await attempts(endpoint);
       expect(first).toMatchObject({ attempt: 1, status: 'failed', response_status: 503 });
       // The schedule says 5 s; the receiver asked for 10 minutes.
-      expect(Date.parse(second!.next_attempt_on) - now).toBe(600_000);
-      receiver.answer = () => ({ status: 204 });
-      now += 300_000;
-      await t.server.webhooks.drain();
-      expect(receiver.received).toHaveLength(1);
-      now += 300_000;
-      await t.server.webhooks.drain();
-      expect(receiver.received).toHaveLength(2);
+      expect(Date.parse(second!.next_attempt_on) - w.now).toBe(600_000);
+      w.receiver.answer = () => ({ status: 204 });
+      w.now += 300_000;
+      await w.t.server.webhooks.drain();
+      expect(w.receiver.received).toHaveLength(1);
+      w.now += 300_000;
+      await w.t.server.webhooks.drain();
+      expect(w.receiver.received).toHaveLength(2);
       expect((await attempts(endpoint))[0]).toMatchObject({ attempt: 2, status: 'succeeded' });
     });
   });
 
   it('is disabled at once by 410 Gone, sent nothing while disabled, and sent again once enabled', async () => {
     await withEndpoint(async (endpoint) => {
-      receiver.answer = () => ({ status: 410 });
+      w.receiver.answer = () => ({ status: 410 });
       await rename('Gone');
-      await t.server.webhooks.drain();
-      const gone = await t.json(endpoint._links.self.href);
+      await w.t.server.webhooks.drain();
+      const gone = await w.t.json(endpoint._links.self.href);
       expect(gone).toMatchObject({ status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone' });
       expect(await attempts(endpoint)).toHaveLength(1);
       await rename('While disabled');
-      await t.server.webhooks.drain();
-      expect(receiver.received).toHaveLength(1);
+      await w.t.server.webhooks.drain();
+      expect(w.receiver.received).toHaveLength(1);
 
-      receiver.answer = () => ({ status: 204 });
-      const enabled = await t.json(endpoint._links.self.href, {
+      w.receiver.answer = () => ({ status: 204 });
+      const enabled = await w.t.json(endpoint._links.self.href, {
         method: 'PUT',
         json: { status: 'enabled' },
         status: 200,
       });
       expect(enabled).toMatchObject({ status: 'enabled', disabled_reason: null });
       await rename('Enabled again');
-      await t.server.webhooks.drain();
-      expect(receiver.received.map((r) => JSON.parse(r.body).data.title)).toEqual(['Gone', 'Enabled again']);
+      await w.t.server.webhooks.drain();
+      expect(w.receiver.received.map((r) => JSON.parse(r.body).data.title)).toEqual(['Gone', 'Enabled again']);
     });
   });
 
   it('counts the 5 days that disable an endpoint only while attempts are being made: quiet days do not', async () => {
     await withEndpoint(async (endpoint) => {
-      receiver.answer = () => ({ status: 500 });
+      w.receiver.answer = () => ({ status: 500 });
       await rename('Failed for good');
-      await t.server.webhooks.drain();
+      await w.t.server.webhooks.drain();
       // The event's whole series fails: its 8 attempts, about 28 hours (more, made on the hour).
       for (let hour = 0; hour < 48; hour++) {
-        now += 3_600_000;
-        await t.server.webhooks.drain();
+        w.now += 3_600_000;
+        await w.t.server.webhooks.drain();
       }
       const series = await attempts(endpoint);
       expect(series.map((a) => `${a.attempt} ${a.status}`)).toEqual([8, 7, 6, 5, 4, 3, 2, 1].map((n) => `${n} failed`));
       // Six days without an event, then one whose first attempt meets a passing outage.
-      now += 6 * 86_400_000;
-      receiver.answer = () => ({ status: 503 });
+      w.now += 6 * 86_400_000;
+      w.receiver.answer = () => ({ status: 503 });
       await rename('After a quiet week');
-      await t.server.webhooks.drain();
-      expect(await t.json(endpoint._links.self.href)).toMatchObject({ status: 'enabled', disabled_reason: null });
+      await w.t.server.webhooks.drain();
+      expect(await w.t.json(endpoint._links.self.href)).toMatchObject({ status: 'enabled', disabled_reason: null });
       const [retry, failed] = await attempts(endpoint);
       expect(failed).toMatchObject({ attempt: 1, status: 'failed', response_status: 503 });
       expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
-      receiver.answer = () => ({ status: 204 });
-      now += 10_000;
-      await t.server.webhooks.drain();
+      w.receiver.answer = () => ({ status: 204 });
+      w.now += 10_000;
+      await w.t.server.webhooks.drain();
       expect((await attempts(endpoint))[0]).toMatchObject({ attempt: 2, status: 'succeeded' });
     });
   });
@@ -131,14 +115,14 @@ describe('a webhook endpoint’s life on the server', () => {
         release();
       });
     });
-    const endpoint = await t.json('/webhook_endpoints', {
+    const endpoint = await w.t.json('/webhook_endpoints', {
       method: 'POST',
       json: { url: slow.url, events: ['theme.updated'] },
       status: 201,
     });
     try {
       for (let n = 0; n < 10; n++) await rename(`Slow ${n}`);
-      const drained = t.server.webhooks.drain();
+      const drained = w.t.server.webhooks.drain();
       for (let released = 0; released < 10; ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         for (; releases.length; released++) releases.shift()!();
@@ -147,7 +131,7 @@ describe('a webhook endpoint’s life on the server', () => {
       expect(most).toBe(3);
       expect((await attempts(endpoint)).filter((a) => a.status === 'succeeded')).toHaveLength(10);
     } finally {
-      await t.call(endpoint._links.self.href, { method: 'DELETE' });
+      await w.t.call(endpoint._links.self.href, { method: 'DELETE' });
       slow.close();
     }
   });
@@ -155,13 +139,13 @@ describe('a webhook endpoint’s life on the server', () => {
   it('prunes events older than 30 days, with their attempts', async () => {
     await withEndpoint(async (endpoint) => {
       await rename('Old');
-      await t.server.webhooks.drain();
-      const old = JSON.parse(receiver.received[0]!.body).id as string;
-      expect((await t.call(`/events/${old}.json`)).status).toBe(200);
-      now += 31 * 86_400_000;
+      await w.t.server.webhooks.drain();
+      const old = JSON.parse(w.receiver.received[0]!.body).id as string;
+      expect((await w.t.call(`/events/${old}.json`)).status).toBe(200);
+      w.now += 31 * 86_400_000;
       await rename('New');
-      await t.server.webhooks.drain();
-      expect((await t.call(`/events/${old}.json`)).status).toBe(404);
+      await w.t.server.webhooks.drain();
+      expect((await w.t.call(`/events/${old}.json`)).status).toBe(404);
       expect((await attempts(endpoint)).map((a) => a.event_id)).not.toContain(old);
     });
   });

@@ -5,34 +5,21 @@
  * signature still verifies (the Standard's, over the body, which holds the id).
  */
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
-import { type Receiver, startReceiver } from './receiver.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Doc } from '../themes/fixture.js';
+import { useWebhookServer } from './webhook-server.js';
 
-let now = Date.now();
-const clock = { now: () => now };
-let t: ThemeServer;
-let receiver: Receiver;
+const w = useWebhookServer();
 let endpoint: Doc;
 
 beforeAll(async () => {
-  t = await startThemeServer({ clock });
-  receiver = await startReceiver();
-  endpoint = await t.json('/webhook_endpoints', { method: 'POST', json: { url: receiver.url }, status: 201 });
-});
-afterAll(async () => {
-  await t.server.close();
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.answer = () => ({ status: 204 });
+  endpoint = await w.t.json('/webhook_endpoints', { method: 'POST', json: { url: w.receiver.url }, status: 201 });
 });
 
 /** Creates a template in shop 1's production theme, sending `requestId` as `X-Request-Id` when given. */
 async function createTemplate(fileName: string, requestId?: string): Promise<Response> {
-  const theme = await t.json('/shops/1/theme.json', { status: 200 });
-  return t.call(`/themes/${theme.id}/templates`, {
+  const theme = await w.t.json('/shops/1/theme.json', { status: 200 });
+  return w.t.call(`/themes/${theme.id}/templates`, {
     method: 'POST',
     json: { file_name: fileName, body: '<p>id</p>' },
     ...(requestId === undefined ? {} : { headers: { 'x-request-id': requestId } }),
@@ -41,7 +28,7 @@ async function createTemplate(fileName: string, requestId?: string): Promise<Res
 
 /** The deliveries received since the test began, their bodies verified with the endpoint's secret. */
 function verified(): { event: Doc; headers: Record<string, string> }[] {
-  return receiver.received.map(({ body, headers }) => ({
+  return w.receiver.received.map(({ body, headers }) => ({
     event: new Webhook(endpoint.secret).verify(body, headers as Record<string, string>) as Doc,
     headers: headers as Record<string, string>,
   }));
@@ -52,7 +39,7 @@ describe('the request id of the write, in its event and deliveries', () => {
     const created = await createTemplate('partials/own-id.html', 'app-write-1');
     expect(created.status).toBe(201);
     expect(created.headers.get('x-request-id')).toBe('app-write-1');
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const [delivery, ...others] = verified();
     expect(others).toHaveLength(0);
     expect(delivery!.event.type).toBe('template.created');
@@ -61,7 +48,7 @@ describe('the request id of the write, in its event and deliveries', () => {
     expect(delivery!.headers['storefront-request-id']).toBe('app-write-1');
     // The delivery is a request of its own: it does not pose as the write by its X-Request-Id.
     expect(delivery!.headers['x-request-id']).toBeUndefined();
-    const event = await t.json(`/events/${delivery!.event.id}.json`, { status: 200 });
+    const event = await w.t.json(`/events/${delivery!.event.id}.json`, { status: 200 });
     expect(event.request_id).toBe('app-write-1');
   });
 
@@ -70,12 +57,12 @@ describe('the request id of the write, in its event and deliveries', () => {
       ['partials/no-id.html', undefined],
       ['partials/bad-id.html', 'has space'],
     ] as const) {
-      receiver.received.length = 0;
+      w.receiver.received.length = 0;
       const created = await createTemplate(name, sent);
       expect(created.status).toBe(201);
       const id = created.headers.get('x-request-id');
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
-      await t.server.webhooks.drain();
+      await w.t.server.webhooks.drain();
       const [delivery] = verified();
       expect(delivery!.event.data.file_name).toBe(name);
       expect(delivery!.event.request_id).toBe(id);
@@ -84,24 +71,24 @@ describe('the request id of the write, in its event and deliveries', () => {
   });
 
   it("keeps the write's id on every retry and on a resend, not the resend's", async () => {
-    receiver.answer = () => ({ status: 500 });
+    w.receiver.answer = () => ({ status: 500 });
     await createTemplate('partials/retried.html', 'write-to-retry');
-    await t.server.webhooks.drain();
-    receiver.answer = () => ({ status: 204 });
-    now += 60_000;
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
+    w.receiver.answer = () => ({ status: 204 });
+    w.now += 60_000;
+    await w.t.server.webhooks.drain();
     const attempts = verified();
     expect(attempts).toHaveLength(2);
     expect(attempts.map((a) => a.headers['storefront-request-id'])).toEqual(['write-to-retry', 'write-to-retry']);
     const eventId = attempts[0]!.event.id;
-    const deliveries = await t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`, { status: 200 });
+    const deliveries = await w.t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`, { status: 200 });
     const first = (deliveries._embedded.items as Doc[]).find((d) => d.event_id === eventId)!;
-    const resent = await t.call(first._links['svc:resend_event'].href, {
+    const resent = await w.t.call(first._links['svc:resend_event'].href, {
       method: 'POST',
       headers: { 'x-request-id': 'the-resend' },
     });
     expect(resent.status).toBe(201);
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const last = verified().at(-1)!;
     expect(last.event.id).toBe(eventId);
     expect(last.event.request_id).toBe('write-to-retry');
@@ -109,12 +96,12 @@ describe('the request id of the write, in its event and deliveries', () => {
   });
 
   it('names the request that asked for a ping', async () => {
-    const pinged = await t.call(endpoint._links['svc:ping_webhook_endpoint'].href, {
+    const pinged = await w.t.call(endpoint._links['svc:ping_webhook_endpoint'].href, {
       method: 'POST',
       headers: { 'x-request-id': 'ping-1' },
     });
     expect(pinged.status).toBe(201);
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const [delivery] = verified();
     expect(delivery!.event.type).toBe('ping');
     expect(delivery!.event.request_id).toBe('ping-1');
@@ -122,9 +109,9 @@ describe('the request id of the write, in its event and deliveries', () => {
   });
 
   it('is null, and the header absent, for an event no API request caused (a trigger)', async () => {
-    const triggered = await t.server.trigger('order.created', { shop: '1' });
+    const triggered = await w.t.server.trigger('order.created', { shop: '1' });
     expect(triggered.request_id).toBeNull();
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const [delivery] = verified();
     expect(delivery!.event.id).toBe(triggered.id);
     expect(delivery!.event.request_id).toBeNull();
@@ -132,9 +119,9 @@ describe('the request id of the write, in its event and deliveries', () => {
   });
 
   it("keeps the first request's id when an Idempotency-Key replays the write", async () => {
-    const theme = await t.json('/shops/1/theme.json', { status: 200 });
+    const theme = await w.t.json('/shops/1/theme.json', { status: 200 });
     const post = (requestId: string) =>
-      t.call(`/themes/${theme.id}/templates`, {
+      w.t.call(`/themes/${theme.id}/templates`, {
         method: 'POST',
         json: { file_name: 'partials/keyed.html', body: '<p>once</p>' },
         headers: { 'idempotency-key': 'key-of-the-write', 'x-request-id': requestId },
@@ -143,7 +130,7 @@ describe('the request id of the write, in its event and deliveries', () => {
     const replayed = await post('second-try');
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.headers.get('x-request-id')).toBe('second-try');
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const deliveries = verified();
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.event.request_id).toBe('first-try');

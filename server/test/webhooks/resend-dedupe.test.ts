@@ -3,49 +3,35 @@
  * is acknowledged, the other series' pending attempts are not sent, and the list says why. Through a real server on
  * port 0, with the retry schedule run on a moved clock.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Doc, startThemeServer, type ThemeServer } from '../themes/fixture.js';
-import { type Receiver, startReceiver } from './receiver.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Doc } from '../themes/fixture.js';
+import { useWebhookServer } from './webhook-server.js';
 
-let now = Date.now();
-const clock = { now: () => now };
-let t: ThemeServer;
-let receiver: Receiver;
+// Tokens outlive the hours the clock is moved by.
+const w = useWebhookServer({ tokenTtl: 30 * 86_400 });
 let endpoint: Doc;
-
-beforeAll(async () => {
-  // Tokens outlive the hours the clock is moved by.
-  t = await startThemeServer({ clock, tokenTtl: 30 * 86_400 });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await t.server.close();
-  await receiver.close();
-});
 beforeEach(async () => {
-  receiver.received.length = 0;
-  receiver.answer = () => ({ status: 204 });
-  endpoint = await t.json('/webhook_endpoints', { method: 'POST', json: { url: receiver.url }, status: 201 });
+  endpoint = await w.t.json('/webhook_endpoints', { method: 'POST', json: { url: w.receiver.url }, status: 201 });
 });
 
 /** The endpoint's attempts, by id. */
 async function attempts(): Promise<Map<string, Doc>> {
-  const list = await t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`, { status: 200 });
+  const list = await w.t.json(`${endpoint._links['svc:deliveries'].href}?per_page=100`, { status: 200 });
   return new Map((list._embedded.items as Doc[]).map((d) => [d.id, d]));
 }
 
 async function ping(): Promise<Doc> {
-  return t.json(endpoint._links['svc:ping_webhook_endpoint'].href, { method: 'POST', status: 201 });
+  return w.t.json(endpoint._links['svc:ping_webhook_endpoint'].href, { method: 'POST', status: 201 });
 }
 
 async function resend(delivery: Doc): Promise<Doc> {
-  return t.json(delivery._links['svc:resend_event'].href, { method: 'POST', status: 201 });
+  return w.t.json(delivery._links['svc:resend_event'].href, { method: 'POST', status: 201 });
 }
 
 /** Moves the clock an hour on and makes whatever falls due: nothing, once the event was acknowledged. */
 async function anHourLater(): Promise<void> {
-  now += 3_600_000;
-  await t.server.webhooks.drain();
+  w.now += 3_600_000;
+  await w.t.server.webhooks.drain();
 }
 
 function endedBy(delivered: Doc) {
@@ -60,18 +46,18 @@ function endedBy(delivered: Doc) {
 
 describe('a resend and the series it was made beside', () => {
   it('does not send the original series’ next attempt once the resend was acknowledged', async () => {
-    receiver.answer = () => ({ status: 500 });
+    w.receiver.answer = () => ({ status: 500 });
     const first = await ping();
-    await t.server.webhooks.drain();
-    now += 10_000;
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
+    w.now += 10_000;
+    await w.t.server.webhooks.drain();
     const third = [...(await attempts()).values()].find((d) => d.attempt === 3)!;
     expect(third).toMatchObject({ status: 'pending' });
-    receiver.answer = () => ({ status: 204 });
+    w.receiver.answer = () => ({ status: 204 });
     const resent = await resend(first);
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     await anHourLater();
-    expect(receiver.received).toHaveLength(3);
+    expect(w.receiver.received).toHaveLength(3);
     const list = await attempts();
     expect(list.get(resent.id)).toMatchObject({ status: 'succeeded', response_status: 204 });
     expect(list.get(third.id)).toMatchObject(endedBy(resent));
@@ -79,20 +65,20 @@ describe('a resend and the series it was made beside', () => {
   });
 
   it('does not send the resend’s next attempt once the original series was acknowledged', async () => {
-    receiver.answer = () => ({ status: 500 });
+    w.receiver.answer = () => ({ status: 500 });
     const first = await ping();
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     // The resend's retry falls due after the original's (in about 5 s).
-    receiver.answer = () => ({ status: 503, headers: { 'retry-after': '1800' } });
+    w.receiver.answer = () => ({ status: 503, headers: { 'retry-after': '1800' } });
     const resent = await resend(first);
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const retry = [...(await attempts()).values()].find((d) => Number(d.id) > Number(resent.id))!;
     expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
-    receiver.answer = () => ({ status: 204 });
-    now += 10_000;
-    await t.server.webhooks.drain();
+    w.receiver.answer = () => ({ status: 204 });
+    w.now += 10_000;
+    await w.t.server.webhooks.drain();
     await anHourLater();
-    expect(receiver.received).toHaveLength(3);
+    expect(w.receiver.received).toHaveLength(3);
     const list = await attempts();
     const delivered = [...list.values()].find((d) => d.status === 'succeeded')!;
     expect(delivered).toMatchObject({ attempt: 2, response_status: 204 });
@@ -104,17 +90,17 @@ describe('a resend and the series it was made beside', () => {
     const held = new Promise<{ status: number }>((resolve) => {
       release = () => resolve({ status: 500 });
     });
-    receiver.answer = () => held;
+    w.receiver.answer = () => held;
     const first = await ping();
-    await receiver.until(1);
-    receiver.answer = () => ({ status: 204 });
+    await w.receiver.until(1);
+    w.receiver.answer = () => ({ status: 204 });
     const resent = await resend(first);
-    await receiver.until(2);
+    await w.receiver.until(2);
     await expect.poll(async () => (await attempts()).get(resent.id)?.status).toBe('succeeded');
     release();
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     await anHourLater();
-    expect(receiver.received).toHaveLength(2);
+    expect(w.receiver.received).toHaveLength(2);
     const list = await attempts();
     expect(list.get(first.id)).toMatchObject({ status: 'failed', response_status: 500, next_attempt_on: null });
     expect(list.get(first.id)!.attempted_on).not.toBeNull();
@@ -123,10 +109,10 @@ describe('a resend and the series it was made beside', () => {
 
   it('sends a resend asked for after the event was acknowledged', async () => {
     const first = await ping();
-    await t.server.webhooks.drain();
+    await w.t.server.webhooks.drain();
     const resent = await resend(first);
-    await t.server.webhooks.drain();
-    expect(receiver.received).toHaveLength(2);
+    await w.t.server.webhooks.drain();
+    expect(w.receiver.received).toHaveLength(2);
     expect((await attempts()).get(resent.id)).toMatchObject({ status: 'succeeded' });
   });
 });
