@@ -3,34 +3,23 @@
  * future (rate-limit windows, failed logins) is dropped, so that callers are not refused until the clock gets
  * there again, whichever server they reach.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createServer, type StorefrontServer } from '../../src/create-server.js';
+import type { StorefrontServer } from '../../src/create-server.js';
 import { connectSandbox, type SandboxClient } from '../../src/sandbox/client.js';
 import { clientToken, tokenRequest } from '../helpers/test-server.js';
+import { useTwoServers } from './two-servers.js';
 
 describe.skipIf(skipWithout(POSTGRES, 'A clock set back on a PostgreSQL fleet'))('a clock set back on a fleet', () => {
-  let schema: FreshSchema;
-  const servers: StorefrontServer[] = [];
+  const { servers } = useTwoServers({
+    ...{ products: 2, control: { token: 'clock-back-token-0123' } },
+    // Tokens outlive the moves; a quota the test meets.
+    ...{ rateLimit: '5/60s', tokenTtl: 30 * 86_400, demo: { password: 'the-right-password' } },
+  });
   let control: SandboxClient;
-
-  beforeAll(async () => {
-    schema = await freshSchema();
-    for (let i = 0; i < 2; i++) {
-      servers.push(
-        await createServer({
-          ...{ port: 0, store: schema.url, products: 2, explorer: false, control: { token: 'clock-back-token-0123' } },
-          // Tokens outlive the moves; a quota the test meets.
-          ...{ rateLimit: '5/60s', tokenTtl: 30 * 86_400, demo: { password: 'the-right-password' } },
-        }),
-      );
-    }
+  beforeAll(() => {
     control = connectSandbox(servers[0]!.control!);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    await schema?.drop();
   });
 
   it('counts the rate limit afresh on every server once the clock is back before a window it counted', async () => {

@@ -4,11 +4,12 @@
  * event triggered through one are listed through the other.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createServer, type StorefrontServer } from '../../src/create-server.js';
+import type { StorefrontServer } from '../../src/create-server.js';
 import { connectSandbox, type SandboxClient } from '../../src/index.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { useTwoServers } from './two-servers.js';
 
 const skip = skipWithout(POSTGRES, 'The control twins on PostgreSQL');
 const TOKEN = 'control-token-0123456789';
@@ -18,30 +19,14 @@ describe('the token, event and webhook controls on PostgreSQL', () => {
     it.skip('needs PostgreSQL');
     return;
   }
-  let schema: FreshSchema;
+  const { servers } = useTwoServers({ control: { token: TOKEN } });
   let receiver: Receiver;
-  const servers: StorefrontServer[] = [];
   const controls: SandboxClient[] = [];
-
   beforeAll(async () => {
-    [schema, receiver] = await Promise.all([freshSchema(), startReceiver()]);
-    for (let i = 0; i < 2; i++) {
-      const server = await createServer({
-        port: 0,
-        store: schema.url,
-        products: 3,
-        control: { token: TOKEN },
-        explorer: false,
-      });
-      servers.push(server);
-      controls.push(connectSandbox(server.control!));
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    await Promise.all([schema?.drop(), receiver?.close()]);
+    receiver = await startReceiver();
+    controls.push(...servers.map((server) => connectSandbox(server.control!)));
   });
+  afterAll(() => receiver?.close());
 
   it('expires through one process a token issued through the other', async () => {
     const [a, b] = servers as [StorefrontServer, StorefrontServer];

@@ -2,31 +2,24 @@
  * The request id of a write, kept with its event in PostgreSQL: a write through one server names its request in
  * the event that the other server lists, and in the delivery (`Storefront-Request-Id`) whichever process makes it.
  */
-import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import type { StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { clientToken } from '../helpers/test-server.js';
 import type { Doc } from '../themes/fixture.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { useTwoServers } from './two-servers.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL event request id tests');
 
 describe.skipIf(skip)('request ids of events on PostgreSQL, across two servers', () => {
-  let schema: FreshSchema;
+  const { servers } = useTwoServers();
   let receiver: Receiver;
-  const servers: StorefrontServer[] = [];
-
   beforeAll(async () => {
-    [schema, receiver] = await Promise.all([freshSchema(), startReceiver()]);
-    for (let i = 0; i < 2; i++) {
-      servers.push(await createServer({ port: 0, store: schema.url, products: 3, explorer: false }));
-    }
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    await Promise.all([schema?.drop(), receiver?.close()]);
+    receiver = await startReceiver();
   });
+  afterAll(() => receiver?.close());
 
   it("lists through one server the event of a write through the other, with the write's request id", async () => {
     const [a, b] = servers as [StorefrontServer, StorefrontServer];

@@ -3,12 +3,13 @@
  * server on the same schema (two processes of a fleet, played by two servers), and removing the app through the
  * second revokes at the first at its next request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { describe, expect, it } from 'vitest';
+import { POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
-import { createServer, type StorefrontServer } from '../../src/create-server.js';
+import type { StorefrontServer } from '../../src/create-server.js';
 import { connectSandbox } from '../../src/sandbox/client.js';
 import { tokenRequest } from '../helpers/test-server.js';
+import { useTwoServers } from './two-servers.js';
 
 const skip = skipWithout(POSTGRES, 'Team data on PostgreSQL');
 const TOKEN = 'control-token-0123456789';
@@ -18,27 +19,7 @@ describe('team data on PostgreSQL', () => {
     it.skip('needs PostgreSQL');
     return;
   }
-  let schema: FreshSchema;
-  const servers: StorefrontServer[] = [];
-
-  beforeAll(async () => {
-    schema = await freshSchema();
-    for (let i = 0; i < 2; i++) {
-      const server = await createServer({
-        port: 0,
-        store: schema.url,
-        products: 3,
-        control: { token: TOKEN },
-        explorer: false,
-      });
-      servers.push(server);
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    await schema?.drop();
-  });
+  const { servers } = useTwoServers({ control: { token: TOKEN } });
 
   it('an app and a user added through one process sign in at the other; removal revokes everywhere', async () => {
     const [a, b] = servers as [StorefrontServer, StorefrontServer];

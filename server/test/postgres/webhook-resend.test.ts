@@ -2,36 +2,26 @@
  * A resend on PostgreSQL, across two servers: once the receiver acknowledged the resend (made by one process), the
  * original series' next attempt is ended unsent in the shared store, and no process sends it.
  */
-import { createServer, type StorefrontServer } from '@storefront-platform/server';
+import type { StorefrontServer } from '@storefront-platform/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshSchema, freshSchema, POSTGRES } from '../../../test/support/postgres-server.js';
+import { POSTGRES } from '../../../test/support/postgres-server.js';
 import { skipWithout } from '../../../test/support/requirement.js';
 import { clientToken } from '../helpers/test-server.js';
 import type { Doc } from '../themes/fixture.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
+import { useTwoServers } from './two-servers.js';
 
 const skip = skipWithout(POSTGRES, 'The PostgreSQL webhook resend tests');
 
 describe.skipIf(skip)('a resend on PostgreSQL, across two servers', () => {
   let now = Date.now();
-  const clock = { now: () => now };
-  let schema: FreshSchema;
+  // Tokens outlive the hour the clock is moved by.
+  const { servers } = useTwoServers({ clock: { now: () => now }, tokenTtl: 86_400 });
   let receiver: Receiver;
-  const servers: StorefrontServer[] = [];
-
   beforeAll(async () => {
-    [schema, receiver] = await Promise.all([freshSchema(), startReceiver()]);
-    for (let i = 0; i < 2; i++) {
-      // Tokens outlive the hour the clock is moved by.
-      servers.push(
-        await createServer({ port: 0, store: schema.url, products: 3, explorer: false, clock, tokenTtl: 86_400 }),
-      );
-    }
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    await Promise.all([schema?.drop(), receiver?.close()]);
+    receiver = await startReceiver();
   });
+  afterAll(() => receiver?.close());
 
   it("does not send the original series' next attempt once the resend was acknowledged", async () => {
     const [a, b] = servers as [StorefrontServer, StorefrontServer];
