@@ -153,8 +153,10 @@ describe('interoperability with standardwebhooks', () => {
     bytes[10]! ^= 1;
     expect(await codeOf(verifyWebhook(bytes, signed.headers, secret))).toBe('WEBHOOK_SIGNATURE');
     const odd = { ...signed.headers, 'webhook-timestamp': '1e9' };
+    expect(() => new Webhook(secret).verify(signed.body, odd)).toThrow(/timestamp too old/);
     expect(await codeOf(verifyWebhook(signed.body, odd, secret))).toBe('WEBHOOK_TIMESTAMP');
     const word = { ...signed.headers, 'webhook-timestamp': 'abc' };
+    expect(() => new Webhook(secret).verify(signed.body, word)).toThrow(/Invalid Signature Headers/);
     await expect(verifyWebhook(signed.body, word, secret)).rejects.toThrow(/^webhook-timestamp abc is not a number$/);
   });
 });
