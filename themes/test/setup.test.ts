@@ -126,6 +126,37 @@ describe('setup', BIN_TESTS, () => {
     expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
   });
 
+  it('stores nothing when the token endpoint fails (5xx), and takes a refusal of the scope as the pair known', async () => {
+    const t = themes();
+    const config = await t.tempDir();
+    const answers = [
+      [503, '{"message":"down"}'],
+      [400, '{"error":"invalid_scope","error_description":"no admin for this app"}'],
+    ];
+    const endpoint = createHttpServer((req, res) => {
+      req.resume();
+      const [status, body] = answers.shift()!;
+      res.writeHead(status as number, { 'content-type': 'application/json' }).end(body);
+    });
+    endpoint.listen(0, '127.0.0.1');
+    await once(endpoint, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
+      const args = ['setup', '--url', url, '--client-id', 'a', '--client-secret', 'b'];
+      const down = await t.cli(args, { config });
+      expect(down.code).toBe(1);
+      expect(down.stderr).toBe(
+        `storefront-themes setup: the server at ${url} could not check the app (503): nothing stored (--no-verify stores it unchecked)\n`,
+      );
+      expect(await exists(join(config, 'storefront-themes/credentials.json'))).toBe(false);
+      const scope = await t.cli(args, { config });
+      expect(scope.code).toBe(0);
+      expect(await credentialsOf(config)).toEqual({ url, clientId: 'a', clientSecret: 'b' });
+    } finally {
+      endpoint.close();
+    }
+  });
+
   it('asks for what is missing on standard error and reads the answers piped in, line by line', async () => {
     const t = themes();
     const config = await t.tempDir();
