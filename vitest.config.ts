@@ -50,7 +50,11 @@ const NODE = [
  * run isolated, the rest of `NODE` in workers that keep the modules they loaded between files (a third less time
  * on two cores: each file no longer evaluates the server core and the SDK again).
  */
-const MOCKED_MODULES = ['server/test/shell-gzip.test.ts', 'server/test/oauth/password-checks.test.ts'];
+const MOCKED_MODULES = [
+  'server/test/shell-gzip.test.ts',
+  'server/test/oauth/password-checks.test.ts',
+  'server/test/drift/drift-bug.test.ts',
+];
 
 /**
  * The projects whose files take longest (processes, crash rounds, the CLI), started first: the many short files of

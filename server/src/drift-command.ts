@@ -2,8 +2,8 @@
  * `storefront-server drift --against URL`: where another API of this kind (the real one) disagrees with the
  * contract the reference server and its mocks implement. Exit codes: 0 in agreement, 1 on a disagreement, 2 for
  * bad flags, 3 when the API (or a part of it: a 5xx, a timeout) could not be read, 4 when `--output` cannot be
- * written. Whatever fails, one line is printed: never an error object, whose cause may hold the request and its
- * `Authorization` header.
+ * written, 70 when the check itself failed (a bug of ours). Whatever fails, one line is printed (and a bug's stack):
+ * never an error object, whose cause may hold the request and its `Authorization` header.
  */
 import { writeFile } from 'node:fs/promises';
 import { readCommandArgs } from './command-args.js';
@@ -24,7 +24,8 @@ shapes, media types, validators and conditional reads. Ids, dates and other
 values are not compared. Exit code 0 in agreement, 1 on a disagreement, 2 for
 bad flags, 3 when the API or a part of it could not be read (a refused sign-in,
 a 5xx, a timeout: listed as unchecked, not as disagreements), 4 when the
-report cannot be written to --output.
+report cannot be written to --output, 70 when the check itself failed (a bug
+of this tool, not the API: please report it).
 
   --against URL      the API's root
 ${REMOTE_USAGE}
@@ -78,17 +79,21 @@ export async function runDrift(argv: string[]): Promise<number> {
     report = await checkDrift({ ...remote, sample });
   } catch (error) {
     if (error instanceof RemoteApiError) return usage(error.message);
-    // Only the message: the error's cause (ky's) holds the request, its Authorization header included.
-    const message =
-      error instanceof DriftUnreadableError
-        ? error.message
-        : `the check failed: ${(error as Error)?.message ?? String(error)}`;
-    console.error(`storefront-server drift: ${message}`);
-    // CI keeps the report as its artifact: one saying that nothing could be read, rather than none.
+    const unreadable = error instanceof DriftUnreadableError;
+    // Only the message (and a bug's stack, which names our code only): the cause of an SDK error (ky's) holds the
+    // request, its Authorization header included.
+    const message = unreadable
+      ? error.message
+      : `the check stopped on an error of its own, not the API's (a bug: please report it): ${(error as Error)?.message ?? String(error)}`;
+    const stack = !unreadable && error instanceof Error ? (error.stack?.split('\n').slice(1).join('\n') ?? '') : '';
+    console.error(`storefront-server drift: ${message}${stack ? `\n${stack}` : ''}`);
+    // CI keeps the report as its artifact: one saying that nothing could be read, rather than none (or an earlier
+    // run's).
     const root = { kinds: ['Root'], url: values.against, reason: message };
     const empty = { against: values.against, kinds: {}, disagreements: [], skipped: [] };
     if (values.output) await write(values.output, formatted({ ...empty, unchecked: [root], uncheckedKinds: ['Root'] }));
-    return 3;
+    // Not 3: CI would take a failure of this tool for an outage of the API, and wait for the API to come back.
+    return unreadable ? 3 : TOOL_FAILED;
   }
   const code = report.disagreements.length > 0 ? 1 : report.unchecked.length > 0 ? 3 : 0;
   if (!values.output) {
@@ -106,6 +111,8 @@ export async function runDrift(argv: string[]): Promise<number> {
 
 /** The exit code of a report `--output` cannot write. */
 const CANNOT_WRITE = 4;
+/** The exit code of a failure of the check itself (a bug), `EX_SOFTWARE` of sysexits.h. */
+const TOOL_FAILED = 70;
 
 /** Writes `text` to `file` (`flag` 'a' appends); false (said on stderr) when it cannot. */
 async function write(file: string, text: string, flag: 'w' | 'a' = 'w'): Promise<boolean> {
