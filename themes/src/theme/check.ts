@@ -8,11 +8,15 @@ import postcss, { CssSyntaxError } from 'postcss';
 import { checkHtmlStructure } from './check-html.js';
 import { missingReferences } from './check-references.js';
 import type { FileKind } from './layout.js';
-import { MAX_ASSET_BYTES, MAX_ASSETS_PER_THEME, MAX_TEMPLATE_BYTES, MAX_TEMPLATES_PER_THEME } from './limits.js';
+import {
+  MAX_ASSET_BYTES,
+  MAX_ASSET_BYTES_PER_THEME,
+  MAX_ASSETS_PER_THEME,
+  MAX_TEMPLATE_BYTES,
+  MAX_TEMPLATES_PER_THEME,
+} from './limits.js';
 import { hasConflictMarkers } from './merge.js';
 
-/** Most bytes of all asset files of one theme together (the server's `MAX_ASSET_BYTES_PER_THEME`). */
-export const MAX_ASSET_BYTES_PER_THEME = 64 * 1024 * 1024;
 /** Every theme has this template: the preview and the storefront render it. */
 const LAYOUT = 'layout.html';
 

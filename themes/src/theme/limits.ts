@@ -13,6 +13,8 @@ export const MAX_ASSET_BYTES = API_LIMITS.assetBytes;
 export const MAX_TEMPLATES_PER_THEME = API_LIMITS.templatesPerTheme;
 /** Most assets in one theme. */
 export const MAX_ASSETS_PER_THEME = API_LIMITS.assetsPerTheme;
+/** Most bytes of all asset files of one theme together. */
+export const MAX_ASSET_BYTES_PER_THEME = API_LIMITS.assetBytesPerTheme;
 
 /**
  * Largest JSON answer the tool reads: a theme at every limit, its templates embedded with their bodies, as the SDK
