@@ -402,6 +402,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Storefr
       origin: addresses.origin,
       explorer,
       trustProxy: options.trustProxy ?? [],
+      stopping: stopping.signal,
       ...(log ? { log } : {}),
     }),
   );

@@ -1,7 +1,8 @@
 /**
  * A server stopping lets go at once what it holds on purpose: a client's long-poll of the event list (`listen`, an
- * app's feed reader) answers with what it has, and a request a fault rule delays is answered, so that Ctrl-C stops
- * the server now rather than after the poll's wait (25 s) or the rule's delay (up to 10 min).
+ * app's feed reader) answers with what it has, a request a fault rule delays is answered, and a slow body is sent
+ * whole, so that Ctrl-C stops the server now rather than after the poll's wait (25 s), the rule's delay (up to 10 min)
+ * or the body's pace.
  */
 import { expect, it } from 'vitest';
 import { createServer } from '../src/create-server.js';
@@ -47,4 +48,23 @@ it('answers a request a fault rule delays at once when the server stops', async 
   // Within the test's 20 s: a stop held for the rule's 2 minutes fails it.
   await server.close();
   expect((await held).status).toBe(200);
+});
+
+it('sends the rest of a slow body at once when the server stops, whole', async () => {
+  const server = await createServer({ port: 0, products: 2, control: true });
+  const control = connectSandbox(server.control!);
+  // One byte a second: the root's body would take minutes.
+  await control.faults.add({ kind: 'slow_body', bytes_per_second: 1, path: '/v1/' });
+  const token = await clientToken(server);
+  const response = await fetch(`${server.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  const length = Number(response.headers.get('content-length'));
+  expect(length).toBeGreaterThan(100);
+  const body = response.text();
+
+  // Within the test's 20 s: a stop held for the body's pace fails it.
+  await server.close();
+  const text = await body;
+  expect(new TextEncoder().encode(text).byteLength).toBe(length);
+  expect(JSON.parse(text)).toMatchObject({ _links: { self: {} } });
 });

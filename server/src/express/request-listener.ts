@@ -31,6 +31,8 @@ export interface ExpressAppOptions {
   explorer?: ExplorerHandler;
   /** Reverse proxies whose `X-Forwarded-For` names the client (see `forwarded-for.ts`). Default: none. */
   trustProxy?: TrustedProxies;
+  /** Aborted when the server starts to stop (`CoreContext.stopping`): a `slow_body` answer then sends its rest at once. */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -164,7 +166,7 @@ export async function serve(
       return;
     }
     // A fault rule asked for a slow body: the headers now, the body over time, as real writes on the socket.
-    if (error instanceof SlowBodyFault) return sendSlowly(req, res, error);
+    if (error instanceof SlowBodyFault) return sendSlowly(req, res, error, options.stopping);
     // The core answers bad input itself; reaching this is a bug, so log it and keep serving.
     console.error(error);
     response = shellErrorOf(req, 500, 'Internal server error');
@@ -172,8 +174,16 @@ export async function serve(
   send(req, res, response, gzipCache);
 }
 
-/** The answer of a `slow_body` fault: uncompressed, its length announced, its body trickling until the client leaves. */
-async function sendSlowly(req: ServerRequest, res: ServerResponse, fault: SlowBodyFault): Promise<void> {
+/**
+ * The answer of a `slow_body` fault: uncompressed, its length announced, its body trickling until the client leaves,
+ * or until the server starts to stop, which sends the rest at once (a stop waits for no fault rule's pace).
+ */
+async function sendSlowly(
+  req: ServerRequest,
+  res: ServerResponse,
+  fault: SlowBodyFault,
+  stopping?: AbortSignal,
+): Promise<void> {
   const { status, headers, body } = fault.response;
   if (awaitsContinue(req)) res.setHeader('connection', 'close');
   else if (bodyLeftUnread(req)) discardUnreadBody(req);
@@ -181,8 +191,13 @@ async function sendSlowly(req: ServerRequest, res: ServerResponse, fault: SlowBo
   res.flushHeaders();
   const left = new AbortController();
   res.once('close', () => left.abort());
-  for await (const chunk of trickle(body, fault.bytesPerSecond, left.signal)) res.write(chunk);
-  if (!left.signal.aborted) res.end();
+  const paced = stopping ? AbortSignal.any([left.signal, stopping]) : left.signal;
+  let sent = 0;
+  for await (const chunk of trickle(body, fault.bytesPerSecond, paced)) {
+    res.write(chunk);
+    sent += chunk.byteLength;
+  }
+  if (!left.signal.aborted) res.end(body.subarray(sent));
 }
 
 /** What escapes {@link serve} (writing a response the core got wrong, say): a 500, or the connection cut. */
