@@ -7,10 +7,14 @@
  * - limit 32 MiB: eight concurrent 450 MB answers (200), and in another process eight concurrent error answers as
  *   large (500, which the client would retry were it not refused): each must end in a `ResponseTooLargeError` after
  *   the SDK read at most the limit plus the chunk that crossed it, and the child's peak RSS must stay under 300 MB
- *   (eight bodies at the limit at once are 268 MB: what is left is Node's own ~45 MB and what the eight do not
- *   hold at the same moment);
- * - the default limit (about 380 MiB): one 450 MB answer, refused after at most the limit plus a chunk (its peak
- *   RSS is printed: the client holds what it read until the limit is passed).
+ *   (eight bodies at the limit at once are 268 MB: what is left is Node's own once `fetch` is loaded, about 61 MB
+ *   on Node 20.20, and what the eight do not hold at the same moment). Measured 2026-12-07: 291 to 362 MB over
+ *   eight runs, as plain `fetch` + `text()` (353 to 356 MB) and one holding every chunk in an array (332 to 361 MB):
+ *   the eight reads reach the limit together, so the floor is about 330 MB and the target is not met without a
+ *   streaming JSON parser or a byte budget shared by the process's reads;
+ * - the default limit (64 MiB for an answer that is not a theme; `/ok` is the root): one 450 MB answer, refused
+ *   after at most the limit plus a chunk (its peak RSS is printed: the client holds what it read until the limit is
+ *   passed).
  *
  * Bytes read are counted by a `fetch` below the SDK that counts what the SDK pulls from each response body.
  *
