@@ -49,8 +49,8 @@ export class SandboxClock implements Clock {
 
   /**
    * Drops what the fleet counted at times after the clock's now (rate-limit windows, failed logins): after a move
-   * back, or a restart (a reset) after a move ahead, they would refuse callers until the clock got there again. A process's
-   * own memory of them goes by the same rule (see `rate-limit.ts`, `failure-throttle.ts`).
+   * back, or a restart (a reset) after a move ahead, they would refuse callers until the clock got there again. A
+   * process's own memory of them goes by the same rule (see `rate-limit.ts`, `failure-throttle.ts`).
    */
   private async forgetFuture(): Promise<void> {
     const now = this.now();
