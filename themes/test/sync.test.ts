@@ -156,6 +156,13 @@ describe('pull, edit, push', BIN_TESTS, () => {
     const gone = await t.cli(['push', mine], { config });
     expect(gone.code).toBe(3);
     expect(gone.stdout).toMatch(/conflict\s+page\.html \(deleted on the server\)/);
+    // --force: mine wins, the template made again from the folder's copy.
+    const recreated = await t.cli(['push', mine, '--force'], { config });
+    expect(recreated.code, recreated.stdout).toBe(0);
+    expect(recreated.stdout).toMatch(/created\s+page\.html/);
+    expect(recreated.stdout).toMatch(/Pushed to .+: 1 created$/m);
+    expect(await body('page.html')).toBe('<p>page, again</p>\n');
+    expect((await t.cli(['status', mine], { config })).stdout).toContain('Up to date');
   });
 
   it('pulls the changes made on the server and keeps those made in the folder; --dry-run sends nothing', async () => {

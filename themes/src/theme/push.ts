@@ -114,7 +114,8 @@ export interface SendOptions extends Pick<PushOptions, 'force' | 'dryRun' | 'onP
  * Sends the folder's changes to its theme: templates by content (with the `last_updated_on` guard), assets by
  * MD5, deletions. A file changed on the server too is a conflict, left alone unless `force`. The manifest then
  * records what was sent, also when a failure stops the push halfway. Edited templates alone are sent without
- * reading the theme first (their guard finds the conflicts): one request per file.
+ * reading the theme first (their guard finds the conflicts): one request per file; not so with `force`, which
+ * reads the theme to create again a template deleted there.
  */
 export async function pushTheme(options: PushOptions): Promise<PushResult> {
   const { client, dir, manifestFile } = options;
@@ -141,13 +142,15 @@ export async function pushTheme(options: PushOptions): Promise<PushResult> {
     }
   };
   // Template edits need no read of the theme: each is sent with the lost-update guard, so the server refuses one
-  // changed there since, and a push of one edited file is one request. Anything else is compared with the theme.
+  // changed there since, and a push of one edited file is one request. Anything else is compared with the theme,
+  // and so is a forced push: it goes without the guard, and only the theme tells a template deleted there (which
+  // --force creates again from the folder's copy) from one to update.
   const filter = options.filter ?? EVERY_FILE;
   refuseOversize(local.oversize.filter((file) => filter(file.path)));
   const base = new Map(Object.entries(manifest.files));
   const edits = compare(manifest.files, local.files, base).filter((c) => !isUnread(local, c.path) && filter(c.path));
   const editsOnly = edits.every((c) => c.kind === 'template' && c.local === 'changed' && base.get(c.path)?.links);
-  if (edits.length && editsOnly && !options.dryRun) {
+  if (edits.length && editsOnly && !options.dryRun && !options.force) {
     // The templates as the base saw them, restored from the links the manifest kept: needed on this way only.
     const known = restoredFiles(client, manifest);
     return sendChanges({ dir, manifest, remote: known, manifestFile }, edits);
