@@ -23,8 +23,15 @@ describe('pull --merge', BIN_TESTS, () => {
     // Mine: the heading of page.html, and the heading of 404.html.
     await writeFile(join(dir, 'page.html'), page.replace(/<h1>[^<]*<\/h1>/, '<h1>About us, mine</h1>'));
     await writeFile(join(dir, '404.html'), notFound.replace('<h1>Page not found</h1>', '<h1>Lost? (mine)</h1>'));
+    // Mine too: checkout.html, where theirs makes the same change and one more; cart.html, theirs leave alone.
+    const checkout = template('checkout.html').properties.body;
+    await writeFile(join(dir, 'checkout.html'), `${checkout}<!-- both -->\n`);
+    await writeFile(join(dir, 'cart.html'), `${template('cart.html').properties.body}<!-- mine -->\n`);
     // Theirs: the last paragraph of page.html, and the same heading of 404.html.
     t.clock.advance(1000);
+    await template('checkout.html').follow('svc:update_template', {
+      body: `<!-- theirs -->\n${checkout}<!-- both -->\n`,
+    });
     const theirPage = page.replace('thirty days', 'sixty days');
     await template('page.html').follow('svc:update_template', { body: theirPage });
     await template('404.html').follow('svc:update_template', {
@@ -37,6 +44,12 @@ describe('pull --merge', BIN_TESTS, () => {
     expect(pull.stdout).toMatch(
       /^ {2}conflict 404\.html \(merged with conflict markers \(1 region\): resolve, then push\)$/m,
     );
+    expect(pull.stdout).toMatch(/^ {2}merged {3}checkout\.html$/m);
+    // What is left to push, as status counts it: the merges that keep lines of mine (markers too) and cart.html;
+    // checkout.html is the server's version now, nothing of mine left in it to push.
+    expect(pull.stdout).toContain('3 changes of this folder not pushed yet (see status)');
+    const status = await t.cli(['status', dir], { config });
+    expect(status.stdout).toContain('3 changes: 3 to push, 0 to pull, 0 conflicts');
     const merged = await readFile(join(dir, 'page.html'), 'utf8');
     expect(merged).toBe(theirPage.replace(/<h1>[^<]*<\/h1>/, '<h1>About us, mine</h1>'));
     expect(await readFile(join(dir, '404.html'), 'utf8')).toBe(
@@ -51,6 +64,7 @@ describe('pull --merge', BIN_TESTS, () => {
     expect(push.code).toBe(1);
     expect(push.stdout).toMatch(/^ {2}failed {3}404\.html \(holds conflict markers .+: resolve them first\)$/m);
     expect(push.stdout).toMatch(/^ {2}updated {2}page\.html$/m);
+    expect(push.stdout).toMatch(/^ {2}updated {2}cart\.html$/m);
     const { theme: after } = await t.theme(false);
     const body = (name: string) =>
       after.embedded('templates').find((x) => x.properties.file_name === name)!.properties.body;

@@ -20,7 +20,7 @@ export function reportPull(output: Output, result: PullResult, barShown: boolean
   const written = files.filter((f) => f.action !== 'conflict' && f.action !== 'failed').length;
   const summary = written || files.length ? countsOf(files) : 'already up to date';
   output.line(`Pulled ${themeName(workspace.manifest)} into ${printableWhole(workspace.dir)}: ${summary}`);
-  const unpushed = workspace.changes.filter((c) => c.local && !c.conflict).length;
+  const unpushed = result.unpushed.length;
   if (unpushed) output.line(`${plural(unpushed, 'change')} of this folder not pushed yet (see status)`);
   const marked = files.filter(markedByMerge);
   if (marked.length) {

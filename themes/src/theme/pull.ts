@@ -48,6 +48,12 @@ export interface PullResult {
    * holds as a symbolic link or behind one).
    */
   files: FileResult[];
+  /**
+   * The folder's changes left to push once the pull is done, by path: those the server did not touch, and the
+   * templates a merge wrote with lines of the folder's (markers included), which are changes against their new
+   * base. What `status` then counts as to push.
+   */
+  unpushed: string[];
 }
 
 /** Makes the folder when missing; says whether it did. */
@@ -96,9 +102,12 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     return false;
   });
   const readBase = baseReader(dir);
+  const unpushed = changes.filter((change) => change.local && !change.conflict).map((change) => change.path);
   for (const change of merging) {
     try {
-      files.push(await mergeOne(dir, manifest, change, remote.get(change.path)!, readBase));
+      const { result, ahead } = await mergeOne(dir, manifest, change, remote.get(change.path)!, readBase);
+      files.push(result);
+      if (ahead) unpushed.push(change.path);
     } catch (error) {
       files.push(fileFailure(change.path, change.kind, error));
     }
@@ -133,7 +142,7 @@ export async function pullTheme(options: PullOptions): Promise<PullResult> {
     await writeManifest(dir, manifest, options.manifestFile);
     await recordBases(dir, manifest, remote);
   }
-  return { workspace, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  return { workspace, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)), unpushed: unpushed.sort() };
 }
 
 /** A template both sides still hold, changed on both: text a three-way merge can take. */
@@ -144,7 +153,8 @@ function isMergeable(change: FileChange): boolean {
 /**
  * Merges the folder's and the server's versions of a template against their base, writes the result into the folder
  * and makes the server's version the base: what the merge kept of the folder's side is then the folder's change, for
- * push. Without a kept base (a folder pulled by an earlier version) the file stays a conflict.
+ * push (`ahead`; not when the server's version held the folder's changes already). Without a kept base (a folder
+ * pulled by an earlier version) the file stays a conflict.
  */
 async function mergeOne(
   dir: string,
@@ -152,20 +162,23 @@ async function mergeOne(
   change: FileChange,
   there: RemoteFile,
   readBase: (digest: string) => Promise<string | undefined>,
-): Promise<FileResult> {
+): Promise<{ result: FileResult; ahead: boolean }> {
   const { path, kind } = change;
   const entry = manifest.files[path];
   // Added on both sides: the common base is nothing.
   const base = entry ? await readBase(entry.md5) : '';
   if (base === undefined) {
-    return { path, kind, action: 'conflict', message: 'changed in the folder too; no base kept to merge (pull again)' };
+    const message = 'changed in the folder too; no base kept to merge (pull again)';
+    return { result: { path, kind, action: 'conflict', message }, ahead: false };
   }
   const ours = (await readInside(dir, path, limitOf(kind)))?.toString('utf8') ?? '';
   const theirs = String(await contentOf(there));
   const { text, conflicts } = merge3(base, ours, theirs);
   await writeInside(dir, path, text, { replace: true });
   manifest.files[path] = baseOf(there);
-  if (!conflicts) return { path, kind, action: 'merged' };
+  const ahead = text !== theirs;
+  if (!conflicts) return { result: { path, kind, action: 'merged' }, ahead };
   const regions = conflicts === 1 ? '1 region' : `${conflicts} regions`;
-  return { path, kind, action: 'conflict', message: `merged with conflict markers (${regions}): resolve, then push` };
+  const message = `merged with conflict markers (${regions}): resolve, then push`;
+  return { result: { path, kind, action: 'conflict', message }, ahead };
 }
