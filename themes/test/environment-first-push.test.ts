@@ -42,6 +42,11 @@ describe('an environment never pushed', BIN_TESTS, () => {
     expect((await cli(['pull', dir, '--shop', 'northwind'])).code).toBe(0);
     await writeFile(join(dir, 'storefront-themes.toml'), TOML);
     await writeFile(join(dir, 'page.html'), '<p>northwind, edited</p>\n');
+    // A template only copper's theme has.
+    const copper = join(await t.tempDir(), 'copper');
+    expect((await cli(['pull', copper, '--shop', 'copper-kettle'])).code).toBe(0);
+    await writeFile(join(copper, 'copper-only.html'), '<p>copper</p>\n');
+    expect((await cli(['push', copper])).code).toBe(0);
     const before = await snapshot(dir);
 
     const dry = await cli(['push', dir, '--env', 'copper', '--dry-run']);
@@ -50,6 +55,10 @@ describe('an environment never pushed', BIN_TESTS, () => {
     // Pulling another shop's theme into this folder is not the way out of a first push's conflicts.
     expect(dry.stdout).not.toMatch(/pull --merge|pull --force/);
     expect(dry.stdout).toMatch(/push --env copper --force/);
+    // status refuses an environment never pushed (below): the dry run says when it lists the shop's own files.
+    expect(dry.stdout).toMatch(
+      /^1 change on the server not pulled yet \(status --env copper lists it after the first push\)$/m,
+    );
     expect(await snapshot(dir)).toEqual(before);
 
     const refusal = /environment "copper" has no manifest in .+ yet \(\.storefront\/environments\/copper\.json\): /;
@@ -67,5 +76,11 @@ describe('an environment never pushed', BIN_TESTS, () => {
     // The default environment still has only its own change to push.
     const status = await cli(['status', dir]);
     expect(status.stdout).toMatch(/1 change: 1 to push, 0 to pull, 0 conflicts/);
+
+    // Once the first push has recorded copper's manifest, the status it points to lists the shop's own file.
+    const first = await cli(['push', dir, '--env', 'copper', '--yes']);
+    expect(first.stdout).toMatch(/^1 change on the server not pulled yet \(see status --env copper\)$/m);
+    const after = await cli(['status', dir, '--env', 'copper']);
+    expect(after.stdout).toMatch(/added on the server\s+copper-only\.html/);
   });
 });

@@ -1,5 +1,12 @@
 import { storedClient } from '../auth/stored-auth.js';
-import { type Command, type CommandContext, ENV_OPTIONS, FILTER_OPTIONS, folderOf } from '../cli/command.js';
+import {
+  type Command,
+  type CommandContext,
+  ENV_OPTIONS,
+  type EnvironmentRun,
+  FILTER_OPTIONS,
+  folderOf,
+} from '../cli/command.js';
 import { describeError } from '../cli/describe-error.js';
 import { environmentsOf, isOwnManifest, runForEnvironments } from '../cli/environments.js';
 import { filterOf } from '../cli/filter.js';
@@ -90,7 +97,7 @@ async function pushFolder(context: CommandContext): Promise<ExitCode> {
   else if (!files.length) output.line(`Nothing to push: ${target} has every change of this folder`);
   else if (dryRun) output.line(`Would push to ${target}: ${countsOf(files)} (dry run: nothing sent)`);
   else output.line(`Pushed to ${target}: ${countsOf(files)}`);
-  if (incoming?.length) output.line(`${plural(incoming.length, 'change')} on the server not pulled yet (see status)`);
+  if (incoming?.length) output.line(incomingLine(incoming.length, context.environment, dryRun));
   conflictHint(
     output,
     files,
@@ -109,6 +116,19 @@ async function pushFolder(context: CommandContext): Promise<ExitCode> {
     links,
   });
   return code;
+}
+
+/**
+ * The changes on the server a push left there, and the status that lists them: that of the same environment. Before
+ * an environment's first push has recorded its manifest, status refuses it, so that push's dry run says when.
+ */
+function incomingLine(count: number, environment: EnvironmentRun | undefined, dryRun: boolean): string {
+  const status = environment ? `status --env ${environment.name}` : 'status';
+  const where =
+    environment?.start && dryRun
+      ? `${status} lists ${count === 1 ? 'it' : 'them'} after the first push`
+      : `see ${status}`;
+  return `${plural(count, 'change')} on the server not pulled yet (${where})`;
 }
 
 /** Why a push was cut short, and the error it ends with: how many files went, and where the rest is. */
