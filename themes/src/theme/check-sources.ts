@@ -8,7 +8,7 @@ import { limitOf, scanFolder } from './local.js';
 import type { RemoteFile } from './remote.js';
 
 /** Why the API refuses the name of the file at `path` (a path the folder's scan found invalid). */
-function nameProblem(path: string): string {
+export function nameProblem(path: string): string {
   const name = path.startsWith('assets/') ? path.slice('assets/'.length) : path;
   if (name.length > MAX_FILE_NAME_LENGTH) return `longer than ${MAX_FILE_NAME_LENGTH} characters`;
   if (name.split('/').length > 2) return 'more than one folder level (e.g. "partials/cart.html")';

@@ -14,7 +14,8 @@ import type { Workspace } from './workspace.js';
  * in all, for the next save of any file, and for one attempt on its own in `retryIn` ms when that is set. Otherwise
  * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
  * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
- * one is not deleted). `unchanged`: the file as saved is as the theme holds it, nothing was sent (a save that undid
+ * one is not deleted); or the file is over the API's size limit, or its name is one the API refuses, and is not
+ * sent. `unchanged`: the file as saved is as the theme holds it, nothing was sent (a save that undid
 itself, a refused file deleted before the server ever took it). `pulled`: a file changed on the server was written into the folder (or removed), the
  * folder's copy being unchanged; `checked`: the server was asked for the theme's changes (`unchanged`: it answered
  * 304); `unreachable`: that question failed, it is asked again at the next interval. The machine reports none of
@@ -69,8 +70,8 @@ export type WatchEffect =
 
 /**
  * How the sending of a file ended. `answered`: the server took or refused the file, `ms` after the sending began;
- * `unchanged`: the file is as the theme holds it, nothing was sent; `ignored`: a symbolic link, or in a linked
- * folder (`reason` says which); `refused`: an error about the file itself or the login, which another try would
+ * `unchanged`: the file is as the theme holds it, nothing was sent; `ignored`: a symbolic link, in a linked
+ * folder, over the API's size limit or under a name the API refuses (`reason` says which); `refused`: an error about the file itself or the login, which another try would
  * meet again; `unreachable`: the network or the server failed it after the client's retries, or the watch stopped
  * it, and `retryAfter` is the wait in ms the server asked for, if it did.
  */

@@ -18,7 +18,9 @@ import { relative, sep } from 'node:path';
 import { type Client, HttpError, readRetryAfter } from '@storefront-platform/sdk';
 import { watch } from 'chokidar';
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 import { compare, type FileChange } from './changes.js';
+import { nameProblem } from './check-sources.js';
 import { FileTooLargeError, readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
@@ -178,6 +180,9 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   async function sendNow(file: ThemeFileId): Promise<SendOutcome> {
     const { path } = file;
     const started = performance.now();
+    if (fileAt(path) === 'invalid') {
+      return { type: 'ignored', reason: `${printable(path)}: a name the API refuses: ${nameProblem(path)}: not sent` };
+    }
     try {
       const bytes = await readInside(dir, path, limitOf(file.kind));
       const change = changeOf(workspace, file, bytes);
@@ -220,9 +225,17 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
     }
   }
 
-  function saved(absolute: string): void {
-    const file = fileAt(relative(dir, absolute).split(sep).join('/'));
-    if (!file || file === 'invalid' || !filter(file.path)) return;
+  function saved(absolute: string, deleted = false): void {
+    const path = relative(dir, absolute).split(sep).join('/');
+    const file = fileAt(path);
+    if (!file || !filter(path)) return;
+    if (file === 'invalid') {
+      // Never sent (sendNow refuses it by its path before anything), but its save takes its turn like any other, so
+      // that the refusal is said once per save, settled. A deletion of it changes nothing on either side.
+      if (!deleted)
+        perform(machine.saved({ kind: path.startsWith('assets/') ? 'asset' : 'template', name: path, path }));
+      return;
+    }
     said.delete(file.path);
     perform(machine.saved(file));
   }
@@ -242,7 +255,10 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
       watcher.once('ready', resolve);
       watcher.once('error', reject);
     });
-    watcher.on('add', saved).on('change', saved).on('unlink', saved);
+    watcher
+      .on('add', (path) => saved(path))
+      .on('change', (path) => saved(path))
+      .on('unlink', (path) => saved(path, true));
     onEvent({
       type: 'ready',
       workspace,
@@ -270,6 +286,8 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
   // A file the watch wrote itself (brought from the server) is seen saved too: unsent only if it differs from the base.
   const unsent: string[] = [];
   for (const path of machine.unsent()) {
+    // A name the API refuses was not sent, and push would not send it either.
+    if (fileAt(path) === 'invalid') continue;
     const bytes = await readInside(dir, path).catch(() => undefined);
     if ((bytes ? md5(bytes) : undefined) !== workspace.manifest.files[path]?.md5) unsent.push(path);
   }
