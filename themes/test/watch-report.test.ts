@@ -58,4 +58,33 @@ describe('watch and dev in the terminal', BIN_TESTS, () => {
     expect(count(watch.stdout(), / ignored {2}a\/b\/c\.html:/)).toBe(1);
     expect(watch.stdout()).toMatch(/^Stopped watching$/m);
   });
+
+  it("dev prints check's errors when they change, one line each, and says when none is left", async () => {
+    const t = themes();
+    const { config, dir } = await t.checkedOut('dev');
+    const dev = startCli(['dev', dir, '--port', '0', '--interval', '0'], { config });
+    running.push(dev);
+    await dev.waitFor(/^Watching /m);
+
+    await writeFile(join(dir, '404.html'), '<div><span>oops</div>\n');
+    await dev.waitFor(/pushed\s+404\.html/);
+    await dev.waitFor(/ error {4}404\.html:1:\d+ .*<span>.* \(html\)$/m);
+    await appendFile(join(dir, 'styles/theme.css'), '\n.unclosed { color: red;\n');
+    await dev.waitFor(/ error {4}styles\/theme\.css:\d+:\d+ .+ \(css\)$/m);
+    // Both said again with the second: the list as it stands, as the page shows it.
+    expect(count(dev.stdout(), / error {4}404\.html:/)).toBe(2);
+
+    // A save that changes nothing of the errors says none of them again.
+    await appendFile(join(dir, 'layout.html'), '<!-- no new error -->\n');
+    await dev.waitFor(/pushed\s+layout\.html/);
+    await writeFile(join(dir, '404.html'), '<div><span>mended</span></div>\n');
+    // The list changed: what is left is said, and only that.
+    await expect.poll(() => count(dev.stdout(), / error {4}styles\/theme\.css:/), { timeout: 15_000 }).toBe(2);
+    expect(count(dev.stdout(), / error {4}404\.html:/)).toBe(2);
+
+    await writeFile(join(dir, 'styles/theme.css'), 'body { color: black; }\n');
+    await dev.waitFor(/ fixed {4}no check errors left$/m);
+    dev.child.kill('SIGINT');
+    expect(await dev.exited).toBe(0);
+  });
 });

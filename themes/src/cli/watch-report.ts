@@ -1,6 +1,7 @@
 /** How `watch` and `dev` print what the watching does: one line per event, one JSON object per event with --json. */
 
 import { printable, printableWhole } from '../printable.js';
+import { type PageProblem, problemLine } from '../theme/dev-problems.js';
 import type { WatchEvent } from '../theme/watch-machine.js';
 import { describeError } from './describe-error.js';
 import type { Output } from './output.js';
@@ -101,4 +102,15 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
       }
     }
   };
+}
+
+/**
+ * Says in the terminal what `dev` shows over the page from `check`, each time that changed: one line per error, or
+ * that none is left. Refusals are not repeated here: the watch's own `failed` and `conflict` lines said them.
+ */
+export function printCheckErrors(output: Output, errors: readonly PageProblem[]): void {
+  const at = output.paint('dim', `[${clock()}]`);
+  if (!errors.length) output.line(`${at} ${output.paint('green', 'fixed')}    no check errors left`);
+  for (const error of errors) output.line(`${at} ${output.paint('red', 'error')}    ${problemLine(error)}`);
+  output.document({ event: 'check', errors });
 }

@@ -4,6 +4,7 @@ import { describeError } from '../cli/describe-error.js';
 import { acceptDoubt, FORCE_INCOMPLETE } from '../cli/doubt.js';
 import { filterOf } from '../cli/filter.js';
 import { themeName, transferProgress } from '../cli/report.js';
+import { printCheckErrors } from '../cli/watch-report.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { DevProblems, folderErrors, touchesFolder } from '../theme/dev-problems.js';
 import { startLivePreview } from '../theme/live-preview.js';
@@ -127,7 +128,7 @@ export const dev: Command = {
       }
       checking = folderErrors(dir, filter)
         .then((errors) => {
-          problems.checked(errors);
+          if (problems.checked(errors)) printCheckErrors(output, errors);
           live.problems(problems.list);
         })
         .catch(() => {})

@@ -28,6 +28,12 @@ export function touchesFolder(event: WatchEvent): boolean {
   return ['pushed', 'pulled', 'failed', 'conflict', 'unchanged', 'ignored', 'ready'].includes(event.type);
 }
 
+/** `problem` as one line, as the page shows it: `file:line:column message (rule)`. */
+export function problemLine({ path, line, column, rule, message }: PageProblem): string {
+  const place = line === undefined ? path : `${path}:${line}${column === undefined ? '' : `:${column}`}`;
+  return `${place} ${message} (${rule})`;
+}
+
 /** The check's errors in the folder, as the page shows them (warnings stay in the terminal's `check`). */
 export async function folderErrors(dir: string, filter: FileFilter): Promise<PageProblem[]> {
   const problems = checkTheme(await folderCheckInput(dir, filter));
@@ -66,9 +72,11 @@ export class DevProblems {
     return false;
   }
 
-  /** The errors of the check just run, in place of the last one's. */
-  checked(problems: readonly PageProblem[]): void {
+  /** The errors of the check just run, in place of the last one's; whether they differ from the last one's. */
+  checked(problems: readonly PageProblem[]): boolean {
+    const changed = JSON.stringify(problems) !== JSON.stringify(this.#checked);
     this.#checked = problems;
+    return changed;
   }
 
   /** Every problem: refusals first (what the shop does not have), then the check's. */
