@@ -3,7 +3,7 @@
  * name, `dev`'s check errors (one line each, as the page shows them, and that none is left), and `dev`'s exit code
  * on Ctrl-C, which is watch's whatever its first pull skipped.
  */
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN_TESTS, type CliProcess, startCli } from './helpers/cli.js';
@@ -86,5 +86,24 @@ describe('watch and dev in the terminal', BIN_TESTS, () => {
     await dev.waitFor(/ fixed {4}no check errors left$/m);
     dev.child.kill('SIGINT');
     expect(await dev.exited).toBe(0);
+  });
+
+  it('dev stopped by Ctrl-C exits 0 as watch does, though its first pull skipped a file', async () => {
+    const t = themes();
+    const { config, dir } = await t.checkedOut('dev');
+    // A file of the folder replaced by a link, changed on the server: the pull skips it (pull exits 1 then).
+    await rm(join(dir, '404.html'));
+    await symlink(join(dir, 'layout.html'), join(dir, '404.html'));
+    const { theme } = await t.theme(true);
+    const template = theme.embedded('templates').find((x) => x.properties.file_name === '404.html')!;
+    await template.follow('svc:update_template', { body: '<p>changed on the server</p>\n' });
+
+    const dev = startCli(['dev', dir, '--port', '0', '--interval', '0'], { config });
+    running.push(dev);
+    await dev.waitFor(/^ {2}skipped {2}404\.html \(symbolic link\)$/m);
+    await dev.waitFor(/^Watching /m);
+    dev.child.kill('SIGINT');
+    expect(await dev.exited).toBe(0);
+    expect(dev.stdout()).toMatch(/^Stopped watching$/m);
   });
 });

@@ -149,8 +149,8 @@ export const dev: Command = {
         if (touchesFolder(event)) check();
       });
       await checking;
-      // The pull's failure says more than the watch's conflicts.
-      return code === ExitCode.ok ? watched : code;
+      // Stopped as watch stops, with watch's exit code: what the pull skipped or left was said when it ended.
+      return watched;
     } finally {
       await live.close();
     }
