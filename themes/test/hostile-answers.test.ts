@@ -68,6 +68,30 @@ describe('hostile answers', BIN_TESTS, () => {
     expect(await exists(join(dir, '404.html'))).toBe(true);
   });
 
+  it('watch holds back a case twin of a tracked file: not removed from the folder', async () => {
+    const dir = join(root, 'watched-twin');
+    expect((await cli(['dev', dir, '--shop', 'northwind', '--no-serve'])).code).toBe(0);
+    const watch = startCli(['watch', dir, '--interval', '0.2'], { config });
+    try {
+      await watch.waitFor(/^Watching /m);
+      hostile.rewrites.json = (document) => {
+        const templates = (document._embedded as { templates?: Json[] } | undefined)?.templates;
+        const tracked = templates?.find((t) => t.file_name === '404.html');
+        if (tracked) templates!.unshift({ ...tracked, id: 'twin', file_name: '404.HTML' });
+        return document;
+      };
+      // A change on the server, so that the next look reads the theme (a 200, not a 304), twin and all.
+      const page = (await northwind(true)).embedded('templates').find((t) => t.properties.file_name === 'page.html')!;
+      await page.follow('svc:update_template', { body: '<p>page, theirs</p>\n' });
+      await watch.waitFor(/pulled\s+page\.html \(updated on the server\)/);
+      expect(watch.stdout()).not.toMatch(/404\.html/);
+      expect(await exists(join(dir, '404.html'))).toBe(true);
+    } finally {
+      watch.child.kill('SIGINT');
+      await watch.exited;
+    }
+  });
+
   it('push refuses a write answered with another file name, and the manifest stays readable', async () => {
     const dir = join(root, 'renamed-answer');
     expect((await cli(['pull', dir, '--shop', 'northwind'])).code).toBe(0);
