@@ -108,3 +108,34 @@ export async function scanFolder(dir: string, read?: (file: LocalFile, bytes: Ui
   oversize.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { files, invalid: invalid.sort(), links: links.sort(), oversize };
 }
+
+/**
+ * The files of `dir` whose paths equal `path` but for case, as the folder lists them (`path` itself among them when
+ * it is there under that very name): one file on a disk that ignores case (macOS, Windows), two elsewhere.
+ * `listings` keeps each folder's listing for the next call. Only names are read.
+ */
+export async function sameButForCase(
+  dir: string,
+  path: string,
+  listings = new Map<string, Promise<string[]>>(),
+): Promise<string[]> {
+  const list = (folder: string) => {
+    let names = listings.get(folder);
+    if (!names) {
+      names = readdir(join(dir, folder)).catch(() => []);
+      listings.set(folder, names);
+    }
+    return names;
+  };
+  let found = [''];
+  for (const segment of path.toLowerCase().split('/')) {
+    const next: string[] = [];
+    for (const folder of found) {
+      for (const name of await list(folder)) {
+        if (name.toLowerCase() === segment) next.push(folder ? `${folder}/${name}` : name);
+      }
+    }
+    found = next;
+  }
+  return found;
+}

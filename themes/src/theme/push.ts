@@ -7,11 +7,11 @@ import { baseOf, compare, type FileChange, settle } from './changes.js';
 import { readInside } from './confined.js';
 import { md5 } from './digest.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
-import { isUnread, limitOf, type OversizeFile } from './local.js';
+import { isUnread, limitOf, type OversizeFile, sameButForCase } from './local.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { hasConflictMarkers } from './merge.js';
 import { CONCURRENCY, parallel } from './parallel.js';
-import { restoredFiles } from './remote.js';
+import { type RemoteFile, restoredFiles, twinReason } from './remote.js';
 import { actionOf, type FileAction, type FileResult, fileFailure, type OnProgress } from './results.js';
 import { type FolderRead, openWorkspace, readPulledFolder, type Workspace } from './workspace.js';
 import { guardOf, type Upload, writeFile } from './writes.js';
@@ -83,7 +83,7 @@ export interface PushResult {
   dir: string;
   /** The folder's manifest as the push left it: which theme, and each file as both sides now have it. */
   manifest: Manifest;
-  /** The files sent (or to send), the conflicts left alone and the failures. */
+  /** The files sent (or to send), the conflicts left alone, the case twins skipped and the failures. */
   files: FileResult[];
   /** Changes on the server since the last pull, not pulled yet; `undefined` when the push did not read the theme. */
   incoming: FileChange[] | undefined;
@@ -189,16 +189,28 @@ export async function pushChanges(
     files.push({ path: change.path, kind: change.kind, action: 'conflict', message });
     return false;
   });
+  const listings = new Map<string, Promise<string[]>>();
+  const skipTwin = (change: FileChange, twin: string) =>
+    files.push({ path: change.path, kind: change.kind, action: 'skipped', message: twinReason(twin) });
+  // A rename but for case (page.html → Page.html) deletes the old name before it creates the new one, not a twin.
+  const deleted = new Set(send.filter((change) => change.local === 'deleted').map((change) => change.path));
+  const deletedCases = new Set([...deleted].map((path) => path.toLowerCase()));
+  const renamed = (change: FileChange) => change.local !== 'deleted' && deletedCases.has(change.path.toLowerCase());
   if (options.dryRun) {
-    for (const c of send)
-      files.push({ path: c.path, kind: c.kind, action: actionOf(remote.has(c.path), c.local !== 'deleted') });
+    const after = new Map([...remote].filter(([path]) => !deleted.has(path)));
+    for (const c of send) {
+      const twin =
+        remote.has(c.path) || c.local === 'deleted' ? undefined : await caseTwin(dir, c.path, after, listings);
+      if (twin) skipTwin(c, twin);
+      else files.push({ path: c.path, kind: c.kind, action: actionOf(remote.has(c.path), c.local !== 'deleted') });
+    }
     return { dir, manifest, files: sorted(files), dryRun: true };
   }
   let done = 0;
   /** The templates sent are now the base: kept for a later merge. */
   const bases = baseKeeper(dir);
   try {
-    await parallel(send, CONCURRENCY, async (change) => {
+    const sendOne = async (change: FileChange) => {
       // Stopped: no further request starts (the rejection ends the push once those under way are recorded).
       options.stop?.throwIfAborted();
       const current = remote.get(change.path);
@@ -209,6 +221,12 @@ export async function pushChanges(
       if (!content && !current) {
         // Added, then removed before its turn: nothing on either side.
         delete manifest.files[change.path];
+        return;
+      }
+      const twin = current ? undefined : await caseTwin(dir, change.path, remote, listings);
+      if (twin) {
+        skipTwin(change, twin);
+        options.onProgress?.({ done: ++done, total: send.length, path: change.path });
         return;
       }
       // A merge's markers left in a template would reach the shop's pages: never sent.
@@ -242,12 +260,35 @@ export async function pushChanges(
         files.push(fileFailure(change.path, change.kind, error));
       }
       options.onProgress?.({ done: ++done, total: send.length, path: change.path });
-    });
+    };
+    await parallel(
+      send.filter((change) => !renamed(change)),
+      CONCURRENCY,
+      sendOne,
+    );
+    await parallel(send.filter(renamed), CONCURRENCY, sendOne);
   } finally {
     await writeManifest(dir, manifest, manifestFile);
     await bases.done();
   }
   return { dir, manifest, files: sorted(files), dryRun: false };
+}
+
+const sameCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A file of the theme (`remote`) or of the folder whose name is `path`'s but for case, if any: creating `path` would
+ * make a twin, one file on a disk that ignores case (macOS, Windows), which pull refuses, so that the folder could
+ * neither see nor delete the server's copy. `listings`: the folder's, kept for the push's next file.
+ */
+async function caseTwin(
+  dir: string,
+  path: string,
+  remote: ReadonlyMap<string, RemoteFile>,
+  listings: Map<string, Promise<string[]>>,
+): Promise<string | undefined> {
+  for (const other of remote.keys()) if (other !== path && sameCase(other, path)) return other;
+  return (await sameButForCase(dir, path, listings)).find((other) => other !== path);
 }
 
 function sorted(files: FileResult[]): FileResult[] {

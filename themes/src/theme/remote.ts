@@ -113,6 +113,9 @@ export interface RemoteFiles {
 
 const encoder = new TextEncoder();
 
+/** Why a file is refused (pulled, pushed) when `twin` holds its name but for case. */
+export const twinReason = (twin: string) => `unsafe name: the same as ${twin} but for case`;
+
 /** Why a file's size is refused, if it is. */
 function sizeProblem(kind: FileKind, entity: Template | ThemeAsset): string | undefined {
   if (kind === 'template') {
@@ -155,7 +158,7 @@ export function readRemote(theme: Theme): RemoteFiles {
     const taken = cases.get(place.path.toLowerCase());
     if (taken !== undefined) {
       // Held, not absent: a twin the manifest tracks must not read as deleted on the server (and removed here).
-      refuse(`unsafe name: the same as ${taken} but for case`, place.path);
+      refuse(twinReason(taken), place.path);
       continue;
     }
     cases.set(place.path.toLowerCase(), place.path);

@@ -17,7 +17,8 @@ import { ConflictError } from './writes.js';
  * had sent it), so nothing changed this time; `merged`: changed on both sides, the server's changes merged into the
  * folder's file (`pull --merge`); `conflict`: left alone, changed on both sides; `failed`: refused
  * (`message` says why), the others went on; `skipped`: a file of the theme that pull does not take (an unsafe
- * name, a size past the API's limits; `message` says which).
+ * name, a size past the API's limits), or a file of the folder that push does not create on the server (a case
+ * twin of another file); `message` says which.
  */
 export type FileAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'merged' | 'conflict' | 'failed' | 'skipped';
 

@@ -15,9 +15,10 @@ import type { Workspace } from './workspace.js';
  * the server refused the file itself, or the login: it goes again once saved again. `ignored`: the path is a
  * symbolic link, or lies in a linked folder; it is never followed, so nothing of it is sent (and a file replaced by
  * one is not deleted); or the file is over the API's size limit, or its name is one the API refuses, and is not
- * sent. `unchanged`: the file as saved is as the theme holds it, nothing was sent (a save that undid
-itself, a refused file deleted before the server ever took it). `pulled`: a file changed on the server was written into the folder (or removed), the
- * folder's copy being unchanged; `checked`: the server was asked for the theme's changes (`unchanged`: it answered
+ * sent; or a new file is named as another of the theme or the folder but for case, and not created. `unchanged`:
+ * the file as saved is as the theme holds it, nothing was sent (a save that undid itself, a refused file deleted
+ * before the server ever took it). `pulled`: a file changed on the server was written into the folder (or removed),
+ * the folder's copy being unchanged; `checked`: the server was asked for the theme's changes (`unchanged`: it answered
  * 304); `unreachable`: that question failed, it is asked again at the next interval. The machine reports none of
  * these three: the server's side of the watch (watch-pull.ts) does.
  */
@@ -180,7 +181,9 @@ export class WatchMachine {
       for (const file of outcome.files) {
         if (file.action === 'conflict') reports.push({ type: 'conflict', file });
         else if (file.action === 'failed') refused(new Error(file.message));
-        else reports.push({ type: 'pushed', file, ms: outcome.ms });
+        else if (file.action === 'skipped') {
+          reports.push({ type: 'ignored', path: file.path, reason: `${file.path}: ${file.message}` });
+        } else reports.push({ type: 'pushed', file, ms: outcome.ms });
       }
     }
     return [...reports.map((event) => ({ type: 'report' as const, event })), ...this.#next()];

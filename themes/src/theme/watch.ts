@@ -25,7 +25,7 @@ import { FileTooLargeError, readInside, UnsafePathError } from './confined.js';
 import { md5 } from './digest.js';
 import { EVERY_FILE, type FileFilter } from './file-filter.js';
 import { fileAt, isSkipped, type ThemeFileId } from './layout.js';
-import { limitOf } from './local.js';
+import { limitOf, sameButForCase } from './local.js';
 import { pushChanges } from './push.js';
 import { previewUrl } from './remote.js';
 import { isTransient } from './results.js';
@@ -90,6 +90,19 @@ function changeOf(workspace: Workspace, file: ThemeFileId, bytes: Uint8Array | u
     new Map(remote ? [[path, remote]] : []),
   );
   return change;
+}
+
+/** The deletions of the files the folder tracked under `path`'s name but for case and no longer lists. */
+async function renamedFrom(dir: string, workspace: Workspace, path: string): Promise<FileChange[]> {
+  const listed = await sameButForCase(dir, path);
+  const gone = Object.keys(workspace.manifest.files).filter(
+    (other) => other !== path && other.toLowerCase() === path.toLowerCase() && !listed.includes(other),
+  );
+  return gone.flatMap((other) => {
+    const file = fileAt(other);
+    const change = typeof file === 'object' ? changeOf(workspace, file, undefined) : undefined;
+    return change?.local === 'deleted' ? [change] : [];
+  });
 }
 
 /**
@@ -188,7 +201,10 @@ export async function watchTheme(options: WatchOptions): Promise<WatchResult> {
       const change = changeOf(workspace, file, bytes);
       if (!change?.local) return { type: 'unchanged' };
       const contents = new Map(bytes ? [[path, bytes]] : []);
-      const { files } = await pushChanges(workspace, [change], { contents, signal });
+      // Renamed but for case (page.html → Page.html): the old name, gone from the folder, is deleted in the same send
+      // (first), whichever of the two saves settled first; else the new name would be refused as its twin.
+      const renamed = bytes && !workspace.remote.has(path) ? await renamedFrom(dir, workspace, path) : [];
+      const { files } = await pushChanges(workspace, [...renamed, change], { contents, signal });
       return { type: 'answered', files, ms: performance.now() - started };
     } catch (error) {
       // Told by its size, never read: the API would refuse it anyway.
