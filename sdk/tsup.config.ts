@@ -7,9 +7,10 @@ const common = {
     internal: 'src/internal.ts',
     redis: 'src/redis/index.ts',
     webhooks: 'src/webhooks/index.ts',
+    assets: 'src/assets/index.ts',
   },
   target: 'es2022',
-  // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself; `webhooks` runs in both).
+  // Node and browsers (the `redis` entry is for Node, but imports no Redis package itself; `webhooks` and `assets` run in both).
   platform: 'neutral',
   // Shared chunks in both formats: one module of each class (errors, `Entity`) per format across the entries.
   splitting: true,

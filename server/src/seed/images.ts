@@ -3,8 +3,8 @@
  * `node:zlib` (it runs in browsers). PNGs use stored (uncompressed) deflate blocks: valid, if not small.
  */
 
+import { crc32 } from '@storefront-platform/sdk/internal';
 import { concatBytes } from '../shared/concat-bytes.js';
-import { crc32 } from '../shared/crc32.js';
 
 /** An RGB colour, each channel 0–255. */
 export type Rgb = readonly [number, number, number];

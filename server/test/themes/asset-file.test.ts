@@ -1,8 +1,8 @@
+import { crc32 } from '@storefront-platform/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { assetDigest, checkAssetFile, MAX_ASSET_BYTES } from '../../src/api/themes/asset.js';
 import { HttpError } from '../../src/http/http-error.js';
 import { themeImages } from '../../src/seed/theme/index.js';
-import { crc32 } from '../../src/shared/crc32.js';
 import {
   sampleGif,
   sampleIco,

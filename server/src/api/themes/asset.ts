@@ -9,8 +9,9 @@
  *
  * Each allowed extension is checked against the file's own bytes so that a file is served only with the media
  * type its content really has: a PNG named `.gif` is refused, and so is anything that merely starts like a PNG
- * (see `formats/`).
+ * (the SDK's `checkAssetContent`, which apps and the themes CLI run before uploading).
  */
+import { checkAssetContent } from '@storefront-platform/sdk/assets';
 import { API_LIMITS, ASSET_EXTENSIONS, decodeBase64 } from '@storefront-platform/sdk/internal';
 
 import { MAX_BODY_BYTES } from '../../core/body-limit.js';
@@ -21,8 +22,6 @@ import { md5Hex } from '../../shared/md5.js';
 import type { AssetRow, Store, ThemeRow, Transaction } from '../../store/types.js';
 import { readBody } from '../contract-schemas.js';
 import { parseFilePath } from './file-path.js';
-import { otfProblem, ttfProblem, woff2Problem, woffProblem } from './formats/font.js';
-import { gifProblem, icoProblem, jpegProblem, pngProblem, webpProblem } from './formats/image.js';
 import { assertRoomForAsset, nextTimestamp, touchTheme } from './theme.js';
 
 /** Largest asset file, in bytes. */
@@ -53,64 +52,16 @@ export function checkAssetFile(fileName: unknown, bytes: Uint8Array, dataField: 
   }
   const path = parseFilePath(fileName);
   if (typeof path === 'string') throw validationError('file_name', path);
-  const type = assetTypeOf(path.extension);
-  if (!type) throw validationError('file_name', `must end with one of .${ASSET_EXTENSIONS.join(', .')}`);
-  if (bytes.byteLength === 0) throw validationError(dataField, 'must not be empty');
-  const problem = type.problem(bytes);
-  if (problem) throw validationError(dataField, `is not a .${path.extension} file (${type.mediaType}): ${problem}`);
+  const content = checkAssetContent(path.fileName, bytes);
+  if (!content) throw validationError('file_name', `must end with one of .${ASSET_EXTENSIONS.join(', .')}`);
+  if (content.problem) throw validationError(dataField, content.problem);
   return {
     file_name: path.fileName,
-    content_type: type.mediaType,
+    content_type: content.mediaType,
     digest: assetDigest(bytes),
     file_size: bytes.byteLength,
     bytes,
   };
-}
-
-/** One allowed kind of asset file. */
-export interface AssetType {
-  /** Media type sent with the file and shown as the asset's `content_type`. */
-  mediaType: string;
-  /** What keeps `bytes` from being a file of this kind, or `undefined` when they are one. */
-  problem(bytes: Uint8Array): string | undefined;
-}
-
-const svgDecoder = new TextDecoder('utf-8', { fatal: true });
-
-/** SVG is text: valid UTF-8 that opens with `<svg` or an XML declaration, and has an `<svg` element. */
-function svgProblem(bytes: Uint8Array): string | undefined {
-  let text: string;
-  try {
-    text = svgDecoder.decode(bytes);
-  } catch {
-    return 'it is not UTF-8 text';
-  }
-  const start = text.replace(/^\uFEFF/, '').trimStart();
-  if (!start.startsWith('<svg') && !start.startsWith('<?xml')) return 'it does not open with <svg or <?xml';
-  return start.includes('<svg') ? undefined : 'it has no <svg> element';
-}
-
-const JPEG_TYPE: AssetType = { mediaType: 'image/jpeg', problem: jpegProblem };
-
-/** The allowed kinds by extension: the compiler holds them to the API's list. */
-const TYPES: { readonly [E in (typeof ASSET_EXTENSIONS)[number]]: AssetType } = {
-  png: { mediaType: 'image/png', problem: pngProblem },
-  jpg: JPEG_TYPE,
-  jpeg: JPEG_TYPE,
-  gif: { mediaType: 'image/gif', problem: gifProblem },
-  webp: { mediaType: 'image/webp', problem: webpProblem },
-  svg: { mediaType: 'image/svg+xml', problem: svgProblem },
-  ico: { mediaType: 'image/x-icon', problem: icoProblem },
-  woff: { mediaType: 'font/woff', problem: woffProblem },
-  woff2: { mediaType: 'font/woff2', problem: woff2Problem },
-  // Both extensions name the same sfnt container; the outlines (TrueType or CFF) decide the first bytes.
-  ttf: { mediaType: 'font/ttf', problem: ttfProblem },
-  otf: { mediaType: 'font/otf', problem: otfProblem },
-};
-
-/** The asset type of a (lower-case) extension, if it is allowed. */
-export function assetTypeOf(extension: string): AssetType | undefined {
-  return Object.hasOwn(TYPES, extension) ? TYPES[extension as keyof typeof TYPES] : undefined;
 }
 
 /** A data URL's head, as when base64 is copied from a browser: `data` may start with it. */

@@ -5,7 +5,7 @@
  * ICO's directory. Pixels are left to the browser: the point is that a file served as `image/png` is a PNG, and
  * a renamed, truncated or forged one is refused at upload. Each check returns what is wrong, or `undefined`.
  */
-import { crc32 } from '../../../shared/crc32.js';
+import { crc32 } from '../shared/crc32.js';
 import { shownTag, startsWith, tag, u8, u16be, u16le, u24le, u32be, u32le } from './binary.js';
 
 /** Wider or taller images are refused: no theme needs them, and they decode into hundreds of megabytes. */
