@@ -2,7 +2,7 @@
  * `check` through the real bin on a folder of the demo theme: clean as pulled, then each kind of problem put in
  * and found, with its place; and `publish` refusing a development theme that does not pass (`--no-check` goes on).
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckProblem } from '../src/theme/check.js';
@@ -63,6 +63,43 @@ describe('check', BIN_TESTS, () => {
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/^ {2}error {3}page\.html:4:1 {2}<\/article> closes no open <article> \(html\)$/m);
     expect(human.stdout).toMatch(/^\d+ errors, 0 warnings in \d+ files$/m);
+  });
+
+  it("finds each asset whose bytes are not of its extension's kind, in the words of the server's 422", async () => {
+    const t = themes();
+    const { config, dir } = await t.checkedOut('pull');
+    // A JPEG's start (SOI, then a JFIF APP0 segment) under a .png name, as a photo saved with the wrong extension.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
+    await writeFile(join(dir, 'assets/images/photo.png'), jpeg);
+    await writeFile(join(dir, 'assets/images/empty.gif'), '');
+    await copyFile(join(dir, 'assets/images/logo.png'), join(dir, 'assets/images/copy.png'));
+
+    const json = await t.cli(['check', dir, '--json'], { config });
+    expect(json.code).toBe(1);
+    const { problems } = JSON.parse(json.stdout) as { problems: CheckProblem[] };
+    expect(problems).toEqual([
+      {
+        path: 'assets/images/empty.gif',
+        severity: 'error',
+        rule: 'content',
+        message: 'must not be empty',
+      },
+      {
+        path: 'assets/images/photo.png',
+        severity: 'error',
+        rule: 'content',
+        message: 'is not a .png file (image/png): no PNG signature',
+      },
+    ]);
+    const human = await t.cli(['check', dir], { config });
+    expect(human.stdout).toMatch(
+      /^ {2}error {3}assets\/images\/photo\.png {2}is not a \.png file \(image\/png\): no PNG signature \(content\)$/m,
+    );
+
+    // The same words as the server's refusal of the push.
+    const push = await t.cli(['push', dir], { config });
+    expect(push.code).toBe(1);
+    expect(push.stdout + push.stderr).toContain('is not a .png file (image/png): no PNG signature');
   });
 
   it('publish checks the development theme first and stops on an error; --no-check publishes all the same', async () => {

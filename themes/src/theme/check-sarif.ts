@@ -29,6 +29,10 @@ const RULES: Record<CheckRule, { name: string; description: string }> = {
   },
   css: { name: 'CssSyntax', description: 'A stylesheet does not parse.' },
   size: { name: 'SizeLimit', description: "A file or the theme is over the API's size limits." },
+  content: {
+    name: 'AssetContent',
+    description: "An asset's bytes are not a file of the kind its extension names, or it is empty.",
+  },
   name: { name: 'FileName', description: 'A file name the API refuses, or names equal but for case.' },
   layout: { name: 'MissingLayout', description: 'The theme has no layout.html.' },
   'conflict-markers': { name: 'ConflictMarkers', description: 'Conflict markers left by a merge.' },

@@ -23,13 +23,12 @@ export async function folderCheckInput(dir: string, filter: FileFilter): Promise
     if (!filter(file.path)) continue;
     const bytes = await readInside(dir, file.path, limitOf(file.kind));
     if (!bytes) continue;
-    const text = file.kind === 'template' ? bytes.toString('utf8') : undefined;
     files.push({
       kind: file.kind,
       name: file.name,
       path: file.path,
       size: bytes.byteLength,
-      ...(text === undefined ? {} : { text }),
+      ...(file.kind === 'template' ? { text: bytes.toString('utf8') } : { bytes }),
     });
   }
   // Told by their size, never read: the size rule reports them.

@@ -1,9 +1,10 @@
 /**
  * `check`: what the API or a shop's visitors would suffer from, found before a push or a publish. Each rule
  * reports problems with a place and a severity; `error`s make `check` fail (and stop `publish`), `warning`s are
- * said only. The rules read a theme as files with names, sizes and, for templates, text: the folder's files for
- * `check`, the development theme's on the server for `publish`.
+ * said only. The rules read a theme as files with names, sizes and, for templates, text (for a folder's assets,
+ * bytes): the folder's files for `check`, the development theme's on the server for `publish`.
  */
+import { checkAssetContent } from '@storefront-platform/sdk/assets';
 import postcss, { CssSyntaxError } from 'postcss';
 import { checkHtmlStructure } from './check-html.js';
 import { missingReferences } from './check-references.js';
@@ -21,7 +22,7 @@ import { hasConflictMarkers } from './merge.js';
 const LAYOUT = 'layout.html';
 
 /** What a rule is about. */
-export type CheckRule = 'name' | 'size' | 'layout' | 'html' | 'css' | 'reference' | 'conflict-markers';
+export type CheckRule = 'name' | 'size' | 'content' | 'layout' | 'html' | 'css' | 'reference' | 'conflict-markers';
 
 /** One problem found. */
 export interface CheckProblem {
@@ -44,6 +45,11 @@ export interface CheckedFile {
   size: number;
   /** A template's body. */
   text?: string;
+  /**
+   * An asset's bytes, checked against its extension's kind; absent for a theme on the server, which refused any
+   * asset that is not one when it was uploaded.
+   */
+  bytes?: Uint8Array;
 }
 
 /** What to check: the theme's files, and paths of files whose names the API would refuse (with why). */
@@ -103,6 +109,10 @@ export function checkTheme({ files, refusedNames = [] }: CheckInput): CheckProbl
     if (file.size > limit) {
       const what = file.kind === 'template' ? 'a template body' : 'an asset';
       error(file.path, 'size', `${file.size} bytes: the API allows ${limit} for ${what}`);
+    }
+    if (file.bytes) {
+      const problem = checkAssetContent(file.name, file.bytes)?.problem;
+      if (problem) error(file.path, 'content', problem);
     }
     const { text } = file;
     if (text === undefined) continue;
