@@ -87,6 +87,13 @@ export function redirectUriOf(options: SignInOptions): string {
 /** Sends the tab to the authorize page. */
 export async function startSignIn(options: SignInOptions): Promise<void> {
   const redirectUri = redirectUriOf(options);
+  // PKCE's challenge is a SHA-256 of Web Crypto, which browsers give to secure contexts only: a page on
+  // http://192.168.1.20 has no `crypto.subtle`, and the SDK would fail reading `digest` of undefined.
+  if (options.flow !== 'implicit' && !globalThis.crypto?.subtle) {
+    throw new Error(
+      `Sign-in with the code flow needs a secure context (https://, or http://localhost or 127.0.0.1) for PKCE; ${location.origin} is not one`,
+    );
+  }
   const request = await authorizeUrl({
     authUrl: options.authUrl,
     clientId: options.clientId,

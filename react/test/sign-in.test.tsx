@@ -225,6 +225,24 @@ describe('StorefrontProvider signIn, RequireSignIn', () => {
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
+  it('says why the code flow cannot start on a page that is no secure context (no crypto.subtle), and stays', async () => {
+    const { getRandomValues } = crypto;
+    vi.stubGlobal('crypto', { getRandomValues: getRandomValues.bind(crypto) });
+    try {
+      const assign = vi.spyOn(location, 'assign').mockImplementation(() => {});
+      render(app());
+      await act(async () => screen.getByRole('button', { name: 'Sign in' }).click());
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toMatch(
+        /^Sign-in with the code flow needs a secure context \(https:\/\/, or http:\/\/localhost or 127\.0\.0\.1\) for PKCE; http:\/\/\S+ is not one$/,
+      );
+      expect(assign).not.toHaveBeenCalled();
+      expect(sessionStorage.length).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('reads a malformed stored token as signed out, and drops it', () => {
     sessionStorage.setItem('test:token', '{"accessTok');
     render(app());
