@@ -1,10 +1,12 @@
 import {
+  type CacheEntry,
   type CacheStore,
   type Client,
   type ClientOptions,
   createClient,
   createHttpCache,
   createMemoryCacheStore,
+  type HalResource,
   type HttpCacheOptions,
 } from '@storefront-platform/sdk';
 
@@ -40,6 +42,20 @@ export interface StorefrontClient extends Client {
   onInvalidate(listener: (dropped: Invalidation) => void): () => void;
 }
 
+/** Where a client made here takes the responses a dehydrated state brought (see `hydration.ts`). */
+const hydrations = new WeakMap<StorefrontClient, (entry: CacheEntry) => void>();
+
+/**
+ * Stores a dehydrated entity in `client`'s HTTP cache as the response it was read from, so that a write drops it (and
+ * the provider refetches its query) as it would a response the client read itself, and a read revalidates it with a
+ * 304. Without an `ETag` (or a cache) nothing could revalidate it: it stays out.
+ */
+export function hydrateCache(client: StorefrontClient, url: string, etag: string | undefined, document: HalResource) {
+  if (etag === undefined) return;
+  const headers = { etag, 'content-type': 'application/hal+json' };
+  hydrations.get(client)?.({ url, status: 200, headers, body: JSON.stringify(document), storedAt: Date.now() });
+}
+
 /**
  * An SDK client (`createClient`) whose HTTP cache reports what each write invalidates, for the React bindings. Give
  * it to `StorefrontProvider`, or let the provider make it from `options`.
@@ -51,6 +67,7 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   };
   const { cache: cacheOptions, key = 'default', ...rest } = options;
   let cache: ClientOptions['cache'] = false;
+  let hydrate: ((entry: CacheEntry) => void) | undefined;
   if (cacheOptions !== false) {
     // The cache deletes what a write touched from its store: collecting the deletes made while an invalidation runs
     // reads the SDK's own decision (tags of self links and embedded resources) instead of restating it here. A
@@ -67,9 +84,29 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
       },
     };
     const http = createHttpCache({ ...cacheOptions, store });
+    // Only the transport knows the owner it keys an origin's entries under (the token's, or anonymous for an origin
+    // it sends no token to): hydrated responses wait for the cache's first call about their origin. A response the
+    // cache holds already was read by this client, after the page's state was made: it stays.
+    let waiting: CacheEntry[] = [];
+    let adopted = Promise.resolve();
+    const adopt = (owner: string, url: string) => {
+      const origin = new URL(url).origin;
+      const mine = waiting.filter((entry) => new URL(entry.url).origin === origin);
+      if (mine.length > 0) {
+        waiting = waiting.filter((entry) => !mine.includes(entry));
+        adopted = adopted.then(async () => {
+          for (const entry of mine) if (!(await http.get(owner, entry.url))) await http.put(owner, entry);
+        });
+      }
+      return adopted;
+    };
+    hydrate = (entry) => waiting.push(entry);
     cache = {
       ...http,
+      get: (owner, url) => adopt(owner, url).then(() => http.get(owner, url)),
+      put: (owner, entry) => adopt(owner, entry.url).then(() => http.put(owner, entry)),
       async invalidate(owner, urls) {
+        await Promise.all(urls.map((url) => adopt(owner, url)));
         const batch: string[] = [];
         collecting = [...collecting, batch];
         try {
@@ -89,7 +126,7 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   client.on('response', ({ method, status }) => {
     if (method !== 'GET' && method !== 'HEAD' && ((!cache && status < 400) || status === 412)) notify('all');
   });
-  return {
+  const storefront: StorefrontClient = {
     ...client,
     baseUrl: new URL(options.baseUrl).href,
     key,
@@ -98,4 +135,6 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
       return () => listeners.delete(listener);
     },
   };
+  if (hydrate) hydrations.set(storefront, hydrate);
+  return storefront;
 }

@@ -7,7 +7,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { createElement, type ReactNode, useMemo } from 'react';
-import type { StorefrontClient } from './client.js';
+import { hydrateCache, type StorefrontClient } from './client.js';
 import { useClient } from './context.js';
 import { originOf, rememberOrigin } from './etags.js';
 
@@ -43,6 +43,7 @@ function deserializer(client: StorefrontClient) {
     if (isSerial(data)) {
       const entity = client.restore<Entity>(data.document, data.url);
       rememberOrigin(entity, data.url, data.etag);
+      hydrateCache(client, data.url, data.etag, data.document);
       return entity;
     }
     if (typeof data === 'object' && data !== null && Array.isArray((data as { pages?: unknown }).pages)) {
@@ -62,7 +63,10 @@ export function dehydrateStorefront(queryClient: QueryClient, options: Dehydrate
   return dehydrate(queryClient, { ...options, serializeData: serialize });
 }
 
-/** TanStack's `hydrate` of a state made by {@link dehydrateStorefront}, its entities restored by `client`. */
+/**
+ * TanStack's `hydrate` of a state made by {@link dehydrateStorefront}, its entities restored by `client` and their
+ * responses put into its HTTP cache (see {@link StorefrontHydrate}).
+ */
 export function hydrationOptions(client: StorefrontClient) {
   return { defaultOptions: { deserializeData: deserializer(client) } };
 }
@@ -76,7 +80,9 @@ export interface StorefrontHydrateProps {
 
 /**
  * TanStack's `HydrationBoundary` for a state made by {@link dehydrateStorefront}: the entities come back as entities
- * of the provider's client, their links working, without a request; later reads revalidate them as usual.
+ * of the provider's client, their links working, without a request, and their responses go into its HTTP cache: a
+ * write drops (and refetches) those it touched, as it would responses the client read itself, and later reads
+ * revalidate them with their `ETag`.
  */
 export function StorefrontHydrate({ state, children }: StorefrontHydrateProps): ReactNode {
   const client = useClient();

@@ -8,13 +8,14 @@ import {
   dehydrateStorefront,
   StorefrontHydrate,
   StorefrontProvider,
+  storefrontQuery,
   useAction,
   useFollow,
   usePages,
   useResource,
   useRoot,
 } from '@storefront-platform/react';
-import { bearer, Entity, PreconditionFailedError, type Template } from '@storefront-platform/sdk';
+import { bearer, Entity, PreconditionFailedError, type Shop, type Template } from '@storefront-platform/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
@@ -98,5 +99,68 @@ describe('dehydrateStorefront / StorefrontHydrate', () => {
     await act(async () => screen.getByRole('button', { name: 'Save' }).click());
     await waitFor(() => expect(screen.getByTestId('error').textContent).toBe('conflict'));
     expect(api.requests.filter((r) => r.startsWith('PUT'))).toHaveLength(1);
+  });
+
+  it('a write from a hydrated page refetches what it touched (the theme embedding the template, the root), as without hydration', async () => {
+    const { accessToken } = await api.mock.issueToken({ scope: 'admin' });
+    const options = () => ({ baseUrl: api.mock.baseUrl, auth: bearer(accessToken), retry: 0 });
+    // The server: a loader's prefetches, then the state.
+    const server = { client: createStorefrontClient(options()), queryClient: new QueryClient() };
+    const root = await server.queryClient.ensureQueryData(storefrontQuery(server.client));
+    const shop = await server.queryClient.ensureQueryData(storefrontQuery(server.client, root, 'svc:shop', { id: 1 }));
+    const theme = await server.queryClient.ensureQueryData(storefrontQuery(server.client, shop, 'svc:theme'));
+    await server.queryClient.prefetchQuery(storefrontQuery(server.client, theme.embedded('templates')[0]!));
+    const state = JSON.parse(JSON.stringify(dehydrateStorefront(server.queryClient)));
+    api.requests.length = 0;
+
+    // The browser: data fresh for a minute, so that only the write's invalidation can make it read again.
+    const client = createStorefrontClient(options());
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    const revalidated: string[] = [];
+    client.on('cache:revalidated', ({ url }) => revalidated.push(new URL(url).pathname));
+    function Editor({ shop }: { shop: Shop }) {
+      const theme = useFollow(shop, 'svc:theme');
+      const template = useResource(theme.data?.embedded('templates')[0]);
+      const save = useAction(template.data, 'svc:update_template', { ifMatch: true });
+      return (
+        <>
+          <p data-testid="embedded">{theme.data?.embedded('templates')[0]?.properties.body}</p>
+          <p data-testid="template">{template.data?.properties.body}</p>
+          <button type="button" onClick={() => save.mutate({ body: '<p>hydrated</p>' })}>
+            Save
+          </button>
+        </>
+      );
+    }
+    function Hydrated() {
+      const root = useRoot();
+      const shop = useFollow(root.data, 'svc:shop', { id: 1 });
+      return <>{shop.data && <Editor shop={shop.data} />}</>;
+    }
+    render(
+      <StorefrontProvider client={client} queryClient={queryClient}>
+        <StorefrontHydrate state={state}>
+          <Hydrated />
+        </StorefrontHydrate>
+      </StorefrontProvider>,
+    );
+    expect(screen.getByTestId('template').textContent).not.toBe('<p>hydrated</p>');
+    expect(api.requests).toEqual([]);
+
+    await act(async () => screen.getByRole('button', { name: 'Save' }).click());
+    await waitFor(() => expect(screen.getByTestId('embedded').textContent).toBe('<p>hydrated</p>'));
+    expect(screen.getByTestId('template').textContent).toBe('<p>hydrated</p>');
+    const template = theme.embedded('templates')[0]!.properties;
+    const templatePath = `/v1/themes/${theme.properties.id}/templates/${template.id}`;
+    await waitFor(() =>
+      expect([...api.requests].sort()).toEqual(
+        ['GET /v1', 'GET /v1/shops/1/theme.json', `GET ${templatePath}`, `PUT ${templatePath}`].sort(),
+      ),
+    );
+    // What was not written is still the hydrated copy, revalidated with its ETag: a 304, no body.
+    api.requests.length = 0;
+    await act(() => queryClient.refetchQueries({ queryKey: storefrontQuery(client, 'shops/1.json').queryKey }));
+    expect(api.requests).toEqual(['GET /v1/shops/1.json']);
+    expect(revalidated).toEqual(['/v1/shops/1.json']);
   });
 });
