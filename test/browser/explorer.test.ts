@@ -285,6 +285,36 @@ describeInBrowser('API explorer', () => {
     await shot('explorer-403');
   });
 
+  it('says a denied sign-in once, and offers an admin whose token the API refused the admin scope again', async () => {
+    if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+    }
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oauth\/authorize\?/);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await eventually(() => page.getByRole('alert').textContent()).toBe('Sign-in failed: The user denied the request');
+
+    await signedIn();
+    // A token that expired: the API answers 401 to the next read.
+    const theme = (url: URL) => url.pathname === '/v1/shops/1/theme.json';
+    await page.route(theme, (route) =>
+      route.fulfill({
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' },
+        body: '{"message":"The access token has expired"}',
+      }),
+    );
+    try {
+      await page.goto(`${server.origin}/explorer/v1/shops/1/theme.json`);
+      await eventually(() => page.locator('.sign-in-panel [role=alert]').textContent()).toMatch(
+        /The API refused the token/,
+      );
+      expect(await page.isChecked('input[name=scope][value=admin]')).toBe(true);
+    } finally {
+      await page.unroute(theme);
+    }
+  });
+
   it('raised no error in the page', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -25,9 +25,12 @@ export function targetOf(element: Element): { control: Element; target: LinkTarg
   return control && target ? { control, target } : undefined;
 }
 
-/** Whether following `link` gets a HAL resource (rather than a page or a file). */
+/**
+ * Whether following `link` gets a HAL resource (rather than a page or a file): no type, or HAL's or plain JSON's.
+ * Another JSON (the root's `service-desc`, an OpenAPI document) is a file the browser shows, not a resource.
+ */
 export function isResourceLink(link: Link): boolean {
-  return link.type === undefined || /json/i.test(link.type);
+  return link.type === undefined || /^application\/(hal\+)?json\s*(;|$)/i.test(link.type);
 }
 
 /**

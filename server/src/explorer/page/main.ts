@@ -218,7 +218,16 @@ function render(entry: Entry, focus: boolean): void {
   }
   main.replaceChildren(
     ...[answer, note, content].filter((part) => part !== null),
-    ...(refused ? [signInView(startSignIn, 'The API refused the token (it expired?): sign in again.')] : []),
+    // The scope the session had: an admin whose token expired signs in as admin again, not as the form's default.
+    ...(refused
+      ? [
+          signInView(
+            startSignIn,
+            'The API refused the token (it expired?): sign in again.',
+            scopes.includes('admin') ? 'admin' : undefined,
+          ),
+        ]
+      : []),
   );
   main.dataset.buildMs = (performance.now() - started).toFixed(1);
   main.dataset.startedAt = started.toFixed(1);
@@ -350,7 +359,9 @@ function boot(): void {
   try {
     token = takeRedirect() ?? savedToken();
   } catch (error) {
-    showSignIn(`Signing in failed: ${(error as Error).message}`);
+    // The SDK's refusal of a callback says "Sign-in failed: …" itself; other errors (a state that does not match) do not.
+    const { message } = error as Error;
+    showSignIn(message.startsWith('Sign-in failed') ? message : `Signing in failed: ${message}`);
     return;
   }
   if (!token) {
