@@ -111,6 +111,9 @@ export function watchPrinter(output: Output): (event: WatchEvent) => void {
 export function printCheckErrors(output: Output, errors: readonly PageProblem[]): void {
   const at = output.paint('dim', `[${clock()}]`);
   if (!errors.length) output.line(`${at} ${output.paint('green', 'fixed')}    no check errors left`);
-  for (const error of errors) output.line(`${at} ${output.paint('red', 'error')}    ${problemLine(error)}`);
+  // The folder's names and what the check quotes of its files (a missing reference) are not the terminal's to act on.
+  for (const error of errors) {
+    output.line(`${at} ${output.paint('red', 'error')}    ${printableWhole(problemLine(error))}`);
+  }
   output.document({ event: 'check', errors });
 }
